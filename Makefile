@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+# cuzk build. `make` builds libcuzk.a, build/bin/cuzk-bench and the test runner.
+# `make test` runs the whole suite (normal build, then an ASan+UBSan build); `make demo` runs the
+# main job. Both install missing Debian packages first (scripts/install-deps.sh).
+
+BUILD    ?= build
+CC       ?= cc
+OPT      ?= -O3 -march=native
+SAN      ?=
+VERIFY   ?=
+GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+VERSION  := 0.1.0
+
+CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE -DCUZK_VERSION='"$(VERSION)"' -DCUZK_GIT_COMMIT='"$(GIT_COMMIT)"'
+CFLAGS   += -std=c11 -Wall -Wextra -Werror -g $(OPT) -pthread
+ifneq ($(SAN),)
+CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS  += -fsanitize=address,undefined
+endif
+ifneq ($(VERIFY),)
+CPPFLAGS += -DCUZK_VERIFY
+endif
+LDLIBS   += -lcrypto -lcjson -lpthread -lm
+
+LIB_SRC   := $(shell find src -name '*.c' | sort)
+BENCH_SRC := $(shell find tools/bench -name '*.c' | sort)
+TEST_SRC  := $(shell find tests/unit tests/vectors -name '*.c' 2>/dev/null | sort) tests/common/runner.c
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+
+LIB   := $(BUILD)/lib/libcuzk.a
+BENCH := $(BUILD)/bin/cuzk-bench
+TESTS := $(BUILD)/bin/cuzk-test
+
+.PHONY: all deps test check check-san demo clean format
+all: $(LIB) $(BENCH) $(TESTS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The test registry: every CUZK_TEST(name) found in the test sources.
+$(BUILD)/gen/test_list.h: $(filter-out tests/common/runner.c,$(TEST_SRC))
+	@mkdir -p $(dir $@)
+	@grep -ho '^CUZK_TEST([A-Za-z0-9_]*)' $^ | sed 's/^CUZK_TEST(\(.*\))/X(\1)/' > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(BUILD)/obj/tests/common/runner.o: CPPFLAGS += -I$(BUILD)/gen
+$(BUILD)/obj/tests/common/runner.o: $(BUILD)/gen/test_list.h
+$(BUILD)/obj/tests/%.o: CPPFLAGS += -Itests/common
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BENCH): $(BENCH_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(LIB) $(LDLIBS)
+
+$(TESTS): $(TEST_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(LDLIBS) -lgmp
+
+deps:
+	@scripts/install-deps.sh
+
+# The whole suite: the normal build, the CUZK_VERIFY build, then ASan + UBSan.
+test: deps
+	$(MAKE) check
+	$(MAKE) check BUILD=build/verify VERIFY=1
+	$(MAKE) check-san
+
+check: all
+	$(TESTS)
+	scripts/test-cli.sh $(BENCH)
+
+check-san:
+	$(MAKE) check BUILD=build/san SAN=1 OPT=-O1
+
+demo: deps all
+	scripts/demo.sh $(BENCH)
+
+format:
+	clang-format -i $$(find include src tools tests -name '*.[ch]')
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
