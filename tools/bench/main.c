@@ -1,5 +1,86 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-int main(void)
+/* cuzk-bench: benchmarks and in-process tools. */
+#include "bench.h"
+#include "commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
 {
+    fprintf(f, "usage: cuzk-bench <command> [options]\n"
+               "commands:\n"
+               "  info                               version, git commit, backends\n"
+               "  field|curve|pairing [--json] [--iters=N] [--warmup=W] [--filter=GLOB]\n"
+               "                                     micro-benchmarks (min/median/max)\n"
+               "  verify --vk FILE --proof FILE --inputs FILE\n"
+               "                                     verify a bellperson proof (inputs: one\n"
+               "                                     32-byte LE hex Fr per line)\n"
+               "  verify-winning-post --vk FILE --vector FILE\n"
+               "                                     verify a Filecoin WinningPoSt proof vector\n"
+               "exit codes: 0 ok/valid, 1 invalid proof, 2 usage or input error\n");
+}
+
+static int parse_bench_opts(int argc, char **argv, bench_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->iters = 15;
+    o->warmup = 2;
+    const char *env = getenv("CUZK_BENCH_ITERS");
+    if (env)
+        o->iters = (unsigned)strtoul(env, NULL, 10);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0)
+            o->json = true;
+        else if (strncmp(a, "--iters=", 8) == 0)
+            o->iters = (unsigned)strtoul(a + 8, NULL, 10);
+        else if (strncmp(a, "--warmup=", 9) == 0)
+            o->warmup = (unsigned)strtoul(a + 9, NULL, 10);
+        else if (strncmp(a, "--filter=", 9) == 0)
+            o->filter = a + 9;
+        else {
+            fprintf(stderr, "cuzk-bench: unknown option %s\n", a);
+            return -1;
+        }
+    }
+    if (o->iters == 0)
+        o->iters = 1;
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "info") == 0)
+        return cmd_info(argc - 2, argv + 2);
+    if (strcmp(cmd, "verify") == 0)
+        return cmd_verify(argc - 2, argv + 2);
+    if (strcmp(cmd, "verify-winning-post") == 0)
+        return cmd_verify_winning_post(argc - 2, argv + 2);
+    int (*bench)(const bench_opts *) = NULL;
+    if (strcmp(cmd, "field") == 0)
+        bench = bench_field_main;
+    else if (strcmp(cmd, "curve") == 0)
+        bench = bench_curve_main;
+    else if (strcmp(cmd, "pairing") == 0)
+        bench = bench_pairing_main;
+    if (bench) {
+        bench_opts o;
+        if (parse_bench_opts(argc - 2, argv + 2, &o) != 0)
+            return 2;
+        return bench(&o);
+    }
+    fprintf(stderr, "cuzk-bench: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
 }
