@@ -61,3 +61,24 @@ for name, num, den in [("fp6_c1", 1, 3), ("fp6_c2", 2, 3), ("fp12_c1", 1, 6)]:
         if c is None:
             continue
         print("/* frob %s k=%d */ {%s, %s}" % (name, k, limbs(c[0] * mp % P, 6), limbs(c[1] * mp % P, 6)))
+
+
+# The same coefficients as C tables indexed by k mod 6 (Fp6) or k mod 12 (Fp12), k = 0 giving 1,
+# ready to paste into src/field/fp6.c and src/field/fp12.c:
+#   v^(p^k) = FROB6_C1[k] * v, (v^2)^(p^k) = FROB6_C2[k] * v^2, w^(p^k) = FROB12_C1[k] * w.
+def c_table(name, num, den, count):
+    print("static const cuzk_fp2_t %s[%d] = {" % (name, count))
+    for k in range(count):
+        c = fp2_pow(xi, num * (P**k - 1) // den)
+        print("    /* k = %d */" % k)
+        for i, part in enumerate((c[0], c[1])):
+            v = part * mp % P
+            ls = ["0x%016xULL" % ((v >> (64 * j)) & (2**64 - 1)) for j in range(6)]
+            print("    %s{{%s,\n       %s}}%s" % ("{" if i == 0 else " ", ", ".join(ls[:3]), ", ".join(ls[3:]),
+                                              "," if i == 0 else "},"))
+    print("};")
+
+
+c_table("FROB6_C1", 1, 3, 6)
+c_table("FROB6_C2", 2, 3, 6)
+c_table("FROB12_C1", 1, 6, 12)

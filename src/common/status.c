@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static _Thread_local char last_error[512];
 
@@ -37,9 +38,12 @@ const char *cuzk_last_error(void)
 
 cuzk_status cuzk_fail(cuzk_status s, const char *fmt, ...)
 {
+    /* Format into a copy first: callers often wrap the previous message as an argument. */
+    char tmp[sizeof last_error];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
+    memcpy(last_error, tmp, sizeof tmp);
     return s;
 }

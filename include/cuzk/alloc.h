@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_ALLOC_H
+#define CUZK_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Counting allocator: every heap allocation of the library goes through these so that the
+ * memory budget and metrics see it. Sizes are overflow-checked by cuzk_alloc_array. */
+void *cuzk_alloc(size_t size);
+void *cuzk_alloc_array(size_t count, size_t size);
+void *cuzk_calloc_array(size_t count, size_t size);
+/* Frees memory from cuzk_alloc*; cuzk_free(NULL) is a no-op. */
+void cuzk_free(void *p);
+/* Bytes currently allocated through cuzk_alloc* and not yet freed. */
+uint64_t cuzk_alloc_live_bytes(void);
+/* Zeroes |n| bytes at |p| in a way the compiler cannot remove (for secrets). */
+void cuzk_memclear(void *p, size_t n);
+
+#endif

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_GROTH16_H
+#define CUZK_GROTH16_H
+
+/* Groth16 over BLS12-381 in bellperson's formats (facts/formats.md section 3). */
+
+#include "cuzk/curve.h"
+
+#define CUZK_GROTH16_PROOF_BYTES 192
+
+/* A verifying key, parsed and prepared (e(alpha, beta) and the negated G2 points are
+ * precomputed at load so that each verification costs three Miller loops). */
+typedef struct {
+    cuzk_g1_affine_t alpha_g1, beta_g1, delta_g1;
+    cuzk_g2_affine_t beta_g2, gamma_g2, delta_g2;
+    size_t ic_len; /* number of public inputs + 1 */
+    cuzk_g1_affine_t *ic;
+    /* prepared */
+    cuzk_fp12_t alpha_beta; /* e(alpha_g1, beta_g2) */
+    cuzk_g2_affine_t neg_gamma_g2, neg_delta_g2;
+} cuzk_groth16_vk;
+
+typedef struct {
+    cuzk_g1_affine_t a;
+    cuzk_g2_affine_t b;
+    cuzk_g1_affine_t c;
+} cuzk_groth16_proof;
+
+/*
+ * Parses a bellperson .vk image of |len| bytes (868 + 96 * ic_len; uncompressed points, all
+ * checked for curve and subgroup membership; alpha, beta, gamma, delta must not be the identity).
+ * On success *|out| is a new key the caller frees with cuzk_groth16_vk_free; on failure *|out| is
+ * NULL and cuzk_last_error() says what and where.
+ */
+cuzk_status cuzk_groth16_vk_parse(cuzk_groth16_vk **out, const uint8_t *buf,
+                                  size_t len) CUZK_WARN_UNUSED_RESULT;
+/* Reads and parses the .vk file at |path|. */
+cuzk_status cuzk_groth16_vk_load(cuzk_groth16_vk **out, const char *path) CUZK_WARN_UNUSED_RESULT;
+void cuzk_groth16_vk_free(cuzk_groth16_vk *vk);
+
+/* One 192-byte proof: A (G1 compressed) || B (G2 compressed) || C (G1 compressed). Points are
+ * fully checked; the identity is rejected like bellperson does. */
+cuzk_status cuzk_groth16_proof_parse(cuzk_groth16_proof *out,
+                                     const uint8_t in[CUZK_GROTH16_PROOF_BYTES])
+    CUZK_WARN_UNUSED_RESULT;
+void cuzk_groth16_proof_serialize(uint8_t out[CUZK_GROTH16_PROOF_BYTES],
+                                  const cuzk_groth16_proof *p);
+/* |len| must be a non-zero multiple of 192; proofs are written to out[0 .. len/192 - 1]
+ * (|max| entries available). */
+cuzk_status cuzk_groth16_proofs_parse(cuzk_groth16_proof *out, size_t max, size_t *count,
+                                      const uint8_t *buf, size_t len) CUZK_WARN_UNUSED_RESULT;
+
+/*
+ * Verifies |proof| for public inputs |inputs| (|n_inputs| = vk->ic_len - 1, ONE excluded):
+ * e(A, B) = e(alpha, beta) * e(IC_0 + sum x_i IC_{i+1}, gamma) * e(C, delta).
+ * Returns CUZK_OK when valid, CUZK_ERR_VERIFY_FAILED when not, CUZK_ERR_INVALID_ARG on a wrong
+ * input count.
+ */
+cuzk_status cuzk_groth16_verify(const cuzk_groth16_vk *vk, const cuzk_groth16_proof *proof,
+                                const cuzk_fr_t *inputs, size_t n_inputs) CUZK_WARN_UNUSED_RESULT;
+
+/*
+ * Verifies |n_proofs| proofs at once by a random linear combination (n + 3 Miller loops, one
+ * final exponentiation). inputs[i * n_inputs + j] is input j of proof i. The 128-bit random
+ * weights come from the operating system. CUZK_OK only if every proof is valid (except with
+ * probability about 2^-128); CUZK_ERR_VERIFY_FAILED otherwise.
+ */
+cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_vk *vk, const cuzk_groth16_proof *proofs,
+                                      size_t n_proofs, const cuzk_fr_t *inputs,
+                                      size_t n_inputs) CUZK_WARN_UNUSED_RESULT;
+
+#endif

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_COMMON_FILE_H
+#define CUZK_COMMON_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/status.h"
+
+/* Reads the whole file at |path| (at most |max| bytes, else CUZK_ERR_FORMAT) into a buffer from
+ * cuzk_alloc; the caller frees it with cuzk_free(*buf). */
+cuzk_status cuzk_read_file(const char *path, uint8_t **buf, size_t *len,
+                           size_t max) CUZK_WARN_UNUSED_RESULT;
+
+#endif
