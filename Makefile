@@ -80,8 +80,8 @@ check: all
 check-san:
 	$(MAKE) check BUILD=build/san SAN=1 OPT=-O1
 
-demo: deps all
-	scripts/demo.sh $(BENCH)
+demo:
+	scripts/demo.sh
 
 format:
 	clang-format -i $$(find include src tools tests -name '*.[ch]')

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # Installs the Debian packages cuzk needs when they are missing (as root); does nothing otherwise.
 set -e
-PKGS="build-essential git libssl-dev libcjson-dev libgmp-dev"
+PKGS="build-essential git python3 libssl-dev libcjson-dev libgmp-dev"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -1,7 +1,87 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Command-line contract tests for cuzk-bench (filled in as commands land).
-set -e
+# Command-line contract of cuzk-bench: exit codes and output of the verify commands on the real
+# WinningPoSt vector, tampered copies and malformed files, plus the benchmark commands' --json.
+set -u
 BENCH=${1:-build/bin/cuzk-bench}
-"$BENCH" info >/dev/null
-echo "test-cli: ok"
+FIX=${CUZK_FIXTURES:-../shared/fixtures}/filecoin
+VK=$FIX/winning-post-2kib.vk
+VEC=$FIX/winning-post-2kib-vector.json
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+
+# expect CODE PATTERN -- command...: checks the exit code and that stdout+stderr match PATTERN.
+expect() {
+    want=$1 pat=$2
+    shift 3
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" != "$want" ] || ! printf '%s\n' "$out" | grep -qE "$pat"; then
+        echo "not ok: [$*] exit $rc (want $want), output must match /$pat/:"
+        printf '%s\n' "$out" | tail -n 5 | sed 's/^/    /'
+        fails=$((fails + 1))
+    else
+        echo "ok: [$*] -> $rc"
+    fi
+}
+
+# tamper FIELD OFFSET_CHARS: flips the lowest bit of the hex digit at OFFSET in FIELD.
+tamper() {
+    python3 - "$VEC" "$1" "$2" "$TMP/t.json" <<'PY'
+import json, sys
+src, field, off, dst = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+v = json.load(open(src))
+h = v[field]
+c = "%x" % (int(h[off], 16) ^ 1)
+v[field] = h[:off] + c + h[off + 1:]
+json.dump(v, open(dst, "w"))
+PY
+}
+
+expect 0 '^valid$' -- "$BENCH" verify-winning-post --vk "$VK" --vector "$VEC"
+for f in proof_bytes_hex:0 proof_bytes_hex:101 proof_bytes_hex:383 randomness_hex:0 \
+         randomness_hex:61 sealed_cid_bytes_hex:3 sealed_cid_bytes_hex:20 sealed_cid_bytes_hex:79; do
+    tamper "${f%%:*}" "${f##*:}"
+    expect 1 '^invalid' -- "$BENCH" verify-winning-post --vk "$VK" --vector "$TMP/t.json"
+done
+# Malformed inputs: exit 2 with an error message.
+head -c 1000 "$VK" > "$TMP/short.vk"
+expect 2 'error: verifying key' -- "$BENCH" verify-winning-post --vk "$TMP/short.vk" --vector "$VEC"
+expect 2 'cannot open' -- "$BENCH" verify-winning-post --vk "$TMP/missing.vk" --vector "$VEC"
+printf '{"post_proof_type": 0' > "$TMP/bad.json"
+expect 2 'not a JSON object' -- "$BENCH" verify-winning-post --vk "$VK" --vector "$TMP/bad.json"
+python3 -c "import json,sys; v=json.load(open('$VEC')); v['proof_bytes_hex']=v['proof_bytes_hex'][:-2]; json.dump(v,open('$TMP/p.json','w'))"
+expect 2 'proof_bytes_hex' -- "$BENCH" verify-winning-post --vk "$VK" --vector "$TMP/p.json"
+python3 -c "import json,sys; v=json.load(open('$VEC')); del v['randomness_hex']; json.dump(v,open('$TMP/r.json','w'))"
+expect 2 'lacks' -- "$BENCH" verify-winning-post --vk "$VK" --vector "$TMP/r.json"
+expect 2 'required' -- "$BENCH" verify-winning-post --vk "$VK"
+expect 2 'unknown command' -- "$BENCH" frobnicate
+# Generic verify: the same proof through files.
+python3 - "$VEC" "$TMP" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+open(sys.argv[2] + "/proof.bin", "wb").write(bytes.fromhex(v["proof_bytes_hex"]))
+PY
+"$BENCH" verify-winning-post --vk "$VK" --vector "$VEC" | grep '^leaf challenges:' | cut -d: -f2 |
+    tr ' ' '\n' | grep . > "$TMP/leaves"
+comm_r=$("$BENCH" verify-winning-post --vk "$VK" --vector "$VEC" | sed -n 's/^comm_r (LE): //p')
+while read -r leaf; do
+    echo "$comm_r"
+    python3 -c "print(int($leaf).to_bytes(32,'little').hex())"
+done < "$TMP/leaves" > "$TMP/inputs.txt"
+expect 0 '^valid$' -- "$BENCH" verify --vk "$VK" --proof "$TMP/proof.bin" --inputs "$TMP/inputs.txt"
+sed '2s/^../00/' "$TMP/inputs.txt" > "$TMP/inputs2.txt"
+expect 1 '^invalid' -- "$BENCH" verify --vk "$VK" --proof "$TMP/proof.bin" --inputs "$TMP/inputs2.txt"
+head -n 131 "$TMP/inputs.txt" > "$TMP/inputs3.txt"
+expect 2 'need 132 inputs' -- "$BENCH" verify --vk "$VK" --proof "$TMP/proof.bin" --inputs "$TMP/inputs3.txt"
+cat "$TMP/proof.bin" "$TMP/proof.bin" > "$TMP/proof2.bin"
+cat "$TMP/inputs.txt" "$TMP/inputs.txt" > "$TMP/inputs4.txt"
+expect 0 '^valid$' -- "$BENCH" verify --vk "$VK" --proof "$TMP/proof2.bin" --inputs "$TMP/inputs4.txt"
+# info and the benchmark commands' machine-readable output.
+expect 0 'commit: ' -- "$BENCH" info
+for cmd in field curve pairing; do
+    expect 0 '"median_ns"' -- env CUZK_BENCH_ITERS=1 "$BENCH" "$cmd" --json --warmup=0 --filter='*_mul*'
+done
+[ "$fails" = 0 ] && echo "test-cli: all passed" || echo "test-cli: $fails failed"
+[ "$fails" = 0 ]

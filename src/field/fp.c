@@ -93,7 +93,12 @@ void cuzk_fp_mul(cuzk_fp_t *out, const cuzk_fp_t *a, const cuzk_fp_t *b)
 
 void cuzk_fp_sqr(cuzk_fp_t *out, const cuzk_fp_t *a)
 {
-    cuzk_fp_mul_impl(out->l, a->l, a->l);
+    cuzk_fp_sqr_impl(out->l, a->l);
+}
+
+const char *cuzk__fp_mul_impl_name(void)
+{
+    return CUZK_FP_MUL_IMPL_NAME;
 }
 
 void cuzk_fp_mul_portable(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])

@@ -13,7 +13,34 @@ extern const uint64_t cuzk_fr_modulus[4];
 /* Portable CIOS multiplication (unsigned __int128 carry chains). */
 void cuzk_fp_mul_portable(uint64_t out[6], const uint64_t a[6], const uint64_t b[6]);
 
-/* The multiplication every Fp operation uses: the fastest back end built in. */
+/*
+ * x86-64 back end (src/field/fp_x86_64.c): mulx/adcx/adox inline assembly, built only when the
+ * compiler targets BMI2 and ADX (the default -march=native on such a machine). Inputs must be
+ * canonical (< p); outputs may alias inputs.
+ */
+#if defined(__x86_64__) && defined(__ADX__) && defined(__BMI2__)
+#define CUZK_FP_HAVE_ADX 1
+void cuzk__fp_mul_adx(uint64_t out[6], const uint64_t a[6], const uint64_t b[6]);
+/* Dedicated squaring: 21 products instead of 36 for the 12-word square, then REDC. */
+void cuzk__fp_sqr_adx(uint64_t out[6], const uint64_t a[6]);
+#else
+#define CUZK_FP_HAVE_ADX 0
+#endif
+
+/* The multiplication and squaring every Fp operation uses: the fastest back end built in
+ * (measured in docs/PERFORMANCE.md, "Field arithmetic (issue 2)"). */
+#if CUZK_FP_HAVE_ADX
+#define cuzk_fp_mul_impl cuzk__fp_mul_adx
+#define cuzk_fp_sqr_impl cuzk__fp_sqr_adx
+#define CUZK_FP_MUL_IMPL_NAME "x86-64 asm (mulx/adcx/adox)"
+#else
 #define cuzk_fp_mul_impl cuzk_fp_mul_portable
+#define cuzk_fp_sqr_impl(out, a) cuzk_fp_mul_portable((out), (a), (a))
+#define CUZK_FP_MUL_IMPL_NAME "portable C (unsigned __int128 CIOS)"
+#endif
+
+/* Which back end the library was built with, for `cuzk-bench info` (the tool may be compiled
+ * with different flags from the library, so it must ask the library). */
+const char *cuzk__fp_mul_impl_name(void);
 
 #endif

@@ -23,7 +23,8 @@
  * w[6..11] < p is added; the sum is below 2p, again one conditional subtraction.
  *
  * Register use is fixed (rdi = out, rsi = a, rcx = b, rdx = mulx source, rax/rbx = product
- * halves, r15 = zero, r8..r14 = accumulator); rbp is left alone so frame-pointer builds work.
+ * halves, r8..r14 = accumulator); the carry left over at the end of a chain is added with a
+ * plain adc $0. rbp and r15 are left to the compiler (frame pointer, squaring scratch pointer).
  */
 #include "field/fp_internal.h"
 
@@ -45,7 +46,7 @@ static const uint64_t FP_N0 = 0x89f3fffcfffcfffdULL; /* -p^-1 mod 2^64 */
     "mulxq 24(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, " T3 NL "adoxq %%rbx, " T4 NL                \
     "mulxq 32(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, " T4 NL "adoxq %%rbx, " T5 NL                \
     "mulxq 40(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, " T5 NL "adoxq %%rbx, " T6 NL                \
-    "adcxq %%r15, " T6 NL
+    "adcq $0, " T6 NL
 
 /* Row i >= 1 of the product: rdx = b[i], then t += a * b[i]. */
 #define ROW(BOFF, T0, T1, T2, T3, T4, T5, T6)                                                      \
@@ -63,7 +64,7 @@ static const uint64_t FP_N0 = 0x89f3fffcfffcfffdULL; /* -p^-1 mod 2^64 */
     "mulxq 24+%[p], %%rax, %%rbx" NL "adcxq %%rax, " T3 NL "adoxq %%rbx, " T4 NL                  \
     "mulxq 32+%[p], %%rax, %%rbx" NL "adcxq %%rax, " T4 NL "adoxq %%rbx, " T5 NL                  \
     "mulxq 40+%[p], %%rax, %%rbx" NL "adcxq %%rax, " T5 NL "adoxq %%rbx, " T6 NL                  \
-    "adcxq %%r15, " T6 NL
+    "adcq $0, " T6 NL
 
 /*
  * out = (R0..R5) mod p for a value below 2p: subtract p into R0..R5 keeping a copy in
@@ -92,7 +93,6 @@ void cuzk__fp_mul_adx(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
     const uint64_t *ap = a, *bp = b;
     __asm__ volatile(
         /* Row 0: t = a * b[0] on a single carry chain (nothing to accumulate yet). */
-        "xorl %%r15d, %%r15d" NL
         "movq 0(%%rcx), %%rdx" NL
         "mulxq 0(%%rsi), %%r8, %%r9" NL
         "mulxq 8(%%rsi), %%rax, %%r10" NL "addq %%rax, %%r9" NL
@@ -100,7 +100,7 @@ void cuzk__fp_mul_adx(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
         "mulxq 24(%%rsi), %%rax, %%r12" NL "adcq %%rax, %%r11" NL
         "mulxq 32(%%rsi), %%rax, %%r13" NL "adcq %%rax, %%r12" NL
         "mulxq 40(%%rsi), %%rax, %%r14" NL "adcq %%rax, %%r13" NL
-        "adcq %%r15, %%r14" NL
+        "adcq $0, %%r14" NL
         REDUCE(X8, X9, X10, X11, X12, X13, X14)
         ROW("8", X9, X10, X11, X12, X13, X14, X8)
         REDUCE(X9, X10, X11, X12, X13, X14, X8)
@@ -116,100 +116,85 @@ void cuzk__fp_mul_adx(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
         FINAL_SUB(X14, X8, X9, X10, X11, X12, X13)
         : "+S"(ap), "+c"(bp)
         : "D"(out), [p] "m"(FP_P), [n0] "m"(FP_N0)
-        : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "cc",
-          "memory");
+        : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "cc", "memory");
 }
 
 /*
- * Squaring. Phase 1 sums the cross products into w1..w10 (row k multiplies a[k] by a[k+1..5]):
- *   w1..w6 <- a0*(a1..a5); w3..w7 += a1*(a2..a5); w5..w8 += a2*(a3..a5); w7..w9 += a3*(a4, a5);
- *   w9..w10 += a4*a5.
- * w1, w2 are final after row 1 and are parked in |spill| to free registers. Phase 2 doubles
- * and adds the squares a[k]^2 at words 2k, 2k+1 (CF chain doubles, OF chain adds), producing
- * w0..w11; the high half goes to |spill| and the low half stays in r8..r13. Phase 3 reduces
- * the low half (six REDUCE steps on rotating registers), adds the high half and subtracts p
- * once if needed.
- *
- * Register map of phase 1: w1 r8, w2 r9, w3 r10, w4 r11, w5 r12, w6 r13, w7 r14, w8 rcx,
- * w9 r8 (after w1 is parked), w10 r9 (after w2 is parked).
+ * Squaring, w = a^2 as 12 words, then REDC. Phase 1 sums the cross products into w1..w10
+ * (row k multiplies a[k] by a[k+1..5]): w1..w6 = a0*(a1..a5); w3..w7 += a1*(a2..a5);
+ * w5..w8 += a2*(a3..a5); w7..w9 += a3*(a4, a5); w9..w10 += a4*a5. Word placement:
+ *   row 0: w1 r9, w2 r10, w3 r11, w4 r12, w5 r13, w6 r14;  row 1: w7 r8;
+ *   then w1, w2 are final and parked in spill[1..2];  row 2: w8 rcx;  row 3: w9 r9;
+ *   row 4: w10 r10.
+ * Phase 2 doubles (CF chain: adcx x, x) and adds the squares a[k]^2 at words 2k, 2k+1 (OF
+ * chain), bottom up, leaving w0..w5 in r8..r13 and w6..w11 in spill[6..11]. Phase 3 reduces
+ * the low half with six REDUCE steps on r8..r14 (r14 = 0 as the top word), adds the high half
+ * and subtracts p once if needed.
  */
 void cuzk__fp_sqr_adx(uint64_t out[6], const uint64_t a[6])
 {
     const uint64_t *ap = a;
-    uint64_t spill[8];
+    uint64_t spill[12];
+    uint64_t *sp = spill;
     uint64_t dummy_c;
     __asm__ volatile(
-        "xorl %%r15d, %%r15d" NL
         /* Row 0: a0 * (a1..a5) -> w1..w6, single chain. */
         "movq 0(%%rsi), %%rdx" NL
-        "mulxq 8(%%rsi), %%r8, %%r9" NL
-        "mulxq 16(%%rsi), %%rax, %%r10" NL "addq %%rax, %%r9" NL
-        "mulxq 24(%%rsi), %%rax, %%r11" NL "adcq %%rax, %%r10" NL
-        "mulxq 32(%%rsi), %%rax, %%r12" NL "adcq %%rax, %%r11" NL
-        "mulxq 40(%%rsi), %%rax, %%r13" NL "adcq %%rax, %%r12" NL
-        "adcq %%r15, %%r13" NL
+        "mulxq 8(%%rsi), %%r9, %%r10" NL
+        "mulxq 16(%%rsi), %%rax, %%r11" NL "addq %%rax, %%r10" NL
+        "mulxq 24(%%rsi), %%rax, %%r12" NL "adcq %%rax, %%r11" NL
+        "mulxq 32(%%rsi), %%rax, %%r13" NL "adcq %%rax, %%r12" NL
+        "mulxq 40(%%rsi), %%rax, %%r14" NL "adcq %%rax, %%r13" NL
+        "adcq $0, %%r14" NL
         /* Row 1: a1 * (a2..a5) -> w3..w7. */
-        "movq 8(%%rsi), %%rdx" NL "xorl %%r14d, %%r14d" NL
-        "mulxq 16(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r10" NL "adoxq %%rbx, %%r11" NL
-        "mulxq 24(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r11" NL "adoxq %%rbx, %%r12" NL
-        "mulxq 32(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r12" NL "adoxq %%rbx, %%r13" NL
-        "mulxq 40(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r13" NL "adoxq %%rbx, %%r14" NL
-        "adcxq %%r15, %%r14" NL
-        "movq %%r8, 8+%[s]" NL "movq %%r9, 16+%[s]" NL
-        /* Row 2: a2 * (a3..a5) -> w5..w8. */
-        "movq 16(%%rsi), %%rdx" NL "xorl %%ecx, %%ecx" NL
+        "movq 8(%%rsi), %%rdx" NL "xorl %%r8d, %%r8d" NL
+        "mulxq 16(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r11" NL "adoxq %%rbx, %%r12" NL
         "mulxq 24(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r12" NL "adoxq %%rbx, %%r13" NL
         "mulxq 32(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r13" NL "adoxq %%rbx, %%r14" NL
-        "mulxq 40(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r14" NL "adoxq %%rbx, %%rcx" NL
-        "adcxq %%r15, %%rcx" NL
-        /* Row 3: a3 * (a4, a5) -> w7..w9 (w9 in r8). */
-        "movq 24(%%rsi), %%rdx" NL "xorl %%r8d, %%r8d" NL
-        "mulxq 32(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r14" NL "adoxq %%rbx, %%rcx" NL
-        "mulxq 40(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%rcx" NL "adoxq %%rbx, %%r8" NL
-        "adcxq %%r15, %%r8" NL
-        /* Row 4: a4 * a5 -> w9..w10 (w10 in r9). */
+        "mulxq 40(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r14" NL "adoxq %%rbx, %%r8" NL
+        "adcq $0, %%r8" NL
+        "movq %%r9, 8(%[sp])" NL "movq %%r10, 16(%[sp])" NL
+        /* Row 2: a2 * (a3..a5) -> w5..w8. */
+        "movq 16(%%rsi), %%rdx" NL "xorl %%ecx, %%ecx" NL
+        "mulxq 24(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r13" NL "adoxq %%rbx, %%r14" NL
+        "mulxq 32(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r14" NL "adoxq %%rbx, %%r8" NL
+        "mulxq 40(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r8" NL "adoxq %%rbx, %%rcx" NL
+        "adcq $0, %%rcx" NL
+        /* Row 3: a3 * (a4, a5) -> w7..w9. */
+        "movq 24(%%rsi), %%rdx" NL "xorl %%r9d, %%r9d" NL
+        "mulxq 32(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%r8" NL "adoxq %%rbx, %%rcx" NL
+        "mulxq 40(%%rsi), %%rax, %%rbx" NL "adcxq %%rax, %%rcx" NL "adoxq %%rbx, %%r9" NL
+        "adcq $0, %%r9" NL
+        /* Row 4: a4 * a5 -> w9..w10. */
         "movq 32(%%rsi), %%rdx" NL
-        "mulxq 40(%%rsi), %%rax, %%r9" NL "addq %%rax, %%r8" NL "adcq %%r15, %%r9" NL
-        /* Phase 2, high half first (w6..w11) so its registers free up for the low half.
-         * The doubling carries run from w1 upwards, so first compute the carry into w6:
-         * it is the top bit of w5 after doubling w1..w5 - simpler to do the full chain in
-         * order. Park w5..w10 so that the low words can be loaded into r8..r13. */
-        "movq %%r12, 40+%[s]" NL "movq %%r13, 48+%[s]" NL "movq %%r14, 56+%[s]" NL
-        /* w8 rcx, w9 r8, w10 r9 -> rax-free layout: w8 -> r14, w9 -> r12, w10 -> r13. */
-        "movq %%rcx, %%r14" NL "movq %%r8, %%r12" NL "movq %%r9, %%r13" NL
-        /* Now: w3 r10, w4 r11, w8 r14, w9 r12, w10 r13; w1, w2, w5, w6, w7 in spill. */
-        "movq %%r10, 24+%[s]" NL "movq %%r11, 32+%[s]" NL
-        /* Low half: w0 = lo(a0^2), w1 = 2 w1 + hi(a0^2), w2..w5 with a1^2, a2^2. */
-        "xorl %%r15d, %%r15d" NL
+        "mulxq 40(%%rsi), %%rax, %%r10" NL "addq %%rax, %%r9" NL "adcq $0, %%r10" NL
+        /* Phase 2. Park w7, w9, w10 (their registers are needed for w0..w2). */
+        "movq %%r8, 56(%[sp])" NL "movq %%r9, 72(%[sp])" NL "movq %%r10, 80(%[sp])" NL
+        "xorl %%eax, %%eax" NL
         "movq 0(%%rsi), %%rdx" NL "mulxq %%rdx, %%r8, %%rbx" NL
-        "movq 8+%[s], %%r9" NL "adcxq %%r9, %%r9" NL "adoxq %%rbx, %%r9" NL
+        "movq 8(%[sp]), %%r9" NL "adcxq %%r9, %%r9" NL "adoxq %%rbx, %%r9" NL
         "movq 8(%%rsi), %%rdx" NL "mulxq %%rdx, %%rax, %%rbx" NL
-        "movq 16+%[s], %%r10" NL "adcxq %%r10, %%r10" NL "adoxq %%rax, %%r10" NL
-        "movq 24+%[s], %%r11" NL "adcxq %%r11, %%r11" NL "adoxq %%rbx, %%r11" NL
+        "movq 16(%[sp]), %%r10" NL "adcxq %%r10, %%r10" NL "adoxq %%rax, %%r10" NL
+        "adcxq %%r11, %%r11" NL "adoxq %%rbx, %%r11" NL
         "movq 16(%%rsi), %%rdx" NL "mulxq %%rdx, %%rax, %%rbx" NL
-        "movq 32+%[s], %%rcx" NL "adcxq %%rcx, %%rcx" NL "adoxq %%rax, %%rcx" NL
-        "movq %%rcx, 0+%[s]" NL
-        "movq 40+%[s], %%rcx" NL "adcxq %%rcx, %%rcx" NL "adoxq %%rbx, %%rcx" NL
-        "movq %%rcx, 8+%[s]" NL
-        /* High half: w6..w11 with a3^2, a4^2, a5^2. */
+        "adcxq %%r12, %%r12" NL "adoxq %%rax, %%r12" NL
+        "adcxq %%r13, %%r13" NL "adoxq %%rbx, %%r13" NL
         "movq 24(%%rsi), %%rdx" NL "mulxq %%rdx, %%rax, %%rbx" NL
-        "movq 48+%[s], %%rcx" NL "adcxq %%rcx, %%rcx" NL "adoxq %%rax, %%rcx" NL
-        "movq %%rcx, 16+%[s]" NL
-        "movq 56+%[s], %%rcx" NL "adcxq %%rcx, %%rcx" NL "adoxq %%rbx, %%rcx" NL
-        "movq %%rcx, 24+%[s]" NL
+        "adcxq %%r14, %%r14" NL "adoxq %%rax, %%r14" NL "movq %%r14, 48(%[sp])" NL
+        "movq 56(%[sp]), %%r14" NL "adcxq %%r14, %%r14" NL "adoxq %%rbx, %%r14" NL
+        "movq %%r14, 56(%[sp])" NL
         "movq 32(%%rsi), %%rdx" NL "mulxq %%rdx, %%rax, %%rbx" NL
-        "adcxq %%r14, %%r14" NL "adoxq %%rax, %%r14" NL
-        "adcxq %%r12, %%r12" NL "adoxq %%rbx, %%r12" NL
+        "adcxq %%rcx, %%rcx" NL "adoxq %%rax, %%rcx" NL "movq %%rcx, 64(%[sp])" NL
+        "movq 72(%[sp]), %%rcx" NL "adcxq %%rcx, %%rcx" NL "adoxq %%rbx, %%rcx" NL
+        "movq %%rcx, 72(%[sp])" NL
         "movq 40(%%rsi), %%rdx" NL "mulxq %%rdx, %%rax, %%rbx" NL
-        "adcxq %%r13, %%r13" NL "adoxq %%rax, %%r13" NL
-        "movq $0, %%rcx" NL "adcxq %%r15, %%rcx" NL "adoxq %%rbx, %%rcx" NL
-        /* w0..w3 in r8..r11, w4, w5 in spill[0..1], w6, w7 in spill[2..3], w8 r14, w9 r12,
-         * w10 r13, w11 rcx. Park the high half in spill[2..7], load w4, w5 into r12, r13. */
-        "movq %%r14, 32+%[s]" NL "movq %%r12, 40+%[s]" NL "movq %%r13, 48+%[s]" NL
-        "movq %%rcx, 56+%[s]" NL
-        "movq 0+%[s], %%r12" NL "movq 8+%[s], %%r13" NL
+        "movq 80(%[sp]), %%rcx" NL "adcxq %%rcx, %%rcx" NL "adoxq %%rax, %%rcx" NL
+        "movq %%rcx, 80(%[sp])" NL
+        /* w11 = CF + hi(a5^2) + OF; mov leaves the flags alone. */
+        "movl $0, %%ecx" NL "adcxq %%rcx, %%rcx" NL "adoxq %%rbx, %%rcx" NL
+        "movq %%rcx, 88(%[sp])" NL
+        /* Phase 3: REDC of w0..w5 (r8..r13) with r14 = 0 as the top word. */
         "xorl %%r14d, %%r14d" NL
-        /* Phase 3: REDC of the low half w0..w5 (r8..r13, r14 = 0 top word). */
         REDUCE(X8, X9, X10, X11, X12, X13, X14)
         REDUCE(X9, X10, X11, X12, X13, X14, X8)
         REDUCE(X10, X11, X12, X13, X14, X8, X9)
@@ -217,13 +202,12 @@ void cuzk__fp_sqr_adx(uint64_t out[6], const uint64_t a[6])
         REDUCE(X12, X13, X14, X8, X9, X10, X11)
         REDUCE(X13, X14, X8, X9, X10, X11, X12)
         /* Low part (<= p) in r14, r8, r9, r10, r11, r12; add the high half (< p). */
-        "addq 16+%[s], %%r14" NL "adcq 24+%[s], %%r8" NL "adcq 32+%[s], %%r9" NL
-        "adcq 40+%[s], %%r10" NL "adcq 48+%[s], %%r11" NL "adcq 56+%[s], %%r12" NL
+        "addq 48(%[sp]), %%r14" NL "adcq 56(%[sp]), %%r8" NL "adcq 64(%[sp]), %%r9" NL
+        "adcq 72(%[sp]), %%r10" NL "adcq 80(%[sp]), %%r11" NL "adcq 88(%[sp]), %%r12" NL
         FINAL_SUB(X14, X8, X9, X10, X11, X12, X13)
-        : "+S"(ap), "=c"(dummy_c), [s] "=m"(spill)
-        : "D"(out), [p] "m"(FP_P), [n0] "m"(FP_N0)
-        : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "cc",
-          "memory");
+        : "+S"(ap), "=&c"(dummy_c)
+        : "D"(out), [sp] "r"(sp), [p] "m"(FP_P), [n0] "m"(FP_N0)
+        : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "cc", "memory");
 }
 
 #endif
