@@ -9,6 +9,7 @@
  */
 #include "cuzk/field.h"
 #include "field/fp12_internal.h"
+#include "field/tower_ops.h"
 
 /* w^(p^k) = FROB12_C1[k mod 12] * w, Montgomery form, from scripts/gen_field_constants.py. */
 static const cuzk_fp2_t FROB12_C1[12] = {
@@ -149,23 +150,23 @@ void cuzk_fp12_frobenius(cuzk_fp12_t *out, const cuzk_fp12_t *a, unsigned k)
     k %= 12;
     cuzk_fp6_frobenius(&out->c0, &a->c0, k);
     cuzk_fp6_frobenius(&out->c1, &a->c1, k);
-    cuzk_fp2_mul(&out->c1.c0, &out->c1.c0, &FROB12_C1[k]);
-    cuzk_fp2_mul(&out->c1.c1, &out->c1.c1, &FROB12_C1[k]);
-    cuzk_fp2_mul(&out->c1.c2, &out->c1.c2, &FROB12_C1[k]);
+    fp2_mul(&out->c1.c0, &out->c1.c0, &FROB12_C1[k]);
+    fp2_mul(&out->c1.c1, &out->c1.c1, &FROB12_C1[k]);
+    fp2_mul(&out->c1.c2, &out->c1.c2, &FROB12_C1[k]);
 }
 
 /* (a + b s)^2 in Fp4 = Fp2[s] / (s^2 - xi): (a^2 + xi b^2) + ((a + b)^2 - a^2 - b^2) s. 3S. */
 static void fp4_sqr(cuzk_fp2_t *c0, cuzk_fp2_t *c1, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
 {
     cuzk_fp2_t t0, t1, t;
-    cuzk_fp2_sqr(&t0, a);
-    cuzk_fp2_sqr(&t1, b);
-    cuzk_fp2_add(&t, a, b);
-    cuzk_fp2_sqr(&t, &t);
-    cuzk_fp2_sub(&t, &t, &t0);
-    cuzk_fp2_sub(c1, &t, &t1);
-    cuzk_fp2_mul_by_nonresidue(&t1, &t1);
-    cuzk_fp2_add(c0, &t0, &t1);
+    fp2_sqr(&t0, a);
+    fp2_sqr(&t1, b);
+    fp2_add(&t, a, b);
+    fp2_sqr(&t, &t);
+    fp2_sub(&t, &t, &t0);
+    fp2_sub(c1, &t, &t1);
+    fp2_mul_by_nonresidue(&t1, &t1);
+    fp2_add(c0, &t0, &t1);
 }
 
 /* out = 3 t - 2 z (sign = -1) or 3 t + 2 z (sign = +1). */
@@ -173,11 +174,11 @@ static void fp2_3t_2z(cuzk_fp2_t *out, const cuzk_fp2_t *t, const cuzk_fp2_t *z,
 {
     cuzk_fp2_t r;
     if (sign < 0)
-        cuzk_fp2_sub(&r, t, z);
+        fp2_sub(&r, t, z);
     else
-        cuzk_fp2_add(&r, t, z);
-    cuzk_fp2_dbl(&r, &r);
-    cuzk_fp2_add(out, &r, t);
+        fp2_add(&r, t, z);
+    fp2_dbl(&r, &r);
+    fp2_add(out, &r, t);
 }
 
 void cuzk_fp12_cyclotomic_sqr(cuzk_fp12_t *out, const cuzk_fp12_t *a)
@@ -199,7 +200,7 @@ void cuzk_fp12_cyclotomic_sqr(cuzk_fp12_t *out, const cuzk_fp12_t *a)
     fp2_3t_2z(&r.c0.c0, &a0, &a->c0.c0, -1);
     fp2_3t_2z(&r.c1.c1, &a1, &a->c1.c1, +1);
     /* s C^2 = xi c1 + c0 s. */
-    cuzk_fp2_mul_by_nonresidue(&t, &c1);
+    fp2_mul_by_nonresidue(&t, &c1);
     fp2_3t_2z(&r.c1.c0, &t, &a->c1.c0, +1);
     fp2_3t_2z(&r.c0.c2, &c0, &a->c0.c2, -1);
     fp2_3t_2z(&r.c0.c1, &b0, &a->c0.c1, -1);
@@ -231,7 +232,7 @@ void cuzk__fp12_mul_by_014(cuzk_fp12_t *f, const cuzk_fp2_t *c0, const cuzk_fp2_
     cuzk_fp2_t e1;
     cuzk__fp6_mul_by_01(&t0, &f->c0, c0, c1);
     cuzk__fp6_mul_by_1(&t1, &f->c1, c4);
-    cuzk_fp2_add(&e1, c1, c4);
+    fp2_add(&e1, c1, c4);
     cuzk_fp6_add(&s, &f->c0, &f->c1);
     cuzk__fp6_mul_by_01(&s, &s, c0, &e1);
     cuzk_fp6_sub(&s, &s, &t0);

@@ -8,6 +8,7 @@
  */
 #include "cuzk/field.h"
 #include "field/fp12_internal.h"
+#include "field/tower_ops.h"
 
 /* Frobenius coefficients in Montgomery form, from scripts/gen_field_constants.py. */
 static const cuzk_fp2_t FROB6_C1[6] = {
@@ -102,23 +103,23 @@ bool cuzk_fp6_eq(const cuzk_fp6_t *a, const cuzk_fp6_t *b)
 
 void cuzk_fp6_add(cuzk_fp6_t *out, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
 {
-    cuzk_fp2_add(&out->c0, &a->c0, &b->c0);
-    cuzk_fp2_add(&out->c1, &a->c1, &b->c1);
-    cuzk_fp2_add(&out->c2, &a->c2, &b->c2);
+    fp2_add(&out->c0, &a->c0, &b->c0);
+    fp2_add(&out->c1, &a->c1, &b->c1);
+    fp2_add(&out->c2, &a->c2, &b->c2);
 }
 
 void cuzk_fp6_sub(cuzk_fp6_t *out, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
 {
-    cuzk_fp2_sub(&out->c0, &a->c0, &b->c0);
-    cuzk_fp2_sub(&out->c1, &a->c1, &b->c1);
-    cuzk_fp2_sub(&out->c2, &a->c2, &b->c2);
+    fp2_sub(&out->c0, &a->c0, &b->c0);
+    fp2_sub(&out->c1, &a->c1, &b->c1);
+    fp2_sub(&out->c2, &a->c2, &b->c2);
 }
 
 void cuzk_fp6_neg(cuzk_fp6_t *out, const cuzk_fp6_t *a)
 {
-    cuzk_fp2_neg(&out->c0, &a->c0);
-    cuzk_fp2_neg(&out->c1, &a->c1);
-    cuzk_fp2_neg(&out->c2, &a->c2);
+    fp2_neg(&out->c0, &a->c0);
+    fp2_neg(&out->c1, &a->c1);
+    fp2_neg(&out->c2, &a->c2);
 }
 
 void cuzk_fp6_mul(cuzk_fp6_t *out, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
@@ -127,32 +128,32 @@ void cuzk_fp6_mul(cuzk_fp6_t *out, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
      * c0 = v0 + xi((a1 + a2)(b1 + b2) - v1 - v2), c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2,
      * c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1. 6M + 15A (Fp2). */
     cuzk_fp2_t v0, v1, v2, s, t, c0, c1, c2;
-    cuzk_fp2_mul(&v0, &a->c0, &b->c0);
-    cuzk_fp2_mul(&v1, &a->c1, &b->c1);
-    cuzk_fp2_mul(&v2, &a->c2, &b->c2);
+    fp2_mul(&v0, &a->c0, &b->c0);
+    fp2_mul(&v1, &a->c1, &b->c1);
+    fp2_mul(&v2, &a->c2, &b->c2);
 
-    cuzk_fp2_add(&s, &a->c1, &a->c2);
-    cuzk_fp2_add(&t, &b->c1, &b->c2);
-    cuzk_fp2_mul(&c0, &s, &t);
-    cuzk_fp2_sub(&c0, &c0, &v1);
-    cuzk_fp2_sub(&c0, &c0, &v2);
-    cuzk_fp2_mul_by_nonresidue(&c0, &c0);
-    cuzk_fp2_add(&c0, &c0, &v0);
+    fp2_add(&s, &a->c1, &a->c2);
+    fp2_add(&t, &b->c1, &b->c2);
+    fp2_mul(&c0, &s, &t);
+    fp2_sub(&c0, &c0, &v1);
+    fp2_sub(&c0, &c0, &v2);
+    fp2_mul_by_nonresidue(&c0, &c0);
+    fp2_add(&c0, &c0, &v0);
 
-    cuzk_fp2_add(&s, &a->c0, &a->c1);
-    cuzk_fp2_add(&t, &b->c0, &b->c1);
-    cuzk_fp2_mul(&c1, &s, &t);
-    cuzk_fp2_sub(&c1, &c1, &v0);
-    cuzk_fp2_sub(&c1, &c1, &v1);
-    cuzk_fp2_mul_by_nonresidue(&s, &v2);
-    cuzk_fp2_add(&c1, &c1, &s);
+    fp2_add(&s, &a->c0, &a->c1);
+    fp2_add(&t, &b->c0, &b->c1);
+    fp2_mul(&c1, &s, &t);
+    fp2_sub(&c1, &c1, &v0);
+    fp2_sub(&c1, &c1, &v1);
+    fp2_mul_by_nonresidue(&s, &v2);
+    fp2_add(&c1, &c1, &s);
 
-    cuzk_fp2_add(&s, &a->c0, &a->c2);
-    cuzk_fp2_add(&t, &b->c0, &b->c2);
-    cuzk_fp2_mul(&c2, &s, &t);
-    cuzk_fp2_sub(&c2, &c2, &v0);
-    cuzk_fp2_sub(&c2, &c2, &v2);
-    cuzk_fp2_add(&c2, &c2, &v1);
+    fp2_add(&s, &a->c0, &a->c2);
+    fp2_add(&t, &b->c0, &b->c2);
+    fp2_mul(&c2, &s, &t);
+    fp2_sub(&c2, &c2, &v0);
+    fp2_sub(&c2, &c2, &v2);
+    fp2_add(&c2, &c2, &v1);
 
     out->c0 = c0;
     out->c1 = c1;
@@ -165,31 +166,31 @@ void cuzk_fp6_sqr(cuzk_fp6_t *out, const cuzk_fp6_t *a)
      * s3 = 2 a1 a2, s4 = a2^2; c0 = s0 + xi s3, c1 = s1 + xi s4, c2 = s1 + s2 + s3 - s0 - s4.
      * 2M + 3S (Fp2). */
     cuzk_fp2_t s0, s1, s2, s3, s4, t;
-    cuzk_fp2_sqr(&s0, &a->c0);
-    cuzk_fp2_mul(&s1, &a->c0, &a->c1);
-    cuzk_fp2_dbl(&s1, &s1);
-    cuzk_fp2_sub(&t, &a->c0, &a->c1);
-    cuzk_fp2_add(&t, &t, &a->c2);
-    cuzk_fp2_sqr(&s2, &t);
-    cuzk_fp2_mul(&s3, &a->c1, &a->c2);
-    cuzk_fp2_dbl(&s3, &s3);
-    cuzk_fp2_sqr(&s4, &a->c2);
+    fp2_sqr(&s0, &a->c0);
+    fp2_mul(&s1, &a->c0, &a->c1);
+    fp2_dbl(&s1, &s1);
+    fp2_sub(&t, &a->c0, &a->c1);
+    fp2_add(&t, &t, &a->c2);
+    fp2_sqr(&s2, &t);
+    fp2_mul(&s3, &a->c1, &a->c2);
+    fp2_dbl(&s3, &s3);
+    fp2_sqr(&s4, &a->c2);
 
-    cuzk_fp2_add(&out->c2, &s1, &s2);
-    cuzk_fp2_add(&out->c2, &out->c2, &s3);
-    cuzk_fp2_sub(&out->c2, &out->c2, &s0);
-    cuzk_fp2_sub(&out->c2, &out->c2, &s4);
-    cuzk_fp2_mul_by_nonresidue(&t, &s3);
-    cuzk_fp2_add(&out->c0, &s0, &t);
-    cuzk_fp2_mul_by_nonresidue(&t, &s4);
-    cuzk_fp2_add(&out->c1, &s1, &t);
+    fp2_add(&out->c2, &s1, &s2);
+    fp2_add(&out->c2, &out->c2, &s3);
+    fp2_sub(&out->c2, &out->c2, &s0);
+    fp2_sub(&out->c2, &out->c2, &s4);
+    fp2_mul_by_nonresidue(&t, &s3);
+    fp2_add(&out->c0, &s0, &t);
+    fp2_mul_by_nonresidue(&t, &s4);
+    fp2_add(&out->c1, &s1, &t);
 }
 
 void cuzk_fp6_mul_by_nonresidue(cuzk_fp6_t *out, const cuzk_fp6_t *a)
 {
     /* (c0 + c1 v + c2 v^2) v = xi c2 + c0 v + c1 v^2. */
     cuzk_fp2_t t;
-    cuzk_fp2_mul_by_nonresidue(&t, &a->c2);
+    fp2_mul_by_nonresidue(&t, &a->c2);
     out->c2 = a->c1;
     out->c1 = a->c0;
     out->c0 = t;
@@ -201,25 +202,25 @@ void cuzk__fp6_mul_by_01(cuzk_fp6_t *out, const cuzk_fp6_t *a, const cuzk_fp2_t 
     /* a (b0 + b1 v) = (a0 b0 + xi a2 b1) + (a0 b1 + a1 b0) v + (a1 b1 + a2 b0) v^2, with the
      * Karatsuba terms of cuzk_fp6_mul for b2 = 0: 5M (Fp2). */
     cuzk_fp2_t v0, v1, s, t, c0, c1, c2;
-    cuzk_fp2_mul(&v0, &a->c0, b0);
-    cuzk_fp2_mul(&v1, &a->c1, b1);
+    fp2_mul(&v0, &a->c0, b0);
+    fp2_mul(&v1, &a->c1, b1);
 
-    cuzk_fp2_add(&s, &a->c1, &a->c2);
-    cuzk_fp2_mul(&c0, &s, b1);
-    cuzk_fp2_sub(&c0, &c0, &v1);
-    cuzk_fp2_mul_by_nonresidue(&c0, &c0);
-    cuzk_fp2_add(&c0, &c0, &v0);
+    fp2_add(&s, &a->c1, &a->c2);
+    fp2_mul(&c0, &s, b1);
+    fp2_sub(&c0, &c0, &v1);
+    fp2_mul_by_nonresidue(&c0, &c0);
+    fp2_add(&c0, &c0, &v0);
 
-    cuzk_fp2_add(&s, &a->c0, &a->c1);
-    cuzk_fp2_add(&t, b0, b1);
-    cuzk_fp2_mul(&c1, &s, &t);
-    cuzk_fp2_sub(&c1, &c1, &v0);
-    cuzk_fp2_sub(&c1, &c1, &v1);
+    fp2_add(&s, &a->c0, &a->c1);
+    fp2_add(&t, b0, b1);
+    fp2_mul(&c1, &s, &t);
+    fp2_sub(&c1, &c1, &v0);
+    fp2_sub(&c1, &c1, &v1);
 
-    cuzk_fp2_add(&s, &a->c0, &a->c2);
-    cuzk_fp2_mul(&c2, &s, b0);
-    cuzk_fp2_sub(&c2, &c2, &v0);
-    cuzk_fp2_add(&c2, &c2, &v1);
+    fp2_add(&s, &a->c0, &a->c2);
+    fp2_mul(&c2, &s, b0);
+    fp2_sub(&c2, &c2, &v0);
+    fp2_add(&c2, &c2, &v1);
 
     out->c0 = c0;
     out->c1 = c1;
@@ -230,10 +231,10 @@ void cuzk__fp6_mul_by_1(cuzk_fp6_t *out, const cuzk_fp6_t *a, const cuzk_fp2_t *
 {
     /* a (b1 v) = xi a2 b1 + a0 b1 v + a1 b1 v^2: 3M (Fp2). */
     cuzk_fp2_t c0, c1, c2;
-    cuzk_fp2_mul(&c0, &a->c2, b1);
-    cuzk_fp2_mul_by_nonresidue(&c0, &c0);
-    cuzk_fp2_mul(&c1, &a->c0, b1);
-    cuzk_fp2_mul(&c2, &a->c1, b1);
+    fp2_mul(&c0, &a->c2, b1);
+    fp2_mul_by_nonresidue(&c0, &c0);
+    fp2_mul(&c1, &a->c0, b1);
+    fp2_mul(&c2, &a->c1, b1);
     out->c0 = c0;
     out->c1 = c1;
     out->c2 = c2;
@@ -246,31 +247,31 @@ void cuzk_fp6_inv(cuzk_fp6_t *out, const cuzk_fp6_t *a)
      * 1/a = (A + B v + C v^2) / F (Guide to Pairing-Based Cryptography, Algorithm 5.23).
      * 0 maps to 0 (F = 0 and the Fp2 inverse of 0 is 0). */
     cuzk_fp2_t A, B, C, F, t;
-    cuzk_fp2_sqr(&A, &a->c0);
-    cuzk_fp2_mul(&t, &a->c1, &a->c2);
-    cuzk_fp2_mul_by_nonresidue(&t, &t);
-    cuzk_fp2_sub(&A, &A, &t);
+    fp2_sqr(&A, &a->c0);
+    fp2_mul(&t, &a->c1, &a->c2);
+    fp2_mul_by_nonresidue(&t, &t);
+    fp2_sub(&A, &A, &t);
 
-    cuzk_fp2_sqr(&B, &a->c2);
-    cuzk_fp2_mul_by_nonresidue(&B, &B);
-    cuzk_fp2_mul(&t, &a->c0, &a->c1);
-    cuzk_fp2_sub(&B, &B, &t);
+    fp2_sqr(&B, &a->c2);
+    fp2_mul_by_nonresidue(&B, &B);
+    fp2_mul(&t, &a->c0, &a->c1);
+    fp2_sub(&B, &B, &t);
 
-    cuzk_fp2_sqr(&C, &a->c1);
-    cuzk_fp2_mul(&t, &a->c0, &a->c2);
-    cuzk_fp2_sub(&C, &C, &t);
+    fp2_sqr(&C, &a->c1);
+    fp2_mul(&t, &a->c0, &a->c2);
+    fp2_sub(&C, &C, &t);
 
-    cuzk_fp2_mul(&F, &a->c2, &B);
-    cuzk_fp2_mul(&t, &a->c1, &C);
-    cuzk_fp2_add(&F, &F, &t);
-    cuzk_fp2_mul_by_nonresidue(&F, &F);
-    cuzk_fp2_mul(&t, &a->c0, &A);
-    cuzk_fp2_add(&F, &F, &t);
+    fp2_mul(&F, &a->c2, &B);
+    fp2_mul(&t, &a->c1, &C);
+    fp2_add(&F, &F, &t);
+    fp2_mul_by_nonresidue(&F, &F);
+    fp2_mul(&t, &a->c0, &A);
+    fp2_add(&F, &F, &t);
     cuzk_fp2_inv(&F, &F);
 
-    cuzk_fp2_mul(&out->c0, &A, &F);
-    cuzk_fp2_mul(&out->c1, &B, &F);
-    cuzk_fp2_mul(&out->c2, &C, &F);
+    fp2_mul(&out->c0, &A, &F);
+    fp2_mul(&out->c1, &B, &F);
+    fp2_mul(&out->c2, &C, &F);
 }
 
 void cuzk_fp6_frobenius(cuzk_fp6_t *out, const cuzk_fp6_t *a, unsigned k)
@@ -281,6 +282,6 @@ void cuzk_fp6_frobenius(cuzk_fp6_t *out, const cuzk_fp6_t *a, unsigned k)
     cuzk_fp2_frobenius(&out->c0, &a->c0, k);
     cuzk_fp2_frobenius(&out->c1, &a->c1, k);
     cuzk_fp2_frobenius(&out->c2, &a->c2, k);
-    cuzk_fp2_mul(&out->c1, &out->c1, &FROB6_C1[k]);
-    cuzk_fp2_mul(&out->c2, &out->c2, &FROB6_C2[k]);
+    fp2_mul(&out->c1, &out->c1, &FROB6_C1[k]);
+    fp2_mul(&out->c2, &out->c2, &FROB6_C2[k]);
 }

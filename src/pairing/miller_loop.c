@@ -22,6 +22,7 @@
  */
 #include "cuzk/pairing.h"
 #include "field/fp12_internal.h"
+#include "field/tower_ops.h"
 
 #define BLS_X_ABS 0xd201000000010000ULL
 #define CHUNK 16
@@ -49,48 +50,48 @@ static void dbl_step(cuzk_fp12_t *f, pair_state *s)
     g2_proj *t = &s->t;
     cuzk_fp2_t xx, b, c, e, ff, h, l0, l1, l4, xy, u;
 
-    cuzk_fp2_sqr(&xx, &t->x);
-    cuzk_fp2_sqr(&b, &t->y);
-    cuzk_fp2_sqr(&c, &t->z);
-    cuzk_fp2_add(&h, &t->y, &t->z);
-    cuzk_fp2_sqr(&h, &h);
-    cuzk_fp2_sub(&h, &h, &b);
-    cuzk_fp2_sub(&h, &h, &c);
+    fp2_sqr(&xx, &t->x);
+    fp2_sqr(&b, &t->y);
+    fp2_sqr(&c, &t->z);
+    fp2_add(&h, &t->y, &t->z);
+    fp2_sqr(&h, &h);
+    fp2_sub(&h, &h, &b);
+    fp2_sub(&h, &h, &c);
     /* E = 12 xi C. */
-    cuzk_fp2_mul_by_nonresidue(&u, &c);
-    cuzk_fp2_dbl(&u, &u);
-    cuzk_fp2_dbl(&u, &u);
-    cuzk_fp2_dbl(&e, &u);
-    cuzk_fp2_add(&e, &e, &u);
-    cuzk_fp2_dbl(&ff, &e);
-    cuzk_fp2_add(&ff, &ff, &e);
+    fp2_mul_by_nonresidue(&u, &c);
+    fp2_dbl(&u, &u);
+    fp2_dbl(&u, &u);
+    fp2_dbl(&e, &u);
+    fp2_add(&e, &e, &u);
+    fp2_dbl(&ff, &e);
+    fp2_add(&ff, &ff, &e);
 
     /* Line coefficients. */
-    cuzk_fp2_sub(&l0, &e, &b);
-    cuzk_fp2_dbl(&l1, &xx);
-    cuzk_fp2_add(&l1, &l1, &xx);
-    cuzk_fp2_mul_fp(&l1, &l1, &s->xp_neg);
-    cuzk_fp2_neg(&l1, &l1);
-    cuzk_fp2_mul_fp(&l4, &h, &s->yp_neg);
+    fp2_sub(&l0, &e, &b);
+    fp2_dbl(&l1, &xx);
+    fp2_add(&l1, &l1, &xx);
+    fp2_mul_fp(&l1, &l1, &s->xp_neg);
+    fp2_neg(&l1, &l1);
+    fp2_mul_fp(&l4, &h, &s->yp_neg);
 
     /* X3 = 2XY(B - F). */
-    cuzk_fp2_mul(&xy, &t->x, &t->y);
-    cuzk_fp2_sub(&u, &b, &ff);
-    cuzk_fp2_mul(&t->x, &xy, &u);
-    cuzk_fp2_dbl(&t->x, &t->x);
+    fp2_mul(&xy, &t->x, &t->y);
+    fp2_sub(&u, &b, &ff);
+    fp2_mul(&t->x, &xy, &u);
+    fp2_dbl(&t->x, &t->x);
     /* Y3 = (B + F)^2 - 12 E^2. */
-    cuzk_fp2_add(&u, &b, &ff);
-    cuzk_fp2_sqr(&u, &u);
-    cuzk_fp2_sqr(&e, &e);
-    cuzk_fp2_dbl(&e, &e);
-    cuzk_fp2_dbl(&e, &e);
-    cuzk_fp2_sub(&u, &u, &e);
-    cuzk_fp2_dbl(&e, &e);
-    cuzk_fp2_sub(&t->y, &u, &e);
+    fp2_add(&u, &b, &ff);
+    fp2_sqr(&u, &u);
+    fp2_sqr(&e, &e);
+    fp2_dbl(&e, &e);
+    fp2_dbl(&e, &e);
+    fp2_sub(&u, &u, &e);
+    fp2_dbl(&e, &e);
+    fp2_sub(&t->y, &u, &e);
     /* Z3 = 4BH. */
-    cuzk_fp2_mul(&t->z, &b, &h);
-    cuzk_fp2_dbl(&t->z, &t->z);
-    cuzk_fp2_dbl(&t->z, &t->z);
+    fp2_mul(&t->z, &b, &h);
+    fp2_dbl(&t->z, &t->z);
+    fp2_dbl(&t->z, &t->z);
 
     cuzk__fp12_mul_by_014(f, &l0, &l1, &l4);
 }
@@ -109,33 +110,33 @@ static void add_step(cuzk_fp12_t *f, pair_state *s)
     const cuzk_g2_affine_t *q = s->q;
     cuzk_fp2_t theta, lambda, c, d, e, ff, g, h, l0, l1, l4, u;
 
-    cuzk_fp2_mul(&theta, &q->y, &t->z);
-    cuzk_fp2_sub(&theta, &t->y, &theta);
-    cuzk_fp2_mul(&lambda, &q->x, &t->z);
-    cuzk_fp2_sub(&lambda, &t->x, &lambda);
+    fp2_mul(&theta, &q->y, &t->z);
+    fp2_sub(&theta, &t->y, &theta);
+    fp2_mul(&lambda, &q->x, &t->z);
+    fp2_sub(&lambda, &t->x, &lambda);
 
     /* Line coefficients. */
-    cuzk_fp2_mul(&l0, &theta, &q->x);
-    cuzk_fp2_mul(&u, &lambda, &q->y);
-    cuzk_fp2_sub(&l0, &l0, &u);
-    cuzk_fp2_mul_fp(&l1, &theta, &s->xp_neg);
-    cuzk_fp2_mul_fp(&l4, &lambda, &s->yp);
+    fp2_mul(&l0, &theta, &q->x);
+    fp2_mul(&u, &lambda, &q->y);
+    fp2_sub(&l0, &l0, &u);
+    fp2_mul_fp(&l1, &theta, &s->xp_neg);
+    fp2_mul_fp(&l4, &lambda, &s->yp);
 
-    cuzk_fp2_sqr(&c, &theta);
-    cuzk_fp2_sqr(&d, &lambda);
-    cuzk_fp2_mul(&e, &lambda, &d);
-    cuzk_fp2_mul(&ff, &t->z, &c);
-    cuzk_fp2_mul(&g, &t->x, &d);
-    cuzk_fp2_add(&h, &e, &ff);
-    cuzk_fp2_sub(&h, &h, &g);
-    cuzk_fp2_sub(&h, &h, &g);
+    fp2_sqr(&c, &theta);
+    fp2_sqr(&d, &lambda);
+    fp2_mul(&e, &lambda, &d);
+    fp2_mul(&ff, &t->z, &c);
+    fp2_mul(&g, &t->x, &d);
+    fp2_add(&h, &e, &ff);
+    fp2_sub(&h, &h, &g);
+    fp2_sub(&h, &h, &g);
 
-    cuzk_fp2_mul(&t->x, &lambda, &h);
-    cuzk_fp2_sub(&u, &g, &h);
-    cuzk_fp2_mul(&u, &theta, &u);
-    cuzk_fp2_mul(&g, &t->y, &e);
-    cuzk_fp2_sub(&t->y, &u, &g);
-    cuzk_fp2_mul(&t->z, &t->z, &e);
+    fp2_mul(&t->x, &lambda, &h);
+    fp2_sub(&u, &g, &h);
+    fp2_mul(&u, &theta, &u);
+    fp2_mul(&g, &t->y, &e);
+    fp2_sub(&t->y, &u, &g);
+    fp2_mul(&t->z, &t->z, &e);
 
     cuzk__fp12_mul_by_014(f, &l0, &l1, &l4);
 }
@@ -163,9 +164,9 @@ static void prepare(pair_state *s, const cuzk_g1_affine_t *p, const cuzk_g2_affi
     s->t.y = q->y;
     cuzk_fp2_set_one(&s->t.z);
     s->q = q;
-    cuzk_fp_neg(&s->xp_neg, &p->x);
+    fp_neg(&s->xp_neg, &p->x);
     s->yp = p->y;
-    cuzk_fp_neg(&s->yp_neg, &p->y);
+    fp_neg(&s->yp_neg, &p->y);
 }
 
 void cuzk_miller_loop_multi(cuzk_fp12_t *out, const cuzk_g1_affine_t *p, const cuzk_g2_affine_t *q,

@@ -43,3 +43,12 @@ CUZK_TEST(curve_g1_subgroup_and_cofactor)
 {
     tc_g1_check_subgroup(TC_H1, 2);
 }
+
+CUZK_TEST(curve_g1_subgroup_torsion)
+{
+    /* h1 = 3 * 11^2 * 10177^2 * 859267^2 * 52437899^2 */
+    static const uint64_t d[] = {3,      11,           121,    10177,
+                                 10177ULL * 10177, 859267, 859267ULL * 859267, 52437899,
+                                 52437899ULL * 52437899};
+    tc_g1_check_torsion(TC_H1, 2, d, sizeof d / sizeof d[0], NULL, 0);
+}

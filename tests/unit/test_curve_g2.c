@@ -43,3 +43,12 @@ CUZK_TEST(curve_g2_subgroup_and_cofactor)
 {
     tc_g2_check_subgroup(TC_H2, 8);
 }
+
+CUZK_TEST(curve_g2_subgroup_torsion)
+{
+    /* h2 = 13^2 * 23^2 * 2713 * 11953 * 262069 * q (q a 443-bit prime); the multiplier
+     * 13^2 23^2 2713 11953 262069 gives points of order q. */
+    static const uint64_t d[] = {13, 169, 23, 529, 2713, 11953, 262069};
+    static const uint64_t m[] = {169ULL * 529 * 2713 * 11953 * 262069};
+    tc_g2_check_torsion(TC_H2, 8, d, sizeof d / sizeof d[0], m, 1);
+}

@@ -402,3 +402,56 @@ static void T_(check_subgroup)(const uint64_t *h, size_t hn)
     CHECK(!P_(is_on_curve)(&p));
     CHECK(!P_(in_subgroup)(&p));
 }
+
+/* out = h / d for the |n|-limb h; returns the remainder. */
+static uint64_t T_(div_small)(uint64_t *out, const uint64_t *h, size_t n, uint64_t d)
+{
+    unsigned __int128 rem = 0;
+    for (size_t i = n; i-- > 0;) {
+        unsigned __int128 cur = (rem << 64) | h[i];
+        out[i] = (uint64_t)(cur / d);
+        rem = cur % d;
+    }
+    return (uint64_t)rem;
+}
+
+/*
+ * Points of small order: T = [r][h/d] Q has order dividing d for d | h. The endomorphism
+ * subgroup check must reject every T != O and every subgroup point plus such a T; this is the
+ * case an eigenvalue coincidence on a torsion component would break. |mults| are extra
+ * multipliers c (T = [r][c] Q) for prime factors of h too large for a u64 divisor.
+ */
+static void T_(check_torsion)(const uint64_t *h, size_t hn, const uint64_t *divs, size_t ndivs,
+                              const uint64_t *mults, size_t nmults)
+{
+    uint64_t c[16];
+    size_t nonzero = 0;
+    for (size_t i = 0; i < ndivs + nmults; i++) {
+        size_t cn = 1;
+        if (i < ndivs) {
+            CHECK(T_(div_small)(c, h, hn, divs[i]) == 0);
+            cn = hn;
+        } else {
+            c[0] = mults[i - ndivs];
+        }
+        for (int rep = 0; rep < 3; rep++) {
+            AFF_T a;
+            JAC_T q, t, g, u;
+            T_(rand_curve)(&a);
+            P_(from_affine)(&q, &a);
+            P_(mul_raw_vartime)(&t, &q, TC_R, 4);
+            P_(mul_raw_vartime)(&t, &t, c, cn);
+            if (P_(jac_is_infinity)(&t))
+                continue;
+            nonzero++;
+            CHECK(P_(is_on_curve)(&t));
+            P_(mul_raw_vartime)(&u, &t, TC_R, 4);
+            CHECK(!P_(jac_is_infinity)(&u));
+            CHECK(!P_(in_subgroup)(&t));
+            T_(rand)(&g);
+            P_(add)(&u, &g, &t);
+            CHECK(!P_(in_subgroup)(&u));
+        }
+    }
+    CHECK(nonzero >= ndivs + nmults);
+}
