@@ -69,4 +69,13 @@ cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_vk *vk, const cuzk_grot
                                       size_t n_proofs, const cuzk_fr_t *inputs,
                                       size_t n_inputs) CUZK_WARN_UNUSED_RESULT;
 
+/*
+ * Test and benchmark aid: builds a random verifying key with |n_inputs| public inputs, random
+ * inputs and a valid proof for them, directly from trapdoors chosen from |seed| (no circuit).
+ * The caller frees *|vk|. Never use such a key for anything but testing the verifier.
+ */
+cuzk_status cuzk_groth16_simulate(cuzk_groth16_vk **vk, cuzk_groth16_proof *proof,
+                                  cuzk_fr_t *inputs, size_t n_inputs,
+                                  uint64_t seed) CUZK_WARN_UNUSED_RESULT;
+
 #endif

@@ -33,5 +33,6 @@ void bench_sink(const void *p, size_t n);
 int bench_field_main(const bench_opts *o);
 int bench_curve_main(const bench_opts *o);
 int bench_pairing_main(const bench_opts *o);
+int bench_groth16_main(const bench_opts *o);
 
 #endif
