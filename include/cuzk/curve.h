@@ -71,14 +71,18 @@ typedef struct {
      */                                                                                            \
     bool cuzk_##G##_eq(const JAC *p, const JAC *q);                                                \
     bool cuzk_##G##_affine_eq(const AFF *p, const AFF *q);                                         \
-    /* out = k * p. mul: constant-time-style fixed window over all 255 bits. mul_vartime: wNAF    \
-     * (plus GLV where implemented). The scalar is an Fr element (any value). */                  \
+    /* out = k * p for an Fr element k (any value), multiplied as its canonical integer.         \
+     * mul: fixed 4-bit window over all 256 bits, table entries selected by a constant-time scan; \
+     * valid for any point of the curve. mul_vartime: endomorphism-split wNAF (G1: GLV with       \
+     * phi = [-x^2]; G2: GLS with psi = [x], four 64-bit pieces); |p| MUST be in the prime-order   \
+     * subgroup (G1/G2), otherwise the result is wrong: use mul_raw_vartime for other points. */   \
     void cuzk_##G##_mul(JAC *out, const JAC *p, const cuzk_fr_t *k);                               \
     void cuzk_##G##_mul_vartime(JAC *out, const JAC *p, const cuzk_fr_t *k);                       \
     /* out = k * p for a raw little-endian scalar of |nlimbs| 64-bit limbs (any size, e.g. the    \
      * group order or a cofactor). Variable time. */                                              \
     void cuzk_##G##_mul_raw_vartime(JAC *out, const JAC *p, const uint64_t *k, size_t nlimbs);     \
-    /* Checks. */                                                                                  \
+    /* Checks. in_subgroup also requires |p| on the curve (false otherwise); it uses Scott's      \
+     * endomorphism tests (eprint 2021/1130), cross-checked in tests against r * p == O. */        \
     bool cuzk_##G##_affine_is_on_curve(const AFF *p);                                              \
     bool cuzk_##G##_is_on_curve(const JAC *p);                                                     \
     bool cuzk_##G##_affine_in_subgroup(const AFF *p);                                              \

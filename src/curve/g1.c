@@ -50,7 +50,7 @@ void cuzk_g1_generator(cuzk_g1_affine_t *out)
 void cuzk__g1_phi(cuzk_g1_jac_t *out, const cuzk_g1_jac_t *p)
 {
     /* x = X/Z^2, so (beta X, Y, Z) represents (beta x, y). */
-    cuzk_fp_t b2; cuzk_fp_sqr(&b2, &G1_BETA); cuzk_fp_mul(&out->x, &p->x, &b2);
+    cuzk_fp_mul(&out->x, &p->x, &G1_BETA);
     out->y = p->y;
     out->z = p->z;
 }

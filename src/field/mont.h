@@ -227,7 +227,9 @@ MONT_INLINE void mont_inv_vartime(uint64_t *r, const uint64_t *a, const uint64_t
 }
 
 /* Batch inversion by Montgomery's trick: 3(n-1) multiplications and one inversion. Zeros are
- * skipped (they map to zero). |out| and |in| must not overlap. |inv1| inverts one element. */
+ * skipped in the products and map to zero: the backward pass copies the (all-zero) input into
+ * the slot, which the forward pass had filled with a prefix product. |out| and |in| must not
+ * overlap. |inv| inverts one element. */
 #define MONT_BATCH_INV(T, mul, inv, is_zero, set_one, out, in, count)                              \
     do {                                                                                           \
         T acc_;                                                                                    \
@@ -239,8 +241,10 @@ MONT_INLINE void mont_inv_vartime(uint64_t *r, const uint64_t *a, const uint64_t
         }                                                                                          \
         inv(&acc_, &acc_);                                                                         \
         for (size_t i_ = (count); i_-- > 0;) {                                                     \
-            if (is_zero(&(in)[i_]))                                                                \
+            if (is_zero(&(in)[i_])) {                                                              \
+                (out)[i_] = (in)[i_];                                                              \
                 continue;                                                                          \
+            }                                                                                      \
             mul(&(out)[i_], &(out)[i_], &acc_);                                                    \
             mul(&acc_, &acc_, &(in)[i_]);                                                          \
         }                                                                                          \

@@ -15,46 +15,91 @@
 #include "field/fp_internal.h"
 #include "field/mont.h"
 
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#define TOWER_HAVE_ADC 1
+#if defined(__x86_64__) && defined(__GNUC__)
+#define TOWER_HAVE_ASM 1
 #else
-#define TOWER_HAVE_ADC 0
+#define TOWER_HAVE_ASM 0
 #endif
 
 #define TOWER_INLINE static inline __attribute__((always_inline))
 
-/* out = a + b mod p. p < 2^382, so a + b never carries out of 6 limbs. */
+/*
+ * out = a + b mod p. p < 2^382, so a + b never carries out of 6 limbs; the conditional
+ * subtraction of p keeps t = a + b when t - p borrows (cmov, no branch). On x86-64 this is inline
+ * assembly: GCC 12 turns the equivalent _addcarry_u64 chains into spills (measured 12 ns against
+ * 5.5 ns for the asm, dependent chain).
+ */
 TOWER_INLINE void fp_add(cuzk_fp_t *out, const cuzk_fp_t *a, const cuzk_fp_t *b)
 {
-#if TOWER_HAVE_ADC
+#if TOWER_HAVE_ASM
     const uint64_t *m = cuzk_fp_modulus;
-    unsigned long long t[6], d[6];
-    unsigned char c = 0, bw = 0;
-    for (int i = 0; i < 6; i++)
-        c = _addcarry_u64(c, a->l[i], b->l[i], &t[i]);
-    for (int i = 0; i < 6; i++)
-        bw = _subborrow_u64(bw, t[i], m[i], &d[i]);
-    uint64_t keep = 0 - (uint64_t)bw; /* all ones when t < p */
-    for (int i = 0; i < 6; i++)
-        out->l[i] = (t[i] & keep) | (d[i] & ~keep);
+    uint64_t t0, t1, t2, t3, t4, t5, s0, s1, s2, s3, s4, s5;
+    __asm__("movq 0(%[a]), %[t0]\n\taddq 0(%[b]), %[t0]\n\t"
+            "movq 8(%[a]), %[t1]\n\tadcq 8(%[b]), %[t1]\n\t"
+            "movq 16(%[a]), %[t2]\n\tadcq 16(%[b]), %[t2]\n\t"
+            "movq 24(%[a]), %[t3]\n\tadcq 24(%[b]), %[t3]\n\t"
+            "movq 32(%[a]), %[t4]\n\tadcq 32(%[b]), %[t4]\n\t"
+            "movq 40(%[a]), %[t5]\n\tadcq 40(%[b]), %[t5]\n\t"
+            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+              [t5] "=&r"(t5)
+            : [a] "r"(a->l), [b] "r"(b->l), "m"(*a), "m"(*b)
+            : "cc");
+    __asm__("movq %[t0], %[s0]\n\tsubq 0(%[m]), %[s0]\n\t"
+            "movq %[t1], %[s1]\n\tsbbq 8(%[m]), %[s1]\n\t"
+            "movq %[t2], %[s2]\n\tsbbq 16(%[m]), %[s2]\n\t"
+            "movq %[t3], %[s3]\n\tsbbq 24(%[m]), %[s3]\n\t"
+            "movq %[t4], %[s4]\n\tsbbq 32(%[m]), %[s4]\n\t"
+            "movq %[t5], %[s5]\n\tsbbq 40(%[m]), %[s5]\n\t"
+            "cmovcq %[t0], %[s0]\n\tcmovcq %[t1], %[s1]\n\tcmovcq %[t2], %[s2]\n\t"
+            "cmovcq %[t3], %[s3]\n\tcmovcq %[t4], %[s4]\n\tcmovcq %[t5], %[s5]\n\t"
+            : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4),
+              [s5] "=&r"(s5)
+            : [t0] "r"(t0), [t1] "r"(t1), [t2] "r"(t2), [t3] "r"(t3), [t4] "r"(t4), [t5] "r"(t5),
+              [m] "r"(m), "m"(*(const uint64_t(*)[6])m)
+            : "cc");
+    out->l[0] = s0;
+    out->l[1] = s1;
+    out->l[2] = s2;
+    out->l[3] = s3;
+    out->l[4] = s4;
+    out->l[5] = s5;
 #else
     mont_add(out->l, a->l, b->l, cuzk_fp_modulus, 6);
 #endif
 }
 
-/* out = a - b mod p. */
+/* out = a - b mod p: t = a - b, then t + (p AND borrow mask). The masking happens between two
+ * asm blocks because AND clears the carry flag the adc chain needs. */
 TOWER_INLINE void fp_sub(cuzk_fp_t *out, const cuzk_fp_t *a, const cuzk_fp_t *b)
 {
-#if TOWER_HAVE_ADC
+#if TOWER_HAVE_ASM
     const uint64_t *m = cuzk_fp_modulus;
-    unsigned long long t[6];
-    unsigned char c = 0, bw = 0;
-    for (int i = 0; i < 6; i++)
-        bw = _subborrow_u64(bw, a->l[i], b->l[i], &t[i]);
-    uint64_t mask = 0 - (uint64_t)bw; /* add p back when a < b */
-    for (int i = 0; i < 6; i++)
-        c = _addcarry_u64(c, t[i], m[i] & mask, (unsigned long long *)&out->l[i]);
+    uint64_t t0, t1, t2, t3, t4, t5, mask;
+    __asm__("movq 0(%[a]), %[t0]\n\tsubq 0(%[b]), %[t0]\n\t"
+            "movq 8(%[a]), %[t1]\n\tsbbq 8(%[b]), %[t1]\n\t"
+            "movq 16(%[a]), %[t2]\n\tsbbq 16(%[b]), %[t2]\n\t"
+            "movq 24(%[a]), %[t3]\n\tsbbq 24(%[b]), %[t3]\n\t"
+            "movq 32(%[a]), %[t4]\n\tsbbq 32(%[b]), %[t4]\n\t"
+            "movq 40(%[a]), %[t5]\n\tsbbq 40(%[b]), %[t5]\n\t"
+            "sbbq %[mask], %[mask]\n\t"
+            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+              [t5] "=&r"(t5), [mask] "=&r"(mask)
+            : [a] "r"(a->l), [b] "r"(b->l), "m"(*a), "m"(*b)
+            : "cc");
+    uint64_t u0 = m[0] & mask, u1 = m[1] & mask, u2 = m[2] & mask, u3 = m[3] & mask,
+             u4 = m[4] & mask, u5 = m[5] & mask;
+    __asm__("addq %[u0], %[t0]\n\tadcq %[u1], %[t1]\n\tadcq %[u2], %[t2]\n\t"
+            "adcq %[u3], %[t3]\n\tadcq %[u4], %[t4]\n\tadcq %[u5], %[t5]\n\t"
+            : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4),
+              [t5] "+r"(t5)
+            : [u0] "r"(u0), [u1] "r"(u1), [u2] "r"(u2), [u3] "r"(u3), [u4] "r"(u4), [u5] "r"(u5)
+            : "cc");
+    out->l[0] = t0;
+    out->l[1] = t1;
+    out->l[2] = t2;
+    out->l[3] = t3;
+    out->l[4] = t4;
+    out->l[5] = t5;
 #else
     mont_sub(out->l, a->l, b->l, cuzk_fp_modulus, 6);
 #endif

@@ -10,6 +10,7 @@
  */
 #include "groth16/input_msm.h"
 #include "cuzk/alloc.h"
+#include "common/verify.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,7 @@ void cuzk_groth16_input_msm(cuzk_g1_jac_t *out, const cuzk_g1_affine_t *ic,
             cuzk_g1_add_affine(&s, &s, &ic[t[j].idx + 1]);
             j++;
         }
+        CUZK_VERIFY_CHECK(cuzk_g1_is_on_curve(&s));
         unsigned bl = bit_length(t[i].k);
         if (bl == 1) {
             cuzk_g1_add(&acc, &acc, &s);
@@ -144,6 +146,7 @@ void cuzk_groth16_input_msm(cuzk_g1_jac_t *out, const cuzk_g1_affine_t *ic,
             cuzk_g1_add(&sum, &sum, &p);
         }
     }
+    CUZK_VERIFY_CHECK(cuzk_g1_is_on_curve(&sum));
     cuzk_g1_add(&acc, &acc, &sum);
     *out = acc;
     cuzk_free(t);

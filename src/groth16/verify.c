@@ -4,6 +4,7 @@
 #include "cuzk/alloc.h"
 #include "cuzk/pairing.h"
 #include "groth16/input_msm.h"
+#include "common/verify.h"
 
 #include <sys/random.h>
 
@@ -23,6 +24,7 @@ cuzk_status cuzk_groth16_verify(const cuzk_groth16_vk *vk, const cuzk_groth16_pr
     p[0] = proof->a;
     q[0] = proof->b;
     cuzk_g1_to_affine(&p[1], &acc);
+    CUZK_VERIFY_CHECK(cuzk_g1_affine_is_on_curve(&p[1]));
     q[1] = vk->neg_gamma_g2;
     p[2] = proof->c;
     q[2] = vk->neg_delta_g2;
