@@ -80,7 +80,7 @@ int bench_curve_main(const bench_opts *o)
                                    0xa4093822299f31d0ULL, 0x082efa98ec4e6c89ULL};
     if (!cuzk_fr_from_canonical(&c->k, kl)) {
         fprintf(stderr, "cuzk-bench curve: bad scalar\n");
-        return 2;
+        goto fail;
     }
     cuzk_g1_affine_t g1;
     cuzk_g2_affine_t g2;
@@ -105,7 +105,7 @@ int bench_curve_main(const bench_opts *o)
     if (cuzk_g1_uncompress(&chk1, c->c1) != CUZK_OK || cuzk_g2_uncompress(&chk2, c->c2) != CUZK_OK) {
         fprintf(stderr, "cuzk-bench curve: self-check of the encodings failed: %s\n",
                 cuzk_last_error());
-        return 2;
+        goto fail;
     }
     c->batch_in[0] = c->p1;
     for (size_t i = 1; i < BATCH; i++)
@@ -132,4 +132,9 @@ int bench_curve_main(const bench_opts *o)
     free(c->batch_out);
     free(c);
     return 0;
+fail:
+    free(c->batch_in);
+    free(c->batch_out);
+    free(c);
+    return 2;
 }

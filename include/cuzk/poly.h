@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_POLY_H
+#define CUZK_POLY_H
+
+/*
+ * Evaluation domains over Fr and the NTT (CPU). Two root families exist (formats.md section 1):
+ * bellperson/blst use 7-based roots of unity (omega_n = 7^(t * 2^(32-k))) and the coset
+ * generator g = 7; snarkjs uses 5-based roots and evaluates on the "odd coset" omega_2n * <omega_n>.
+ * Vectors are cuzk_fr_t in Montgomery form, natural order in and out.
+ */
+
+#include "cuzk/field.h"
+#include "cuzk/threadpool.h"
+
+#define CUZK_DOMAIN_MAX_LOG 28
+
+typedef enum {
+    CUZK_ROOTS_BELLPERSON = 0, /* 7-based roots, coset generator 7 */
+    CUZK_ROOTS_SNARKJS = 1,    /* 5-based roots, odd coset omega_2n */
+} cuzk_roots;
+
+/* A domain of size n = 2^log_n with its twiddle tables (created once, reused). */
+typedef struct cuzk_domain cuzk_domain;
+
+/* Smallest power-of-two domain with n >= |min_size| (log_n <= CUZK_DOMAIN_MAX_LOG). */
+cuzk_status cuzk_domain_create(cuzk_domain **out, size_t min_size,
+                               cuzk_roots roots) CUZK_WARN_UNUSED_RESULT;
+void cuzk_domain_destroy(cuzk_domain *d);
+size_t cuzk_domain_size(const cuzk_domain *d);
+unsigned cuzk_domain_log_size(const cuzk_domain *d);
+/* The generator omega of the domain. */
+void cuzk_domain_omega(const cuzk_domain *d, cuzk_fr_t *out);
+
+/* In place, |a| has cuzk_domain_size(d) entries. |pool| may be NULL (one thread). */
+void cuzk_ntt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool);  /* coefficients -> values */
+void cuzk_intt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool); /* values -> coefficients */
+/* Evaluate on / interpolate from the domain's coset (g * omega^i for bellperson, omega_2n *
+ * omega^i for snarkjs). */
+void cuzk_coset_ntt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool);
+void cuzk_coset_intt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool);
+
+/*
+ * The H step of a Groth16 prover. a, b, c hold the constraint evaluations (zero-padded to n).
+ * BELLPERSON domain (formats.md 3.4): iNTT a, b, c; coset NTT; a := (a*b - c) / (g^n - 1);
+ * coset iNTT. On return a[0 .. n-2] are the h coefficients (a[n-1] is 0 for a satisfied system).
+ * SNARKJS domain (formats.md 4.6): iNTT, coset NTT of a, b, c, then a := a*b - c (values on the
+ * odd coset, no division, no final iNTT): the n scalars of the zkey H points.
+ * b and c are clobbered.
+ */
+void cuzk_poly_h(const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, cuzk_pool *pool);
+
+#endif
