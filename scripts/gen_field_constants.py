@@ -74,8 +74,8 @@ def c_table(name, num, den, count):
         for i, part in enumerate((c[0], c[1])):
             v = part * mp % P
             ls = ["0x%016xULL" % ((v >> (64 * j)) & (2**64 - 1)) for j in range(6)]
-            print("    %s{{%s,\n       %s}}%s" % ("{" if i == 0 else " ", ", ".join(ls[:3]), ", ".join(ls[3:]),
-                                              "," if i == 0 else "},"))
+            print("    %s{{%s,\n       %s}}%s" % ("{" if i == 0 else " ", ", ".join(ls[:4]),
+                                              ", ".join(ls[4:]), "," if i == 0 else "},"))
     print("};")
 
 

@@ -51,37 +51,37 @@ typedef struct {
     bool cuzk_##G##_jac_is_infinity(const JAC *p);                                                 \
     void cuzk_##G##_xyzz_set_infinity(XYZZ *out);                                                  \
     bool cuzk_##G##_xyzz_is_infinity(const XYZZ *p);                                               \
-    /* Conversions. to_affine costs one inversion; batch_to_affine one for all |n| points. */     \
+    /* Conversions. to_affine costs one inversion; batch_to_affine one for all |n| points. */      \
     void cuzk_##G##_from_affine(JAC *out, const AFF *p);                                           \
     void cuzk_##G##_to_affine(AFF *out, const JAC *p);                                             \
     void cuzk_##G##_batch_to_affine(AFF *out, const JAC *in, size_t n);                            \
     void cuzk_##G##_xyzz_from_affine(XYZZ *out, const AFF *p);                                     \
     void cuzk_##G##_xyzz_to_jac(JAC *out, const XYZZ *p);                                          \
-    /* Group law in Jacobian coordinates (complete: any input may be infinity or equal). */       \
+    /* Group law in Jacobian coordinates (complete: any input may be infinity or equal). */        \
     void cuzk_##G##_add(JAC *out, const JAC *p, const JAC *q);                                     \
     void cuzk_##G##_add_affine(JAC *out, const JAC *p, const AFF *q);                              \
     void cuzk_##G##_dbl(JAC *out, const JAC *p);                                                   \
     void cuzk_##G##_neg(JAC *out, const JAC *p);                                                   \
     void cuzk_##G##_affine_neg(AFF *out, const AFF *p);                                            \
-    /* XYZZ accumulation (add-2008-s / madd-2008-s, dbl-2008-s). */                               \
+    /* XYZZ accumulation (add-2008-s / madd-2008-s, dbl-2008-s). */                                \
     void cuzk_##G##_xyzz_add(XYZZ *out, const XYZZ *p, const XYZZ *q);                             \
     void cuzk_##G##_xyzz_add_affine(XYZZ *out, const XYZZ *p, const AFF *q);                       \
     void cuzk_##G##_xyzz_dbl(XYZZ *out, const XYZZ *p);                                            \
-    /* Equality of the represented points (projective coordinates compared by cross-multiplying). \
+    /* Equality of the represented points (projective coordinates compared by cross-multiplying).  \
      */                                                                                            \
     bool cuzk_##G##_eq(const JAC *p, const JAC *q);                                                \
     bool cuzk_##G##_affine_eq(const AFF *p, const AFF *q);                                         \
-    /* out = k * p for an Fr element k (any value), multiplied as its canonical integer.         \
-     * mul: fixed 4-bit window over all 256 bits, table entries selected by a constant-time scan; \
-     * valid for any point of the curve. mul_vartime: endomorphism-split wNAF (G1: GLV with       \
+    /* out = k * p for an Fr element k (any value), multiplied as its canonical integer.           \
+     * mul: fixed 4-bit window over all 256 bits, table entries selected by a constant-time scan;  \
+     * valid for any point of the curve. mul_vartime: endomorphism-split wNAF (G1: GLV with        \
      * phi = [-x^2]; G2: GLS with psi = [x], four 64-bit pieces); |p| MUST be in the prime-order   \
      * subgroup (G1/G2), otherwise the result is wrong: use mul_raw_vartime for other points. */   \
     void cuzk_##G##_mul(JAC *out, const JAC *p, const cuzk_fr_t *k);                               \
     void cuzk_##G##_mul_vartime(JAC *out, const JAC *p, const cuzk_fr_t *k);                       \
-    /* out = k * p for a raw little-endian scalar of |nlimbs| 64-bit limbs (any size, e.g. the    \
-     * group order or a cofactor). Variable time. */                                              \
+    /* out = k * p for a raw little-endian scalar of |nlimbs| 64-bit limbs (any size, e.g. the     \
+     * group order or a cofactor). Variable time. */                                               \
     void cuzk_##G##_mul_raw_vartime(JAC *out, const JAC *p, const uint64_t *k, size_t nlimbs);     \
-    /* Checks. in_subgroup also requires |p| on the curve (false otherwise); it uses Scott's      \
+    /* Checks. in_subgroup also requires |p| on the curve (false otherwise); it uses Scott's       \
      * endomorphism tests (eprint 2021/1130), cross-checked in tests against r * p == O. */        \
     bool cuzk_##G##_affine_is_on_curve(const AFF *p);                                              \
     bool cuzk_##G##_is_on_curve(const JAC *p);                                                     \
@@ -100,7 +100,8 @@ CUZK_CURVE_DECLARE_(g2, cuzk_fp2_t, cuzk_g2_affine_t, cuzk_g2_jac_t, cuzk_g2_xyz
  */
 void cuzk_g1_serialize(uint8_t out[96], const cuzk_g1_affine_t *p);
 void cuzk_g1_compress(uint8_t out[48], const cuzk_g1_affine_t *p);
-cuzk_status cuzk_g1_deserialize(cuzk_g1_affine_t *out, const uint8_t in[96]) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_g1_deserialize(cuzk_g1_affine_t *out,
+                                const uint8_t in[96]) CUZK_WARN_UNUSED_RESULT;
 cuzk_status cuzk_g1_uncompress(cuzk_g1_affine_t *out, const uint8_t in[48]) CUZK_WARN_UNUSED_RESULT;
 /* Same checks except subgroup membership (trusted parameter files). */
 cuzk_status cuzk_g1_deserialize_unchecked(cuzk_g1_affine_t *out,

@@ -133,6 +133,10 @@ bool cuzk_fp2_is_lexicographically_largest(const cuzk_fp2_t *a);
 void cuzk_fp2_cmov(cuzk_fp2_t *out, const cuzk_fp2_t *a, bool flag);
 
 /* ---- Fp6 and Fp12 (pairing target group arithmetic) -------------------------------------- */
+/* Sources: Karatsuba / CH-SQR2 (Devegili et al., eprint 2006/471), Granger-Scott cyclotomic
+ * squaring (eprint 2009/565); see src/field/fp6.c and fp12.c. Inverses map 0 to 0. Frobenius
+ * maps take any k and compute a^(p^k) with precomputed coefficients
+ * (scripts/gen_field_constants.py). pow takes a public exponent of |n| little-endian limbs. */
 void cuzk_fp6_set_zero(cuzk_fp6_t *out);
 void cuzk_fp6_set_one(cuzk_fp6_t *out);
 bool cuzk_fp6_is_zero(const cuzk_fp6_t *a);
@@ -156,7 +160,8 @@ void cuzk_fp12_inv(cuzk_fp12_t *out, const cuzk_fp12_t *a);
 /* out = c0 - c1*w: the inverse of a unitary element (norm 1), e.g. anything in GT. */
 void cuzk_fp12_conj(cuzk_fp12_t *out, const cuzk_fp12_t *a);
 void cuzk_fp12_frobenius(cuzk_fp12_t *out, const cuzk_fp12_t *a, unsigned k);
-/* Squaring valid only in the cyclotomic subgroup (Granger-Scott). */
+/* Squaring valid only in the cyclotomic subgroup, e.g. on GT or after the easy part of the final
+ * exponentiation (Granger-Scott, 9 Fp2 squarings); other inputs give a wrong result. */
 void cuzk_fp12_cyclotomic_sqr(cuzk_fp12_t *out, const cuzk_fp12_t *a);
 void cuzk_fp12_pow(cuzk_fp12_t *out, const cuzk_fp12_t *a, const uint64_t *e, size_t n);
 

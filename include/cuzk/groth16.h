@@ -5,6 +5,8 @@
 /* Groth16 over BLS12-381 in bellperson's formats (facts/formats.md section 3). */
 
 #include "cuzk/curve.h"
+#include "cuzk/r1cs.h"
+#include "cuzk/threadpool.h"
 
 #define CUZK_GROTH16_PROOF_BYTES 192
 
@@ -68,6 +70,53 @@ cuzk_status cuzk_groth16_verify(const cuzk_groth16_vk *vk, const cuzk_groth16_pr
 cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_vk *vk, const cuzk_groth16_proof *proofs,
                                       size_t n_proofs, const cuzk_fr_t *inputs,
                                       size_t n_inputs) CUZK_WARN_UNUSED_RESULT;
+
+
+/* ---- bellperson parameters (.params) ------------------------------------------------------ */
+
+/*
+ * A full bellperson parameter set: the verifying key followed by the proving queries
+ * (formats.md section 3.1). A/B queries hold only the variables whose polynomial is non-zero
+ * (density order: inputs, then aux), which the prover walks with its density bitmaps.
+ */
+typedef struct {
+    cuzk_groth16_vk *vk;
+    size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
+    cuzk_g1_affine_t *h;    /* n_h = domain size - 1: tau^i Z(tau) / delta */
+    cuzk_g1_affine_t *l;    /* one per aux variable */
+    cuzk_g1_affine_t *a;    /* inputs (all) then A-dense aux */
+    cuzk_g1_affine_t *b_g1; /* B-dense inputs then B-dense aux */
+    cuzk_g2_affine_t *b_g2;
+} cuzk_groth16_params;
+
+typedef enum {
+    CUZK_PARAMS_CHECKED = 0,   /* every point on the curve and in the subgroup */
+    CUZK_PARAMS_UNCHECKED = 1, /* bulk queries checked on the curve only (trusted files) */
+} cuzk_params_check;
+
+/* Parses a .params image (the vk part is always fully checked; points at infinity are refused
+ * in every query, like bellperson). |pool| spreads point decoding over threads (may be NULL).
+ * *|out| is NULL on failure. */
+cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params **out, const uint8_t *buf, size_t len,
+                                      cuzk_params_check check,
+                                      cuzk_pool *pool) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path,
+                                     cuzk_params_check check,
+                                     cuzk_pool *pool) CUZK_WARN_UNUSED_RESULT;
+void cuzk_groth16_params_free(cuzk_groth16_params *p);
+/* Writes the bellperson image (.params) or only its vk part (.vk) to |path| atomically
+ * (temporary file, fsync, rename): on failure no file is left behind. */
+cuzk_status cuzk_groth16_params_write(const cuzk_groth16_params *p,
+                                      const char *path) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_groth16_vk_write(const cuzk_groth16_vk *vk, const char *path) CUZK_WARN_UNUSED_RESULT;
+
+/*
+ * Test setup from random toxic waste (tau, alpha, beta, gamma, delta from the OS), like
+ * bellperson's generate_random_parameters, for the finalised matrices |m| (KEYGEN synthesis).
+ * The toxic waste is wiped before return. The domain is the smallest power of two >= m->n_rows.
+ */
+cuzk_status cuzk_groth16_setup(cuzk_groth16_params **out, const cuzk_r1cs_matrices *m,
+                               cuzk_pool *pool) CUZK_WARN_UNUSED_RESULT;
 
 /*
  * Test and benchmark aid: builds a random verifying key with |n_inputs| public inputs, random

@@ -23,8 +23,8 @@ static cuzk_status check_flags(const char *grp, const uint8_t *in, size_t len, b
     unsigned f = in[0] & FLAG_MASK;
     const char *form = compressed ? "compressed" : "uncompressed";
     if (((f & FLAG_COMPRESSED) != 0) != compressed)
-        return cuzk_fail(CUZK_ERR_BAD_ENCODING, "%s %s encoding: compression flag is %s", grp,
-                         form, compressed ? "clear" : "set");
+        return cuzk_fail(CUZK_ERR_BAD_ENCODING, "%s %s encoding: compression flag is %s", grp, form,
+                         compressed ? "clear" : "set");
     if (!compressed && (f & FLAG_SIGN))
         return cuzk_fail(CUZK_ERR_BAD_ENCODING,
                          "%s uncompressed encoding: sign flag set (allowed only when compressed)",

@@ -3,29 +3,29 @@
 #include "cuzk/curve.h"
 #include "curve/curve_internal.h"
 
+/* clang-format off */
 #define FP_(a, b, c, d, e, f) {{a##ULL, b##ULL, c##ULL, d##ULL, e##ULL, f##ULL}}
+/* clang-format on */
 
 /* Montgomery-form constants; scripts/gen_curve_vectors.py --constants prints the derived ones. */
-static const cuzk_fp2_t G2_B = {
-    FP_(0xaa270000000cfff3, 0x53cc0032fc34000a, 0x478fe97a6b0a807f, 0xb1d37ebee6ba24d7,
-        0x8ec9733bbf78ab2f, 0x09d645513d83de7e),
-    FP_(0xaa270000000cfff3, 0x53cc0032fc34000a, 0x478fe97a6b0a807f, 0xb1d37ebee6ba24d7,
-        0x8ec9733bbf78ab2f, 0x09d645513d83de7e)};
-static const cuzk_fp2_t G2_GEN_X = {
-    FP_(0xf5f28fa202940a10, 0xb3f5fb2687b4961a, 0xa1a893b53e2ae580, 0x9894999d1a3caee9,
-        0x6f67b7631863366b, 0x058191924350bcd7),
-    FP_(0xa5a9c0759e23f606, 0xaaa0c59dbccd60c3, 0x3bb17e18e2867806, 0x1b1ab6cc8541b367,
-        0xc2b6ed0ef2158547, 0x11922a097360edf3)};
-static const cuzk_fp2_t G2_GEN_Y = {
-    FP_(0x4c730af860494c4a, 0x597cfa1f5e369c5a, 0xe7e6856caa0a635a, 0xbbefb5e96e0d495f,
-        0x07d3a975f0ef25a2, 0x0083fd8e7e80dae5),
-    FP_(0xadc0fc92df64b05d, 0x18aa270a2b1461dc, 0x86adac6a3be4eba0, 0x79495c4ec93da33a,
-        0xe7175850a43ccaed, 0x0b2bc2a163de1bf2)};
+static const cuzk_fp2_t G2_B = {FP_(0xaa270000000cfff3, 0x53cc0032fc34000a, 0x478fe97a6b0a807f,
+                                    0xb1d37ebee6ba24d7, 0x8ec9733bbf78ab2f, 0x09d645513d83de7e),
+                                FP_(0xaa270000000cfff3, 0x53cc0032fc34000a, 0x478fe97a6b0a807f,
+                                    0xb1d37ebee6ba24d7, 0x8ec9733bbf78ab2f, 0x09d645513d83de7e)};
+static const cuzk_fp2_t G2_GEN_X = {FP_(0xf5f28fa202940a10, 0xb3f5fb2687b4961a, 0xa1a893b53e2ae580,
+                                        0x9894999d1a3caee9, 0x6f67b7631863366b, 0x058191924350bcd7),
+                                    FP_(0xa5a9c0759e23f606, 0xaaa0c59dbccd60c3, 0x3bb17e18e2867806,
+                                        0x1b1ab6cc8541b367, 0xc2b6ed0ef2158547,
+                                        0x11922a097360edf3)};
+static const cuzk_fp2_t G2_GEN_Y = {FP_(0x4c730af860494c4a, 0x597cfa1f5e369c5a, 0xe7e6856caa0a635a,
+                                        0xbbefb5e96e0d495f, 0x07d3a975f0ef25a2, 0x0083fd8e7e80dae5),
+                                    FP_(0xadc0fc92df64b05d, 0x18aa270a2b1461dc, 0x86adac6a3be4eba0,
+                                        0x79495c4ec93da33a, 0xe7175850a43ccaed,
+                                        0x0b2bc2a163de1bf2)};
 /* psi(x, y) = (conj(x) cx, conj(y) cy) with cx = 1/(1+u)^((p-1)/3), cy = 1/(1+u)^((p-1)/2). */
 static const cuzk_fp2_t G2_PSI_CX = {
-    FP_(0, 0, 0, 0, 0, 0),
-    FP_(0x890dc9e4867545c3, 0x2af322533285a5d5, 0x50880866309b7e2c, 0xa20d1b8c7e881024,
-        0x14e4f04fe2db9068, 0x14e56d3f1564853a)};
+    FP_(0, 0, 0, 0, 0, 0), FP_(0x890dc9e4867545c3, 0x2af322533285a5d5, 0x50880866309b7e2c,
+                               0xa20d1b8c7e881024, 0x14e4f04fe2db9068, 0x14e56d3f1564853a)};
 static const cuzk_fp2_t G2_PSI_CY = {
     FP_(0x3e2f585da55c9ad1, 0x4294213d86c18183, 0x382844c88b623732, 0x92ad2afd19103e18,
         0x1d794e4fac7cf0b9, 0x0bd592fc7d825ec8),

@@ -170,7 +170,7 @@ void G_(dbl)(JAC_T *out, const JAC_T *p)
     F_ADD(&e, &e, &a); /* E = 3A */
     F_SQR(&f, &e);
     F_MUL(&t, &p->y, &p->z);
-    F_DBL(&out->z, &t); /* Z3 = 2 Y1 Z1 (written last-but-read-first safe: p->y, p->z used) */
+    F_DBL(&out->z, &t); /* Z3 = 2 Y1 Z1; p is not read after this (out may alias p) */
     F_DBL(&t, &d);
     F_SUB(&out->x, &f, &t); /* X3 = F - 2D */
     F_SUB(&t, &d, &out->x);
@@ -186,8 +186,7 @@ void G_(dbl)(JAC_T *out, const JAC_T *p)
  * (respectively S1 = S2), i.e. P = +-Q, where the result is not valid and the caller must
  * substitute. Inputs must not be infinity for the result to be meaningful.
  */
-static void G_(add_generic_)(JAC_T *out, const JAC_T *p, const JAC_T *q, bool *h_zero,
-                             bool *r_zero)
+static void G_(add_generic_)(JAC_T *out, const JAC_T *p, const JAC_T *q, bool *h_zero, bool *r_zero)
 {
     F_T z1z1, z2z2, u1, u2, s1, s2, h, i, j, r, v, t;
     F_SQR(&z1z1, &p->z);

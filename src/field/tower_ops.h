@@ -15,7 +15,8 @@
 #include "field/fp_internal.h"
 #include "field/mont.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
+/* -DCUZK_TOWER_NO_ASM selects the portable C paths (tested that way too). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(CUZK_TOWER_NO_ASM)
 #define TOWER_HAVE_ASM 1
 #else
 #define TOWER_HAVE_ASM 0
@@ -88,12 +89,12 @@ TOWER_INLINE void fp_sub(cuzk_fp_t *out, const cuzk_fp_t *a, const cuzk_fp_t *b)
             : "cc");
     uint64_t u0 = m[0] & mask, u1 = m[1] & mask, u2 = m[2] & mask, u3 = m[3] & mask,
              u4 = m[4] & mask, u5 = m[5] & mask;
-    __asm__("addq %[u0], %[t0]\n\tadcq %[u1], %[t1]\n\tadcq %[u2], %[t2]\n\t"
-            "adcq %[u3], %[t3]\n\tadcq %[u4], %[t4]\n\tadcq %[u5], %[t5]\n\t"
-            : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4),
-              [t5] "+r"(t5)
-            : [u0] "r"(u0), [u1] "r"(u1), [u2] "r"(u2), [u3] "r"(u3), [u4] "r"(u4), [u5] "r"(u5)
-            : "cc");
+    __asm__(
+        "addq %[u0], %[t0]\n\tadcq %[u1], %[t1]\n\tadcq %[u2], %[t2]\n\t"
+        "adcq %[u3], %[t3]\n\tadcq %[u4], %[t4]\n\tadcq %[u5], %[t5]\n\t"
+        : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5)
+        : [u0] "r"(u0), [u1] "r"(u1), [u2] "r"(u2), [u3] "r"(u3), [u4] "r"(u4), [u5] "r"(u5)
+        : "cc");
     out->l[0] = t0;
     out->l[1] = t1;
     out->l[2] = t2;

@@ -9,8 +9,9 @@
  * Structure for Pairings over Families of Elliptic Curves", eprint 2020/875, for BLS12:
  *   3 (p^4 - p^2 + 1) / r = (x - 1)^2 (x + p) (x^2 + p^2 - 1) + 3,
  * five exponentiations by x. The result is the cube of f^((p^12 - 1)/r); since gcd(3, r) = 1 it is
- * still a non-degenerate bilinear pairing, and it is the value zkcrypto/bls12_381 and blst return
- * (checked against zkcrypto's Gt::generator() in tests/unit/test_pairing.c).
+ * still a non-degenerate bilinear pairing, and it is the value zkcrypto/bls12_381 returns (and
+ * blst, whose final_exp is marked as an adaptation of zkcrypto's); checked against zkcrypto's
+ * Gt::generator() in tests/unit/test_pairing.c.
  */
 #include "cuzk/pairing.h"
 
@@ -36,28 +37,28 @@ void cuzk_final_exp(cuzk_fp12_t *out, const cuzk_fp12_t *f)
     /* Easy part. */
     cuzk_fp12_inv(&t0, f);
     cuzk_fp12_conj(&m, f);
-    cuzk_fp12_mul(&m, &m, &t0);        /* f^(p^6 - 1) */
+    cuzk_fp12_mul(&m, &m, &t0); /* f^(p^6 - 1) */
     cuzk_fp12_frobenius(&t0, &m, 2);
-    cuzk_fp12_mul(&m, &t0, &m);        /* ^(p^2 + 1) */
+    cuzk_fp12_mul(&m, &t0, &m); /* ^(p^2 + 1) */
 
     /* Hard part (eprint 2020/875). */
     cyclotomic_exp_x(&t0, &m);
     cuzk_fp12_conj(&t1, &m);
-    cuzk_fp12_mul(&t0, &t0, &t1);      /* m^(x - 1) */
+    cuzk_fp12_mul(&t0, &t0, &t1); /* m^(x - 1) */
     cyclotomic_exp_x(&a, &t0);
     cuzk_fp12_conj(&t0, &t0);
-    cuzk_fp12_mul(&a, &a, &t0);        /* a = m^((x - 1)^2) */
+    cuzk_fp12_mul(&a, &a, &t0); /* a = m^((x - 1)^2) */
     cyclotomic_exp_x(&b, &a);
     cuzk_fp12_frobenius(&t0, &a, 1);
-    cuzk_fp12_mul(&b, &b, &t0);        /* b = a^(x + p) */
+    cuzk_fp12_mul(&b, &b, &t0); /* b = a^(x + p) */
     cyclotomic_exp_x(&t0, &b);
     cyclotomic_exp_x(&t0, &t0);
     cuzk_fp12_frobenius(&t1, &b, 2);
     cuzk_fp12_mul(&t0, &t0, &t1);
     cuzk_fp12_conj(&t1, &b);
-    cuzk_fp12_mul(&t0, &t0, &t1);      /* b^(x^2 + p^2 - 1) */
+    cuzk_fp12_mul(&t0, &t0, &t1); /* b^(x^2 + p^2 - 1) */
     cuzk_fp12_cyclotomic_sqr(&t1, &m);
-    cuzk_fp12_mul(&t1, &t1, &m);       /* m^3 */
+    cuzk_fp12_mul(&t1, &t1, &m); /* m^3 */
     cuzk_fp12_mul(out, &t0, &t1);
 }
 

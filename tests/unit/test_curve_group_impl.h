@@ -300,8 +300,10 @@ static void T_(check_scalar)(void)
         {~0ULL, ~0ULL, ~0ULL, 0x3fffffffffffffffULL},
         {0, 0, 0, 0x4000000000000000ULL},
         {~0ULL, 0, ~0ULL, 0},
-        {0x5555555555555555ULL, 0xaaaaaaaaaaaaaaaaULL, 0xf0f0f0f0f0f0f0f0ULL, 0x0f0f0f0f0f0f0f0fULL},
-        {0xffffffff00000000ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL},
+        {0x5555555555555555ULL, 0xaaaaaaaaaaaaaaaaULL, 0xf0f0f0f0f0f0f0f0ULL,
+         0x0f0f0f0f0f0f0f0fULL},
+        {0xffffffff00000000ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
+         0x73eda753299d7d48ULL},
     };
     for (size_t i = 0; i < sizeof pat / sizeof pat[0]; i++) {
         cuzk_fr_t k;

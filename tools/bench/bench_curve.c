@@ -102,7 +102,8 @@ int bench_curve_main(const bench_opts *o)
     /* The decoding benchmarks must measure the successful path. */
     cuzk_g1_affine_t chk1;
     cuzk_g2_affine_t chk2;
-    if (cuzk_g1_uncompress(&chk1, c->c1) != CUZK_OK || cuzk_g2_uncompress(&chk2, c->c2) != CUZK_OK) {
+    if (cuzk_g1_uncompress(&chk1, c->c1) != CUZK_OK ||
+        cuzk_g2_uncompress(&chk2, c->c2) != CUZK_OK) {
         fprintf(stderr, "cuzk-bench curve: self-check of the encodings failed: %s\n",
                 cuzk_last_error());
         goto fail;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 #include "commands.h"
+#include "field/fp_internal.h"
 
 #include <stdio.h>
 
@@ -12,11 +13,8 @@ int cmd_info(int argc, char **argv)
     }
     printf("cuzk %s\n", CUZK_VERSION);
     printf("commit: %s\n", CUZK_GIT_COMMIT);
-#if defined(__ADX__) && defined(__BMI2__)
-    printf("fp_mul: x86-64 mulx/adx\n");
-#else
-    printf("fp_mul: portable\n");
-#endif
+    /* Asked of the library, which may have been built with other flags than this tool. */
+    printf("fp_mul: %s\n", cuzk__fp_mul_impl_name());
     printf("backend cpu: compiled, usable\n");
     printf("backend cuda: not compiled (the CUDA backend is issue 4)\n");
     return 0;

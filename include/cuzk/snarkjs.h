@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_SNARKJS_H
+#define CUZK_SNARKJS_H
+
+/*
+ * snarkjs / circom interoperability (facts/formats.md section 4): readers of the iden3 binary
+ * files (.zkey Groth16 v1, .r1cs v1, .wtns v2), a prover that reproduces `snarkjs groth16 prove`
+ * bit for bit (given the same prover randomness), the JSON files snarkjs writes (proof.json,
+ * public.json, verification_key.json) and their readers, so that cuzk verifies snarkjs proofs.
+ *
+ * Only BLS12-381 is supported: a file for another curve (bn128, ...) is rejected with a message
+ * naming that curve. Every reader bounds every count by the size of the file, so a corrupt count
+ * cannot make it allocate more than a small multiple of the file size; failures return a status
+ * and cuzk_last_error() says what is wrong and at which file offset.
+ */
+
+#include "cuzk/groth16.h"
+#include "cuzk/threadpool.h"
+
+/* ---- .zkey (Groth16, version 1) ----------------------------------------------------------- */
+
+/* One entry of zkey section 4: |value| * w[|signal|] is added to row |constraint| of A
+ * (matrix 0) or B (matrix 1). |value| is the plain coefficient (the file stores it times R^2). */
+typedef struct {
+    uint32_t matrix;
+    uint32_t constraint;
+    uint32_t signal;
+    cuzk_fr_t value;
+} cuzk_snarkjs_coef;
+
+typedef struct {
+    uint32_t n_vars;      /* wires, ONE included */
+    uint32_t n_public;    /* public outputs + public inputs, ONE excluded */
+    uint32_t domain_size; /* N, a power of two */
+    cuzk_g1_affine_t alpha_g1, beta_g1, delta_g1;
+    cuzk_g2_affine_t beta_g2, gamma_g2, delta_g2;
+    cuzk_g1_affine_t *ic; /* n_public + 1 points (gamma = 1: not divided) */
+    size_t n_coefs;
+    cuzk_snarkjs_coef *coefs;
+    cuzk_g1_affine_t *a;  /* n_vars points (infinity where a wire is absent from A) */
+    cuzk_g1_affine_t *b1; /* n_vars */
+    cuzk_g2_affine_t *b2; /* n_vars */
+    cuzk_g1_affine_t *c;  /* n_vars - n_public - 1, for wires n_public + 1 .. n_vars - 1 */
+    cuzk_g1_affine_t *h;  /* domain_size */
+    /* The verifying key in cuzk's form (prepared; IC as in the file since gamma = 1, see
+     * formats.md 4.9), built at load so that the prover can check every proof it makes. */
+    cuzk_groth16_vk *vk;
+} cuzk_snarkjs_zkey;
+
+/* Reader flags. */
+enum {
+    /*
+     * Skip the prime-order subgroup check of the bulk point sections (A, B1, B2, C, H); points
+     * are still checked to be on the curve, and the header points and IC are always fully
+     * checked. The subgroup checks cost about one 64-bit (G2) or 128-bit (G1) scalar
+     * multiplication per point: ~4 nVars + N multiplications, spread over the pool's threads.
+     * For a 2^12-constraint key on two cores that is a few hundred milliseconds, more than the
+     * proof itself; use this flag only for keys from a trusted source (as snarkjs, which never
+     * checks subgroups, assumes).
+     */
+    CUZK_SNARKJS_UNCHECKED_SUBGROUP = 1u << 0,
+};
+
+/*
+ * Parses the .zkey image |buf| of |len| bytes: protocol 1 (Groth16), BLS12-381 field sizes and
+ * moduli, header points, IC, section 4 coefficients, A, B1, B2, C, H; every point is checked on
+ * the curve (and in the subgroup, see CUZK_SNARKJS_UNCHECKED_SUBGROUP); every count must agree
+ * with nVars, nPublic and domainSize. |pool| (may be NULL) spreads the point checks over threads.
+ * On success *|out| is a new key the caller frees with cuzk_snarkjs_zkey_free; on failure it
+ * is NULL. Section 10 (MPC contributions) is not read.
+ */
+cuzk_status cuzk_snarkjs_zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf, size_t len,
+                                    unsigned flags, cuzk_pool *pool) CUZK_WARN_UNUSED_RESULT;
+/* Reads and parses the file at |path|; messages are prefixed with the path. */
+cuzk_status cuzk_snarkjs_zkey_load(cuzk_snarkjs_zkey **out, const char *path, unsigned flags,
+                                   cuzk_pool *pool) CUZK_WARN_UNUSED_RESULT;
+void cuzk_snarkjs_zkey_free(cuzk_snarkjs_zkey *zk);
+
+/* ---- .r1cs (version 1) -------------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t n_wires; /* ONE included */
+    uint32_t n_pub_out, n_pub_in, n_prv_in;
+    uint64_t n_labels;
+    uint32_t n_constraints;
+    /* Linear combination k = 3 * constraint + m (m = 0 for A, 1 for B, 2 for C) holds the terms
+     * lc_start[k] .. lc_start[k + 1] - 1 of term_wire / term_coef (plain coefficients). */
+    uint64_t *lc_start; /* 3 * n_constraints + 1 */
+    uint32_t *term_wire;
+    cuzk_fr_t *term_coef;
+    uint64_t *wire_label; /* n_wires: section 3, the label id of each wire */
+} cuzk_snarkjs_r1cs;
+
+/* Parses a circom .r1cs image (sections 1, 2, 3; custom-gate sections are rejected). Every wire
+ * id must be < nWires and every coefficient < r. The caller frees *|out|. */
+cuzk_status cuzk_snarkjs_r1cs_parse(cuzk_snarkjs_r1cs **out, const uint8_t *buf,
+                                    size_t len) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_snarkjs_r1cs_load(cuzk_snarkjs_r1cs **out,
+                                   const char *path) CUZK_WARN_UNUSED_RESULT;
+void cuzk_snarkjs_r1cs_free(cuzk_snarkjs_r1cs *cs);
+
+/* ---- .wtns (version 2) -------------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t n; /* number of values, = nWires of the circuit */
+    /* value i as canonical (standard-form) little-endian 64-bit limbs: values[4i .. 4i + 3];
+     * every value is < r. A witness is a secret: cuzk_snarkjs_wtns_free wipes it. */
+    uint64_t *values;
+} cuzk_snarkjs_wtns;
+
+cuzk_status cuzk_snarkjs_wtns_parse(cuzk_snarkjs_wtns **out, const uint8_t *buf,
+                                    size_t len) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_snarkjs_wtns_load(cuzk_snarkjs_wtns **out,
+                                   const char *path) CUZK_WARN_UNUSED_RESULT;
+void cuzk_snarkjs_wtns_free(cuzk_snarkjs_wtns *w);
+
+/* ---- checking and proving ----------------------------------------------------------------- */
+
+/*
+ * Evaluates every constraint of |cs| at the witness |w|: <A,w> * <B,w> = <C,w>. Returns CUZK_OK
+ * when all hold; CUZK_ERR_INVALID_ARG when the witness has the wrong length, w[0] != 1 or a
+ * constraint fails (*|bad| = its index, else UINT32_MAX; the message names the constraint and
+ * its wires).
+ */
+cuzk_status cuzk_snarkjs_check(const cuzk_snarkjs_r1cs *cs, const cuzk_snarkjs_wtns *w,
+                               uint32_t *bad) CUZK_WARN_UNUSED_RESULT;
+
+/* Checks that |cs| is the circuit of |zk| (wire and public counts, domain large enough). */
+cuzk_status cuzk_snarkjs_r1cs_matches_zkey(const cuzk_snarkjs_r1cs *cs,
+                                           const cuzk_snarkjs_zkey *zk) CUZK_WARN_UNUSED_RESULT;
+
+/* Milliseconds per prover phase; names are DESIGN.md section 5's. */
+typedef struct {
+    double synthesis; /* building a, b, c from section 4 and the witness */
+    double ntt_h;     /* 3 iNTT + 3 odd-coset NTT + a*b - c */
+    double msm_h;
+    double tail_msm; /* the A, B1 and C MSMs (G1) */
+    double msm_b_g2;
+    double assemble;
+    double verify; /* the self-check with cuzk's verifier */
+    double total;
+} cuzk_snarkjs_timings;
+
+/*
+ * Proves with the key |zk| and the witness |w| exactly as `snarkjs groth16 prove` does
+ * (formats.md 4.6, 5-based domain, odd coset), with fresh random r, s from the operating system.
+ * Writes the proof to *|proof| and the public signals w[1 .. n_public] (Montgomery form) to
+ * |public_inputs| (room for zk->n_public). The proof is then verified with zk->vk: a witness
+ * that does not satisfy the circuit gives CUZK_ERR_VERIFY_FAILED and no proof. |pool| may be
+ * NULL; |timings| may be NULL. Outputs are zeroed on failure.
+ */
+cuzk_status cuzk_snarkjs_prove(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
+                               const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
+                               cuzk_pool *pool,
+                               cuzk_snarkjs_timings *timings) CUZK_WARN_UNUSED_RESULT;
+
+/* ---- snarkjs JSON ------------------------------------------------------------------------- */
+
+/*
+ * Writers produce exactly the bytes snarkjs writes (JSON.stringify(x, null, 1): one-space
+ * indentation, no final newline; decimal strings, affine points with z = "1"). *|out| is a
+ * NUL-terminated string from cuzk_alloc; the caller frees it with cuzk_free.
+ */
+cuzk_status cuzk_snarkjs_proof_to_json(char **out,
+                                       const cuzk_groth16_proof *proof) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_snarkjs_public_to_json(char **out, const cuzk_fr_t *inputs,
+                                        size_t n) CUZK_WARN_UNUSED_RESULT;
+/* verification_key.json of |zk|, with vk_alphabeta_12 = e(alpha, beta). */
+cuzk_status cuzk_snarkjs_vk_to_json(char **out,
+                                    const cuzk_snarkjs_zkey *zk) CUZK_WARN_UNUSED_RESULT;
+
+/*
+ * Readers of the same files (any JSON layout). Points may be affine (z = 1), infinity (z = 0)
+ * or Jacobian (any other z, as ffjavascript reads them); coordinates must be canonical decimal
+ * integers < q, public values < r. Proof points must be on the curve, in the subgroup and not
+ * the identity (CUZK_ERR_NOT_ON_CURVE / CUZK_ERR_NOT_IN_SUBGROUP / CUZK_ERR_BAD_ENCODING); other
+ * problems are CUZK_ERR_FORMAT or CUZK_ERR_NOT_CANONICAL.
+ */
+cuzk_status cuzk_snarkjs_proof_from_json(cuzk_groth16_proof *out, const char *text,
+                                         size_t len) CUZK_WARN_UNUSED_RESULT;
+/* *|out| (cuzk_alloc, caller frees; NULL when *|n| = 0) receives the values in Montgomery form. */
+cuzk_status cuzk_snarkjs_public_from_json(cuzk_fr_t **out, size_t *n, const char *text,
+                                          size_t len) CUZK_WARN_UNUSED_RESULT;
+/* protocol "groth16", curve "bls12381"; the caller frees *|out| with cuzk_groth16_vk_free. */
+cuzk_status cuzk_snarkjs_vk_from_json(cuzk_groth16_vk **out, const char *text,
+                                      size_t len) CUZK_WARN_UNUSED_RESULT;
+
+#endif

@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * snarkjs .zkey reader, Groth16 version 1 (formats.md 4.5; snarkjs src/zkey_utils.js). Sections:
+ * 1 protocol, 2 header (field sizes and moduli, nVars, nPublic, domainSize, alpha..delta),
+ * 3 IC, 4 A/B coefficients, 5 A, 6 B1, 7 B2, 8 C, 9 H, 10 contributions (not read).
+ * Points are LEM: affine, Montgomery little-endian coordinates, G2 c0 first, infinity all zeros.
+ */
+#include "groth16/snarkjs_internal.h"
+#include "cuzk/alloc.h"
+#include "cuzk/pairing.h"
+#include "common/file.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define G1_BYTES 96
+#define G2_BYTES 192
+#define HEADER_BYTES 964 /* section 2 for n8q = 48, n8r = 32 */
+#define COEF_BYTES 44    /* u32 matrix, u32 constraint, u32 signal, 32-byte value */
+#define CHUNK 256        /* points per task when checking in parallel */
+/* No zkey loaded whole into memory is bigger than this; a bound for cuzk_read_file only. */
+#define ZKEY_MAX_FILE ((size_t)1 << 40)
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+    uint8_t acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc |= p[i];
+    return acc == 0;
+}
+
+/* A Montgomery LE coordinate: the stored limbs are the Montgomery form itself (R = 2^384 for
+ * both snarkjs and cuzk), so they are copied after the range check. */
+static bool lem_fp(cuzk_fp_t *out, const uint8_t in[48])
+{
+    uint64_t l[6];
+    cuzk__load_limbs(l, in, 6);
+    if (!cuzk__limbs_lt(l, cuzk__bls_q, 6))
+        return false;
+    memcpy(out->l, l, sizeof l);
+    return true;
+}
+
+cuzk_status cuzk__lem_g1(cuzk_g1_affine_t *out, const uint8_t in[96], bool subgroup)
+{
+    cuzk_g1_affine_t p;
+    memset(&p, 0, sizeof p);
+    if (all_zero(in, G1_BYTES)) {
+        cuzk_g1_affine_set_infinity(out);
+        return CUZK_OK;
+    }
+    if (!lem_fp(&p.x, in) || !lem_fp(&p.y, in + 48))
+        return cuzk_fail(CUZK_ERR_NOT_CANONICAL, "G1 coordinate >= q");
+    p.infinity = false;
+    if (!cuzk_g1_affine_is_on_curve(&p))
+        return cuzk_fail(CUZK_ERR_NOT_ON_CURVE, "G1 point not on the curve");
+    if (subgroup && !cuzk_g1_affine_in_subgroup(&p))
+        return cuzk_fail(CUZK_ERR_NOT_IN_SUBGROUP, "G1 point not in the prime-order subgroup");
+    *out = p;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk__lem_g2(cuzk_g2_affine_t *out, const uint8_t in[192], bool subgroup)
+{
+    cuzk_g2_affine_t p;
+    memset(&p, 0, sizeof p);
+    if (all_zero(in, G2_BYTES)) {
+        cuzk_g2_affine_set_infinity(out);
+        return CUZK_OK;
+    }
+    if (!lem_fp(&p.x.c0, in) || !lem_fp(&p.x.c1, in + 48) || !lem_fp(&p.y.c0, in + 96) ||
+        !lem_fp(&p.y.c1, in + 144))
+        return cuzk_fail(CUZK_ERR_NOT_CANONICAL, "G2 coordinate >= q");
+    p.infinity = false;
+    if (!cuzk_g2_affine_is_on_curve(&p))
+        return cuzk_fail(CUZK_ERR_NOT_ON_CURVE, "G2 point not on the curve");
+    if (subgroup && !cuzk_g2_affine_in_subgroup(&p))
+        return cuzk_fail(CUZK_ERR_NOT_IN_SUBGROUP, "G2 point not in the prime-order subgroup");
+    *out = p;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk__snarkjs_make_vk(cuzk_groth16_vk **out, const cuzk_g1_affine_t *alpha_g1,
+                                  const cuzk_g1_affine_t *beta_g1, const cuzk_g2_affine_t *beta_g2,
+                                  const cuzk_g2_affine_t *gamma_g2,
+                                  const cuzk_g1_affine_t *delta_g1,
+                                  const cuzk_g2_affine_t *delta_g2, const cuzk_g1_affine_t *ic,
+                                  size_t ic_len)
+{
+    *out = NULL;
+    cuzk_groth16_vk *vk = cuzk_alloc(sizeof *vk);
+    if (!vk)
+        return cuzk_fail(CUZK_ERR_NOMEM, "cannot allocate a verifying key");
+    memset(vk, 0, sizeof *vk);
+    vk->ic = cuzk_alloc_array(ic_len, sizeof *vk->ic);
+    if (!vk->ic) {
+        cuzk_free(vk);
+        return cuzk_fail(CUZK_ERR_NOMEM, "cannot allocate %zu IC points", ic_len);
+    }
+    memcpy(vk->ic, ic, ic_len * sizeof *ic);
+    vk->ic_len = ic_len;
+    vk->alpha_g1 = *alpha_g1;
+    vk->beta_g1 = *beta_g1;
+    vk->beta_g2 = *beta_g2;
+    vk->gamma_g2 = *gamma_g2;
+    vk->delta_g1 = *delta_g1;
+    vk->delta_g2 = *delta_g2;
+    /* Prepared like cuzk_groth16_vk_parse does (groth16/vk.c). */
+    cuzk_pairing(&vk->alpha_beta, &vk->alpha_g1, &vk->beta_g2);
+    vk->neg_gamma_g2 = vk->gamma_g2;
+    cuzk_fp2_neg(&vk->neg_gamma_g2.y, &vk->gamma_g2.y);
+    vk->neg_delta_g2 = vk->delta_g2;
+    cuzk_fp2_neg(&vk->neg_delta_g2.y, &vk->delta_g2.y);
+    *out = vk;
+    return CUZK_OK;
+}
+
+void cuzk_snarkjs_zkey_free(cuzk_snarkjs_zkey *zk)
+{
+    if (!zk)
+        return;
+    cuzk_free(zk->ic);
+    cuzk_free(zk->coefs);
+    cuzk_free(zk->a);
+    cuzk_free(zk->b1);
+    cuzk_free(zk->b2);
+    cuzk_free(zk->c);
+    cuzk_free(zk->h);
+    cuzk_groth16_vk_free(zk->vk);
+    cuzk_free(zk);
+}
+
+/* ---- point sections, checked in parallel --------------------------------------------------- */
+
+typedef struct {
+    const uint8_t *src;
+    size_t n;
+    bool g2;
+    bool subgroup;
+    void *dst;
+    size_t *first_bad; /* per chunk: index of the first bad point, or SIZE_MAX */
+} points_job;
+
+static cuzk_status decode_one(const points_job *j, size_t i)
+{
+    if (j->g2)
+        return cuzk__lem_g2((cuzk_g2_affine_t *)j->dst + i, j->src + i * G2_BYTES, j->subgroup);
+    return cuzk__lem_g1((cuzk_g1_affine_t *)j->dst + i, j->src + i * G1_BYTES, j->subgroup);
+}
+
+static void points_task(void *ctx, size_t t)
+{
+    const points_job *j = ctx;
+    size_t end = (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK : j->n;
+    j->first_bad[t] = SIZE_MAX;
+    for (size_t i = t * CHUNK; i < end; i++) {
+        if (decode_one(j, i) != CUZK_OK) {
+            j->first_bad[t] = i;
+            return;
+        }
+    }
+}
+
+/* Decodes |n| points of section |sec| into a new array *|out|. */
+static cuzk_status read_points(void **out, const cuzk__binfile *bf, const cuzk__bin_section *sec,
+                               const char *name, size_t n, bool g2, bool subgroup,
+                               cuzk_pool *pool)
+{
+    size_t psize = g2 ? G2_BYTES : G1_BYTES;
+    *out = NULL;
+    /* Allocate at least one element so that an empty section still yields a valid pointer. */
+    void *dst = cuzk_alloc_array(n ? n : 1, g2 ? sizeof(cuzk_g2_affine_t)
+                                               : sizeof(cuzk_g1_affine_t));
+    size_t nchunks = (n + CHUNK - 1) / CHUNK;
+    size_t *bad = cuzk_alloc_array(nchunks ? nchunks : 1, sizeof *bad);
+    if (!dst || !bad) {
+        cuzk_free(dst);
+        cuzk_free(bad);
+        return cuzk_fail(CUZK_ERR_NOMEM, "%s: cannot allocate %zu points of section %u (%s)",
+                         bf->what, n, sec->type, name);
+    }
+    points_job j = {bf->buf + sec->offset, n, g2, subgroup, dst, bad};
+    cuzk_pool_run(pool, nchunks, points_task, &j);
+    for (size_t t = 0; t < nchunks; t++) {
+        if (bad[t] == SIZE_MAX)
+            continue;
+        /* Decode the culprit again on this thread: the message is thread-local. */
+        size_t i = bad[t];
+        cuzk_status s = decode_one(&j, i);
+        cuzk_free(dst);
+        cuzk_free(bad);
+        return cuzk_fail(s, "%s: section %u (%s) point %zu at offset %llu: %s", bf->what,
+                         sec->type, name, i, (unsigned long long)(sec->offset + i * psize),
+                         cuzk_last_error());
+    }
+    cuzk_free(bad);
+    *out = dst;
+    return CUZK_OK;
+}
+
+/* ---- header ---------------------------------------------------------------------------------- */
+
+static cuzk_status read_header(cuzk_snarkjs_zkey *zk, const cuzk__binfile *bf)
+{
+    const cuzk__bin_section *sec;
+    cuzk_status s;
+    if ((s = cuzk__binfile_section(bf, 1, "protocol", &sec)) != CUZK_OK)
+        return s;
+    if ((s = cuzk__binfile_expect_size(bf, sec, "protocol", 4)) != CUZK_OK)
+        return s;
+    uint32_t protocol = cuzk__le32(bf->buf + sec->offset);
+    if (protocol != 1)
+        return cuzk_fail(CUZK_ERR_UNSUPPORTED,
+                         "zkey: protocol %u (%s) at offset %llu; only Groth16 (1) is supported",
+                         protocol,
+                         protocol == 2    ? "plonk"
+                         : protocol == 10 ? "fflonk"
+                                          : "unknown",
+                         (unsigned long long)sec->offset);
+    if ((s = cuzk__binfile_section(bf, 2, "header", &sec)) != CUZK_OK)
+        return s;
+    const uint8_t *h = bf->buf + sec->offset;
+    uint64_t off = sec->offset, size = sec->size;
+    if (size < 4)
+        return cuzk__binfile_expect_size(bf, sec, "header", HEADER_BYTES);
+    uint32_t n8q = cuzk__le32(h);
+    if (n8q <= 64 && size >= 4 + (uint64_t)n8q) {
+        if ((s = cuzk__check_prime(bf, off, n8q, h + 4, cuzk__bls_q, 6, "q")) != CUZK_OK)
+            return s;
+    } else if (n8q != 48) {
+        return cuzk_fail(CUZK_ERR_UNSUPPORTED, "zkey: n8q = %u at offset %llu; BLS12-381 needs 48",
+                         n8q, (unsigned long long)off);
+    }
+    if (size < 88)
+        return cuzk__binfile_expect_size(bf, sec, "header", HEADER_BYTES);
+    uint32_t n8r = cuzk__le32(h + 52);
+    if ((s = cuzk__check_prime(bf, off + 52, n8r, h + 56, cuzk__bls_r, 4, "r")) != CUZK_OK)
+        return s;
+    if ((s = cuzk__binfile_expect_size(bf, sec, "header", HEADER_BYTES)) != CUZK_OK)
+        return s;
+    zk->n_vars = cuzk__le32(h + 88);
+    zk->n_public = cuzk__le32(h + 92);
+    zk->domain_size = cuzk__le32(h + 96);
+    if (zk->n_vars == 0 || zk->n_public >= zk->n_vars)
+        return cuzk_fail(CUZK_ERR_FORMAT,
+                         "zkey: nVars = %u (offset %llu) must exceed nPublic = %u (offset %llu)",
+                         zk->n_vars, (unsigned long long)off + 88, zk->n_public,
+                         (unsigned long long)off + 92);
+    uint32_t n = zk->domain_size;
+    if (n == 0 || (n & (n - 1)) != 0 || n > (1u << 28) || n < zk->n_public + 1)
+        return cuzk_fail(CUZK_ERR_FORMAT,
+                         "zkey: domainSize = %u at offset %llu must be a power of two between "
+                         "nPublic + 1 = %u and 2^28",
+                         n, (unsigned long long)off + 96, zk->n_public + 1);
+    static const struct {
+        const char *name;
+        size_t at;
+        bool g2;
+    } pts[6] = {{"alpha_1", 100, false}, {"beta_1", 196, false},  {"beta_2", 292, true},
+                {"gamma_2", 484, true},  {"delta_1", 676, false}, {"delta_2", 772, true}};
+    void *dst[6] = {&zk->alpha_g1, &zk->beta_g1, &zk->beta_g2,
+                    &zk->gamma_g2, &zk->delta_g1, &zk->delta_g2};
+    for (int i = 0; i < 6; i++) {
+        s = pts[i].g2 ? cuzk__lem_g2(dst[i], h + pts[i].at, true)
+                      : cuzk__lem_g1(dst[i], h + pts[i].at, true);
+        bool inf = pts[i].g2 ? ((cuzk_g2_affine_t *)dst[i])->infinity
+                             : ((cuzk_g1_affine_t *)dst[i])->infinity;
+        if (s == CUZK_OK && inf)
+            s = cuzk_fail(CUZK_ERR_BAD_ENCODING, "the point at infinity");
+        if (s != CUZK_OK)
+            return cuzk_fail(s, "zkey: header %s at offset %llu: %s", pts[i].name,
+                             (unsigned long long)(off + pts[i].at), cuzk_last_error());
+    }
+    return CUZK_OK;
+}
+
+/* ---- section 4 ------------------------------------------------------------------------------- */
+
+static cuzk_status read_coefs(cuzk_snarkjs_zkey *zk, const cuzk__binfile *bf,
+                              const cuzk__bin_section *sec)
+{
+    const uint8_t *p = bf->buf + sec->offset;
+    for (size_t i = 0; i < zk->n_coefs; i++) {
+        const uint8_t *e = p + 4 + i * COEF_BYTES;
+        unsigned long long at = (unsigned long long)(sec->offset + 4 + i * COEF_BYTES);
+        cuzk_snarkjs_coef *c = &zk->coefs[i];
+        c->matrix = cuzk__le32(e);
+        c->constraint = cuzk__le32(e + 4);
+        c->signal = cuzk__le32(e + 8);
+        if (c->matrix > 1)
+            return cuzk_fail(CUZK_ERR_FORMAT,
+                             "zkey: section 4 coefficient %zu at offset %llu: matrix %u (only 0 = "
+                             "A and 1 = B exist)",
+                             i, at, c->matrix);
+        if (c->constraint >= zk->domain_size)
+            return cuzk_fail(CUZK_ERR_FORMAT,
+                             "zkey: section 4 coefficient %zu at offset %llu: constraint %u is "
+                             "outside the domain of %u rows",
+                             i, at, c->constraint, zk->domain_size);
+        if (c->signal >= zk->n_vars)
+            return cuzk_fail(CUZK_ERR_FORMAT,
+                             "zkey: section 4 coefficient %zu at offset %llu: signal %u >= nVars "
+                             "%u",
+                             i, at, c->signal, zk->n_vars);
+        uint64_t v[4];
+        cuzk__load_limbs(v, e + 12, 4);
+        if (!cuzk__limbs_lt(v, cuzk__bls_r, 4))
+            return cuzk_fail(CUZK_ERR_NOT_CANONICAL,
+                             "zkey: section 4 coefficient %zu: value at offset %llu is >= r", i,
+                             at + 12);
+        /*
+         * The file holds coef * R^2 mod r. Read as a Montgomery element those limbs stand for
+         * coef * R; converting that to canonical form (one Montgomery reduction) yields the
+         * integer coef * R mod r, which is exactly the Montgomery form of coef.
+         */
+        cuzk_fr_t t;
+        memcpy(t.l, v, sizeof v);
+        cuzk_fr_to_canonical(c->value.l, &t);
+    }
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_snarkjs_zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf, size_t len,
+                                    unsigned flags, cuzk_pool *pool)
+{
+    *out = NULL;
+    cuzk__binfile bf;
+    cuzk_status s = cuzk__binfile_open(&bf, buf, len, "zkey", 1, "zkey");
+    if (s != CUZK_OK)
+        return s;
+    cuzk_snarkjs_zkey *zk = cuzk_alloc(sizeof *zk);
+    if (!zk) {
+        cuzk__binfile_close(&bf);
+        return cuzk_fail(CUZK_ERR_NOMEM, "zkey: cannot allocate the key");
+    }
+    memset(zk, 0, sizeof *zk);
+    const cuzk__bin_section *sec[10];
+    static const char *names[10] = {"protocol", "header", "IC", "coefficients", "A",
+                                    "B1",       "B2",     "C",  "H",            "contributions"};
+    if ((s = read_header(zk, &bf)) != CUZK_OK)
+        goto fail;
+    for (uint32_t t = 3; t <= 9; t++)
+        if ((s = cuzk__binfile_section(&bf, t, names[t - 1], &sec[t - 1])) != CUZK_OK)
+            goto fail;
+    /* Every size is checked against the counts before anything is allocated, so allocations
+     * stay within a small multiple of the file size. */
+    uint64_t nv = zk->n_vars, np = zk->n_public, nd = zk->domain_size;
+    if (sec[3]->size < 4) {
+        s = cuzk__binfile_expect_size(&bf, sec[3], names[3], 4);
+        goto fail;
+    }
+    zk->n_coefs = cuzk__le32(bf.buf + sec[3]->offset);
+    if ((s = cuzk__binfile_expect_size(&bf, sec[2], names[2], (np + 1) * G1_BYTES)) != CUZK_OK ||
+        (s = cuzk__binfile_expect_size(&bf, sec[3], names[3],
+                                       4 + (uint64_t)zk->n_coefs * COEF_BYTES)) != CUZK_OK ||
+        (s = cuzk__binfile_expect_size(&bf, sec[4], names[4], nv * G1_BYTES)) != CUZK_OK ||
+        (s = cuzk__binfile_expect_size(&bf, sec[5], names[5], nv * G1_BYTES)) != CUZK_OK ||
+        (s = cuzk__binfile_expect_size(&bf, sec[6], names[6], nv * G2_BYTES)) != CUZK_OK ||
+        (s = cuzk__binfile_expect_size(&bf, sec[7], names[7], (nv - np - 1) * G1_BYTES)) !=
+            CUZK_OK ||
+        (s = cuzk__binfile_expect_size(&bf, sec[8], names[8], nd * G1_BYTES)) != CUZK_OK)
+        goto fail;
+    zk->coefs = cuzk_alloc_array(zk->n_coefs ? zk->n_coefs : 1, sizeof *zk->coefs);
+    if (!zk->coefs) {
+        s = cuzk_fail(CUZK_ERR_NOMEM, "zkey: cannot allocate %zu coefficients", zk->n_coefs);
+        goto fail;
+    }
+    if ((s = read_coefs(zk, &bf, sec[3])) != CUZK_OK)
+        goto fail;
+    bool sub = !(flags & CUZK_SNARKJS_UNCHECKED_SUBGROUP);
+    if ((s = read_points((void **)&zk->ic, &bf, sec[2], names[2], np + 1, false, true, pool)) !=
+            CUZK_OK ||
+        (s = read_points((void **)&zk->a, &bf, sec[4], names[4], nv, false, sub, pool)) !=
+            CUZK_OK ||
+        (s = read_points((void **)&zk->b1, &bf, sec[5], names[5], nv, false, sub, pool)) !=
+            CUZK_OK ||
+        (s = read_points((void **)&zk->b2, &bf, sec[6], names[6], nv, true, sub, pool)) !=
+            CUZK_OK ||
+        (s = read_points((void **)&zk->c, &bf, sec[7], names[7], nv - np - 1, false, sub,
+                         pool)) != CUZK_OK ||
+        (s = read_points((void **)&zk->h, &bf, sec[8], names[8], nd, false, sub, pool)) !=
+            CUZK_OK)
+        goto fail;
+    if ((s = cuzk__snarkjs_make_vk(&zk->vk, &zk->alpha_g1, &zk->beta_g1, &zk->beta_g2,
+                                   &zk->gamma_g2, &zk->delta_g1, &zk->delta_g2, zk->ic,
+                                   np + 1)) != CUZK_OK)
+        goto fail;
+    cuzk__binfile_close(&bf);
+    *out = zk;
+    return CUZK_OK;
+fail:
+    cuzk__binfile_close(&bf);
+    cuzk_snarkjs_zkey_free(zk);
+    return s;
+}
+
+cuzk_status cuzk_snarkjs_zkey_load(cuzk_snarkjs_zkey **out, const char *path, unsigned flags,
+                                   cuzk_pool *pool)
+{
+    uint8_t *buf;
+    size_t len;
+    *out = NULL;
+    cuzk_status s = cuzk_read_file(path, &buf, &len, ZKEY_MAX_FILE);
+    if (s != CUZK_OK)
+        return s;
+    s = cuzk_snarkjs_zkey_parse(out, buf, len, flags, pool);
+    cuzk_free(buf);
+    if (s != CUZK_OK)
+        return cuzk_fail(s, "%s: %s", path, cuzk_last_error());
+    return CUZK_OK;
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * The two Fp multiplication back ends side by side: the x86-64 mulx/adcx/adox assembly
+ * (src/field/fp_x86_64.c) must agree bit for bit with the portable C CIOS on random and edge
+ * inputs, especially values close to p where the final conditional subtraction and the carry
+ * words matter; and each back end is checked against GMP on raw limbs (a*b*2^-384 mod p),
+ * whichever one the library uses by default.
+ */
+#include "test.h"
+#include "cuzk/field.h"
+#include "field/fp_internal.h"
+#include "field/mont.h"
+
+#include <gmp.h>
+
+#define P_HEX "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab"
+
+/* Any value below p is a valid raw Montgomery limb vector. Categories mix uniform values with
+ * the shapes that stress carries: p - k, single bits, limbs of 0 / 1 / all ones. */
+static void rand_raw(uint64_t out[6])
+{
+    const uint64_t *p = cuzk_fp_modulus;
+    for (;;) {
+        unsigned kind = (unsigned)(test_rand_u64() % 8);
+        memset(out, 0, 6 * sizeof out[0]);
+        switch (kind) {
+        case 0: { /* p - k for small k */
+            uint64_t k[6] = {1 + test_rand_u64() % 65536};
+            mont_sub_raw(out, p, k, 6);
+            break;
+        }
+        case 1: { /* p - (random 64-bit) */
+            uint64_t k[6] = {test_rand_u64() | 1};
+            mont_sub_raw(out, p, k, 6);
+            break;
+        }
+        case 2: { /* p - 2^j - 1 */
+            uint64_t k[6] = {0};
+            unsigned j = (unsigned)(test_rand_u64() % 380);
+            k[j / 64] = 1ULL << (j % 64);
+            mont_sub_raw(out, p, k, 6);
+            uint64_t one[6] = {1};
+            mont_sub_raw(out, out, one, 6);
+            break;
+        }
+        case 3: /* 2^j */
+            out[(test_rand_u64() % 381) / 64] |= 1ULL << (test_rand_u64() % 64);
+            break;
+        case 4: /* limbs drawn from {0, 1, all ones, 2^63, random} */
+            for (int i = 0; i < 6; i++) {
+                static const uint64_t pat[] = {0, 1, ~0ULL, 1ULL << 63};
+                uint64_t r = test_rand_u64();
+                out[i] = r % 5 < 4 ? pat[r % 5] : test_rand_u64();
+            }
+            out[5] &= 0x1fffffffffffffffULL;
+            break;
+        default: /* uniform below 2^381 (rejection below) */
+            test_rand_bytes(out, 6 * sizeof out[0]);
+            out[5] &= 0x1fffffffffffffffULL;
+            break;
+        }
+        if (!mont_geq_vartime(out, p, 6))
+            return;
+    }
+}
+
+static void check_below_p(const uint64_t r[6])
+{
+    CHECK(!mont_geq_vartime(r, cuzk_fp_modulus, 6));
+}
+
+CUZK_TEST(field_fp_adx_vs_portable)
+{
+#if !CUZK_FP_HAVE_ADX
+    test_skip("the x86-64 mulx/adx back end is not built (needs x86-64 with -mbmi2 -madx)");
+#else
+    static const uint64_t fixed[][6] = {
+        {0},
+        {1},
+        {2},
+        {0xb9feffffffffaaaaULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
+         0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL}, /* p - 1 */
+        {0xb9feffffffffaaa9ULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
+         0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL}, /* p - 2 */
+        {0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL, 0xb39869507b587b12ULL,
+         0xb23ba5c279c2895fULL, 0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL}, /* (p-1)/2 */
+        {0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
+         0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}, /* R mod p */
+        {~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL, 0x1a0111ea397fe699ULL},
+        {~0ULL, 0, ~0ULL, 0, ~0ULL, 0},
+    };
+    size_t nf = sizeof fixed / sizeof fixed[0];
+    uint64_t a[6], b[6], r1[6], r2[6], x[6];
+    for (size_t i = 0; i < nf; i++) {
+        for (size_t j = 0; j < nf; j++) {
+            cuzk__fp_mul_adx(r1, fixed[i], fixed[j]);
+            cuzk_fp_mul_portable(r2, fixed[i], fixed[j]);
+            CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "mul fixed[%zu] * fixed[%zu]", i, j);
+        }
+        cuzk__fp_sqr_adx(r1, fixed[i]);
+        cuzk_fp_mul_portable(r2, fixed[i], fixed[i]);
+        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "sqr fixed[%zu]", i);
+    }
+    for (unsigned long it = 0; it < test_iters(10000) * 20; it++) {
+        rand_raw(a);
+        rand_raw(b);
+        cuzk__fp_mul_adx(r1, a, b);
+        cuzk_fp_mul_portable(r2, a, b);
+        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0,
+                  "mul differs at iteration %lu: a[0]=%016llx b[0]=%016llx", it,
+                  (unsigned long long)a[0], (unsigned long long)b[0]);
+        check_below_p(r1);
+        memcpy(x, a, sizeof x); /* out aliases a */
+        cuzk__fp_mul_adx(x, x, b);
+        CHECK(memcmp(x, r2, sizeof x) == 0);
+        memcpy(x, b, sizeof x); /* out aliases b */
+        cuzk__fp_mul_adx(x, a, x);
+        CHECK(memcmp(x, r2, sizeof x) == 0);
+        cuzk__fp_sqr_adx(r1, a);
+        cuzk_fp_mul_portable(r2, a, a);
+        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "sqr differs at iteration %lu: a[0]=%016llx",
+                  it, (unsigned long long)a[0]);
+        check_below_p(r1);
+        memcpy(x, a, sizeof x);
+        cuzk__fp_sqr_adx(x, x);
+        CHECK(memcmp(x, r2, sizeof x) == 0);
+        cuzk__fp_mul_adx(x, a, a); /* mul with a == b equals sqr */
+        CHECK(memcmp(x, r2, sizeof x) == 0);
+    }
+#endif
+}
+
+/* Each back end against GMP on raw limbs: out = a * b * 2^-384 mod p. */
+typedef void (*mul_fn)(uint64_t out[6], const uint64_t a[6], const uint64_t b[6]);
+
+#if CUZK_FP_HAVE_ADX
+static void sqr_adx_as_mul(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
+{
+    (void)b;
+    cuzk__fp_sqr_adx(out, a);
+}
+#endif
+
+static void check_backend_vs_gmp(mul_fn fn, bool square, const char *name)
+{
+    mpz_t p, rinv, za, zb, want, got;
+    mpz_inits(p, rinv, za, zb, want, got, NULL);
+    CHECK(mpz_set_str(p, P_HEX, 16) == 0);
+    mpz_ui_pow_ui(rinv, 2, 384);
+    CHECK(mpz_invert(rinv, rinv, p));
+    for (unsigned long it = 0; it < test_iters(10000); it++) {
+        uint64_t a[6], b[6], r[6];
+        rand_raw(a);
+        if (square)
+            memcpy(b, a, sizeof b);
+        else
+            rand_raw(b);
+        fn(r, a, b);
+        check_below_p(r);
+        mpz_import(za, 6, -1, 8, 0, 0, a);
+        mpz_import(zb, 6, -1, 8, 0, 0, b);
+        mpz_import(got, 6, -1, 8, 0, 0, r);
+        mpz_mul(want, za, zb);
+        mpz_mul(want, want, rinv);
+        mpz_mod(want, want, p);
+        if (mpz_cmp(want, got) != 0) {
+            char *s = NULL;
+            gmp_asprintf(&s, "%s iteration %lu: a=%#Zx b=%#Zx want %#Zx got %#Zx", name, it, za,
+                         zb, want, got);
+            test_fail_at(__FILE__, __LINE__, "%s", s);
+        }
+    }
+    mpz_clears(p, rinv, za, zb, want, got, NULL);
+}
+
+CUZK_TEST(field_fp_mul_backends_vs_gmp)
+{
+    check_backend_vs_gmp(cuzk_fp_mul_portable, false, "portable mul");
+    check_backend_vs_gmp(cuzk_fp_mul_portable, true, "portable mul (a == b)");
+#if CUZK_FP_HAVE_ADX
+    check_backend_vs_gmp(cuzk__fp_mul_adx, false, "adx mul");
+    check_backend_vs_gmp(sqr_adx_as_mul, true, "adx sqr");
+#endif
+}
