@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_BACKEND_H
+#define CUZK_BACKEND_H
+
+/*
+ * What the prover asks of a device (DESIGN.md section 3): the H polynomial from a, b, c, MSMs in
+ * G1 and G2, and batch additions of 0/1-scalar bases. The prover is written once against this
+ * interface; the CPU backend is the reference every other backend is tested against.
+ */
+
+#include "cuzk/curve.h"
+#include "cuzk/poly.h"
+#include "cuzk/threadpool.h"
+
+typedef enum {
+    CUZK_BACKEND_AUTO = 0, /* CUDA when compiled in and a device is present, else CPU */
+    CUZK_BACKEND_CPU = 1,
+    CUZK_BACKEND_CUDA = 2,
+} cuzk_backend_kind;
+
+typedef struct cuzk_backend cuzk_backend;
+
+/* "auto", "cpu" or "cuda" -> kind; CUZK_ERR_INVALID_ARG otherwise. */
+cuzk_status cuzk_backend_parse_kind(const char *name,
+                                    cuzk_backend_kind *out) CUZK_WARN_UNUSED_RESULT;
+/* Creates a backend. |threads| = 0: all CPUs (or CUZK_THREADS). CUDA when not compiled in, or
+ * with no device: CUZK_ERR_NO_DEVICE with a message (AUTO then falls back to the CPU). */
+cuzk_status cuzk_backend_create(cuzk_backend **out, cuzk_backend_kind kind,
+                                unsigned threads) CUZK_WARN_UNUSED_RESULT;
+void cuzk_backend_destroy(cuzk_backend *be);
+/* "cpu" or "cuda". */
+const char *cuzk_backend_name(const cuzk_backend *be);
+/* The host thread pool of the backend (CPU work around device calls). */
+cuzk_pool *cuzk_backend_pool(const cuzk_backend *be);
+unsigned cuzk_backend_threads(const cuzk_backend *be);
+/* Whether a CUDA backend is compiled into this binary, and whether a device is usable. */
+bool cuzk_backend_cuda_compiled(void);
+bool cuzk_backend_cuda_usable(void);
+
+/* See cuzk_poly_h (a receives h; b, c clobbered). */
+cuzk_status cuzk_backend_h(cuzk_backend *be, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
+                           cuzk_fr_t *c) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_backend_msm_g1(cuzk_backend *be, cuzk_g1_jac_t *out,
+                                const cuzk_g1_affine_t *bases, const cuzk_fr_t *scalars,
+                                size_t n) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_backend_msm_g2(cuzk_backend *be, cuzk_g2_jac_t *out,
+                                const cuzk_g2_affine_t *bases, const cuzk_fr_t *scalars,
+                                size_t n) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_backend_batch_add_g1(cuzk_backend *be, cuzk_g1_jac_t *out,
+                                      const cuzk_g1_affine_t *bases, const uint64_t *bitmap,
+                                      size_t n) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_backend_batch_add_g2(cuzk_backend *be, cuzk_g2_jac_t *out,
+                                      const cuzk_g2_affine_t *bases, const uint64_t *bitmap,
+                                      size_t n) CUZK_WARN_UNUSED_RESULT;
+
+#endif

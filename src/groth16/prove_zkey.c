@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * The snarkjs Groth16 prover (formats.md 4.6; snarkjs src/groth16_prove.js), reproduced step by
+ * step so that the same key, witness and (r, s) give the same proof bytes:
+ *   a, b from zkey section 4 and the witness; c = a*b pointwise (the C matrix is not stored);
+ *   h = values of A*B - C on the odd coset omega_2N * <omega_N> (5-based roots, no division by
+ *   Z: the zkey's H points are Lagrange points of the size-2N domain);
+ *   MSMs with the witness as standard-form scalars; then
+ *   pi_A = alpha1 + sum w_i A_i + r delta1, pi_B = beta2 + sum w_i B2_i + s delta2,
+ *   B1 = beta1 + sum w_i B1_i + s delta1, pi_C = sum_{i>nPublic} w_i C_i + sum h_i H_i
+ *        + s pi_A + r B1 - r s delta1.
+ * Every proof is verified before it is returned (DESIGN.md section 1).
+ */
+#include "groth16/snarkjs_internal.h"
+#include "cuzk/alloc.h"
+#include "cuzk/msm.h"
+#include "cuzk/poly.h"
+
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A uniformly random element of Fr by rejection sampling of 255-bit integers. */
+static cuzk_status random_fr(cuzk_fr_t *out)
+{
+    uint64_t l[4];
+    for (int tries = 0; tries < 128; tries++) {
+        if (getrandom(l, sizeof l, 0) != (ssize_t)sizeof l)
+            return cuzk_fail(CUZK_ERR_INTERNAL, "getrandom failed");
+        l[3] &= 0x7fffffffffffffffULL;
+        if (cuzk_fr_from_canonical(out, l)) {
+            cuzk_memclear(l, sizeof l);
+            return CUZK_OK;
+        }
+    }
+    return cuzk_fail(CUZK_ERR_INTERNAL, "no random scalar below r in 128 draws");
+}
+
+cuzk_status cuzk_snarkjs_prove(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
+                               const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
+                               cuzk_pool *pool, cuzk_snarkjs_timings *timings)
+{
+    cuzk_fr_t rs[2];
+    cuzk_status s = random_fr(&rs[0]);
+    if (s == CUZK_OK)
+        s = random_fr(&rs[1]);
+    if (s == CUZK_OK)
+        s = cuzk__snarkjs_prove_rs(proof, public_inputs, NULL, zk, w, &rs[0], &rs[1], pool,
+                                   timings);
+    else
+        memset(proof, 0, sizeof *proof);
+    cuzk_memclear(rs, sizeof rs);
+    return s;
+}
+
+/* Secret-bearing buffers of one proof. */
+typedef struct {
+    cuzk_fr_t *a, *b, *c, *wm;
+    size_t n, nv;
+} prove_bufs;
+
+static void bufs_free(prove_bufs *p)
+{
+    if (p->a)
+        cuzk_memclear(p->a, p->n * sizeof *p->a);
+    if (p->b)
+        cuzk_memclear(p->b, p->n * sizeof *p->b);
+    if (p->c)
+        cuzk_memclear(p->c, p->n * sizeof *p->c);
+    if (p->wm)
+        cuzk_memclear(p->wm, p->nv * sizeof *p->wm);
+    cuzk_free(p->a);
+    cuzk_free(p->b);
+    cuzk_free(p->c);
+    cuzk_free(p->wm);
+}
+
+/* a[c] and b[c] from section 4, then c = a * b (formats.md 4.6 steps 1 and 2). */
+static void synthesize(prove_bufs *p, const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w)
+{
+    for (size_t i = 0; i < p->nv; i++)
+        (void)cuzk_fr_from_canonical(&p->wm[i], &w->values[4 * i]); /* < r: checked at load */
+    for (size_t i = 0; i < zk->n_coefs; i++) {
+        const cuzk_snarkjs_coef *e = &zk->coefs[i];
+        cuzk_fr_t *dst = e->matrix ? &p->b[e->constraint] : &p->a[e->constraint];
+        cuzk_fr_t t;
+        cuzk_fr_mul(&t, &e->value, &p->wm[e->signal]);
+        cuzk_fr_add(dst, dst, &t);
+    }
+    for (size_t i = 0; i < p->n; i++)
+        cuzk_fr_mul(&p->c[i], &p->a[i], &p->b[i]);
+}
+
+static cuzk_status g1_msm_raw_n(cuzk_g1_jac_t *out, const cuzk_g1_affine_t *bases,
+                                const uint64_t *scalars, size_t n, cuzk_pool *pool)
+{
+    if (n == 0) {
+        cuzk_g1_jac_set_infinity(out);
+        return CUZK_OK;
+    }
+    return cuzk_g1_msm_raw(out, bases, scalars, n, pool);
+}
+
+cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
+                                   cuzk_fr_t *h_out, const cuzk_snarkjs_zkey *zk,
+                                   const cuzk_snarkjs_wtns *w, const cuzk_fr_t *r,
+                                   const cuzk_fr_t *s_rand, cuzk_pool *pool,
+                                   cuzk_snarkjs_timings *timings)
+{
+    cuzk_snarkjs_timings tm;
+    memset(&tm, 0, sizeof tm);
+    memset(proof, 0, sizeof *proof);
+    memset(public_inputs, 0, zk->n_public * sizeof *public_inputs);
+    if (w->n != zk->n_vars)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "the witness has %u values; the zkey's circuit has nVars = %u", w->n,
+                         zk->n_vars);
+    double t_start = now_ms(), t0 = t_start;
+    size_t n = zk->domain_size, nv = zk->n_vars, np = zk->n_public;
+    prove_bufs p = {cuzk_calloc_array(n, sizeof(cuzk_fr_t)), cuzk_calloc_array(n, sizeof(cuzk_fr_t)),
+                    cuzk_alloc_array(n, sizeof(cuzk_fr_t)), cuzk_alloc_array(nv, sizeof(cuzk_fr_t)),
+                    n, nv};
+    cuzk_domain *dom = NULL;
+    cuzk_status s = CUZK_OK;
+    if (!p.a || !p.b || !p.c || !p.wm) {
+        s = cuzk_fail(CUZK_ERR_NOMEM, "cannot allocate the prover vectors (domain %zu)", n);
+        goto out;
+    }
+    synthesize(&p, zk, w);
+    tm.synthesis = now_ms() - t0;
+
+    t0 = now_ms();
+    if ((s = cuzk_domain_create(&dom, n, CUZK_ROOTS_SNARKJS)) != CUZK_OK)
+        goto out;
+    if (cuzk_domain_size(dom) != n) {
+        s = cuzk_fail(CUZK_ERR_INTERNAL, "domain of %zu for a zkey domain of %zu",
+                      cuzk_domain_size(dom), n);
+        goto out;
+    }
+    cuzk_poly_h(dom, p.a, p.b, p.c, pool);
+    tm.ntt_h = now_ms() - t0;
+    if (h_out)
+        memcpy(h_out, p.a, n * sizeof *h_out);
+
+    cuzk_g1_jac_t h_acc, a_acc, b1_acc, c_acc;
+    cuzk_g2_jac_t b2_acc;
+    t0 = now_ms();
+    if ((s = cuzk_g1_msm(&h_acc, zk->h, p.a, n, pool)) != CUZK_OK)
+        goto out;
+    tm.msm_h = now_ms() - t0;
+
+    t0 = now_ms();
+    if ((s = g1_msm_raw_n(&a_acc, zk->a, w->values, nv, pool)) != CUZK_OK ||
+        (s = g1_msm_raw_n(&b1_acc, zk->b1, w->values, nv, pool)) != CUZK_OK ||
+        (s = g1_msm_raw_n(&c_acc, zk->c, w->values + 4 * (np + 1), nv - np - 1, pool)) !=
+            CUZK_OK)
+        goto out;
+    tm.tail_msm = now_ms() - t0;
+
+    t0 = now_ms();
+    if ((s = cuzk_g2_msm_raw(&b2_acc, zk->b2, w->values, nv, pool)) != CUZK_OK)
+        goto out;
+    tm.msm_b_g2 = now_ms() - t0;
+
+    /* Assembly; r and s are secret: constant-time scalar multiplications. */
+    t0 = now_ms();
+    cuzk_g1_jac_t pa, b1, pc, t;
+    cuzk_g2_jac_t pb, t2;
+    cuzk_fr_t rs;
+    cuzk_fr_mul(&rs, r, s_rand);
+    cuzk_g1_from_affine(&t, &zk->delta_g1);
+    cuzk_g1_mul(&t, &t, r);
+    cuzk_g1_add_affine(&pa, &a_acc, &zk->alpha_g1);
+    cuzk_g1_add(&pa, &pa, &t);
+    cuzk_g2_from_affine(&t2, &zk->delta_g2);
+    cuzk_g2_mul(&t2, &t2, s_rand);
+    cuzk_g2_add_affine(&pb, &b2_acc, &zk->beta_g2);
+    cuzk_g2_add(&pb, &pb, &t2);
+    cuzk_g1_from_affine(&t, &zk->delta_g1);
+    cuzk_g1_mul(&t, &t, s_rand);
+    cuzk_g1_add_affine(&b1, &b1_acc, &zk->beta_g1);
+    cuzk_g1_add(&b1, &b1, &t);
+    cuzk_g1_add(&pc, &c_acc, &h_acc);
+    cuzk_g1_mul(&t, &pa, s_rand);
+    cuzk_g1_add(&pc, &pc, &t);
+    cuzk_g1_mul(&t, &b1, r);
+    cuzk_g1_add(&pc, &pc, &t);
+    cuzk_g1_from_affine(&t, &zk->delta_g1);
+    cuzk_g1_mul(&t, &t, &rs);
+    cuzk_g1_neg(&t, &t);
+    cuzk_g1_add(&pc, &pc, &t);
+    cuzk_memclear(&rs, sizeof rs);
+    cuzk_g1_to_affine(&proof->a, &pa);
+    cuzk_g2_to_affine(&proof->b, &pb);
+    cuzk_g1_to_affine(&proof->c, &pc);
+    memcpy(public_inputs, p.wm + 1, np * sizeof *public_inputs);
+    tm.assemble = now_ms() - t0;
+
+    t0 = now_ms();
+    s = cuzk_groth16_verify(zk->vk, proof, public_inputs, np);
+    tm.verify = now_ms() - t0;
+    if (s == CUZK_ERR_VERIFY_FAILED)
+        s = cuzk_fail(CUZK_ERR_VERIFY_FAILED,
+                      "the proof does not verify: the witness does not satisfy the circuit of "
+                      "this zkey (or does not belong to it); no proof was produced");
+    tm.total = now_ms() - t_start;
+out:
+    cuzk_domain_destroy(dom);
+    bufs_free(&p);
+    if (s != CUZK_OK) {
+        memset(proof, 0, sizeof *proof);
+        memset(public_inputs, 0, np * sizeof *public_inputs);
+        if (h_out)
+            memset(h_out, 0, n * sizeof *h_out);
+    }
+    if (timings)
+        *timings = tm;
+    return s;
+}
