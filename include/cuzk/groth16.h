@@ -118,6 +118,38 @@ cuzk_status cuzk_groth16_vk_write(const cuzk_groth16_vk *vk, const char *path) C
 cuzk_status cuzk_groth16_setup(cuzk_groth16_params **out, const cuzk_r1cs_matrices *m,
                                cuzk_pool *pool) CUZK_WARN_UNUSED_RESULT;
 
+/* ---- proving (bellperson-compatible) ------------------------------------------------------ */
+
+/* Per-phase wall times in milliseconds (DESIGN.md section 5 names). */
+typedef struct {
+    double synthesis; /* filled by the caller that synthesised */
+    double ntt_h, msm_h, batch_add, tail_msm, msm_b_g2, assemble, verify, total;
+} cuzk_prove_timings;
+
+typedef struct {
+    /* Verify the proof before returning it (CUZK_ERR_VERIFY_FAILED if it does not verify, e.g.
+     * for an unsatisfied witness). Off only for benchmarks. */
+    bool verify;
+    /* Fixed prover randomness for tests; NULL: fresh random r, s from the OS for each proof. */
+    const cuzk_fr_t *r, *s;
+} cuzk_prove_opts;
+
+struct cuzk_backend;
+
+/*
+ * Proves with |params| for the synthesised |pd| (cuzk_cs_take_prover_data or cuzk_pce_eval),
+ * on |be| (formats.md 3.4: H from a, b, c; MSMs for H, L, A, B in G1 and G2, the 0/1 scalars of
+ * L/A/B as bitmap batch additions and the rest as tail MSMs; then A, B, C with random r, s).
+ * pd->a, b, c are consumed (freed and set to NULL) as soon as H is computed. |t| may be NULL.
+ * Returns CUZK_OK; CUZK_ERR_INVALID_ARG when sizes of |pd| and |params| disagree;
+ * CUZK_ERR_VERIFY_FAILED (self-check); CUZK_ERR_NOMEM; backend errors. |out| is written only on
+ * success.
+ */
+cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *params,
+                               cuzk_prover_data *pd, struct cuzk_backend *be,
+                               const cuzk_prove_opts *opts,
+                               cuzk_prove_timings *t) CUZK_WARN_UNUSED_RESULT;
+
 /*
  * Test and benchmark aid: builds a random verifying key with |n_inputs| public inputs, random
  * inputs and a valid proof for them, directly from trapdoors chosen from |seed| (no circuit).

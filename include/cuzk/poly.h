@@ -19,19 +19,30 @@ typedef enum {
     CUZK_ROOTS_SNARKJS = 1,    /* 5-based roots, odd coset omega_2n */
 } cuzk_roots;
 
-/* A domain of size n = 2^log_n with its twiddle tables (created once, reused). */
+/* A domain of size n = 2^log_n with its twiddle tables (created once, reused; read-only
+ * afterwards, so one domain may serve several threads at once). The tables take O(sqrt n)
+ * memory (about 2 MiB at 2^28) and creation takes about a millisecond at any size. */
 typedef struct cuzk_domain cuzk_domain;
 
-/* Smallest power-of-two domain with n >= |min_size| (log_n <= CUZK_DOMAIN_MAX_LOG). */
+/* Smallest power-of-two domain with n >= |min_size| (log_n <= CUZK_DOMAIN_MAX_LOG; 0 and 1 give
+ * n = 1). Returns: CUZK_OK; CUZK_ERR_INVALID_ARG for a size above 2^CUZK_DOMAIN_MAX_LOG or an
+ * unknown |roots|; CUZK_ERR_NOMEM. *out is NULL on failure. Free with cuzk_domain_destroy. */
 cuzk_status cuzk_domain_create(cuzk_domain **out, size_t min_size,
                                cuzk_roots roots) CUZK_WARN_UNUSED_RESULT;
+/* NULL is a no-op. */
 void cuzk_domain_destroy(cuzk_domain *d);
 size_t cuzk_domain_size(const cuzk_domain *d);
 unsigned cuzk_domain_log_size(const cuzk_domain *d);
-/* The generator omega of the domain. */
+/* The generator omega of the domain (order n). */
 void cuzk_domain_omega(const cuzk_domain *d, cuzk_fr_t *out);
+/* The coset shift g: 7 for bellperson, omega_2n for snarkjs. */
+void cuzk_domain_coset_gen(const cuzk_domain *d, cuzk_fr_t *out);
+/* g^n - 1, the constant value of Z(X) = X^n - 1 on the coset (-2 for snarkjs). */
+void cuzk_domain_coset_z(const cuzk_domain *d, cuzk_fr_t *out);
 
-/* In place, |a| has cuzk_domain_size(d) entries. |pool| may be NULL (one thread). */
+/* In place, |a| has cuzk_domain_size(d) entries. |pool| may be NULL (one thread). The result
+ * does not depend on the pool (exact arithmetic). Transforms above 2^12 allocate a scratch of
+ * threads * ~512 KiB per call; if that fails they work in place, slower, with the same result. */
 void cuzk_ntt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool);  /* coefficients -> values */
 void cuzk_intt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool); /* values -> coefficients */
 /* Evaluate on / interpolate from the domain's coset (g * omega^i for bellperson, omega_2n *
@@ -44,8 +55,10 @@ void cuzk_coset_intt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool);
  * BELLPERSON domain (formats.md 3.4): iNTT a, b, c; coset NTT; a := (a*b - c) / (g^n - 1);
  * coset iNTT. On return a[0 .. n-2] are the h coefficients (a[n-1] is 0 for a satisfied system).
  * SNARKJS domain (formats.md 4.6): iNTT, coset NTT of a, b, c, then a := a*b - c (values on the
- * odd coset, no division, no final iNTT): the n scalars of the zkey H points.
- * b and c are clobbered.
+ * odd coset, no division, no final iNTT): the n scalars of the zkey H points (Montgomery form;
+ * convert to standard form for the MSM).
+ * b and c are clobbered. Costs 7 (bellperson) or 6 (snarkjs) transforms' worth of passes, with one
+ * bit-reversal permutation (bellperson) or none (snarkjs).
  */
 void cuzk_poly_h(const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, cuzk_pool *pool);
 

@@ -140,6 +140,8 @@ cuzk_status cuzk__mark_density(cuzk_cs *cs, const cuzk_lc *lc, bitvec *in_bits, 
 cuzk_status cuzk__keygen_row(cuzk_cs *cs, unsigned matrix, const cuzk_lc *lc);
 /* Row of one term (input constraints). */
 cuzk_status cuzk__keygen_row_single(cuzk_cs *cs, unsigned matrix, uint32_t id);
+/* Input constraint row: A = {input}, B = C = empty. */
+cuzk_status cuzk__keygen_input_row(cuzk_cs *cs, uint32_t input);
 void cuzk__keygen_free(cuzk_cs *cs);
 
 /* Bit helpers. */

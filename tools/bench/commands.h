@@ -7,5 +7,8 @@
 int cmd_info(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_verify_winning_post(int argc, char **argv);
+int cmd_setup(int argc, char **argv);
+int cmd_prove_params(int argc, char **argv);
+int cmd_prove_zkey(int argc, char **argv);
 
 #endif

@@ -19,6 +19,12 @@ static void usage(FILE *f)
                "                                     32-byte LE hex Fr per line)\n"
                "  verify-winning-post --vk FILE --vector FILE\n"
                "                                     verify a Filecoin WinningPoSt proof vector\n"
+               "  setup --circuit NAME --out DIR [--threads N]\n"
+               "                                     test parameters (.params/.vk) for a built-in\n"
+               "                                     circuit from random toxic waste\n"
+               "  prove --params DIR --circuit NAME [--backend auto|cpu|cuda] [--threads N]\n"
+               "        [--mode full|pce] [--repeat K] [--proof OUT] [--check] [--no-verify] [--json]\n"
+               "                                     prove a built-in circuit, print phase timings\n"
                "exit codes: 0 ok/valid, 1 invalid proof, 2 usage or input error\n");
 }
 
@@ -67,6 +73,15 @@ int main(int argc, char **argv)
         return cmd_verify(argc - 2, argv + 2);
     if (strcmp(cmd, "verify-winning-post") == 0)
         return cmd_verify_winning_post(argc - 2, argv + 2);
+    if (strcmp(cmd, "setup") == 0)
+        return cmd_setup(argc - 2, argv + 2);
+    if (strcmp(cmd, "prove") == 0) {
+        /* snarkjs files (--zkey) or bellperson parameters of a built-in circuit (--params). */
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--zkey") == 0)
+                return cmd_prove_zkey(argc - 2, argv + 2);
+        return cmd_prove_params(argc - 2, argv + 2);
+    }
     int (*bench)(const bench_opts *) = NULL;
     if (strcmp(cmd, "field") == 0)
         bench = bench_field_main;

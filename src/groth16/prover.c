@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* The Groth16 prover, bellperson-compatible (formats.md 3.4), written against the backend. */
+#include "cuzk/groth16.h"
+#include "cuzk/alloc.h"
+#include "cuzk/backend.h"
+
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static bool bit(const uint64_t *bm, size_t i)
+{
+    return (bm[i / 64] >> (i % 64)) & 1;
+}
+
+/*
+ * Splits |n| scalars the way supraseal does: ones go to a bitmap (batch addition), every other
+ * non-zero value stays in |tail| (a Pippenger MSM over the same bases; zeros cost it nothing).
+ */
+static void split01(const cuzk_fr_t *sc, size_t n, uint64_t *ones, cuzk_fr_t *tail)
+{
+    memset(ones, 0, ((n + 63) / 64) * sizeof *ones);
+    for (size_t i = 0; i < n; i++) {
+        if (cuzk_fr_is_one(&sc[i])) {
+            ones[i / 64] |= 1ULL << (i % 64);
+            cuzk_fr_set_zero(&tail[i]);
+        } else {
+            tail[i] = sc[i];
+        }
+    }
+}
+
+typedef struct {
+    cuzk_backend *be;
+    double *batch_ms, *tail_ms;
+} msm_ctx;
+
+static cuzk_status g1_split_sum(msm_ctx *m, cuzk_g1_jac_t *out, const cuzk_g1_affine_t *bases,
+                                const cuzk_fr_t *sc, size_t n, uint64_t *ones, cuzk_fr_t *tail)
+{
+    cuzk_g1_jac_t part;
+    split01(sc, n, ones, tail);
+    double t0 = now_ms();
+    cuzk_status s = cuzk_backend_batch_add_g1(m->be, out, bases, ones, n);
+    double t1 = now_ms();
+    if (s == CUZK_OK)
+        s = cuzk_backend_msm_g1(m->be, &part, bases, tail, n);
+    *m->batch_ms += t1 - t0;
+    *m->tail_ms += now_ms() - t1;
+    if (s == CUZK_OK)
+        cuzk_g1_add(out, out, &part);
+    return s;
+}
+
+static cuzk_status random_scalar(cuzk_fr_t *out)
+{
+    uint64_t l[4];
+    do {
+        if (getrandom(l, sizeof l, 0) != sizeof l)
+            return cuzk_fail(CUZK_ERR_INTERNAL, "prover: getrandom failed");
+        l[3] &= 0x7fffffffffffffffULL;
+    } while (!cuzk_fr_from_canonical(out, l));
+    cuzk_memclear(l, sizeof l);
+    return CUZK_OK;
+}
+
+static cuzk_status check_sizes(const cuzk_groth16_params *p, const cuzk_prover_data *pd, size_t n)
+{
+    if (!pd->a || !pd->b || !pd->c || !pd->input || (pd->n_aux && !pd->aux))
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "prover: the synthesis output is incomplete "
+                                               "(a WITNESS-mode result needs cuzk_pce_eval)");
+    if (p->vk->ic_len != pd->n_inputs)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "prover: parameters have %zu inputs, circuit %zu",
+                         p->vk->ic_len, pd->n_inputs);
+    if (p->n_l != pd->n_aux)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "prover: parameters have %zu aux, circuit %zu",
+                         p->n_l, pd->n_aux);
+    if (pd->n_rows > n)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "prover: %zu rows exceed the domain of %zu",
+                         pd->n_rows, n);
+    if (p->n_a != pd->n_inputs + pd->a_aux_popcount)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "prover: A query has %zu points, density %zu",
+                         p->n_a, pd->n_inputs + pd->a_aux_popcount);
+    if (p->n_b_g1 != pd->b_input_popcount + pd->b_aux_popcount || p->n_b_g2 != p->n_b_g1)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "prover: B queries have %zu/%zu points, density %zu",
+                         p->n_b_g1, p->n_b_g2, pd->b_input_popcount + pd->b_aux_popcount);
+    return CUZK_OK;
+}
+
+/* Pads |v| (n_rows entries) to |n| entries in a new array and frees the old one. */
+static cuzk_fr_t *pad(cuzk_fr_t **v, size_t rows, size_t n)
+{
+    cuzk_fr_t *w = cuzk_alloc_array(n, sizeof *w);
+    if (!w)
+        return NULL;
+    memcpy(w, *v, rows * sizeof *w);
+    memset(w + rows, 0, (n - rows) * sizeof *w);
+    cuzk_memclear(*v, rows * sizeof **v);
+    cuzk_free(*v);
+    *v = NULL;
+    return w;
+}
+
+cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                               cuzk_prover_data *pd, cuzk_backend *be,
+                               const cuzk_prove_opts *opts, cuzk_prove_timings *tm)
+{
+    cuzk_prove_timings local = {0};
+    cuzk_prove_timings *t = tm ? tm : &local;
+    double synth = t->synthesis;
+    memset(t, 0, sizeof *t);
+    t->synthesis = synth;
+    double t_start = now_ms();
+    size_t n = p->n_h + 1;
+    cuzk_status s = check_sizes(p, pd, n);
+    if (s != CUZK_OK)
+        return s;
+    cuzk_domain *d = NULL;
+    cuzk_fr_t *a = NULL, *b = NULL, *c = NULL, *sc = NULL, *tail = NULL;
+    uint64_t *ones = NULL;
+    cuzk_fr_t r, sr;
+    memset(&r, 0, sizeof r);
+    memset(&sr, 0, sizeof sr);
+    if ((s = cuzk_domain_create(&d, n, CUZK_ROOTS_BELLPERSON)) != CUZK_OK)
+        goto done;
+    if (cuzk_domain_size(d) != n) {
+        s = cuzk_fail(CUZK_ERR_INVALID_ARG, "prover: h query of %zu points is not domain - 1",
+                      p->n_h);
+        goto done;
+    }
+    /* H: a, b, c -> h, then free them before the MSMs need memory. */
+    double t0 = now_ms();
+    a = pad(&pd->a, pd->n_rows, n);
+    b = a ? pad(&pd->b, pd->n_rows, n) : NULL;
+    c = b ? pad(&pd->c, pd->n_rows, n) : NULL;
+    if (!c) {
+        s = cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory padding a, b, c to %zu", n);
+        goto done;
+    }
+    if ((s = cuzk_backend_h(be, d, a, b, c)) != CUZK_OK)
+        goto done;
+    cuzk_free(b);
+    cuzk_free(c);
+    b = c = NULL;
+    t->ntt_h = now_ms() - t0;
+
+    t0 = now_ms();
+    cuzk_g1_jac_t h_sum, l_sum, a_sum, b1_sum, tmp;
+    cuzk_g2_jac_t b2_sum, tmp2;
+    s = cuzk_backend_msm_g1(be, &h_sum, p->h, a, n - 1);
+    t->msm_h = now_ms() - t0;
+    cuzk_free(a);
+    a = NULL;
+    if (s != CUZK_OK)
+        goto done;
+
+    /* Scratch for the L/A/B scalar vectors (the largest is max(n_aux, n_a, n_b)). */
+    size_t cap = pd->n_aux;
+    cap = p->n_a > cap ? p->n_a : cap;
+    cap = p->n_b_g1 > cap ? p->n_b_g1 : cap;
+    cap = cap ? cap : 1;
+    sc = cuzk_alloc_array(cap, sizeof *sc);
+    tail = cuzk_alloc_array(cap, sizeof *tail);
+    ones = cuzk_alloc_array((cap + 63) / 64, sizeof *ones);
+    if (!sc || !tail || !ones) {
+        s = cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory for %zu scalars", cap);
+        goto done;
+    }
+    msm_ctx m = {be, &t->batch_add, &t->tail_msm};
+    /* L = sum aux_j L_j. */
+    if ((s = g1_split_sum(&m, &l_sum, p->l, pd->aux, pd->n_aux, ones, tail)) != CUZK_OK)
+        goto done;
+    /* A: every input, then the A-dense aux. */
+    size_t k = 0;
+    for (size_t i = 0; i < pd->n_inputs; i++)
+        sc[k++] = pd->input[i];
+    for (size_t i = 0; i < pd->n_aux; i++)
+        if (bit(pd->a_aux_density, i))
+            sc[k++] = pd->aux[i];
+    if ((s = g1_split_sum(&m, &a_sum, p->a, sc, k, ones, tail)) != CUZK_OK)
+        goto done;
+    /* B: the B-dense inputs, then the B-dense aux, in G1 and G2. */
+    k = 0;
+    for (size_t i = 0; i < pd->n_inputs; i++)
+        if (bit(pd->b_input_density, i))
+            sc[k++] = pd->input[i];
+    for (size_t i = 0; i < pd->n_aux; i++)
+        if (bit(pd->b_aux_density, i))
+            sc[k++] = pd->aux[i];
+    if ((s = g1_split_sum(&m, &b1_sum, p->b_g1, sc, k, ones, tail)) != CUZK_OK)
+        goto done;
+    t0 = now_ms();
+    s = cuzk_backend_batch_add_g2(be, &b2_sum, p->b_g2, ones, k);
+    if (s == CUZK_OK)
+        s = cuzk_backend_msm_g2(be, &tmp2, p->b_g2, tail, k);
+    t->msm_b_g2 = now_ms() - t0;
+    if (s != CUZK_OK)
+        goto done;
+    cuzk_g2_add(&b2_sum, &b2_sum, &tmp2);
+
+    /* Assemble with r, s (secret: constant-time multiplications). */
+    t0 = now_ms();
+    if (opts && opts->r && opts->s) {
+        r = *opts->r;
+        sr = *opts->s;
+    } else if ((s = random_scalar(&r)) != CUZK_OK || (s = random_scalar(&sr)) != CUZK_OK) {
+        goto done;
+    }
+    const cuzk_groth16_vk *vk = p->vk;
+    cuzk_g1_jac_t pa, pc, alpha, beta1, delta1;
+    cuzk_g2_jac_t pb, delta2;
+    cuzk_g1_from_affine(&alpha, &vk->alpha_g1);
+    cuzk_g1_from_affine(&beta1, &vk->beta_g1);
+    cuzk_g1_from_affine(&delta1, &vk->delta_g1);
+    cuzk_g2_from_affine(&delta2, &vk->delta_g2);
+    /* A = alpha + A-sum + r delta */
+    cuzk_g1_mul(&tmp, &delta1, &r);
+    cuzk_g1_add(&pa, &alpha, &a_sum);
+    cuzk_g1_add(&pa, &pa, &tmp);
+    /* B = beta2 + B-sum2 + s delta2 */
+    cuzk_g2_mul(&tmp2, &delta2, &sr);
+    cuzk_g2_from_affine(&pb, &vk->beta_g2);
+    cuzk_g2_add(&pb, &pb, &b2_sum);
+    cuzk_g2_add(&pb, &pb, &tmp2);
+    /* C = s A-sum + r B-sum1 + rs delta1 + s alpha + r beta1 + H + L
+     *   = s (A-sum + alpha) + r (B-sum1 + beta1 + s delta1) + H + L */
+    cuzk_g1_jac_t u;
+    cuzk_g1_add(&u, &a_sum, &alpha);
+    cuzk_g1_mul(&pc, &u, &sr);
+    cuzk_g1_mul(&tmp, &delta1, &sr);
+    cuzk_g1_add(&u, &b1_sum, &beta1);
+    cuzk_g1_add(&u, &u, &tmp);
+    cuzk_g1_mul(&tmp, &u, &r);
+    cuzk_g1_add(&pc, &pc, &tmp);
+    cuzk_g1_add(&pc, &pc, &h_sum);
+    cuzk_g1_add(&pc, &pc, &l_sum);
+    cuzk_groth16_proof proof;
+    cuzk_g1_to_affine(&proof.a, &pa);
+    cuzk_g2_to_affine(&proof.b, &pb);
+    cuzk_g1_to_affine(&proof.c, &pc);
+    t->assemble = now_ms() - t0;
+
+    if (!opts || opts->verify) {
+        t0 = now_ms();
+        s = cuzk_groth16_verify(vk, &proof, pd->input + 1, pd->n_inputs - 1);
+        t->verify = now_ms() - t0;
+        if (s != CUZK_OK) {
+            s = cuzk_fail(CUZK_ERR_VERIFY_FAILED,
+                          "prover: the proof does not verify (is the witness satisfying? "
+                          "--check names the first unsatisfied constraint)");
+            goto done;
+        }
+    }
+    *out = proof;
+done:
+    cuzk_memclear(&r, sizeof r);
+    cuzk_memclear(&sr, sizeof sr);
+    if (sc)
+        cuzk_memclear(sc, cap * sizeof *sc);
+    if (tail)
+        cuzk_memclear(tail, cap * sizeof *tail);
+    cuzk_free(a);
+    cuzk_free(b);
+    cuzk_free(c);
+    cuzk_free(sc);
+    cuzk_free(tail);
+    cuzk_free(ones);
+    cuzk_domain_destroy(d);
+    t->total = now_ms() - t_start + t->synthesis;
+    return s;
+}

@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* Radix-2 NTT kernels, the four-step row and column passes, the bit-reversal permutation and the
+ * public transforms. The layout and the folding of scalings are described in poly_internal.h. */
+#include "poly/poly_internal.h"
+#include "cuzk/alloc.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+
+/* A block of at most this many elements (32 KiB) finishes all its remaining stages before the
+ * next block starts (depth-first order), so those stages run from L1. */
+#define POLY_L1_ELEMS 1024
+/* Bit-reversal tiles: 2^4 x 2^4 elements (8 KiB), swapped with their mirror tile. */
+#define POLY_BR_TILE_LOG 4
+/* Elements per task in element-wise loops. */
+#define POLY_CHUNK ((size_t)1 << 13)
+
+/* ---- radix-2 kernels ------------------------------------------------------------------------
+ * Both work on m = 2^lm "rows" of |vw| adjacent elements, row i at x + i * |stride|: vw = 1 and
+ * stride = 1 for a plain vector, vw = stride = cols for a copied column group, stride = B for a
+ * column group worked in place. Every element of a row uses the same twiddle. */
+
+/* Gentleman-Sande (DIF) butterflies of one block: row j pairs with row j + h,
+ * (u, v) -> (u + v, (u - v) * w_2h^j); |w| = tw + h. */
+MONT_INLINE void dif_block(cuzk_fr_t *x, size_t h, size_t vw, size_t stride, const cuzk_fr_t *w)
+{
+    cuzk_fr_t *y = x + h * stride;
+    for (size_t i = 0; i < vw; i++) {
+        cuzk_fr_t t;
+        poly_sub(&t, &x[i], &y[i]);
+        poly_add(&x[i], &x[i], &y[i]);
+        y[i] = t;
+    }
+    for (size_t j = 1; j < h; j++) {
+        cuzk_fr_t *xj = x + j * stride, *yj = y + j * stride;
+        const cuzk_fr_t wj = w[j];
+        for (size_t i = 0; i < vw; i++) {
+            cuzk_fr_t t;
+            poly_sub(&t, &xj[i], &yj[i]);
+            poly_add(&xj[i], &xj[i], &yj[i]);
+            poly_mul(&yj[i], &t, &wj);
+        }
+    }
+}
+
+/* Cooley-Tukey (DIT) butterflies of one block: (u, v) -> (u + v w_2h^j, u - v w_2h^j). */
+MONT_INLINE void dit_block(cuzk_fr_t *x, size_t h, size_t vw, size_t stride, const cuzk_fr_t *w)
+{
+    cuzk_fr_t *y = x + h * stride;
+    for (size_t i = 0; i < vw; i++) {
+        cuzk_fr_t t = y[i];
+        poly_sub(&y[i], &x[i], &t);
+        poly_add(&x[i], &x[i], &t);
+    }
+    for (size_t j = 1; j < h; j++) {
+        cuzk_fr_t *xj = x + j * stride, *yj = y + j * stride;
+        const cuzk_fr_t wj = w[j];
+        for (size_t i = 0; i < vw; i++) {
+            cuzk_fr_t t;
+            poly_mul(&t, &yj[i], &wj);
+            poly_sub(&yj[i], &xj[i], &t);
+            poly_add(&xj[i], &xj[i], &t);
+        }
+    }
+}
+
+/* The stage loops, specialised for plain vectors (the common case: every row pass). */
+static void dif_stages(cuzk_fr_t *x, size_t m, size_t h_hi, size_t h_lo, size_t vw,
+                       size_t stride, const cuzk_fr_t *tw)
+{
+    for (size_t h = h_hi; h >= h_lo; h >>= 1)
+        for (size_t blk = 0; blk < m; blk += 2 * h) {
+            if (vw == 1 && stride == 1)
+                dif_block(x + blk, h, 1, 1, tw + h);
+            else
+                dif_block(x + blk * stride, h, vw, stride, tw + h);
+        }
+}
+
+static void dit_stages(cuzk_fr_t *x, size_t m, size_t h_lo, size_t h_hi, size_t vw,
+                       size_t stride, const cuzk_fr_t *tw)
+{
+    for (size_t h = h_lo; h <= h_hi; h <<= 1)
+        for (size_t blk = 0; blk < m; blk += 2 * h) {
+            if (vw == 1 && stride == 1)
+                dit_block(x + blk, h, 1, 1, tw + h);
+            else
+                dit_block(x + blk * stride, h, vw, stride, tw + h);
+        }
+}
+
+/* Natural -> bit-reversed (rows) DFT of length 2^lm; tw[h + j] = w_2h^j. Above L1 size: one stage
+ * over the block, then each half depth-first. */
+static void dif_rec(cuzk_fr_t *x, unsigned lm, size_t vw, size_t stride, const cuzk_fr_t *tw)
+{
+    if (lm == 0)
+        return;
+    size_t m = (size_t)1 << lm, h = m >> 1;
+    if (m * vw <= POLY_L1_ELEMS || lm == 1) {
+        dif_stages(x, m, h, 1, vw, stride, tw);
+        return;
+    }
+    dif_stages(x, m, h, h, vw, stride, tw);
+    dif_rec(x, lm - 1, vw, stride, tw);
+    dif_rec(x + h * stride, lm - 1, vw, stride, tw);
+}
+
+/* Bit-reversed -> natural DFT of length 2^lm: the halves depth-first, then the top stage. */
+static void dit_rec(cuzk_fr_t *x, unsigned lm, size_t vw, size_t stride, const cuzk_fr_t *tw)
+{
+    if (lm == 0)
+        return;
+    size_t m = (size_t)1 << lm, h = m >> 1;
+    if (m * vw <= POLY_L1_ELEMS || lm == 1) {
+        dit_stages(x, m, 1, h, vw, stride, tw);
+        return;
+    }
+    dit_rec(x, lm - 1, vw, stride, tw);
+    dit_rec(x + h * stride, lm - 1, vw, stride, tw);
+    dit_stages(x, m, h, h, vw, stride, tw);
+}
+
+/* ---- scalings ------------------------------------------------------------------------------ */
+
+/* x[c] *= k * r^c for c < n (n a power of two). Two interleaved chains of powers keep the
+ * multiplier busy while each chain waits for its previous product. */
+static void scale_geometric(cuzk_fr_t *x, size_t n, const cuzk_fr_t *k, const cuzk_fr_t *r)
+{
+    if (n == 1) {
+        poly_mul(&x[0], &x[0], k);
+        return;
+    }
+    cuzk_fr_t r2, p0 = *k, p1;
+    poly_mul(&r2, r, r);
+    poly_mul(&p1, k, r);
+    for (size_t c = 0; c < n; c += 2) {
+        poly_mul(&x[c], &x[c], &p0);
+        poly_mul(&x[c + 1], &x[c + 1], &p1);
+        poly_mul(&p0, &p0, &r2);
+        poly_mul(&p1, &p1, &r2);
+    }
+}
+
+static void scale_const(cuzk_fr_t *x, size_t n, const cuzk_fr_t *k)
+{
+    for (size_t c = 0; c < n; c++)
+        poly_mul(&x[c], &x[c], k);
+}
+
+/* The diagonal of row t fused with a natural scaling: x[c] *= K * (w^bitrev(t) * s)^c, with
+ * K = sc.k * extra (each factor optional). */
+static void row_diag(const cuzk_domain *d, cuzk_fr_t *row, size_t t, int dir,
+                     const poly_scale *sc, const cuzk_fr_t *extra)
+{
+    size_t b = (size_t)1 << d->l_in;
+    cuzk_fr_t r = d->diag[dir][t], k;
+    cuzk_fr_set_one(&k);
+    if (sc && sc->on) {
+        poly_mul(&r, &r, &sc->s);
+        k = sc->k;
+    }
+    if (extra)
+        poly_mul(&k, &k, extra);
+    if (!cuzk_fr_is_one(&r))
+        scale_geometric(row, b, &k, &r);
+    else if (!cuzk_fr_is_one(&k))
+        scale_const(row, b, &k);
+}
+
+/* ---- row pass -------------------------------------------------------------------------------
+ * Per row t: [diagonal + pre scaling, DIF]  [mid: (1/n) g^bitrev(p)]  [DIT, diagonal + post
+ * scaling]. Each bracket is optional; the mid factor's row constant (1/n) g^bitrev(t) rides
+ * along with the post diagonal. */
+typedef struct {
+    const cuzk_domain *d;
+    cuzk_fr_t *x;
+    int dif_dir; /* -1: no DIF */
+    int dit_dir; /* -1: no DIT */
+    bool mid;
+    const poly_scale *pre, *post;
+} row_ctx;
+
+static void row_task(void *p, size_t t)
+{
+    const row_ctx *c = p;
+    const cuzk_domain *d = c->d;
+    size_t b = (size_t)1 << d->l_in;
+    cuzk_fr_t *row = c->x + b * t;
+    if (c->dif_dir >= 0) {
+        row_diag(d, row, t, c->dif_dir, c->pre, NULL);
+        dif_rec(row, d->l_in, 1, 1, d->tw[c->dif_dir]);
+    }
+    cuzk_fr_t kmid;
+    if (c->mid) {
+        for (size_t i = 0; i < b; i++)
+            poly_mul(&row[i], &row[i], &d->col_g[i]);
+        poly_mul(&kmid, &d->n_inv, &d->row_g[t]);
+    }
+    if (c->dit_dir >= 0) {
+        dit_rec(row, d->l_in, 1, 1, d->tw[c->dit_dir]);
+        row_diag(d, row, t, c->dit_dir, c->post, c->mid ? &kmid : NULL);
+    }
+}
+
+static void row_pass(row_ctx *c, cuzk_pool *pool)
+{
+    cuzk_pool_run(pool, (size_t)1 << c->d->l_out, row_task, c);
+}
+
+/* ---- column pass ----------------------------------------------------------------------------
+ * Column groups of d->cols adjacent columns, copied into a per-task scratch (n1 rows of cols
+ * elements, so each DFT stage reads contiguous memory instead of one element per 2^l_in * 32 B
+ * stride, which would also collide in the cache sets), transformed, copied back. Column row t is
+ * scaled by sB^t (the s^(B t) part of a natural scaling): after the copy for a DIF, before the
+ * copy back for a DIT. Tasks take groups from a shared counter. */
+typedef struct {
+    const cuzk_domain *d;
+    cuzk_fr_t *x;
+    int dir;
+    bool dit;
+    bool scale;
+    cuzk_fr_t sB;
+    cuzk_fr_t *scratch; /* NULL: work in place (allocation failed) */
+    size_t per_task;
+    size_t groups;
+    _Atomic size_t next;
+} col_ctx;
+
+static void col_scale(cuzk_fr_t *buf, size_t n1, size_t w, size_t stride, const cuzk_fr_t *sB)
+{
+    cuzk_fr_t f = *sB;
+    for (size_t t = 1; t < n1; t++) {
+        cuzk_fr_t *r = buf + t * stride;
+        for (size_t i = 0; i < w; i++)
+            poly_mul(&r[i], &r[i], &f);
+        poly_mul(&f, &f, sB);
+    }
+}
+
+static void col_task(void *p, size_t task)
+{
+    col_ctx *c = p;
+    const cuzk_domain *d = c->d;
+    size_t b = (size_t)1 << d->l_in, n1 = (size_t)1 << d->l_out, w = d->cols;
+    cuzk_fr_t *s = c->scratch ? c->scratch + task * c->per_task : NULL;
+    const cuzk_fr_t *tw = d->tw[c->dir];
+    for (;;) {
+        size_t g = atomic_fetch_add_explicit(&c->next, 1, memory_order_relaxed);
+        if (g >= c->groups)
+            break;
+        cuzk_fr_t *col = c->x + g * w;
+        cuzk_fr_t *buf = s ? s : col;
+        size_t stride = s ? w : b;
+        if (s)
+            for (size_t t = 0; t < n1; t++)
+                memcpy(s + t * w, col + t * b, w * sizeof *s);
+        if (c->dit) {
+            dit_rec(buf, d->l_out, w, stride, tw);
+            if (c->scale)
+                col_scale(buf, n1, w, stride, &c->sB);
+        } else {
+            if (c->scale)
+                col_scale(buf, n1, w, stride, &c->sB);
+            dif_rec(buf, d->l_out, w, stride, tw);
+        }
+        if (s)
+            for (size_t t = 0; t < n1; t++)
+                memcpy(col + t * b, s + t * w, w * sizeof *s);
+    }
+}
+
+static void col_pass(const cuzk_domain *d, cuzk_fr_t *x, int dir, bool dit, const poly_scale *sc,
+                     cuzk_pool *pool)
+{
+    if (d->l_out == 0)
+        return;
+    col_ctx c;
+    memset(&c, 0, sizeof c);
+    c.d = d;
+    c.x = x;
+    c.dir = dir;
+    c.dit = dit;
+    if (sc && sc->on) {
+        c.sB = sc->s;
+        for (unsigned i = 0; i < d->l_in; i++)
+            poly_mul(&c.sB, &c.sB, &c.sB);
+        c.scale = !cuzk_fr_is_one(&c.sB);
+    }
+    c.groups = ((size_t)1 << d->l_in) / d->cols;
+    size_t tasks = cuzk_pool_threads(pool);
+    if (tasks > c.groups)
+        tasks = c.groups;
+    /* Each task's block is padded to a multiple of 64 bytes and the base aligned to 64. */
+    c.per_task = (((size_t)1 << d->l_out) * d->cols + 1) & ~(size_t)1;
+    void *mem = cuzk_alloc_array(tasks * c.per_task + 2, sizeof(cuzk_fr_t));
+    if (mem)
+        c.scratch = (cuzk_fr_t *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
+    atomic_init(&c.next, 0);
+    cuzk_pool_run(pool, tasks, col_task, &c);
+    cuzk_free(mem);
+}
+
+/* ---- transforms ---------------------------------------------------------------------------- */
+
+void cuzk__ntt_dif(const cuzk_domain *d, cuzk_fr_t *x, int dir, const poly_scale *in,
+                   cuzk_pool *pool)
+{
+    col_pass(d, x, dir, false, in, pool);
+    row_ctx c = {d, x, dir, -1, false, in, NULL};
+    row_pass(&c, pool);
+}
+
+void cuzk__ntt_dit(const cuzk_domain *d, cuzk_fr_t *x, int dir, const poly_scale *out,
+                   cuzk_pool *pool)
+{
+    row_ctx c = {d, x, -1, dir, false, NULL, out};
+    row_pass(&c, pool);
+    col_pass(d, x, dir, true, out, pool);
+}
+
+void cuzk__ntt_to_coset(const cuzk_domain *d, cuzk_fr_t *x, cuzk_pool *pool)
+{
+    col_pass(d, x, POLY_INV, false, NULL, pool);
+    row_ctx c = {d, x, POLY_INV, POLY_FWD, true, NULL, NULL};
+    row_pass(&c, pool);
+    col_pass(d, x, POLY_FWD, true, NULL, pool);
+}
+
+/* ---- bit reversal -------------------------------------------------------------------------
+ * Index p = (hi, mid, lo) with 4-bit hi and lo; bitrev(p) = (rev lo, rev mid, rev hi). The tile
+ * of a mid value (16 runs of 16 elements) swaps with the tile of rev(mid) (or within itself), so
+ * each swap pair touches two 8 KiB tiles instead of two random cache lines. */
+typedef struct {
+    cuzk_fr_t *x;
+    unsigned l;
+    size_t mids, chunk;
+} br_ctx;
+
+static void br_task(void *p, size_t i)
+{
+    const br_ctx *c = p;
+    const unsigned tb = POLY_BR_TILE_LOG, lm = c->l - 2 * tb, hs = c->l - tb;
+    const size_t ts = (size_t)1 << tb;
+    size_t end = (i + 1) * c->chunk < c->mids ? (i + 1) * c->chunk : c->mids;
+    for (size_t m = i * c->chunk; m < end; m++) {
+        size_t rm = poly_bitrev(m, lm);
+        if (rm < m)
+            continue;
+        for (size_t hi = 0; hi < ts; hi++) {
+            size_t rhi = poly_bitrev(hi, tb);
+            for (size_t lo = 0; lo < ts; lo++) {
+                size_t a = (hi << hs) | (m << tb) | lo;
+                size_t b = (poly_bitrev(lo, tb) << hs) | (rm << tb) | rhi;
+                if (m == rm && b <= a)
+                    continue;
+                cuzk_fr_t t = c->x[a];
+                c->x[a] = c->x[b];
+                c->x[b] = t;
+            }
+        }
+    }
+}
+
+void cuzk__bitrev_permute(const cuzk_domain *d, cuzk_fr_t *x, cuzk_pool *pool)
+{
+    unsigned l = d->log_n;
+    if (l < 2 * POLY_BR_TILE_LOG + 2) {
+        for (size_t i = 0; i < d->n; i++) {
+            size_t j = poly_bitrev(i, l);
+            if (i < j) {
+                cuzk_fr_t t = x[i];
+                x[i] = x[j];
+                x[j] = t;
+            }
+        }
+        return;
+    }
+    br_ctx c = {x, l, (size_t)1 << (l - 2 * POLY_BR_TILE_LOG), 32};
+    cuzk_pool_run(pool, (c.mids + c.chunk - 1) / c.chunk, br_task, &c);
+}
+
+/* ---- public API ---------------------------------------------------------------------------- */
+
+void cuzk_ntt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool)
+{
+    cuzk__bitrev_permute(d, a, pool);
+    cuzk__ntt_dit(d, a, POLY_FWD, NULL, pool);
+}
+
+void cuzk_intt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool)
+{
+    poly_scale sc = {true, d->n_inv, {{0}}};
+    cuzk_fr_set_one(&sc.s);
+    cuzk__bitrev_permute(d, a, pool);
+    cuzk__ntt_dit(d, a, POLY_INV, &sc, pool);
+}
+
+void cuzk_coset_ntt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool)
+{
+    poly_scale sc = {true, {{0}}, d->g};
+    cuzk_fr_set_one(&sc.k);
+    cuzk__ntt_dif(d, a, POLY_FWD, &sc, pool);
+    cuzk__bitrev_permute(d, a, pool);
+}
+
+void cuzk_coset_intt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool)
+{
+    poly_scale sc = {true, d->n_inv, d->g_inv};
+    cuzk__bitrev_permute(d, a, pool);
+    cuzk__ntt_dit(d, a, POLY_INV, &sc, pool);
+}

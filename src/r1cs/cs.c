@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * The constraint system: variables, modes, enforce. ONE is input 0 and bellperson's order is
+ * kept: inputs and aux numbered separately in allocation order, constraints in enforce order.
+ */
+#include "r1cs/cs_internal.h"
+#include "r1cs/fr_fast.h"
+
+#include "cuzk/alloc.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+bool cuzk__grow(void **p, size_t *cap, size_t need, size_t elem, bool zero, bool wipe)
+{
+    if (need <= *cap)
+        return true;
+    size_t ncap = *cap ? *cap : 16;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2)
+            return false;
+        ncap *= 2;
+    }
+    if (elem && ncap > SIZE_MAX / elem)
+        return false;
+    void *np = cuzk_alloc(ncap * elem);
+    if (!np)
+        return false;
+    if (*p && *cap)
+        memcpy(np, *p, *cap * elem);
+    if (zero)
+        memset((char *)np + *cap * elem, 0, (ncap - *cap) * elem);
+    if (*p && wipe)
+        cuzk_memclear(*p, *cap * elem);
+    cuzk_free(*p);
+    *p = np;
+    *cap = ncap;
+    return true;
+}
+
+cuzk_status cuzk__cs_fail(cuzk_cs *cs, cuzk_status s)
+{
+    if (cs->sticky == CUZK_OK && s != CUZK_OK) {
+        cs->sticky = s;
+        if (s == CUZK_ERR_NOMEM)
+            (void)cuzk_fail(s, "constraint system: out of memory after %zu constraints",
+                            cs->n_constraints);
+    }
+    return cs->sticky;
+}
+
+/* ---- 2^k table ---------------------------------------------------------------------------- */
+
+static cuzk_fr_t pow2_table[256];
+static pthread_once_t pow2_once = PTHREAD_ONCE_INIT;
+
+static void pow2_init(void)
+{
+    cuzk_fr_set_one(&pow2_table[0]);
+    for (unsigned k = 1; k < 256; k++)
+        cuzk_fr_dbl(&pow2_table[k], &pow2_table[k - 1]);
+}
+
+const cuzk_fr_t *cuzk_r1cs_pow2(unsigned k)
+{
+    pthread_once(&pow2_once, pow2_init);
+    return &pow2_table[k & 255];
+}
+
+/* ---- create / destroy ------------------------------------------------------------------- */
+
+static bool frvec_reserve(frvec *v, size_t n)
+{
+    return cuzk__grow((void **)&v->v, &v->cap, n, sizeof(cuzk_fr_t), false, true);
+}
+
+static bool bitvec_reserve(bitvec *b, size_t nbits)
+{
+    size_t words = (nbits + 63) / 64;
+    if (words <= b->words)
+        return true;
+    return cuzk__grow((void **)&b->w, &b->words, words, sizeof(uint64_t), true, false);
+}
+
+cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
+                           size_t hint_constraints)
+{
+    if (!out)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_create: out is NULL");
+    *out = NULL;
+    if (mode != CUZK_CS_PROVE && mode != CUZK_CS_CHECK && mode != CUZK_CS_WITNESS &&
+        mode != CUZK_CS_KEYGEN)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_create: unknown mode %d", (int)mode);
+    pthread_once(&pow2_once, pow2_init);
+    cuzk_cs *cs = cuzk_alloc(sizeof *cs);
+    if (!cs)
+        return cuzk_fail(CUZK_ERR_NOMEM, "cuzk_cs_create: out of memory");
+    memset(cs, 0, sizeof *cs);
+    cs->mode = mode;
+    cs->values = mode != CUZK_CS_KEYGEN;
+    cs->constraints = mode != CUZK_CS_WITNESS;
+    cs->evaluate = mode == CUZK_CS_PROVE || mode == CUZK_CS_CHECK;
+    for (int i = 0; i < 3; i++)
+        cuzk__lc_init(&cs->scratch[i], cs, !cs->constraints);
+    cuzk__lc_init(&cs->dummy, cs, true);
+    bool ok = true;
+    if (cs->values)
+        ok = frvec_reserve(&cs->aux, hint_aux ? hint_aux : 64) && frvec_reserve(&cs->input, 16);
+    if (ok && cs->evaluate) {
+        size_t rows = hint_constraints ? hint_constraints : 64;
+        ok = frvec_reserve(&cs->a, rows) && frvec_reserve(&cs->b, rows) &&
+             frvec_reserve(&cs->c, rows) && bitvec_reserve(&cs->a_aux, hint_aux ? hint_aux : 64) &&
+             bitvec_reserve(&cs->b_aux, hint_aux ? hint_aux : 64) &&
+             bitvec_reserve(&cs->b_in, 64);
+    }
+    if (!ok) {
+        cuzk_cs_destroy(cs);
+        return cuzk_fail(CUZK_ERR_NOMEM, "cuzk_cs_create: out of memory");
+    }
+    /* ONE = input 0. */
+    cuzk_var one;
+    cuzk_status s = cuzk_cs_alloc_input(cs, &one, &cuzk__fr_one);
+    if (s != CUZK_OK) {
+        cuzk_cs_destroy(cs);
+        return s;
+    }
+    *out = cs;
+    return CUZK_OK;
+}
+
+static void frvec_free(frvec *v, bool wipe)
+{
+    if (v->v && wipe)
+        cuzk_memclear(v->v, v->cap * sizeof(cuzk_fr_t));
+    cuzk_free(v->v);
+    v->v = NULL;
+    v->len = v->cap = 0;
+}
+
+void cuzk_cs_destroy(cuzk_cs *cs)
+{
+    if (!cs)
+        return;
+    frvec_free(&cs->input, true);
+    frvec_free(&cs->aux, true);
+    frvec_free(&cs->a, true);
+    frvec_free(&cs->b, true);
+    frvec_free(&cs->c, true);
+    cuzk_free(cs->a_aux.w);
+    cuzk_free(cs->b_in.w);
+    cuzk_free(cs->b_aux.w);
+    cuzk__keygen_free(cs);
+    for (int i = 0; i < 3; i++)
+        cuzk__lc_release(&cs->scratch[i]);
+    for (size_t i = 0; i < cs->pool_len; i++) {
+        cuzk__lc_release(cs->pool[i]);
+        cuzk_free(cs->pool[i]);
+    }
+    cuzk_free(cs->pool);
+    cuzk_free(cs->views);
+    cuzk_free(cs->ns_buf);
+    cuzk_free(cs->ns_marks);
+    cuzk_free(cs->bad_where);
+    cuzk_free(cs);
+}
+
+cuzk_cs_mode cuzk_cs_get_mode(const cuzk_cs *cs)
+{
+    return cs->mode;
+}
+bool cuzk_cs_has_values(const cuzk_cs *cs)
+{
+    return cs->values;
+}
+bool cuzk_cs_has_constraints(const cuzk_cs *cs)
+{
+    return cs->constraints;
+}
+size_t cuzk_cs_num_inputs(const cuzk_cs *cs)
+{
+    return cs->n_inputs;
+}
+size_t cuzk_cs_num_aux(const cuzk_cs *cs)
+{
+    return cs->n_aux;
+}
+size_t cuzk_cs_num_constraints(const cuzk_cs *cs)
+{
+    return cs->n_constraints;
+}
+cuzk_status cuzk_cs_status(const cuzk_cs *cs)
+{
+    return cs->sticky;
+}
+
+/* ---- variables -------------------------------------------------------------------------- */
+
+static cuzk_status alloc_var(cuzk_cs *cs, cuzk_var *out, const cuzk_fr_t *value, bool input)
+{
+    if (cs->sticky != CUZK_OK)
+        return cs->sticky;
+    if (cs->finalized)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_alloc: system already finalised");
+    size_t *n = input ? &cs->n_inputs : &cs->n_aux;
+    if (*n >= CUZK_VAR_MAX_INDEX)
+        return cuzk__cs_fail(cs, cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_alloc: too many variables"));
+    if (cs->values) {
+        if (!value)
+            return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                             "cuzk_cs_alloc: value missing for %s %zu in a mode with values",
+                             input ? "input" : "aux", *n);
+        frvec *v = input ? &cs->input : &cs->aux;
+        if (v->len == v->cap && !frvec_reserve(v, v->len + 1))
+            return cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
+        v->v[v->len++] = *value;
+    }
+    if (cs->evaluate) {
+        bool ok = input ? bitvec_reserve(&cs->b_in, *n + 1)
+                        : bitvec_reserve(&cs->a_aux, *n + 1) && bitvec_reserve(&cs->b_aux, *n + 1);
+        if (!ok)
+            return cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
+    }
+    *out = input ? cuzk_var_input((uint32_t)*n) : cuzk_var_aux((uint32_t)*n);
+    (*n)++;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_cs_alloc_aux(cuzk_cs *cs, cuzk_var *out, const cuzk_fr_t *value)
+{
+    return alloc_var(cs, out, value, false);
+}
+
+cuzk_status cuzk_cs_alloc_input(cuzk_cs *cs, cuzk_var *out, const cuzk_fr_t *value)
+{
+    return alloc_var(cs, out, value, true);
+}
+
+cuzk_status cuzk_cs_alloc_aux_bit(cuzk_cs *cs, cuzk_var *out, bool bit)
+{
+    static const cuzk_fr_t zero = {{0, 0, 0, 0}};
+    return alloc_var(cs, out, bit ? &cuzk__fr_one : &zero, false);
+}
+
+void cuzk_cs_value(const cuzk_cs *cs, cuzk_fr_t *out, cuzk_var v)
+{
+    uint32_t i = cuzk_var_index(v);
+    if (!cs->values) {
+        frf_set_zero(out);
+        return;
+    }
+    if (cuzk_var_is_aux(v))
+        *out = i < cs->aux.len ? cs->aux.v[i] : (cuzk_fr_t){{0}};
+    else
+        *out = i < cs->input.len ? cs->input.v[i] : (cuzk_fr_t){{0}};
+}
+
+/* ---- namespaces --------------------------------------------------------------------------- */
+
+static void ns_push_text(cuzk_cs *cs, const char *fmt, va_list ap)
+{
+    cs->ns_depth++;
+    if (cs->mode != CUZK_CS_CHECK)
+        return;
+    if (!cuzk__grow((void **)&cs->ns_marks, &cs->ns_marks_cap, cs->ns_depth, sizeof(size_t), false,
+                    false)) {
+        (void)cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
+        return;
+    }
+    cs->ns_marks[cs->ns_depth - 1] = cs->ns_len;
+    char tmp[256];
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    if (n < 0)
+        n = 0;
+    size_t len = (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1;
+    if (!cuzk__grow((void **)&cs->ns_buf, &cs->ns_cap, cs->ns_len + len + 2, 1, false, false)) {
+        (void)cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
+        return;
+    }
+    if (cs->ns_len)
+        cs->ns_buf[cs->ns_len++] = '/';
+    memcpy(cs->ns_buf + cs->ns_len, tmp, len);
+    cs->ns_len += len;
+    cs->ns_buf[cs->ns_len] = 0;
+}
+
+void cuzk_cs_push_ns(cuzk_cs *cs, const char *name)
+{
+    if (cs->mode != CUZK_CS_CHECK) {
+        cs->ns_depth++;
+        return;
+    }
+    cuzk_cs_push_nsf(cs, "%s", name);
+}
+
+void cuzk_cs_push_nsf(cuzk_cs *cs, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ns_push_text(cs, fmt, ap);
+    va_end(ap);
+}
+
+void cuzk_cs_pop_ns(cuzk_cs *cs)
+{
+    if (!cs->ns_depth)
+        return;
+    cs->ns_depth--;
+    if (cs->mode == CUZK_CS_CHECK && cs->ns_marks && cs->ns_buf) {
+        cs->ns_len = cs->ns_marks[cs->ns_depth];
+        cs->ns_buf[cs->ns_len] = 0;
+    }
+}
+
+/* ---- LC handles --------------------------------------------------------------------------- */
+
+void cuzk_cs_lcs(cuzk_cs *cs, cuzk_lc **a, cuzk_lc **b, cuzk_lc **c)
+{
+    for (int i = 0; i < 3; i++)
+        cuzk_lc_clear(&cs->scratch[i]);
+    *a = &cs->scratch[0];
+    *b = &cs->scratch[1];
+    *c = &cs->scratch[2];
+}
+
+cuzk_lc *cuzk_cs_lc_new(cuzk_cs *cs)
+{
+    cuzk_lc *lc = cs->free_list;
+    if (lc) {
+        cs->free_list = lc->next_free;
+    } else {
+        if (!cuzk__grow((void **)&cs->pool, &cs->pool_cap, cs->pool_len + 1, sizeof *cs->pool,
+                        false, false) ||
+            !(lc = cuzk_alloc(sizeof *lc))) {
+            (void)cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
+            return &cs->dummy;
+        }
+        cuzk__lc_init(lc, cs, !cs->constraints);
+        cs->pool[cs->pool_len++] = lc;
+    }
+    lc->next_free = NULL;
+    lc->in_use = true;
+    cuzk_lc_clear(lc);
+    return lc;
+}
+
+void cuzk_cs_lc_free(cuzk_cs *cs, cuzk_lc *lc)
+{
+    if (!lc || lc == &cs->dummy || !lc->in_use)
+        return;
+    lc->in_use = false;
+    lc->next_free = cs->free_list;
+    cs->free_list = lc;
+}
+
+/* ---- enforce ------------------------------------------------------------------------------ */
+
+static bool grow_rows(cuzk_cs *cs)
+{
+    size_t n = cs->n_constraints + 1;
+    return frvec_reserve(&cs->a, n) && frvec_reserve(&cs->b, n) && frvec_reserve(&cs->c, n);
+}
+
+static void check_row(cuzk_cs *cs, size_t row)
+{
+    if (cs->bad)
+        return;
+    cuzk_fr_t ab;
+    cuzk_fr_mul(&ab, &cs->a.v[row], &cs->b.v[row]);
+    if (cuzk_fr_eq(&ab, &cs->c.v[row]))
+        return;
+    cs->bad = true;
+    cs->first_bad = row;
+    if (cs->ns_len && cs->ns_buf) {
+        cs->bad_where = cuzk_alloc(cs->ns_len + 1);
+        if (cs->bad_where)
+            memcpy(cs->bad_where, cs->ns_buf, cs->ns_len + 1);
+    }
+}
+
+cuzk_status cuzk_cs_enforce(cuzk_cs *cs, const cuzk_lc *a, const cuzk_lc *b, const cuzk_lc *c)
+{
+    if (cs->sticky != CUZK_OK)
+        return cs->sticky;
+    if (cs->finalized)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_enforce: system already finalised");
+    if (cs->evaluate) {
+        size_t row = cs->n_constraints;
+        if (row == cs->a.cap && !grow_rows(cs))
+            return cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
+        const cuzk_fr_t *in = cs->input.v, *aux = cs->aux.v;
+        cuzk__lc_eval(a, in, aux, &cs->a.v[row]);
+        cuzk__lc_eval(b, in, aux, &cs->b.v[row]);
+        cuzk__lc_eval(c, in, aux, &cs->c.v[row]);
+        cs->a.len = cs->b.len = cs->c.len = row + 1;
+        cuzk_status s = cuzk__mark_density(cs, a, NULL, &cs->a_aux);
+        if (s == CUZK_OK)
+            s = cuzk__mark_density(cs, b, &cs->b_in, &cs->b_aux);
+        if (s != CUZK_OK)
+            return cuzk__cs_fail(cs, s);
+        if (cs->mode == CUZK_CS_CHECK)
+            check_row(cs, row);
+    } else if (cs->mode == CUZK_CS_KEYGEN) {
+        cuzk_status s = cuzk__keygen_row(cs, 0, a);
+        if (s == CUZK_OK)
+            s = cuzk__keygen_row(cs, 1, b);
+        if (s == CUZK_OK)
+            s = cuzk__keygen_row(cs, 2, c);
+        if (s != CUZK_OK)
+            return cuzk__cs_fail(cs, s);
+    }
+    cs->n_constraints++;
+    return cs->sticky;
+}

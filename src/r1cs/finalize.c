@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * Finalisation (bellperson appends input_i * 0 = 0 for every input after synthesis), the
+ * satisfaction check and the hand-over of the prover's vectors.
+ */
+#include "r1cs/cs_internal.h"
+#include "r1cs/fr_fast.h"
+
+#include "cuzk/alloc.h"
+
+#include <string.h>
+
+cuzk_status cuzk_cs_finalize(cuzk_cs *cs)
+{
+    if (!cs)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_finalize: cs is NULL");
+    if (cs->sticky != CUZK_OK)
+        return cs->sticky;
+    if (cs->finalized)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_finalize: called twice");
+    size_t rows = cs->n_constraints + cs->n_inputs;
+    if (cs->evaluate) {
+        if (!cuzk__grow((void **)&cs->a.v, &cs->a.cap, rows, sizeof(cuzk_fr_t), false, true) ||
+            !cuzk__grow((void **)&cs->b.v, &cs->b.cap, rows, sizeof(cuzk_fr_t), false, true) ||
+            !cuzk__grow((void **)&cs->c.v, &cs->c.cap, rows, sizeof(cuzk_fr_t), false, true))
+            return cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
+        for (size_t i = 0; i < cs->n_inputs; i++) {
+            size_t r = cs->n_constraints + i;
+            cs->a.v[r] = cs->input.v[i];
+            frf_set_zero(&cs->b.v[r]);
+            frf_set_zero(&cs->c.v[r]);
+        }
+        cs->a.len = cs->b.len = cs->c.len = rows;
+        cs->n_constraints = rows;
+    } else if (cs->mode == CUZK_CS_KEYGEN) {
+        for (size_t i = 0; i < cs->n_inputs; i++) {
+            cuzk_status s = cuzk__keygen_input_row(cs, (uint32_t)i);
+            if (s != CUZK_OK)
+                return cuzk__cs_fail(cs, s);
+            cs->n_constraints++;
+        }
+    } else {
+        cs->n_constraints = rows;
+    }
+    cs->finalized = true;
+    return CUZK_OK;
+}
+
+bool cuzk_cs_is_satisfied(const cuzk_cs *cs, size_t *first_row, const char **where)
+{
+    if (where)
+        *where = NULL;
+    if (first_row)
+        *first_row = 0;
+    if (!cs->evaluate)
+        return false;
+    if (cs->mode == CUZK_CS_CHECK) {
+        if (!cs->bad)
+            return true;
+        if (first_row)
+            *first_row = cs->first_bad;
+        if (where)
+            *where = cs->bad_where;
+        return false;
+    }
+    if (!cs->a.v)
+        return false; /* already taken */
+    for (size_t r = 0; r < cs->a.len; r++) {
+        cuzk_fr_t ab;
+        frf_mul(&ab, &cs->a.v[r], &cs->b.v[r]);
+        if (!frf_eq(&ab, &cs->c.v[r])) {
+            if (first_row)
+                *first_row = r;
+            return false;
+        }
+    }
+    return true;
+}
+
+cuzk_status cuzk_cs_take_prover_data(cuzk_cs *cs, cuzk_prover_data *out)
+{
+    if (!cs || !out)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_take_prover_data: NULL argument");
+    memset(out, 0, sizeof *out);
+    if (!cs->values || !cs->finalized || cs->taken)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_take_prover_data: needs a finalised "
+                                               "PROVE/CHECK/WITNESS system, not yet taken");
+    out->n_inputs = cs->n_inputs;
+    out->n_aux = cs->n_aux;
+    out->n_rows = cs->n_constraints;
+    out->n_constraints = cs->n_constraints - cs->n_inputs;
+    out->input = cs->input.v;
+    out->aux = cs->aux.v;
+    cs->input.v = cs->aux.v = NULL;
+    cs->input.cap = cs->aux.cap = 0;
+    if (cs->evaluate) {
+        out->a = cs->a.v;
+        out->b = cs->b.v;
+        out->c = cs->c.v;
+        cs->a.v = cs->b.v = cs->c.v = NULL;
+        cs->a.cap = cs->b.cap = cs->c.cap = 0;
+        out->a_aux_density = cs->a_aux.w;
+        out->b_input_density = cs->b_in.w;
+        out->b_aux_density = cs->b_aux.w;
+        out->a_aux_popcount = cs->a_aux.pop;
+        out->b_input_popcount = cs->b_in.pop;
+        out->b_aux_popcount = cs->b_aux.pop;
+        cs->a_aux.w = cs->b_in.w = cs->b_aux.w = NULL;
+        cs->a_aux.words = cs->b_in.words = cs->b_aux.words = 0;
+    }
+    cs->taken = true;
+    return CUZK_OK;
+}
+
+static void free_wiped(cuzk_fr_t *p, size_t n)
+{
+    if (p)
+        cuzk_memclear(p, n * sizeof *p);
+    cuzk_free(p);
+}
+
+void cuzk_prover_data_free(cuzk_prover_data *pd)
+{
+    if (!pd)
+        return;
+    free_wiped(pd->input, pd->n_inputs);
+    free_wiped(pd->aux, pd->n_aux);
+    free_wiped(pd->a, pd->n_rows);
+    free_wiped(pd->b, pd->n_rows);
+    free_wiped(pd->c, pd->n_rows);
+    cuzk_free(pd->a_aux_density);
+    cuzk_free(pd->b_input_density);
+    cuzk_free(pd->b_aux_density);
+    memset(pd, 0, sizeof *pd);
+}
