@@ -34,7 +34,7 @@ LIB   := $(BUILD)/lib/libcuzk.a
 BENCH := $(BUILD)/bin/cuzk-bench
 TESTS := $(BUILD)/bin/cuzk-test
 
-.PHONY: all deps test check check-san demo clean format
+.PHONY: all deps test check check-san interop demo clean format
 all: $(LIB) $(BENCH) $(TESTS)
 
 $(BUILD)/obj/%.o: %.c
@@ -72,6 +72,7 @@ test: deps
 	$(MAKE) check
 	$(MAKE) check BUILD=build/verify VERIFY=1
 	$(MAKE) check-san
+	$(MAKE) interop
 
 check: all
 	$(TESTS)
@@ -79,6 +80,11 @@ check: all
 
 check-san:
 	$(MAKE) check BUILD=build/san SAN=1 OPT=-O1
+
+# snarkjs/circom interoperability (node + npm; exit 77 = skipped when they are missing). The
+# first run makes a 2^12 powers-of-tau file (~2-3 min) cached in build/interop.
+interop: all
+	scripts/interop-snarkjs.sh $(BENCH) || [ $$? = 77 ]
 
 demo:
 	scripts/demo.sh

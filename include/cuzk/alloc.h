@@ -14,6 +14,10 @@ void *cuzk_calloc_array(size_t count, size_t size);
 void cuzk_free(void *p);
 /* Bytes currently allocated through cuzk_alloc* and not yet freed. */
 uint64_t cuzk_alloc_live_bytes(void);
+/* High-water mark of cuzk_alloc_live_bytes since start or the last cuzk_alloc_peak_reset, which
+ * restarts it from the current live bytes (benchmarks measure one phase at a time). */
+uint64_t cuzk_alloc_peak_bytes(void);
+void cuzk_alloc_peak_reset(void);
 /* Zeroes |n| bytes at |p| in a way the compiler cannot remove (for secrets). */
 void cuzk_memclear(void *p, size_t n);
 

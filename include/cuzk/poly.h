@@ -5,8 +5,8 @@
 /*
  * Evaluation domains over Fr and the NTT (CPU). Two root families exist (formats.md section 1):
  * bellperson/blst use 7-based roots of unity (omega_n = 7^(t * 2^(32-k))) and the coset
- * generator g = 7; snarkjs uses 5-based roots and evaluates on the "odd coset" omega_2n * <omega_n>.
- * Vectors are cuzk_fr_t in Montgomery form, natural order in and out.
+ * generator g = 7; snarkjs uses 5-based roots and evaluates on the "odd coset" omega_2n *
+ * <omega_n>. Vectors are cuzk_fr_t in Montgomery form, natural order in and out.
  */
 
 #include "cuzk/field.h"

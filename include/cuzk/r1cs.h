@@ -265,7 +265,7 @@ typedef cuzk_status (*cuzk_circuit_fn)(cuzk_cs *cs, const void *params);
 
 typedef struct {
     const char *name;        /* registry name, e.g. "sha256-chain" */
-    const char *description; /* one line, %llu = arg */
+    const char *description; /* one line about the family and what ARG means */
     cuzk_circuit_fn synth;
     cuzk_circuit_params params;
 } cuzk_circuit;

@@ -129,30 +129,20 @@ cuzk_status cuzk_snarkjs_check(const cuzk_snarkjs_r1cs *cs, const cuzk_snarkjs_w
 cuzk_status cuzk_snarkjs_r1cs_matches_zkey(const cuzk_snarkjs_r1cs *cs,
                                            const cuzk_snarkjs_zkey *zk) CUZK_WARN_UNUSED_RESULT;
 
-/* Milliseconds per prover phase; names are DESIGN.md section 5's. */
-typedef struct {
-    double synthesis; /* building a, b, c from section 4 and the witness */
-    double ntt_h;     /* 3 iNTT + 3 odd-coset NTT + a*b - c */
-    double msm_h;
-    double tail_msm; /* the A, B1 and C MSMs (G1) */
-    double msm_b_g2;
-    double assemble;
-    double verify; /* the self-check with cuzk's verifier */
-    double total;
-} cuzk_snarkjs_timings;
-
 /*
  * Proves with the key |zk| and the witness |w| exactly as `snarkjs groth16 prove` does
  * (formats.md 4.6, 5-based domain, odd coset), with fresh random r, s from the operating system.
  * Writes the proof to *|proof| and the public signals w[1 .. n_public] (Montgomery form) to
  * |public_inputs| (room for zk->n_public). The proof is then verified with zk->vk: a witness
  * that does not satisfy the circuit gives CUZK_ERR_VERIFY_FAILED and no proof. |pool| may be
- * NULL; |timings| may be NULL. Outputs are zeroed on failure.
+ * NULL; |timings| (may be NULL) receives the phase times: synthesis = building a, b, c from
+ * section 4, ntt_h, msm_h, tail_msm = the A, B1 and C MSMs, msm_b_g2, assemble, verify, total
+ * (batch_add stays 0). Outputs are zeroed on failure.
  */
 cuzk_status cuzk_snarkjs_prove(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
                                const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
                                cuzk_pool *pool,
-                               cuzk_snarkjs_timings *timings) CUZK_WARN_UNUSED_RESULT;
+                               cuzk_prove_timings *timings) CUZK_WARN_UNUSED_RESULT;
 
 /* ---- snarkjs JSON ------------------------------------------------------------------------- */
 

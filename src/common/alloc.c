@@ -6,6 +6,7 @@
 #include <string.h>
 
 static _Atomic uint64_t live_bytes;
+static _Atomic uint64_t peak_bytes;
 
 /* A 16-byte header keeps the size (and the 16-byte alignment malloc gives) so that cuzk_free
  * can count without the caller repeating it. */
@@ -19,7 +20,10 @@ void *cuzk_alloc(size_t size)
     if (!p)
         return NULL;
     memcpy(p, &size, sizeof size);
-    atomic_fetch_add(&live_bytes, size);
+    uint64_t now = atomic_fetch_add(&live_bytes, size) + size;
+    uint64_t peak = atomic_load(&peak_bytes);
+    while (now > peak && !atomic_compare_exchange_weak(&peak_bytes, &peak, now))
+        ;
     return p + HDR;
 }
 
@@ -52,6 +56,16 @@ void cuzk_free(void *p)
 uint64_t cuzk_alloc_live_bytes(void)
 {
     return atomic_load(&live_bytes);
+}
+
+uint64_t cuzk_alloc_peak_bytes(void)
+{
+    return atomic_load(&peak_bytes);
+}
+
+void cuzk_alloc_peak_reset(void)
+{
+    atomic_store(&peak_bytes, atomic_load(&live_bytes));
 }
 
 void cuzk_memclear(void *p, size_t n)

@@ -36,6 +36,8 @@ static const uint64_t FP_P[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL,
                                  0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
 static const uint64_t FP_N0 = 0x89f3fffcfffcfffdULL; /* -p^-1 mod 2^64 */
 
+/* The asm below is laid out by hand, one instruction group per line; keep the formatter off. */
+/* clang-format off */
 #define NL "\n\t"
 
 /* t[0..6] += a[0..5] * rdx, t6 zero on entry, CF = OF = 0 on entry. */
@@ -71,13 +73,13 @@ static const uint64_t FP_N0 = 0x89f3fffcfffcfffdULL; /* -p^-1 mod 2^64 */
  * rax, rbx, rdx, rsi, rcx, S5, and move the copy back when the subtraction borrowed.
  */
 #define FINAL_SUB(R0, R1, R2, R3, R4, R5, S5)                                                      \
-    "movq " R0 ", %%rax" NL "movq " R1 ", %%rbx" NL "movq " R2 ", %%rdx" NL                         \
-    "movq " R3 ", %%rsi" NL "movq " R4 ", %%rcx" NL "movq " R5 ", " S5 NL                           \
-    "subq 0+%[p], " R0 NL "sbbq 8+%[p], " R1 NL "sbbq 16+%[p], " R2 NL                              \
-    "sbbq 24+%[p], " R3 NL "sbbq 32+%[p], " R4 NL "sbbq 40+%[p], " R5 NL                            \
-    "cmovcq %%rax, " R0 NL "cmovcq %%rbx, " R1 NL "cmovcq %%rdx, " R2 NL                            \
-    "cmovcq %%rsi, " R3 NL "cmovcq %%rcx, " R4 NL "cmovcq " S5 ", " R5 NL                           \
-    "movq " R0 ", 0(%%rdi)" NL "movq " R1 ", 8(%%rdi)" NL "movq " R2 ", 16(%%rdi)" NL               \
+    "movq " R0 ", %%rax" NL "movq " R1 ", %%rbx" NL "movq " R2 ", %%rdx" NL                        \
+    "movq " R3 ", %%rsi" NL "movq " R4 ", %%rcx" NL "movq " R5 ", " S5 NL                          \
+    "subq 0+%[p], " R0 NL "sbbq 8+%[p], " R1 NL "sbbq 16+%[p], " R2 NL                             \
+    "sbbq 24+%[p], " R3 NL "sbbq 32+%[p], " R4 NL "sbbq 40+%[p], " R5 NL                           \
+    "cmovcq %%rax, " R0 NL "cmovcq %%rbx, " R1 NL "cmovcq %%rdx, " R2 NL                           \
+    "cmovcq %%rsi, " R3 NL "cmovcq %%rcx, " R4 NL "cmovcq " S5 ", " R5 NL                          \
+    "movq " R0 ", 0(%%rdi)" NL "movq " R1 ", 8(%%rdi)" NL "movq " R2 ", 16(%%rdi)" NL              \
     "movq " R3 ", 24(%%rdi)" NL "movq " R4 ", 32(%%rdi)" NL "movq " R5 ", 40(%%rdi)" NL
 
 #define X8 "%%r8"
@@ -209,5 +211,7 @@ void cuzk__fp_sqr_adx(uint64_t out[6], const uint64_t a[6])
         : "D"(out), [sp] "r"(sp), [p] "m"(FP_P), [n0] "m"(FP_N0)
         : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "cc", "memory");
 }
+
+/* clang-format on */
 
 #endif

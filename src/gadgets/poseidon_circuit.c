@@ -3,12 +3,14 @@
  * neptune's legacy Poseidon circuit (src/circuit.rs, circuit::poseidon_hash), rewritten in C.
  *
  * neptune keeps each state lane either as an allocated variable or as a linear combination
- * (Elt::Num) and only allocates a lane (1 constraint: lc * 1 = v) when it enters an S-box. We keep
- * the same constraints but store each lane's linear combination densely over a small basis:
- * ONE, the t S-box outputs of the last full round and the S-box outputs of the partial rounds
- * so far. Every lane combination of the gadget lives in that span, so terms arrive merged (one
- * term per variable), as bellpepper's LinearCombination stores them. Lane values are tracked
- * natively along the optimised permutation. In WITNESS mode the basis is not built at all.
+ * (Elt::Num) and only allocates a lane (1 constraint: lc * 1 = v) when it enters an S-box. Every
+ * such combination lies in the span of a small basis: ONE, the t S-box outputs of the last full
+ * round and the S-box outputs of the partial rounds so far. Its coefficients over that basis
+ * depend only on the constants, so they are computed once per constants object (a "template":
+ * one coefficient row per lane allocation, in synthesis order) and synthesis merely maps basis
+ * slots to the variables just allocated. Terms arrive merged (one per variable), as bellpepper's
+ * LinearCombination stores them. Lane values are tracked natively along the optimised
+ * permutation.
  *
  * Per S-box (x an allocated lane, pk/rk the round keys of the optimised representation):
  *   first round (pre- and post-key):  (x + pk)^2 = x2,  x2 * x2 = x4,  (x + pk) * x4 = x5 - rk
@@ -17,26 +19,22 @@
  * The S-box of the domain tag in the first round is a constant and emits nothing.
  */
 #include "gadgets/poseidon_circuit.h"
-#include "cuzk/alloc.h"
 #include "common/verify.h"
+#include "cuzk/alloc.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
+/* Basis slots: 0 = ONE, 1 .. t = S-box outputs of the last full round (lane order), then the
+ * partial-round S-box outputs in order. */
 typedef struct {
-    cuzk_cs *cs;
     const cuzk_poseidon_constants *c;
-    size_t t;
-    bool lcs;          /* building linear combinations (not WITNESS mode) */
-    size_t stride;     /* basis capacity: 1 + t + R_P */
-    size_t nb;         /* basis size in use */
-    cuzk_var *basis;   /* basis[0] = ONE */
-    cuzk_fr_t *coef;   /* t rows of |stride| coefficients */
-    cuzk_fr_t val[CUZK_POSEIDON_MAX_WIDTH];
-    /* S-box outputs of the current full round (lane values are in |val| before mixing). */
-    cuzk_num out[CUZK_POSEIDON_MAX_WIDTH];
-} pc_t;
-
-#define COEF(s, lane) (&(s)->coef[(lane) * (s)->stride])
+    size_t n_rows;
+    size_t *nb;       /* basis size of each row */
+    size_t *off;      /* start of each row in |coef| */
+    cuzk_fr_t *coef;
+} pc_template;
 
 size_t cuzk_poseidon_circuit_num_constraints(const cuzk_poseidon_constants *c)
 {
@@ -52,6 +50,177 @@ static void fr_pow5(cuzk_fr_t *out, const cuzk_fr_t *x)
     cuzk_fr_mul(out, &x4, x);
 }
 
+/* The folded S-box of the domain tag in the first round: (tag + k0)^5 + k_t. */
+static void tag_sbox(cuzk_fr_t *out, const cuzk_poseidon_constants *c)
+{
+    const cuzk_fr_t *crc = c->compressed_round_constants;
+    cuzk_fr_add(out, &c->domain_tag, &crc[0]);
+    fr_pow5(out, out);
+    cuzk_fr_add(out, out, &crc[c->width]);
+}
+
+/* ---- template -------------------------------------------------------------------------------- */
+
+typedef struct {
+    pc_template *tpl;
+    size_t t, stride, nb, row;
+    cuzk_fr_t *lanes; /* t rows of |stride| coefficients */
+} tb_t;
+
+#define LANE(b, i) (&(b)->lanes[(i) * (b)->stride])
+
+static void tb_record(tb_t *b, size_t lane)
+{
+    pc_template *tpl = b->tpl;
+    size_t r = b->row++;
+    size_t off = r ? tpl->off[r - 1] + tpl->nb[r - 1] : 0;
+    tpl->nb[r] = b->nb;
+    tpl->off[r] = off;
+    memcpy(&tpl->coef[off], LANE(b, lane), b->nb * sizeof(cuzk_fr_t));
+}
+
+/* Lanes after a full round mixed by |mat| (row vector x matrix); |const0| = the constant lane 0
+ * of the first round, whose contribution lands on ONE. */
+static void tb_mix_full(tb_t *b, const cuzk_fr_t *mat, const cuzk_fr_t *const0)
+{
+    size_t t = b->t;
+    b->nb = 1 + t;
+    for (size_t j = 0; j < t; j++) {
+        cuzk_fr_t *row = LANE(b, j);
+        cuzk_fr_set_zero(&row[0]);
+        for (size_t i = 0; i < t; i++)
+            row[1 + i] = mat[i * t + j];
+        if (const0) {
+            cuzk_fr_mul(&row[0], const0, &mat[j]);
+            cuzk_fr_set_zero(&row[1]);
+        }
+    }
+}
+
+static void tb_full_round(tb_t *b, const cuzk_fr_t *mat)
+{
+    for (size_t i = 0; i < b->t; i++)
+        tb_record(b, i);
+    tb_mix_full(b, mat, NULL);
+}
+
+/* Partial round k: lane 0 is allocated (recorded), its S-box output y takes a new slot; then
+ * lane 0 = w_hat[0] y + sum_{i>0} w_hat[i] lane_i, lane j += v_rest[j - 1] y. */
+static void tb_partial_round(tb_t *b, const cuzk_poseidon_constants *c, size_t k)
+{
+    size_t t = b->t;
+    const cuzk_fr_t *w = &c->sparse_w_hat[k * t];
+    const cuzk_fr_t *v = &c->sparse_v_rest[k * (t - 1)];
+    tb_record(b, 0);
+    size_t y = b->nb++;
+    cuzk_fr_t *row0 = LANE(b, 0), tmp;
+    for (size_t s = 0; s < y; s++) {
+        cuzk_fr_set_zero(&row0[s]);
+        for (size_t i = 1; i < t; i++) {
+            cuzk_fr_mul(&tmp, &LANE(b, i)[s], &w[i]);
+            cuzk_fr_add(&row0[s], &row0[s], &tmp);
+        }
+    }
+    row0[y] = w[0];
+    for (size_t j = 1; j < t; j++)
+        LANE(b, j)[y] = v[j - 1];
+}
+
+static void template_free(pc_template *tpl)
+{
+    if (!tpl)
+        return;
+    cuzk_free(tpl->nb);
+    cuzk_free(tpl->coef);
+    cuzk_free(tpl);
+}
+
+static pc_template *template_build(const cuzk_poseidon_constants *c)
+{
+    size_t t = c->width, half = c->half_full_rounds, rp = c->partial_rounds;
+    size_t stride = 1 + t + rp;
+    /* Lane allocations: t per full round after the first, 1 per partial round, the digest. */
+    size_t n_rows = t * (c->full_rounds - 1) + rp + 1;
+    tb_t b = {0};
+    pc_template *tpl = cuzk_alloc(sizeof *tpl);
+    if (tpl)
+        memset(tpl, 0, sizeof *tpl);
+    b.lanes = cuzk_alloc_array(t * stride, sizeof(cuzk_fr_t));
+    if (tpl) {
+        tpl->nb = cuzk_alloc_array(2 * n_rows, sizeof(size_t));
+        tpl->coef = cuzk_alloc_array(n_rows * stride, sizeof(cuzk_fr_t));
+    }
+    if (!tpl || !b.lanes || !tpl->nb || !tpl->coef) {
+        cuzk_free(b.lanes);
+        template_free(tpl);
+        return NULL;
+    }
+    tpl->c = c;
+    tpl->n_rows = n_rows;
+    tpl->off = tpl->nb + n_rows;
+    b.tpl = tpl;
+    b.t = t;
+    b.stride = stride;
+
+    cuzk_fr_t c0;
+    tag_sbox(&c0, c);
+    tb_mix_full(&b, half == 1 ? c->pre_sparse : c->mds, &c0);
+    for (size_t r = 1; r < half; r++)
+        tb_full_round(&b, r == half - 1 ? c->pre_sparse : c->mds);
+    for (size_t k = 0; k < rp; k++)
+        tb_partial_round(&b, c, k);
+    for (size_t r = 0; r < half; r++)
+        tb_full_round(&b, c->mds);
+    tb_record(&b, 1);
+    CUZK_VERIFY_CHECK(b.row == n_rows);
+    cuzk_free(b.lanes);
+    return tpl;
+}
+
+/* One shared template per shared constants object (keyed by arity and hash type, the key of
+ * cuzk_poseidon_constants_get); built on first use, kept for the life of the process. */
+static _Atomic(pc_template *) templates[CUZK_POSEIDON_MAX_ARITY + 1][2];
+static pthread_mutex_t templates_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const pc_template *template_get(const cuzk_poseidon_constants *c, pc_template **owned)
+{
+    *owned = NULL;
+    size_t ht = (size_t)c->hash_type;
+    if (c->arity > CUZK_POSEIDON_MAX_ARITY || ht > 1 ||
+        c != cuzk_poseidon_constants_get(c->arity, c->hash_type)) {
+        /* Not a shared object: a private template for this call. */
+        *owned = template_build(c);
+        return *owned;
+    }
+    _Atomic(pc_template *) *slot = &templates[c->arity][ht];
+    pc_template *tpl = atomic_load_explicit(slot, memory_order_acquire);
+    if (tpl)
+        return tpl;
+    pthread_mutex_lock(&templates_lock);
+    tpl = atomic_load_explicit(slot, memory_order_relaxed);
+    if (!tpl) {
+        tpl = template_build(c);
+        if (tpl)
+            atomic_store_explicit(slot, tpl, memory_order_release);
+    }
+    pthread_mutex_unlock(&templates_lock);
+    return tpl;
+}
+
+/* ---- synthesis ------------------------------------------------------------------------------- */
+
+typedef struct {
+    cuzk_cs *cs;
+    const cuzk_poseidon_constants *c;
+    const pc_template *tpl; /* NULL in WITNESS mode */
+    size_t t;
+    size_t row; /* next template row */
+    size_t nb;  /* basis size in use */
+    cuzk_var basis[1 + CUZK_POSEIDON_MAX_WIDTH + 64];
+    cuzk_fr_t val[CUZK_POSEIDON_MAX_WIDTH];
+    cuzk_num out[CUZK_POSEIDON_MAX_WIDTH]; /* S-box outputs of the current full round */
+} pc_t;
+
 /* Elt::ensure_allocated with enforce: v = lane value; (lane lc) * 1 = v. */
 static cuzk_status alloc_lane(pc_t *s, size_t lane, cuzk_num *out)
 {
@@ -59,8 +228,10 @@ static cuzk_status alloc_lane(pc_t *s, size_t lane, cuzk_num *out)
     out->value = s->val[lane];
     CUZK_TRY(cuzk_cs_alloc_aux(s->cs, &out->var, &out->value));
     cuzk_cs_lcs(s->cs, &a, &b, &c);
-    if (s->lcs) {
-        const cuzk_fr_t *row = COEF(s, lane);
+    if (s->tpl) {
+        size_t r = s->row++;
+        CUZK_VERIFY_CHECK(r < s->tpl->n_rows && s->tpl->nb[r] == s->nb);
+        const cuzk_fr_t *row = &s->tpl->coef[s->tpl->off[r]];
         for (size_t k = 0; k < s->nb; k++)
             if (!cuzk_fr_is_zero(&row[k]))
                 cuzk_lc_add(a, s->basis[k], &row[k]);
@@ -123,11 +294,8 @@ static cuzk_status sbox(pc_t *s, cuzk_num *out, const cuzk_num *x, const cuzk_fr
     return cuzk_cs_enforce(s->cs, a, b, c);
 }
 
-/*
- * After a full round: lane i holds the S-box output s->out[i] (or, when |const0| is given,
- * lane 0 holds that constant: the folded tag S-box of the first round). Mix with |mat| as a row
- * vector times matrix; the new basis is ONE and the t outputs.
- */
+/* After a full round (S-box outputs in s->out, or the constant |const0| in lane 0 of the first
+ * round): lane values = outputs x |mat|; the basis becomes ONE and the outputs. */
 static void mix_full(pc_t *s, const cuzk_fr_t *mat, const cuzk_fr_t *const0)
 {
     size_t t = s->t;
@@ -141,23 +309,10 @@ static void mix_full(pc_t *s, const cuzk_fr_t *mat, const cuzk_fr_t *const0)
             cuzk_fr_add(&s->val[j], &s->val[j], &tmp);
         }
     }
-    if (!s->lcs)
-        return;
     s->nb = 1 + t;
     s->basis[0] = cuzk_var_one();
     for (size_t i = 0; i < t; i++)
-        s->basis[1 + i] = s->out[i].var;
-    for (size_t j = 0; j < t; j++) {
-        cuzk_fr_t *row = COEF(s, j);
-        cuzk_fr_set_zero(&row[0]);
-        for (size_t i = 0; i < t; i++)
-            row[1 + i] = mat[i * t + j];
-        if (const0) {
-            /* Lane 0 was the constant: its contribution lands on ONE. */
-            cuzk_fr_mul(&row[0], const0, &mat[j]);
-            cuzk_fr_set_zero(&row[1]);
-        }
-    }
+        s->basis[1 + i] = (i == 0 && const0) ? cuzk_var_one() : s->out[i].var;
 }
 
 /* A full round other than the first: allocate each lane, S-box with |post| keys (NULL in the
@@ -185,6 +340,7 @@ static cuzk_status partial_round(pc_t *s, size_t k, const cuzk_fr_t *post)
 
     CUZK_TRY(alloc_lane(s, 0, &x));
     CUZK_TRY(sbox(s, &y, &x, NULL, post));
+    s->basis[s->nb++] = y.var;
 
     cuzk_fr_mul(&lane0, &y.value, &w[0]);
     for (size_t i = 1; i < t; i++) {
@@ -196,26 +352,6 @@ static cuzk_status partial_round(pc_t *s, size_t k, const cuzk_fr_t *post)
         cuzk_fr_add(&s->val[j], &s->val[j], &tmp);
     }
     s->val[0] = lane0;
-
-    if (!s->lcs)
-        return CUZK_OK;
-    size_t idx = s->nb++;
-    s->basis[idx] = y.var;
-    cuzk_fr_t *row0 = COEF(s, 0);
-    /* New lane 0 over the old basis from the old lanes 1.., plus w_hat[0] on y. */
-    for (size_t b = 0; b < idx; b++) {
-        cuzk_fr_set_zero(&row0[b]);
-        for (size_t i = 1; i < t; i++) {
-            const cuzk_fr_t *ci = &COEF(s, i)[b];
-            if (cuzk_fr_is_zero(ci))
-                continue;
-            cuzk_fr_mul(&tmp, ci, &w[i]);
-            cuzk_fr_add(&row0[b], &row0[b], &tmp);
-        }
-    }
-    row0[idx] = w[0];
-    for (size_t j = 1; j < t; j++)
-        COEF(s, j)[idx] = v[j - 1];
     return CUZK_OK;
 }
 
@@ -226,11 +362,9 @@ static cuzk_status hash_rounds(pc_t *s, cuzk_num *out, const cuzk_num *preimage)
     const cuzk_fr_t *crc = c->compressed_round_constants;
     size_t off;
 
-    /* First full round: pre-keys crc[0..t), post-keys crc[t..2t). */
+    /* First full round: pre-keys crc[0..t), post-keys crc[t..2t); lane 0 is constant. */
     cuzk_fr_t tag;
-    cuzk_fr_add(&tag, &c->domain_tag, &crc[0]);
-    fr_pow5(&tag, &tag);
-    cuzk_fr_add(&tag, &tag, &crc[t]);
+    tag_sbox(&tag, c);
     for (size_t i = 1; i < t; i++)
         CUZK_TRY(sbox(s, &s->out[i], &preimage[i - 1], &crc[i], &crc[t + i]));
     mix_full(s, half == 1 ? c->pre_sparse : c->mds, &tag);
@@ -250,34 +384,33 @@ static cuzk_status hash_rounds(pc_t *s, cuzk_num *out, const cuzk_num *preimage)
     CUZK_VERIFY_CHECK(off == c->compressed_round_constants_len);
 
     /* "hash result": the digest lane is a combination; allocate it. */
-    return alloc_lane(s, 1, out);
+    CUZK_TRY(alloc_lane(s, 1, out));
+    CUZK_VERIFY_CHECK(!s->tpl || s->row == s->tpl->n_rows);
+    return CUZK_OK;
 }
 
 cuzk_status cuzk_poseidon_circuit_hash(cuzk_cs *cs, cuzk_num *out, const cuzk_poseidon_constants *c,
                                        const cuzk_num *preimage)
 {
+    if (c->width > CUZK_POSEIDON_MAX_WIDTH || c->partial_rounds > 64)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "Poseidon gadget: width %zu / %zu partial rounds",
+                         c->width, c->partial_rounds);
     pc_t s;
+    pc_template *owned = NULL;
     s.cs = cs;
     s.c = c;
     s.t = c->width;
-    s.lcs = cuzk_cs_has_constraints(cs);
-    s.stride = 1 + c->width + c->partial_rounds;
+    s.row = 0;
     s.nb = 0;
-    s.basis = NULL;
-    s.coef = NULL;
-    void *mem = NULL;
-    if (s.lcs) {
-        size_t n = s.stride * (s.t + 1);
-        mem = cuzk_alloc_array(n, sizeof(cuzk_fr_t));
-        if (!mem)
-            return cuzk_fail(CUZK_ERR_NOMEM, "Poseidon gadget: cannot allocate %zu lanes", s.t);
-        s.coef = mem;
-        /* The basis (u32 handles) shares the block after the t coefficient rows. */
-        s.basis = (cuzk_var *)(s.coef + s.stride * s.t);
+    s.tpl = NULL;
+    if (cuzk_cs_has_constraints(cs)) {
+        s.tpl = template_get(c, &owned);
+        if (!s.tpl)
+            return cuzk_fail(CUZK_ERR_NOMEM, "Poseidon gadget: cannot allocate its template");
     }
     cuzk_cs_push_ns(cs, "poseidon");
     cuzk_status st = hash_rounds(&s, out, preimage);
     cuzk_cs_pop_ns(cs);
-    cuzk_free(mem);
+    template_free(owned);
     return st;
 }

@@ -357,21 +357,62 @@ static cuzk_poseidon_constants *build(size_t arity, size_t rp, cuzk_poseidon_has
 
     /*
      * Factorisation (neptune factor_to_sparse_matrices): starting from the last partial round,
-     * write the current matrix as M' x M''; M'' serves that round, M' commutes with the
-     * single-lane S-box and is folded into the previous round's matrix as M x M'. What is left
-     * after all partial rounds is the pre-sparse matrix of the last first-half full round.
+     * write the current matrix C_k as M' x M''; M'' serves that round, M' = [[1, 0], [0, C_k^]]
+     * commutes with the single-lane S-box and is folded into the previous round's matrix as
+     * C_{k+1} = M x M'. What is left after all partial rounds is the pre-sparse matrix of the
+     * last first-half full round. With C_0 = M this gives in closed form (H = M^, the minor):
+     *   C_k = [[M00, v0 H^k], [w, H^(k+1)]],  v0 = M[0][1..], w = M[1..][0],
+     * so M'' of C_k has first column [M00, w H^-(k+1)] and first row [M00, v0 H^k]. Field
+     * arithmetic is exact, so this equals neptune's step-by-step derivation bit for bit (and the
+     * factorisation is unique); the tests check the optimised permutation against the plain one.
      */
-    memcpy(curr, mds, t * t * sizeof *curr);
-    for (size_t k = 0; ok && k < rp; k++) {
-        size_t idx = rp - 1 - k; /* collected from the last partial round backwards */
-        ok = derive_sparse(&w_hat[idx * t], &v_rest[idx * (t - 1)], next, NULL, curr, t, work);
-        if (!ok)
-            break;
-        /* next holds M' of curr; curr = M x M'. */
-        memcpy(work, next, t * t * sizeof *work);
-        mat_mul(curr, mds, work, t);
+    if (ok) {
+        size_t h = t - 1;
+        cuzk_fr_t *hm = curr, *hinv = next, *pw = work, *tmp = work + t * t;
+        cuzk_fr_t u[CUZK_POSEIDON_MAX_WIDTH], v[CUZK_POSEIDON_MAX_WIDTH];
+        cuzk_fr_t u2[CUZK_POSEIDON_MAX_WIDTH], v2[CUZK_POSEIDON_MAX_WIDTH];
+        for (size_t i = 0; i < h; i++)
+            for (size_t j = 0; j < h; j++)
+                AT(hm, h, i, j) = AT(mds, t, i + 1, j + 1);
+        ok = mat_inv(hinv, hm, h, work);
+        for (size_t i = 0; ok && i < h; i++) {
+            u[i] = AT(mds, t, i + 1, 0);
+            v[i] = AT(mds, t, 0, i + 1);
+        }
+        for (size_t k = 0; ok && k < rp; k++) {
+            size_t idx = rp - 1 - k; /* collected from the last partial round backwards */
+            mat_right_apply(u2, hinv, u, h); /* u = w H^-(k+1) */
+            memcpy(u, u2, h * sizeof *u);
+            w_hat[idx * t] = AT(mds, t, 0, 0);
+            memcpy(&w_hat[idx * t + 1], u, h * sizeof *u);
+            memcpy(&v_rest[idx * (t - 1)], v, h * sizeof *v); /* v = v0 H^k */
+            mat_right_apply(v2, hm, v, h);
+            memcpy(v, v2, h * sizeof *v);
+        }
+        if (ok) {
+            /* pre-sparse = C_rp: v (now v0 H^rp), w, and H^(rp+1) by square-and-multiply. */
+            size_t e = rp + 1;
+            int top = 63;
+            while (!((e >> top) & 1))
+                top--;
+            memcpy(pw, hm, h * h * sizeof *pw);
+            for (int bit = top - 1; bit >= 0; bit--) {
+                mat_mul(tmp, pw, pw, h);
+                memcpy(pw, tmp, h * h * sizeof *pw);
+                if ((e >> bit) & 1) {
+                    mat_mul(tmp, pw, hm, h);
+                    memcpy(pw, tmp, h * h * sizeof *pw);
+                }
+            }
+            AT(pre, t, 0, 0) = AT(mds, t, 0, 0);
+            for (size_t i = 0; i < h; i++) {
+                AT(pre, t, 0, i + 1) = v[i];
+                AT(pre, t, i + 1, 0) = AT(mds, t, i + 1, 0);
+                for (size_t j = 0; j < h; j++)
+                    AT(pre, t, i + 1, j + 1) = AT(pw, h, i, j);
+            }
+        }
     }
-    memcpy(pre, curr, t * t * sizeof *pre);
 
     cuzk_free(scratch);
     if (!ok) {

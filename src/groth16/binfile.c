@@ -72,8 +72,8 @@ cuzk_status cuzk__binfile_open(cuzk__binfile *bf, const uint8_t *buf, size_t len
     bf->what = what;
     if (len < 12)
         return cuzk_fail(CUZK_ERR_FORMAT,
-                         "%s: the file is %zu bytes, shorter than the 12-byte binfile header",
-                         what, len);
+                         "%s: the file is %zu bytes, shorter than the 12-byte binfile header", what,
+                         len);
     if (memcmp(buf, magic, 4) != 0) {
         char got[17];
         magic_str(got, buf);

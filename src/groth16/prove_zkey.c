@@ -45,7 +45,7 @@ static cuzk_status random_fr(cuzk_fr_t *out)
 
 cuzk_status cuzk_snarkjs_prove(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
                                const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
-                               cuzk_pool *pool, cuzk_snarkjs_timings *timings)
+                               cuzk_pool *pool, cuzk_prove_timings *timings)
 {
     cuzk_fr_t rs[2];
     cuzk_status s = random_fr(&rs[0]);
@@ -112,9 +112,9 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
                                    cuzk_fr_t *h_out, const cuzk_snarkjs_zkey *zk,
                                    const cuzk_snarkjs_wtns *w, const cuzk_fr_t *r,
                                    const cuzk_fr_t *s_rand, cuzk_pool *pool,
-                                   cuzk_snarkjs_timings *timings)
+                                   cuzk_prove_timings *timings)
 {
-    cuzk_snarkjs_timings tm;
+    cuzk_prove_timings tm;
     memset(&tm, 0, sizeof tm);
     memset(proof, 0, sizeof *proof);
     memset(public_inputs, 0, zk->n_public * sizeof *public_inputs);
@@ -124,9 +124,12 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
                          zk->n_vars);
     double t_start = now_ms(), t0 = t_start;
     size_t n = zk->domain_size, nv = zk->n_vars, np = zk->n_public;
-    prove_bufs p = {cuzk_calloc_array(n, sizeof(cuzk_fr_t)), cuzk_calloc_array(n, sizeof(cuzk_fr_t)),
-                    cuzk_alloc_array(n, sizeof(cuzk_fr_t)), cuzk_alloc_array(nv, sizeof(cuzk_fr_t)),
-                    n, nv};
+    prove_bufs p = {cuzk_calloc_array(n, sizeof(cuzk_fr_t)),
+                    cuzk_calloc_array(n, sizeof(cuzk_fr_t)),
+                    cuzk_alloc_array(n, sizeof(cuzk_fr_t)),
+                    cuzk_alloc_array(nv, sizeof(cuzk_fr_t)),
+                    n,
+                    nv};
     cuzk_domain *dom = NULL;
     cuzk_status s = CUZK_OK;
     if (!p.a || !p.b || !p.c || !p.wm) {
@@ -159,8 +162,7 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
     t0 = now_ms();
     if ((s = g1_msm_raw_n(&a_acc, zk->a, w->values, nv, pool)) != CUZK_OK ||
         (s = g1_msm_raw_n(&b1_acc, zk->b1, w->values, nv, pool)) != CUZK_OK ||
-        (s = g1_msm_raw_n(&c_acc, zk->c, w->values + 4 * (np + 1), nv - np - 1, pool)) !=
-            CUZK_OK)
+        (s = g1_msm_raw_n(&c_acc, zk->c, w->values + 4 * (np + 1), nv - np - 1, pool)) != CUZK_OK)
         goto out;
     tm.tail_msm = now_ms() - t0;
 

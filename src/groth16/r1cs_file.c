@@ -53,8 +53,7 @@ static cuzk_status read_header(cuzk_snarkjs_r1cs *cs, const cuzk__binfile *bf)
         return cuzk_fail(CUZK_ERR_FORMAT,
                          "r1cs: nWires = %u (offset %llu) must exceed the %llu inputs and outputs "
                          "(ONE is wire 0)",
-                         cs->n_wires, (unsigned long long)sec->offset + 36,
-                         (unsigned long long)io);
+                         cs->n_wires, (unsigned long long)sec->offset + 36, (unsigned long long)io);
     return CUZK_OK;
 }
 
@@ -143,8 +142,7 @@ cuzk_status cuzk_snarkjs_r1cs_parse(cuzk_snarkjs_r1cs **out, const uint8_t *buf,
     }
     if ((s = cuzk__binfile_section(&bf, 2, "constraints", &cons)) != CUZK_OK ||
         (s = cuzk__binfile_section(&bf, 3, "wire map", &map)) != CUZK_OK ||
-        (s = cuzk__binfile_expect_size(&bf, map, "wire map", (uint64_t)cs->n_wires * 8)) !=
-            CUZK_OK)
+        (s = cuzk__binfile_expect_size(&bf, map, "wire map", (uint64_t)cs->n_wires * 8)) != CUZK_OK)
         goto fail;
     /* Each constraint takes at least three 4-byte term counts: bound the count by the size. */
     if ((uint64_t)cs->n_constraints * 12 > cons->size) {
@@ -194,8 +192,7 @@ cuzk_status cuzk_snarkjs_r1cs_load(cuzk_snarkjs_r1cs **out, const char *path)
     return CUZK_OK;
 }
 
-cuzk_status cuzk_snarkjs_r1cs_matches_zkey(const cuzk_snarkjs_r1cs *cs,
-                                           const cuzk_snarkjs_zkey *zk)
+cuzk_status cuzk_snarkjs_r1cs_matches_zkey(const cuzk_snarkjs_r1cs *cs, const cuzk_snarkjs_zkey *zk)
 {
     uint64_t pub = (uint64_t)cs->n_pub_out + cs->n_pub_in;
     if (cs->n_wires != zk->n_vars || pub != zk->n_public)

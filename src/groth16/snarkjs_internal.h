@@ -102,6 +102,6 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
                                    cuzk_fr_t *h_out, const cuzk_snarkjs_zkey *zk,
                                    const cuzk_snarkjs_wtns *w, const cuzk_fr_t *r,
                                    const cuzk_fr_t *s, cuzk_pool *pool,
-                                   cuzk_snarkjs_timings *timings) CUZK_WARN_UNUSED_RESULT;
+                                   cuzk_prove_timings *timings) CUZK_WARN_UNUSED_RESULT;
 
 #endif

@@ -64,7 +64,8 @@ bool cuzk__dec_to_limbs(uint64_t *out, size_t n, const char *s, const uint64_t *
     return true;
 }
 
-/* ---- a JSON.stringify(x, null, 1) emitter ----------------------------------------------------- */
+/* ---- a JSON.stringify(x, null, 1) emitter -----------------------------------------------------
+ */
 
 #define JW_MAX_DEPTH 8
 

@@ -45,7 +45,7 @@ static cuzk_status read_fp2(cuzk_fp2_t *out, const cJSON *v, const char *what)
 }
 
 /* Checks a decoded point: on the curve, in the subgroup, and (if |no_identity|) not infinity. */
-#define DEFINE_READ_POINT(G, F, AFF, JAC, READ_F, IS_ZERO, SET_ONE, INV, MUL, SQR)                  \
+#define DEFINE_READ_POINT(G, F, AFF, JAC, READ_F, IS_ZERO, SET_ONE, INV, MUL, SQR)                 \
     static cuzk_status read_##G(AFF *out, const cJSON *v, const char *what, bool no_identity)      \
     {                                                                                              \
         int n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1;                                     \
@@ -61,7 +61,7 @@ static cuzk_status read_fp2(cuzk_fp2_t *out, const cJSON *v, const char *what)
             if ((s = READ_F(&z, cJSON_GetArrayItem(v, 2), what)) != CUZK_OK)                       \
                 return s;                                                                          \
         } else {                                                                                   \
-            SET_ONE(&z);                                                                            \
+            SET_ONE(&z);                                                                           \
         }                                                                                          \
         AFF p;                                                                                     \
         memset(&p, 0, sizeof p);                                                                   \
@@ -124,8 +124,7 @@ cuzk_status cuzk_snarkjs_proof_from_json(cuzk_groth16_proof *out, const char *te
     return s;
 }
 
-cuzk_status cuzk_snarkjs_public_from_json(cuzk_fr_t **out, size_t *n, const char *text,
-                                          size_t len)
+cuzk_status cuzk_snarkjs_public_from_json(cuzk_fr_t **out, size_t *n, const char *text, size_t len)
 {
     *out = NULL;
     *n = 0;
@@ -218,8 +217,8 @@ cuzk_status cuzk_snarkjs_vk_from_json(cuzk_groth16_vk **out, const char *text, s
     }
     if ((s = read_g1(&alpha, member(root, "vk_alpha_1"), "verification_key.json vk_alpha_1",
                      true)) != CUZK_OK ||
-        (s = read_g2(&beta, member(root, "vk_beta_2"), "verification_key.json vk_beta_2",
-                     true)) != CUZK_OK ||
+        (s = read_g2(&beta, member(root, "vk_beta_2"), "verification_key.json vk_beta_2", true)) !=
+            CUZK_OK ||
         (s = read_g2(&gamma, member(root, "vk_gamma_2"), "verification_key.json vk_gamma_2",
                      true)) != CUZK_OK ||
         (s = read_g2(&delta, member(root, "vk_delta_2"), "verification_key.json vk_delta_2",

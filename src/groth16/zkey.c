@@ -163,14 +163,13 @@ static void points_task(void *ctx, size_t t)
 
 /* Decodes |n| points of section |sec| into a new array *|out|. */
 static cuzk_status read_points(void **out, const cuzk__binfile *bf, const cuzk__bin_section *sec,
-                               const char *name, size_t n, bool g2, bool subgroup,
-                               cuzk_pool *pool)
+                               const char *name, size_t n, bool g2, bool subgroup, cuzk_pool *pool)
 {
     size_t psize = g2 ? G2_BYTES : G1_BYTES;
     *out = NULL;
     /* Allocate at least one element so that an empty section still yields a valid pointer. */
-    void *dst = cuzk_alloc_array(n ? n : 1, g2 ? sizeof(cuzk_g2_affine_t)
-                                               : sizeof(cuzk_g1_affine_t));
+    void *dst =
+        cuzk_alloc_array(n ? n : 1, g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
     size_t nchunks = (n + CHUNK - 1) / CHUNK;
     size_t *bad = cuzk_alloc_array(nchunks ? nchunks : 1, sizeof *bad);
     if (!dst || !bad) {
@@ -189,9 +188,8 @@ static cuzk_status read_points(void **out, const cuzk__binfile *bf, const cuzk__
         cuzk_status s = decode_one(&j, i);
         cuzk_free(dst);
         cuzk_free(bad);
-        return cuzk_fail(s, "%s: section %u (%s) point %zu at offset %llu: %s", bf->what,
-                         sec->type, name, i, (unsigned long long)(sec->offset + i * psize),
-                         cuzk_last_error());
+        return cuzk_fail(s, "%s: section %u (%s) point %zu at offset %llu: %s", bf->what, sec->type,
+                         name, i, (unsigned long long)(sec->offset + i * psize), cuzk_last_error());
     }
     cuzk_free(bad);
     *out = dst;
@@ -258,7 +256,7 @@ static cuzk_status read_header(cuzk_snarkjs_zkey *zk, const cuzk__binfile *bf)
         bool g2;
     } pts[6] = {{"alpha_1", 100, false}, {"beta_1", 196, false},  {"beta_2", 292, true},
                 {"gamma_2", 484, true},  {"delta_1", 676, false}, {"delta_2", 772, true}};
-    void *dst[6] = {&zk->alpha_g1, &zk->beta_g1, &zk->beta_g2,
+    void *dst[6] = {&zk->alpha_g1, &zk->beta_g1,  &zk->beta_g2,
                     &zk->gamma_g2, &zk->delta_g1, &zk->delta_g2};
     for (int i = 0; i < 6; i++) {
         s = pts[i].g2 ? cuzk__lem_g2(dst[i], h + pts[i].at, true)
@@ -335,8 +333,8 @@ cuzk_status cuzk_snarkjs_zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf,
     }
     memset(zk, 0, sizeof *zk);
     const cuzk__bin_section *sec[10];
-    static const char *names[10] = {"protocol", "header", "IC", "coefficients", "A",
-                                    "B1",       "B2",     "C",  "H",            "contributions"};
+    static const char *names[10] = {"protocol", "header", "IC", "coefficients", "A", "B1",
+                                    "B2",       "C",      "H",  "contributions"};
     if ((s = read_header(zk, &bf)) != CUZK_OK)
         goto fail;
     for (uint32_t t = 3; t <= 9; t++)
@@ -376,14 +374,13 @@ cuzk_status cuzk_snarkjs_zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf,
             CUZK_OK ||
         (s = read_points((void **)&zk->b2, &bf, sec[6], names[6], nv, true, sub, pool)) !=
             CUZK_OK ||
-        (s = read_points((void **)&zk->c, &bf, sec[7], names[7], nv - np - 1, false, sub,
-                         pool)) != CUZK_OK ||
-        (s = read_points((void **)&zk->h, &bf, sec[8], names[8], nd, false, sub, pool)) !=
-            CUZK_OK)
+        (s = read_points((void **)&zk->c, &bf, sec[7], names[7], nv - np - 1, false, sub, pool)) !=
+            CUZK_OK ||
+        (s = read_points((void **)&zk->h, &bf, sec[8], names[8], nd, false, sub, pool)) != CUZK_OK)
         goto fail;
     if ((s = cuzk__snarkjs_make_vk(&zk->vk, &zk->alpha_g1, &zk->beta_g1, &zk->beta_g2,
-                                   &zk->gamma_g2, &zk->delta_g1, &zk->delta_g2, zk->ic,
-                                   np + 1)) != CUZK_OK)
+                                   &zk->gamma_g2, &zk->delta_g1, &zk->delta_g2, zk->ic, np + 1)) !=
+        CUZK_OK)
         goto fail;
     cuzk__binfile_close(&bf);
     *out = zk;

@@ -66,8 +66,8 @@ MONT_INLINE void dit_block(cuzk_fr_t *x, size_t h, size_t vw, size_t stride, con
 }
 
 /* The stage loops, specialised for plain vectors (the common case: every row pass). */
-static void dif_stages(cuzk_fr_t *x, size_t m, size_t h_hi, size_t h_lo, size_t vw,
-                       size_t stride, const cuzk_fr_t *tw)
+static void dif_stages(cuzk_fr_t *x, size_t m, size_t h_hi, size_t h_lo, size_t vw, size_t stride,
+                       const cuzk_fr_t *tw)
 {
     for (size_t h = h_hi; h >= h_lo; h >>= 1)
         for (size_t blk = 0; blk < m; blk += 2 * h) {
@@ -78,8 +78,8 @@ static void dif_stages(cuzk_fr_t *x, size_t m, size_t h_hi, size_t h_lo, size_t 
         }
 }
 
-static void dit_stages(cuzk_fr_t *x, size_t m, size_t h_lo, size_t h_hi, size_t vw,
-                       size_t stride, const cuzk_fr_t *tw)
+static void dit_stages(cuzk_fr_t *x, size_t m, size_t h_lo, size_t h_hi, size_t vw, size_t stride,
+                       const cuzk_fr_t *tw)
 {
     for (size_t h = h_lo; h <= h_hi; h <<= 1)
         for (size_t blk = 0; blk < m; blk += 2 * h) {
@@ -150,8 +150,8 @@ static void scale_const(cuzk_fr_t *x, size_t n, const cuzk_fr_t *k)
 
 /* The diagonal of row t fused with a natural scaling: x[c] *= K * (w^bitrev(t) * s)^c, with
  * K = sc.k * extra (each factor optional). */
-static void row_diag(const cuzk_domain *d, cuzk_fr_t *row, size_t t, int dir,
-                     const poly_scale *sc, const cuzk_fr_t *extra)
+static void row_diag(const cuzk_domain *d, cuzk_fr_t *row, size_t t, int dir, const poly_scale *sc,
+                     const cuzk_fr_t *extra)
 {
     size_t b = (size_t)1 << d->l_in;
     cuzk_fr_t r = d->diag[dir][t], k;
@@ -293,7 +293,8 @@ static void col_pass(const cuzk_domain *d, cuzk_fr_t *x, int dir, bool dit, cons
         tasks = c.groups;
     /* Each task's block is padded to a multiple of 64 bytes and the base aligned to 64. */
     c.per_task = (((size_t)1 << d->l_out) * d->cols + 1) & ~(size_t)1;
-    void *mem = cuzk_alloc_array(tasks * c.per_task + 2, sizeof(cuzk_fr_t));
+    void *mem =
+        d->col_in_place ? NULL : cuzk_alloc_array(tasks * c.per_task + 2, sizeof(cuzk_fr_t));
     if (mem)
         c.scratch = (cuzk_fr_t *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
     atomic_init(&c.next, 0);

@@ -24,7 +24,7 @@
  */
 
 #include "cuzk/poly.h"
-#include "field/mont.h"
+#include "poly/fr_inline.h"
 
 #include <stdbool.h>
 
@@ -39,16 +39,17 @@ struct cuzk_domain {
     cuzk_roots roots;
     cuzk_fr_t omega, omega_inv; /* generator of the size-n subgroup and its inverse */
     cuzk_fr_t n_inv;
-    cuzk_fr_t g, g_inv; /* coset shift: 7 (bellperson) or omega_2n (snarkjs) */
-    cuzk_fr_t z, z_inv; /* g^n - 1 (the constant value of Z on the coset) and its inverse */
-    unsigned l_in, l_out;   /* row length B = 2^l_in, rows n1 = 2^l_out */
-    unsigned l_tw;          /* tw tables cover sub-transforms of length <= 2^l_tw */
-    size_t cols;            /* columns per group in the column pass */
-    cuzk_fr_t *tw[2];       /* [POLY_FWD/INV] tw[h + j] = w_2h^(+-j), 1 <= h < 2^l_tw, j < h */
-    cuzk_fr_t *diag[2];     /* [dir][t] = omega^(+-bitrev_l_out(t)), t < n1 */
-    cuzk_fr_t *row_g;       /* [t] = g^bitrev_l_out(t), t < n1 */
-    cuzk_fr_t *col_g;       /* [c] = (g^n1)^bitrev_l_in(c), c < B */
-    void *mem;              /* one allocation holding every table */
+    cuzk_fr_t g, g_inv;   /* coset shift: 7 (bellperson) or omega_2n (snarkjs) */
+    cuzk_fr_t z, z_inv;   /* g^n - 1 (the constant value of Z on the coset) and its inverse */
+    unsigned l_in, l_out; /* row length B = 2^l_in, rows n1 = 2^l_out */
+    unsigned l_tw;        /* tw tables cover sub-transforms of length <= 2^l_tw */
+    size_t cols;          /* columns per group in the column pass */
+    cuzk_fr_t *tw[2];     /* [POLY_FWD/INV] tw[h + j] = w_2h^(+-j), 1 <= h < 2^l_tw, j < h */
+    cuzk_fr_t *diag[2];   /* [dir][t] = omega^(+-bitrev_l_out(t)), t < n1 */
+    cuzk_fr_t *row_g;     /* [t] = g^bitrev_l_out(t), t < n1 */
+    cuzk_fr_t *col_g;     /* [c] = (g^n1)^bitrev_l_in(c), c < B */
+    void *mem;            /* one allocation holding every table */
+    bool col_in_place;    /* tests: column pass without its scratch (the no-memory path) */
 };
 
 /* Creates a domain of size 2^log_n with a forced split (tests and benchmarks): l_out rows
@@ -63,7 +64,8 @@ typedef struct {
     cuzk_fr_t k, s;
 } poly_scale;
 
-/* Natural -> bit-reversed DFT in direction |dir|, input first multiplied by |in| (natural index). */
+/* Natural -> bit-reversed DFT in direction |dir|, input first multiplied by |in| (natural index).
+ */
 void cuzk__ntt_dif(const cuzk_domain *d, cuzk_fr_t *x, int dir, const poly_scale *in,
                    cuzk_pool *pool);
 /* Bit-reversed -> natural DFT in direction |dir|, output then multiplied by |out| (natural
@@ -76,26 +78,6 @@ void cuzk__ntt_dit(const cuzk_domain *d, cuzk_fr_t *x, int dir, const poly_scale
 void cuzk__ntt_to_coset(const cuzk_domain *d, cuzk_fr_t *x, cuzk_pool *pool);
 /* In-place bit-reversal permutation of the domain's n elements (an involution). */
 void cuzk__bitrev_permute(const cuzk_domain *d, cuzk_fr_t *x, cuzk_pool *pool);
-
-/* ---- Fr arithmetic inlined for the inner loops (the same formulas as src/field/fr.c) ---- */
-static const uint64_t poly_fr_r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
-                                      0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
-#define POLY_FR_N0 0xfffffffeffffffffULL /* -r^-1 mod 2^64 */
-
-MONT_INLINE void poly_mul(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
-{
-    mont_mul(o->l, a->l, b->l, poly_fr_r, POLY_FR_N0, 4);
-}
-
-MONT_INLINE void poly_add(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
-{
-    mont_add(o->l, a->l, b->l, poly_fr_r, 4);
-}
-
-MONT_INLINE void poly_sub(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
-{
-    mont_sub(o->l, a->l, b->l, poly_fr_r, 4);
-}
 
 /* Reverses the low |bits| bits of |i|. */
 static inline size_t poly_bitrev(size_t i, unsigned bits)

@@ -33,7 +33,7 @@ bool cuzk__grow(void **p, size_t *cap, size_t need, size_t elem, bool zero, bool
     if (zero)
         memset((char *)np + *cap * elem, 0, (ncap - *cap) * elem);
     if (*p && wipe)
-        cuzk_memclear(*p, *cap * elem);
+        cuzk__wipe(*p, *cap * elem);
     cuzk_free(*p);
     *p = np;
     *cap = ncap;
@@ -133,7 +133,7 @@ cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
 static void frvec_free(frvec *v, bool wipe)
 {
     if (v->v && wipe)
-        cuzk_memclear(v->v, v->cap * sizeof(cuzk_fr_t));
+        cuzk__wipe(v->v, v->cap * sizeof(cuzk_fr_t));
     cuzk_free(v->v);
     v->v = NULL;
     v->len = v->cap = 0;

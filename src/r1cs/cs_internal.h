@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /*
  * LC storage layout (DESIGN.md: the layout decides synthesis speed; measured in
@@ -122,6 +123,10 @@ void cuzk__lc_release(cuzk_lc *lc);
 size_t cuzk__lc_terms(const cuzk_lc *lc);
 /* Fills |out| (cuzk__lc_terms entries) with views of the terms. */
 void cuzk__lc_gather(const cuzk_lc *lc, lc_view *out);
+/* Writes to |out| (room for cuzk__lc_terms entries) the terms whose variable is not yet marked
+ * in its bitmap: inputs in |in_bits| (skipped when NULL), aux in |aux_bits|. Returns how many. */
+size_t cuzk__lc_unmarked(const cuzk_lc *lc, const bitvec *in_bits, const bitvec *aux_bits,
+                         lc_view *out);
 /* out = value of |lc| at the given assignments. */
 void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux,
                    cuzk_fr_t *out);
@@ -143,6 +148,14 @@ cuzk_status cuzk__keygen_row_single(cuzk_cs *cs, unsigned matrix, uint32_t id);
 /* Input constraint row: A = {input}, B = C = empty. */
 cuzk_status cuzk__keygen_input_row(cuzk_cs *cs, uint32_t input);
 void cuzk__keygen_free(cuzk_cs *cs);
+
+/* Wipes witness-derived memory before release: explicit_bzero (glibc) runs at memset speed,
+ * where a volatile byte loop costs more than the synthesis that filled the buffer. */
+static inline void cuzk__wipe(void *p, size_t n)
+{
+    if (p && n)
+        explicit_bzero(p, n);
+}
 
 /* Bit helpers. */
 static inline bool cuzk__bit_get(const bitvec *b, size_t i)

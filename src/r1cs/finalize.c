@@ -115,7 +115,7 @@ cuzk_status cuzk_cs_take_prover_data(cuzk_cs *cs, cuzk_prover_data *out)
 static void free_wiped(cuzk_fr_t *p, size_t n)
 {
     if (p)
-        cuzk_memclear(p, n * sizeof *p);
+        cuzk__wipe(p, n * sizeof *p);
     cuzk_free(p);
 }
 

@@ -29,6 +29,13 @@ static inline const cuzk_fr_t *var_value(const cuzk_fr_t *input, const cuzk_fr_t
     return (id & CUZK_VAR_AUX_BIT) ? &aux[id & CUZK_VAR_MAX_INDEX] : &input[id];
 }
 
+/* True when |id| has a bitmap here (inputs only with |in_bits|) and is not yet marked. */
+static inline bool is_unmarked(uint32_t id, const bitvec *in_bits, const bitvec *aux_bits)
+{
+    const bitvec *b = (id & CUZK_VAR_AUX_BIT) ? aux_bits : in_bits;
+    return b && !cuzk__bit_get(b, id & CUZK_VAR_MAX_INDEX);
+}
+
 #if CUZK_LC_LAYOUT == 1
 /* ---- AoS ------------------------------------------------------------------------------------ */
 
@@ -103,6 +110,22 @@ void cuzk__lc_gather(const cuzk_lc *lc, lc_view *out)
         out[i].kind = lc->t[i].kind;
         out[i].coeff = lc->t[i].kind == LC_GEN ? &lc->t[i].coeff : NULL;
     }
+}
+
+size_t cuzk__lc_unmarked(const cuzk_lc *lc, const bitvec *in_bits, const bitvec *aux_bits,
+                         lc_view *out)
+{
+    size_t k = 0;
+    for (uint32_t i = 0; i < lc->len; i++) {
+        uint32_t id = lc->t[i].id;
+        if (is_unmarked(id, in_bits, aux_bits)) {
+            out[k].id = id;
+            out[k].kind = lc->t[i].kind;
+            out[k].coeff = lc->t[i].kind == LC_GEN ? &lc->t[i].coeff : NULL;
+            k++;
+        }
+    }
+    return k;
 }
 
 void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux,
@@ -260,6 +283,30 @@ void cuzk__lc_gather(const cuzk_lc *lc, lc_view *out)
         out[k].kind = LC_GEN;
         out[k].coeff = &lc->gco[i];
     }
+}
+
+static size_t unmarked_ids(const uint32_t *ids, uint32_t n, uint32_t kind, const cuzk_fr_t *co,
+                           const bitvec *in_bits, const bitvec *aux_bits, lc_view *out)
+{
+    size_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (is_unmarked(ids[i], in_bits, aux_bits)) {
+            out[k].id = ids[i];
+            out[k].kind = kind;
+            out[k].coeff = co ? &co[i] : NULL;
+            k++;
+        }
+    }
+    return k;
+}
+
+size_t cuzk__lc_unmarked(const cuzk_lc *lc, const bitvec *in_bits, const bitvec *aux_bits,
+                         lc_view *out)
+{
+    size_t k = unmarked_ids(lc->pos, lc->npos, LC_POS, NULL, in_bits, aux_bits, out);
+    k += unmarked_ids(lc->neg, lc->nneg, LC_NEG, NULL, in_bits, aux_bits, out + k);
+    k += unmarked_ids(lc->gid, lc->ngen, LC_GEN, lc->gco, in_bits, aux_bits, out + k);
+    return k;
 }
 
 void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux,

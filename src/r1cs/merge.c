@@ -10,7 +10,6 @@
 
 #include "cuzk/alloc.h"
 
-#include <stdlib.h>
 
 lc_view *cuzk__cs_views(cuzk_cs *cs, const cuzk_lc *lc, size_t *n)
 {
@@ -33,27 +32,25 @@ static void view_coeff(cuzk_fr_t *out, const lc_view *v)
         *out = *v->coeff;
 }
 
-static int cmp_view(const void *x, const void *y)
-{
-    const lc_view *a = x, *b = y;
-    return (a->id > b->id) - (a->id < b->id);
-}
-
+/* Sorts by id: insertion sort for short lists, Shell sort (Ciura's gaps) above; no recursion,
+ * no allocation, fast for the few hundred terms of the largest LCs met during synthesis. */
 static void sort_views(lc_view *v, size_t n)
 {
-    if (n <= 24) {
-        for (size_t i = 1; i < n; i++) {
+    static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
+    for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++) {
+        size_t gap = gaps[g];
+        if (gap >= n)
+            continue;
+        for (size_t i = gap; i < n; i++) {
             lc_view t = v[i];
             size_t j = i;
-            while (j > 0 && v[j - 1].id > t.id) {
-                v[j] = v[j - 1];
-                j--;
+            while (j >= gap && v[j - gap].id > t.id) {
+                v[j] = v[j - gap];
+                j -= gap;
             }
             v[j] = t;
         }
-        return;
     }
-    qsort(v, n, sizeof *v, cmp_view);
 }
 
 size_t cuzk__merge_terms(lc_view *v, size_t n, uint32_t *ids, cuzk_fr_t *coeffs)
@@ -79,67 +76,45 @@ size_t cuzk__merge_terms(lc_view *v, size_t n, uint32_t *ids, cuzk_fr_t *coeffs)
     return out;
 }
 
-/* Merged coefficient of |id| over all views is non-zero? (n small) */
-static bool merged_nonzero(const lc_view *v, size_t n, uint32_t id)
+/* Sum of the coefficients of v[0..n) (all of one variable) is non-zero? */
+static bool sum_nonzero(const lc_view *v, size_t n)
 {
-    cuzk_fr_t sum;
-    frf_set_zero(&sum);
-    for (size_t j = 0; j < n; j++) {
-        if (v[j].id == id) {
-            cuzk_fr_t c;
-            view_coeff(&c, &v[j]);
-            frf_add(&sum, &sum, &c);
-        }
+    cuzk_fr_t sum, c;
+    view_coeff(&sum, &v[0]);
+    for (size_t j = 1; j < n; j++) {
+        view_coeff(&c, &v[j]);
+        frf_add(&sum, &sum, &c);
     }
     return !frf_is_zero(&sum);
 }
 
-static inline bitvec *bits_for(uint32_t id, bitvec *in_bits, bitvec *aux_bits, size_t *idx)
-{
-    *idx = id & CUZK_VAR_MAX_INDEX;
-    return (id & CUZK_VAR_AUX_BIT) ? aux_bits : in_bits;
-}
-
+/*
+ * Only variables not yet marked can change a bitmap, and every occurrence of such a variable in
+ * the LC is itself unmarked; so it suffices to merge the unmarked terms among themselves. Once a
+ * bit has passed its booleanity constraint (A = 1 - b, B = b) it is marked in both A and B,
+ * which makes the candidate list empty for most constraints.
+ */
 cuzk_status cuzk__mark_density(cuzk_cs *cs, const cuzk_lc *lc, bitvec *in_bits, bitvec *aux_bits)
 {
-    size_t n;
-    lc_view *v = cuzk__cs_views(cs, lc, &n);
-    if (!v)
+    size_t n = cuzk__lc_terms(lc);
+    if (!n)
+        return CUZK_OK;
+    if (!cuzk__grow((void **)&cs->views, &cs->views_cap, n, sizeof(lc_view), false, false))
         return CUZK_ERR_NOMEM;
-    /* Fast path: every variable already marked (the common case once a bit has passed its
-     * booleanity constraint) needs no merging. */
-    size_t cand = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t idx;
-        bitvec *b = bits_for(v[i].id, in_bits, aux_bits, &idx);
-        if (b && !cuzk__bit_get(b, idx))
-            cand++;
-    }
-    if (!cand)
-        return CUZK_OK;
-    if (cand * n <= 1024) {
-        for (size_t i = 0; i < n; i++) {
-            size_t idx;
-            bitvec *b = bits_for(v[i].id, in_bits, aux_bits, &idx);
-            if (!b || cuzk__bit_get(b, idx))
-                continue;
-            bool dup = false;
-            for (size_t j = 0; j < n && !dup; j++)
-                dup = j != i && v[j].id == v[i].id;
-            if (!dup || merged_nonzero(v, n, v[i].id))
-                cuzk__bit_set(b, idx);
-        }
-        return CUZK_OK;
-    }
-    sort_views(v, n);
-    for (size_t i = 0; i < n;) {
+    lc_view *v = cs->views;
+    size_t k = cuzk__lc_unmarked(lc, in_bits, aux_bits, v);
+    if (k > 1)
+        sort_views(v, k);
+    for (size_t i = 0; i < k;) {
         size_t j = i + 1;
-        while (j < n && v[j].id == v[i].id)
+        while (j < k && v[j].id == v[i].id)
             j++;
-        size_t idx;
-        bitvec *b = bits_for(v[i].id, in_bits, aux_bits, &idx);
-        if (b && !cuzk__bit_get(b, idx) && (j == i + 1 || merged_nonzero(v + i, j - i, v[i].id)))
-            cuzk__bit_set(b, idx);
+        /* Stored coefficients are never zero, so a lone term is always non-zero. */
+        if (j == i + 1 || sum_nonzero(v + i, j - i)) {
+            uint32_t id = v[i].id;
+            bitvec *b = (id & CUZK_VAR_AUX_BIT) ? aux_bits : in_bits;
+            cuzk__bit_set(b, id & CUZK_VAR_MAX_INDEX);
+        }
         i = j;
     }
     return CUZK_OK;

@@ -13,7 +13,9 @@
 
 #include <gmp.h>
 
-#define P_HEX "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab"
+#define P_HEX                                                                                      \
+    "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffff" \
+    "aaab"
 
 /* Any value below p is a valid raw Montgomery limb vector. Categories mix uniform values with
  * the shapes that stress carries: p - k, single bits, limbs of 0 / 1 / all ones. */
@@ -78,14 +80,14 @@ CUZK_TEST(field_fp_adx_vs_portable)
         {0},
         {1},
         {2},
-        {0xb9feffffffffaaaaULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
-         0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL}, /* p - 1 */
-        {0xb9feffffffffaaa9ULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
-         0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL}, /* p - 2 */
-        {0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL, 0xb39869507b587b12ULL,
-         0xb23ba5c279c2895fULL, 0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL}, /* (p-1)/2 */
-        {0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
-         0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}, /* R mod p */
+        {0xb9feffffffffaaaaULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
+         0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL}, /* p - 1 */
+        {0xb9feffffffffaaa9ULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
+         0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL}, /* p - 2 */
+        {0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL, 0xb39869507b587b12ULL, 0xb23ba5c279c2895fULL,
+         0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL}, /* (p-1)/2 */
+        {0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, 0x77ce585370525745ULL,
+         0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}, /* R mod p */
         {~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL, 0x1a0111ea397fe699ULL},
         {~0ULL, 0, ~0ULL, 0, ~0ULL, 0},
     };
@@ -118,8 +120,8 @@ CUZK_TEST(field_fp_adx_vs_portable)
         CHECK(memcmp(x, r2, sizeof x) == 0);
         cuzk__fp_sqr_adx(r1, a);
         cuzk_fp_mul_portable(r2, a, a);
-        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "sqr differs at iteration %lu: a[0]=%016llx",
-                  it, (unsigned long long)a[0]);
+        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "sqr differs at iteration %lu: a[0]=%016llx", it,
+                  (unsigned long long)a[0]);
         check_below_p(r1);
         memcpy(x, a, sizeof x);
         cuzk__fp_sqr_adx(x, x);
@@ -165,8 +167,8 @@ static void check_backend_vs_gmp(mul_fn fn, bool square, const char *name)
         mpz_mod(want, want, p);
         if (mpz_cmp(want, got) != 0) {
             char *s = NULL;
-            gmp_asprintf(&s, "%s iteration %lu: a=%#Zx b=%#Zx want %#Zx got %#Zx", name, it, za,
-                         zb, want, got);
+            gmp_asprintf(&s, "%s iteration %lu: a=%#Zx b=%#Zx want %#Zx got %#Zx", name, it, za, zb,
+                         want, got);
             test_fail_at(__FILE__, __LINE__, "%s", s);
         }
     }

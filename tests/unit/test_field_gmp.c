@@ -30,9 +30,13 @@
 #define HEAVY_DIV 1
 #endif
 
-#define P_HEX "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab"
+#define P_HEX                                                                                      \
+    "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffff" \
+    "aaab"
 #define R_HEX "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001"
-#define FP_MONT_R_HEX "15f65ec3fa80e4935c071a97a256ec6d77ce5853705257455f48985753c758baebf4000bc40c0002760900000002fffd"
+#define FP_MONT_R_HEX                                                                              \
+    "15f65ec3fa80e4935c071a97a256ec6d77ce5853705257455f48985753c758baebf4000bc40c0002760900000002" \
+    "fffd"
 #define FR_MONT_R_HEX "1824b159acc5056f998c4fefecbc4ff55884b7fa0003480200000001fffffffe"
 #define FR_ROOT_HEX "16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b"
 
@@ -176,10 +180,20 @@ static void fr_to_bytes_w(uint8_t *o, const elem *a)
     .from_bytes = F##_from_bytes_w, .to_bytes = F##_to_bytes_w, .cmov = F##_cmov_w,                \
     .set_u64 = F##_set_u64_w
 
-static const field FP = {.name = "fp", .n = 6, .nbytes = 48, .be = true, .m_hex = P_HEX,
-                         .mont_r_hex = FP_MONT_R_HEX, FIELD_OPS(fp)};
-static const field FR = {.name = "fr", .n = 4, .nbytes = 32, .be = false, .m_hex = R_HEX,
-                         .mont_r_hex = FR_MONT_R_HEX, FIELD_OPS(fr)};
+static const field FP = {.name = "fp",
+                         .n = 6,
+                         .nbytes = 48,
+                         .be = true,
+                         .m_hex = P_HEX,
+                         .mont_r_hex = FP_MONT_R_HEX,
+                         FIELD_OPS(fp)};
+static const field FR = {.name = "fr",
+                         .n = 4,
+                         .nbytes = 32,
+                         .be = false,
+                         .m_hex = R_HEX,
+                         .mont_r_hex = FR_MONT_R_HEX,
+                         FIELD_OPS(fr)};
 
 /* ---- per-test context: modulus, R, edge values, GMP scratch ------------------------------- */
 
@@ -223,8 +237,8 @@ static void ctx_init(ctx *c, const field *f)
         mpz_sub_ui(v, c->m, k); /* m-1, m-2 */
         ctx_add_edge(c, v);
     }
-    ctx_add_edge(c, c->half);          /* (m-1)/2 */
-    mpz_add_ui(v, c->half, 1);         /* (m+1)/2 */
+    ctx_add_edge(c, c->half);  /* (m-1)/2 */
+    mpz_add_ui(v, c->half, 1); /* (m+1)/2 */
     ctx_add_edge(c, v);
     for (size_t k = 1; k < f->n; k++) { /* 2^64-1, 2^128-1, ...: all-ones limbs below m */
         mpz_ui_pow_ui(v, 2, 64 * k);
@@ -242,9 +256,9 @@ static void ctx_init(ctx *c, const field *f)
     mpz_add(v, v, ones);
     ctx_add_edge(c, v);
     mpz_clear(ones);
-    ctx_add_edge(c, c->r);           /* the Montgomery one's raw value */
+    ctx_add_edge(c, c->r); /* the Montgomery one's raw value */
     mpz_ui_pow_ui(v, 2, 64);
-    mpz_sub(v, c->m, v);             /* m - 2^64 */
+    mpz_sub(v, c->m, v); /* m - 2^64 */
     ctx_add_edge(c, v);
     mpz_ui_pow_ui(v, 2, mpz_sizeinbase(c->m, 2) - 1); /* the top bit of m alone */
     ctx_add_edge(c, v);
@@ -308,8 +322,9 @@ static void load(ctx *c, elem *e, const mpz_t v)
 static void fail_value(ctx *c, int line, const char *what, const mpz_t want, const mpz_t got)
 {
     char *s = NULL;
-    gmp_asprintf(&s, "%s %s (iteration %lu): %s\n#   in0  = %#Zx\n#   in1  = %#Zx\n"
-                     "#   want = %#Zx\n#   got  = %#Zx",
+    gmp_asprintf(&s,
+                 "%s %s (iteration %lu): %s\n#   in0  = %#Zx\n#   in1  = %#Zx\n"
+                 "#   want = %#Zx\n#   got  = %#Zx",
                  c->f->name, c->op, c->it, what, c->in0, c->in1, want, got);
     test_fail_at(__FILE__, line, "%s", s);
 }
@@ -353,8 +368,9 @@ static void ref_bin(ctx *c, binop op, mpz_t out, const mpz_t a, const mpz_t b)
 
 static void check_bin_one(ctx *c, binop op, const mpz_t a, const mpz_t b)
 {
-    void (*fn)(elem *, const elem *, const elem *) =
-        op == OP_ADD ? c->f->add : op == OP_SUB ? c->f->sub : c->f->mul;
+    void (*fn)(elem *, const elem *, const elem *) = op == OP_ADD   ? c->f->add
+                                                     : op == OP_SUB ? c->f->sub
+                                                                    : c->f->mul;
     elem ea, eb, out, x;
     mpz_set(c->in0, a);
     mpz_set(c->in1, b);
@@ -671,8 +687,7 @@ static void run_sqrt(const field *f)
         out = poison;
         bool ok = f->sqrt(&out, &ea);
         if (mpz_legendre(a, c.m) == -1) {
-            CHECK_MSG(!ok, "%s sqrt claims a root of a non-residue (iteration %lu)", f->name,
-                      c.it);
+            CHECK_MSG(!ok, "%s sqrt claims a root of a non-residue (iteration %lu)", f->name, c.it);
             CHECK(memcmp(&out, &poison, sizeof out) == 0); /* out unchanged */
             non_squares++;
             continue;
@@ -940,8 +955,14 @@ static void run_set_u64(const field *f)
     ctx c;
     ctx_init(&c, f);
     c.op = "set_u64";
-    static const uint64_t fixed[] = {0, 1, 2, 0xffffffffULL, 1ULL << 32, 1ULL << 63,
-                                     0xffffffffffffffffULL, 0xfffffffffffffffeULL};
+    static const uint64_t fixed[] = {0,
+                                     1,
+                                     2,
+                                     0xffffffffULL,
+                                     1ULL << 32,
+                                     1ULL << 63,
+                                     0xffffffffffffffffULL,
+                                     0xfffffffffffffffeULL};
     size_t nf = sizeof fixed / sizeof fixed[0];
     for (c.it = 0; c.it < test_iters(10000) + nf; c.it++) {
         uint64_t v = c.it < nf ? fixed[c.it] : test_rand_u64() >> (test_rand_u64() % 64);

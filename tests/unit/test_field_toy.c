@@ -112,7 +112,7 @@ static void toy1_check_one(const toy1 *t, uint64_t x, uint64_t e)
 /* Every pair (x, y) and every x for small primes. */
 CUZK_TEST(field_toy_mont_exhaustive_small_primes)
 {
-    static const uint64_t primes[] = {3,  5,  7,  11, 13, 17, 19, 23, 29, 31,  37,  41,  43, 47,
+    static const uint64_t primes[] = {3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37,  41,  43,  47,
                                       53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 251, 257, 1021};
     for (size_t k = 0; k < sizeof primes / sizeof primes[0]; k++) {
         toy1 t;
@@ -131,17 +131,25 @@ CUZK_TEST(field_toy_mont_exhaustive_small_primes)
 CUZK_TEST(field_toy_mont_one_limb)
 {
     static const uint64_t moduli[] = {
-        1000003ULL,
-        (1ULL << 61) - 1,              /* Mersenne prime 2^61 - 1 */
-        0x7fffffffffffffe7ULL,         /* 2^63 - 25, the largest prime below 2^63 */
-        0x7fffffffffffff5bULL,         /* 2^63 - 165, the next prime down */
+        1000003ULL, (1ULL << 61) - 1, /* Mersenne prime 2^61 - 1 */
+        0x7fffffffffffffe7ULL,        /* 2^63 - 25, the largest prime below 2^63 */
+        0x7fffffffffffff5bULL,        /* 2^63 - 165, the next prime down */
     };
     for (size_t k = 0; k < sizeof moduli / sizeof moduli[0]; k++) {
         toy1 t;
         toy1_init(&t, moduli[k]);
         uint64_t m = t.m;
-        const uint64_t edges[] = {0, 1, 2, m - 1, m - 2, (m - 1) / 2, (m + 1) / 2,
-                                  t.rmod, t.rinv, 0xffffffffULL % m, (1ULL << 62) % m};
+        const uint64_t edges[] = {0,
+                                  1,
+                                  2,
+                                  m - 1,
+                                  m - 2,
+                                  (m - 1) / 2,
+                                  (m + 1) / 2,
+                                  t.rmod,
+                                  t.rinv,
+                                  0xffffffffULL % m,
+                                  (1ULL << 62) % m};
         size_t ne = sizeof edges / sizeof edges[0];
         for (size_t i = 0; i < ne; i++) {
             for (size_t j = 0; j < ne; j++)
@@ -197,8 +205,8 @@ CUZK_TEST(field_toy_mont_batch_inv)
                 in[i].l[0] = (test_rand_u64() & 3) == 0 ? 0 : test_rand_u64() % t.m;
                 out[i].l[0] = 0xa5a5a5a5a5a5a5a5ULL;
             }
-            MONT_BATCH_INV(toy1_elem, toy1_mul_e, toy1_inv_e, toy1_is_zero_e, toy1_set_one_e,
-                           out, in, n);
+            MONT_BATCH_INV(toy1_elem, toy1_mul_e, toy1_inv_e, toy1_is_zero_e, toy1_set_one_e, out,
+                           in, n);
             for (size_t i = 0; i < n; i++) {
                 uint64_t x = in[i].l[0];
                 uint64_t want = x ? mulmod(powmod(x, t.m - 2, t.m), t.r2, t.m) : 0;

@@ -55,10 +55,17 @@ bool bench_run(const bench_opts *o, const char *name, uint64_t size, bench_fn fn
     }
     qsort(s, n, sizeof *s, cmp_double);
     double med = n & 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    unsigned threads = o->threads ? o->threads : 1;
     if (o->json)
-        printf("{\"bench\":\"%s\",\"size\":%llu,\"backend\":\"cpu\",\"threads\":1,\"iters\":%u,"
+        printf("{\"bench\":\"%s\",\"size\":%llu,\"backend\":\"cpu\",\"threads\":%u,\"iters\":%u,"
                "\"reps\":%llu,\"min_ns\":%.1f,\"median_ns\":%.1f,\"max_ns\":%.1f}\n",
-               name, (unsigned long long)size, n, (unsigned long long)reps, s[0], med, s[n - 1]);
+               name, (unsigned long long)size, threads, n, (unsigned long long)reps, s[0], med,
+               s[n - 1]);
+    else if (o->threads)
+        printf("%-28s size=%-8llu threads=%-3u min=%12.1f ns  median=%12.1f ns  max=%12.1f ns  "
+               "(%u x %llu)\n",
+               name, (unsigned long long)size, threads, s[0], med, s[n - 1], n,
+               (unsigned long long)reps);
     else
         printf("%-28s size=%-8llu min=%12.1f ns  median=%12.1f ns  max=%12.1f ns  (%u x %llu)\n",
                name, (unsigned long long)size, s[0], med, s[n - 1], n, (unsigned long long)reps);

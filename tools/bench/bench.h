@@ -12,6 +12,7 @@ typedef struct {
     unsigned warmup;    /* untimed samples first (--warmup) */
     bool json;          /* one JSON object per line (--json) */
     const char *filter; /* run only benchmarks whose name matches this glob (--filter) */
+    unsigned threads;   /* threads the measured code uses, as printed; 0 is printed as 1 */
 } bench_opts;
 
 /*
@@ -34,5 +35,9 @@ int bench_field_main(const bench_opts *o);
 int bench_curve_main(const bench_opts *o);
 int bench_pairing_main(const bench_opts *o);
 int bench_groth16_main(const bench_opts *o);
+/* `cuzk-bench ntt`: parses its own arguments (after the command name). */
+int bench_ntt_main(int argc, char **argv);
+/* Commands that parse their own options (argv after the command name). */
+int bench_msm_main(int argc, char **argv);
 
 #endif

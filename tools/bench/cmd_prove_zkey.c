@@ -1,13 +1,302 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * prove --zkey: the snarkjs prover from a .zkey and a .wtns, writing proof.json and public.json
+ * as snarkjs does (atomically: temporary files renamed into place only once the proof has been
+ * verified), and export-vk-snarkjs: verification_key.json from a .zkey.
+ * Exit codes: 0 proof written; 1 the witness does not satisfy the circuit (no output written);
+ * 2 usage, input or I/O error.
+ */
 #include "commands.h"
+#include "cuzk/alloc.h"
+#include "cuzk/snarkjs.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
-/* Placeholder until the snarkjs prover command lands (issue 3, in progress). */
+#define EXIT_OK 0
+#define EXIT_UNSAT 1
+#define EXIT_ERROR 2
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+typedef struct {
+    const char *zkey, *wtns, *proof, *public_, *r1cs;
+    unsigned threads;
+    bool check, json, unchecked;
+} zkey_args;
+
+static int parse_args(int argc, char **argv, zkey_args *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 0; i < argc; i++) {
+        const char *k = argv[i];
+        if (strcmp(k, "--check") == 0) {
+            a->check = true;
+            continue;
+        }
+        if (strcmp(k, "--json") == 0) {
+            a->json = true;
+            continue;
+        }
+        if (strcmp(k, "--unchecked-subgroup") == 0) {
+            a->unchecked = true;
+            continue;
+        }
+        const char **slot = strcmp(k, "--zkey") == 0     ? &a->zkey
+                            : strcmp(k, "--wtns") == 0   ? &a->wtns
+                            : strcmp(k, "--proof") == 0  ? &a->proof
+                            : strcmp(k, "--public") == 0 ? &a->public_
+                            : strcmp(k, "--r1cs") == 0   ? &a->r1cs
+                                                         : NULL;
+        const char *thr = strcmp(k, "--threads") == 0 ? k : NULL;
+        if (!slot && !thr) {
+            fprintf(stderr, "cuzk-bench prove: unknown option '%s'\n", k);
+            return EXIT_ERROR;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "cuzk-bench prove: %s needs a value\n", k);
+            return EXIT_ERROR;
+        }
+        const char *v = argv[++i];
+        if (slot) {
+            *slot = v;
+        } else {
+            char *end;
+            unsigned long t = strtoul(v, &end, 10);
+            if (*v == 0 || *end != 0 || t > 1024) {
+                fprintf(stderr, "cuzk-bench prove: --threads wants 0..1024, got '%s'\n", v);
+                return EXIT_ERROR;
+            }
+            a->threads = (unsigned)t;
+        }
+    }
+    if (!a->zkey || !a->wtns || !a->proof || !a->public_) {
+        fprintf(stderr, "cuzk-bench prove: --zkey, --wtns, --proof and --public are required\n");
+        return EXIT_ERROR;
+    }
+    if (a->check != (a->r1cs != NULL)) {
+        fprintf(stderr, "cuzk-bench prove: --check and --r1cs FILE go together\n");
+        return EXIT_ERROR;
+    }
+    return EXIT_OK;
+}
+
+/* Writes |text| to a new temporary file next to |path|; its name goes to |tmp|. */
+static bool write_temp(char *tmp, size_t cap, const char *path, const char *text)
+{
+    if ((size_t)snprintf(tmp, cap, "%s.tmp.XXXXXX", path) >= cap) {
+        fprintf(stderr, "error: output path too long: %s\n", path);
+        return false;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(stderr, "error: cannot create %s: %s\n", tmp, strerror(errno));
+        tmp[0] = 0;
+        return false;
+    }
+    size_t len = strlen(text), done = 0;
+    while (done < len) {
+        ssize_t k = write(fd, text + done, len - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            fprintf(stderr, "error: cannot write %s: %s\n", tmp, strerror(errno));
+            close(fd);
+            unlink(tmp);
+            tmp[0] = 0;
+            return false;
+        }
+        done += (size_t)k;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        fprintf(stderr, "error: cannot write %s: %s\n", tmp, strerror(errno));
+        unlink(tmp);
+        tmp[0] = 0;
+        return false;
+    }
+    return true;
+}
+
+/* Writes both files or neither (as far as the file system allows). */
+static bool write_outputs(const char *p1, const char *t1, const char *p2, const char *t2)
+{
+    char tmp1[4096], tmp2[4096];
+    tmp1[0] = tmp2[0] = 0;
+    bool ok = write_temp(tmp1, sizeof tmp1, p1, t1) && write_temp(tmp2, sizeof tmp2, p2, t2);
+    if (ok && rename(tmp1, p1) != 0) {
+        fprintf(stderr, "error: cannot rename %s to %s: %s\n", tmp1, p1, strerror(errno));
+        ok = false;
+    } else if (ok) {
+        tmp1[0] = 0;
+        if (rename(tmp2, p2) != 0) {
+            fprintf(stderr, "error: cannot rename %s to %s: %s\n", tmp2, p2, strerror(errno));
+            unlink(p1);
+            ok = false;
+        } else {
+            tmp2[0] = 0;
+        }
+    }
+    if (tmp1[0])
+        unlink(tmp1);
+    if (tmp2[0])
+        unlink(tmp2);
+    return ok;
+}
+
+static void print_phases(const zkey_args *a, const cuzk_snarkjs_zkey *zk, unsigned threads,
+                         double load_zkey, double load_wtns, double check,
+                         const cuzk_prove_timings *t, double process)
+{
+    if (a->json) {
+        printf("{\"command\":\"prove\",\"input\":\"zkey\",\"n_vars\":%u,\"n_public\":%u,"
+               "\"domain_size\":%u,\"n_coefs\":%zu,\"threads\":%u,\"subgroup_checked\":%s,"
+               "\"zkey_load_ms\":%.3f,\"wtns_load_ms\":%.3f,\"check_ms\":%.3f,"
+               "\"synthesis_ms\":%.3f,\"ntt_h_ms\":%.3f,\"msm_h_ms\":%.3f,\"tail_msm_ms\":%.3f,"
+               "\"msm_b_g2_ms\":%.3f,\"assemble_ms\":%.3f,\"verify_ms\":%.3f,\"total_ms\":%.3f,"
+               "\"command_ms\":%.3f}\n",
+               zk->n_vars, zk->n_public, zk->domain_size, zk->n_coefs, threads,
+               a->unchecked ? "false" : "true", load_zkey, load_wtns, check, t->synthesis, t->ntt_h,
+               t->msm_h, t->tail_msm, t->msm_b_g2, t->assemble, t->verify, t->total, process);
+        return;
+    }
+    printf("zkey: %u wires, %u public, domain %u, %zu coefficients (subgroups %s)\n", zk->n_vars,
+           zk->n_public, zk->domain_size, zk->n_coefs, a->unchecked ? "not checked" : "checked");
+    printf("load: zkey %.2f ms, wtns %.2f ms%s", load_zkey, load_wtns, a->check ? "" : "\n");
+    if (a->check)
+        printf(", r1cs check %.2f ms\n", check);
+    printf("phases (ms, %u threads): synthesis %.2f, ntt_h %.2f, msm_h %.2f, tail_msm %.2f, "
+           "msm_b_g2 %.2f, assemble %.2f, verify %.2f, total %.2f\n",
+           threads, t->synthesis, t->ntt_h, t->msm_h, t->tail_msm, t->msm_b_g2, t->assemble,
+           t->verify, t->total);
+    printf("command: %.2f ms\n", process);
+    printf("wrote %s and %s\n", a->proof, a->public_);
+}
+
 int cmd_prove_zkey(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "cuzk-bench prove --zkey: not built yet (issue 3, in progress)\n");
-    return 2;
+    double t_start = now_ms();
+    zkey_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != EXIT_OK)
+        return rc;
+    rc = EXIT_ERROR;
+    cuzk_pool *pool = NULL;
+    cuzk_snarkjs_zkey *zk = NULL;
+    cuzk_snarkjs_wtns *w = NULL;
+    cuzk_snarkjs_r1cs *cs = NULL;
+    cuzk_fr_t *pub = NULL;
+    char *proof_json = NULL, *public_json = NULL;
+    cuzk_status s;
+    if ((s = cuzk_pool_create(&pool, a.threads)) != CUZK_OK) {
+        fprintf(stderr, "error: thread pool: %s\n", cuzk_last_error());
+        return EXIT_ERROR;
+    }
+    double t0 = now_ms();
+    s = cuzk_snarkjs_zkey_load(&zk, a.zkey, a.unchecked ? CUZK_SNARKJS_UNCHECKED_SUBGROUP : 0,
+                               pool);
+    double t_zkey = now_ms() - t0;
+    if (s != CUZK_OK) {
+        fprintf(stderr, "error: %s (%s)\n", cuzk_last_error(), cuzk_status_name(s));
+        goto out;
+    }
+    t0 = now_ms();
+    s = cuzk_snarkjs_wtns_load(&w, a.wtns);
+    double t_wtns = now_ms() - t0;
+    if (s != CUZK_OK) {
+        fprintf(stderr, "error: %s (%s)\n", cuzk_last_error(), cuzk_status_name(s));
+        goto out;
+    }
+    double t_check = 0;
+    if (a.check) {
+        t0 = now_ms();
+        uint32_t bad;
+        if ((s = cuzk_snarkjs_r1cs_load(&cs, a.r1cs)) != CUZK_OK ||
+            (s = cuzk_snarkjs_r1cs_matches_zkey(cs, zk)) != CUZK_OK) {
+            fprintf(stderr, "error: %s (%s)\n", cuzk_last_error(), cuzk_status_name(s));
+            goto out;
+        }
+        if ((s = cuzk_snarkjs_check(cs, w, &bad)) != CUZK_OK) {
+            fprintf(stderr, "error: %s\n", cuzk_last_error());
+            rc = bad != UINT32_MAX ? EXIT_UNSAT : EXIT_ERROR;
+            goto out;
+        }
+        t_check = now_ms() - t0;
+    }
+    pub = cuzk_alloc_array(zk->n_public ? zk->n_public : 1, sizeof *pub);
+    if (!pub) {
+        fprintf(stderr, "error: out of memory\n");
+        goto out;
+    }
+    cuzk_groth16_proof proof;
+    cuzk_prove_timings tm;
+    s = cuzk_snarkjs_prove(&proof, pub, zk, w, pool, &tm);
+    if (s != CUZK_OK) {
+        fprintf(stderr, "error: %s (%s)\n", cuzk_last_error(), cuzk_status_name(s));
+        rc = s == CUZK_ERR_VERIFY_FAILED ? EXIT_UNSAT : EXIT_ERROR;
+        goto out;
+    }
+    if ((s = cuzk_snarkjs_proof_to_json(&proof_json, &proof)) != CUZK_OK ||
+        (s = cuzk_snarkjs_public_to_json(&public_json, pub, zk->n_public)) != CUZK_OK) {
+        fprintf(stderr, "error: %s\n", cuzk_last_error());
+        goto out;
+    }
+    if (!write_outputs(a.proof, proof_json, a.public_, public_json))
+        goto out;
+    print_phases(&a, zk, cuzk_pool_threads(pool), t_zkey, t_wtns, t_check, &tm, now_ms() - t_start);
+    rc = EXIT_OK;
+out:
+    cuzk_free(proof_json);
+    cuzk_free(public_json);
+    cuzk_free(pub);
+    cuzk_snarkjs_r1cs_free(cs);
+    cuzk_snarkjs_wtns_free(w);
+    cuzk_snarkjs_zkey_free(zk);
+    cuzk_pool_destroy(pool);
+    return rc;
+}
+
+int cmd_export_vk_snarkjs(int argc, char **argv)
+{
+    const char *zkey = NULL, *out = NULL;
+    for (int i = 0; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--zkey") == 0)
+            zkey = argv[i + 1];
+        else if (strcmp(argv[i], "--out") == 0)
+            out = argv[i + 1];
+        else
+            zkey = out = NULL, i = argc;
+    }
+    if (!zkey || !out || argc != 4) {
+        fprintf(stderr, "usage: cuzk-bench export-vk-snarkjs --zkey FILE --out FILE\n");
+        return EXIT_ERROR;
+    }
+    cuzk_snarkjs_zkey *zk;
+    char *json = NULL;
+    int rc = EXIT_ERROR;
+    if (cuzk_snarkjs_zkey_load(&zk, zkey, 0, cuzk_pool_default()) != CUZK_OK ||
+        cuzk_snarkjs_vk_to_json(&json, zk) != CUZK_OK) {
+        fprintf(stderr, "error: %s\n", cuzk_last_error());
+    } else {
+        char tmp[4096];
+        if (write_temp(tmp, sizeof tmp, out, json)) {
+            if (rename(tmp, out) == 0) {
+                rc = EXIT_OK;
+            } else {
+                fprintf(stderr, "error: cannot rename %s to %s: %s\n", tmp, out, strerror(errno));
+                unlink(tmp);
+            }
+        }
+    }
+    cuzk_free(json);
+    cuzk_snarkjs_zkey_free(zk);
+    return rc;
 }

@@ -14,6 +14,9 @@ static void usage(FILE *f)
                "  info                               version, git commit, backends\n"
                "  field|curve|pairing [--json] [--iters=N] [--warmup=W] [--filter=GLOB]\n"
                "                                     micro-benchmarks (min/median/max)\n"
+               "  ntt [--log-n N] [--threads T] [--json] [--iters=N]\n"
+               "                                     NTT, iNTT, coset NTT and the H step, both root\n"
+               "                                     families (defaults: 2^16, all CPUs)\n"
                "  verify --vk FILE --proof FILE --inputs FILE\n"
                "                                     verify a bellperson proof (inputs: one\n"
                "                                     32-byte LE hex Fr per line)\n"
@@ -25,6 +28,21 @@ static void usage(FILE *f)
                "  prove --params DIR --circuit NAME [--backend auto|cpu|cuda] [--threads N]\n"
                "        [--mode full|pce] [--repeat K] [--proof OUT] [--check] [--no-verify] [--json]\n"
                "                                     prove a built-in circuit, print phase timings\n"
+               "  prove --zkey FILE --wtns FILE --proof OUT.json --public OUT.json [--threads N]\n"
+               "        [--check --r1cs FILE] [--unchecked-subgroup] [--json]\n"
+               "                                     snarkjs prover (same proof as `snarkjs groth16\n"
+               "                                     prove`), phase timings; exit 1: unsatisfied\n"
+               "  verify-snarkjs --vk verification_key.json --proof proof.json --public public.json\n"
+               "                                     verify a snarkjs proof\n"
+               "  export-vk-snarkjs --zkey FILE --out verification_key.json\n"
+               "                                     snarkjs verification key of a .zkey\n"
+               "  msm --group g1|g2 --log-n N [--threads T] [--accum auto|xyzz|affine|both]\n"
+               "      [--scalars random|binary] [--op msm|batch-add] [--density PCT] [--window C]\n"
+               "      [--iters N] [--json]       CPU MSM / bitmap batch addition (min/median/max)\n"
+               "  synth-only --circuit NAME[:ARG] --mode full|witness|pce|keygen [--repeat K]\n"
+               "             [--threads T] [--seed S] [--json]\n"
+               "                                     circuit synthesis alone: counts, time per\n"
+               "                                     repeat, constraints/s, memory high-water mark\n"
                "exit codes: 0 ok/valid, 1 invalid proof, 2 usage or input error\n");
 }
 
@@ -73,6 +91,10 @@ int main(int argc, char **argv)
         return cmd_verify(argc - 2, argv + 2);
     if (strcmp(cmd, "verify-winning-post") == 0)
         return cmd_verify_winning_post(argc - 2, argv + 2);
+    if (strcmp(cmd, "verify-snarkjs") == 0)
+        return cmd_verify_snarkjs(argc - 2, argv + 2);
+    if (strcmp(cmd, "export-vk-snarkjs") == 0)
+        return cmd_export_vk_snarkjs(argc - 2, argv + 2);
     if (strcmp(cmd, "setup") == 0)
         return cmd_setup(argc - 2, argv + 2);
     if (strcmp(cmd, "prove") == 0) {
@@ -82,6 +104,14 @@ int main(int argc, char **argv)
                 return cmd_prove_zkey(argc - 2, argv + 2);
         return cmd_prove_params(argc - 2, argv + 2);
     }
+    if (strcmp(cmd, "synth-only") == 0) {
+        int cmd_synth_only(int argc, char **argv); /* cmd_synth.c */
+        return cmd_synth_only(argc - 2, argv + 2);
+    }
+    if (strcmp(cmd, "msm") == 0)
+        return bench_msm_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "ntt") == 0)
+        return bench_ntt_main(argc - 2, argv + 2);
     int (*bench)(const bench_opts *) = NULL;
     if (strcmp(cmd, "field") == 0)
         bench = bench_field_main;

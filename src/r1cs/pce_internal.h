@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_R1CS_PCE_INTERNAL_H
+#define CUZK_R1CS_PCE_INTERNAL_H
+
+/*
+ * PCE matrices. Per matrix, two CSR parts over the same rows:
+ *   unit: columns with coefficient +1 or -1 (bit 31 of the column set = -1): no field element
+ *         stored, an addition or subtraction in the SpMV;
+ *   gen:  (column, coefficient) for everything else.
+ * Row pointers are u32 (a matrix part with 2^32 or more entries is rejected); columns index
+ * z = (inputs, aux), so n_inputs + n_aux < 2^31.
+ */
+
+#include "cuzk/r1cs.h"
+
+#define PCE_NEG_BIT 0x80000000u
+
+typedef struct {
+    uint32_t *unit_ptr; /* n_rows + 1 */
+    uint32_t *unit_col; /* unit_nnz */
+    uint32_t *gen_ptr;  /* n_rows + 1 */
+    uint32_t *gen_col;  /* gen_nnz */
+    cuzk_fr_t *gen_coeff;
+    uint64_t unit_nnz, gen_nnz;
+} pce_matrix;
+
+struct cuzk_pce {
+    size_t n_inputs, n_aux, n_constraints, n_rows;
+    pce_matrix m[3];
+    uint64_t *density[3]; /* a_aux, b_input, b_aux */
+    size_t density_words[3];
+    size_t popcount[3];
+};
+
+/* Allocates an empty PCE with the given sizes and zeroed density bitmaps (arrays of the
+ * matrices are left NULL). */
+cuzk_status cuzk__pce_new(cuzk_pce **out, size_t n_inputs, size_t n_aux, size_t n_constraints,
+                          size_t n_rows);
+/* Recomputes the density bitmaps from the matrix structure. */
+void cuzk__pce_compute_density(cuzk_pce *pce);
+
+#endif

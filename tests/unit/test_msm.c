@@ -1,0 +1,616 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * CPU MSM and bitmap batch addition against the plain definitions: sums of cuzk_gX_mul_vartime
+ * products, and subset sums with Jacobian additions. Every strategy (XYZZ and batch-affine
+ * buckets), small and large windows, forced point chunks and several thread counts are compared
+ * on random and edge inputs (zero, one and r-1 scalars, 0/1-heavy mixes, small scalars, one base
+ * repeated, bases at infinity, P next to -P).
+ */
+#include "test.h"
+#include "cuzk/alloc.h"
+#include "cuzk/msm.h"
+
+/* The group order r, little-endian limbs. */
+static const uint64_t R_LIMBS[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
+                                    0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+
+static void rand_fr(cuzk_fr_t *out)
+{
+    uint64_t l[4];
+    do {
+        test_rand_bytes(l, sizeof l);
+        l[3] &= 0x7fffffffffffffffULL;
+    } while (!cuzk_fr_from_canonical(out, l));
+}
+
+/* ---- points ------------------------------------------------------------------------------ */
+
+/* |n| random points of G1: the generator times random scalars, batch-normalised. */
+static cuzk_g1_affine_t *g1_points(size_t n)
+{
+    cuzk_g1_affine_t *out = cuzk_alloc_array(n ? n : 1, sizeof *out);
+    cuzk_g1_jac_t *tmp = cuzk_alloc_array(n ? n : 1, sizeof *tmp);
+    CHECK(out && tmp);
+    cuzk_g1_affine_t g;
+    cuzk_g1_jac_t gj;
+    cuzk_g1_generator(&g);
+    cuzk_g1_from_affine(&gj, &g);
+    for (size_t i = 0; i < n; i++) {
+        cuzk_fr_t k;
+        rand_fr(&k);
+        cuzk_g1_mul_vartime(&tmp[i], &gj, &k);
+    }
+    cuzk_g1_batch_to_affine(out, tmp, n);
+    cuzk_free(tmp);
+    return out;
+}
+
+static cuzk_g2_affine_t *g2_points(size_t n)
+{
+    cuzk_g2_affine_t *out = cuzk_alloc_array(n ? n : 1, sizeof *out);
+    cuzk_g2_jac_t *tmp = cuzk_alloc_array(n ? n : 1, sizeof *tmp);
+    CHECK(out && tmp);
+    cuzk_g2_affine_t g;
+    cuzk_g2_jac_t gj;
+    cuzk_g2_generator(&g);
+    cuzk_g2_from_affine(&gj, &g);
+    for (size_t i = 0; i < n; i++) {
+        cuzk_fr_t k;
+        rand_fr(&k);
+        cuzk_g2_mul_vartime(&tmp[i], &gj, &k);
+    }
+    cuzk_g2_batch_to_affine(out, tmp, n);
+    cuzk_free(tmp);
+    return out;
+}
+
+/* Base layouts derived from a table of distinct points. */
+enum { BASES_DISTINCT, BASES_SAME, BASES_SOME_INFINITY, BASES_PLUS_MINUS, BASES_COUNT };
+static const char *const BASES_NAME[] = {"distinct", "same", "some-infinity", "plus-minus"};
+
+#define DEFINE_LAYOUT(G, AFF)                                                                      \
+    static void G##_layout(AFF *out, const AFF *pts, size_t n, int kind)                           \
+    {                                                                                              \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            out[i] = pts[i];                                                                       \
+            if (kind == BASES_SAME)                                                                \
+                out[i] = pts[0];                                                                   \
+            else if (kind == BASES_SOME_INFINITY && i % 5 == 2)                                    \
+                cuzk_##G##_affine_set_infinity(&out[i]);                                           \
+            else if (kind == BASES_PLUS_MINUS && (i & 1))                                          \
+                cuzk_##G##_affine_neg(&out[i], &out[i - 1]);                                       \
+        }                                                                                          \
+    }
+DEFINE_LAYOUT(g1, cuzk_g1_affine_t)
+DEFINE_LAYOUT(g2, cuzk_g2_affine_t)
+
+/* ---- scalars ----------------------------------------------------------------------------- */
+
+enum {
+    SC_RANDOM,
+    SC_ZERO,
+    SC_ONE,
+    SC_R_MINUS_1,
+    SC_BINARY_HEAVY, /* 45 % zero, 45 % one, 10 % random */
+    SC_SMALL,        /* below 2^16 */
+    SC_MIXED_WIDTH,  /* random bit lengths */
+    SC_PAIRS,        /* scalar i equals scalar i - 1 for odd i (cancels with BASES_PLUS_MINUS) */
+    SC_COUNT
+};
+static const char *const SC_NAME[] = {"random", "zero",        "one",   "r-1",
+                                      "0/1",    "small",       "mixed", "pairs"};
+
+static void make_scalar(cuzk_fr_t *k, int kind, size_t i, const cuzk_fr_t *prev)
+{
+    uint64_t l[4] = {0, 0, 0, 0};
+    switch (kind) {
+    case SC_RANDOM:
+        rand_fr(k);
+        return;
+    case SC_ZERO:
+        break;
+    case SC_ONE:
+        l[0] = 1;
+        break;
+    case SC_R_MINUS_1:
+        memcpy(l, R_LIMBS, sizeof l);
+        l[0] -= 1;
+        break;
+    case SC_BINARY_HEAVY: {
+        uint64_t u = test_rand_u64() % 100;
+        if (u >= 90) {
+            rand_fr(k);
+            return;
+        }
+        l[0] = u < 45 ? 0 : 1;
+        break;
+    }
+    case SC_SMALL:
+        l[0] = test_rand_u64() & 0xffff;
+        break;
+    case SC_MIXED_WIDTH: {
+        unsigned bits = (unsigned)(test_rand_u64() % 254) + 1;
+        test_rand_bytes(l, sizeof l);
+        for (unsigned b = bits; b < 256; b++)
+            l[b / 64] &= ~((uint64_t)1 << (b % 64));
+        break;
+    }
+    case SC_PAIRS:
+        if ((i & 1) && prev) {
+            *k = *prev;
+            return;
+        }
+        rand_fr(k);
+        return;
+    }
+    CHECK(cuzk_fr_from_canonical(k, l));
+}
+
+static void make_scalars(cuzk_fr_t *k, size_t n, int kind)
+{
+    for (size_t i = 0; i < n; i++)
+        make_scalar(&k[i], kind, i, i ? &k[i - 1] : NULL);
+}
+
+/* ---- naive references ---------------------------------------------------------------------- */
+
+#define DEFINE_NAIVE(G, AFF, JAC)                                                                  \
+    static void G##_naive(JAC *out, const AFF *bases, const cuzk_fr_t *k, size_t n)                \
+    {                                                                                              \
+        cuzk_fr_t one;                                                                             \
+        cuzk_fr_set_one(&one);                                                                     \
+        cuzk_##G##_jac_set_infinity(out);                                                          \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            if (bases[i].infinity || cuzk_fr_is_zero(&k[i]))                                       \
+                continue;                                                                          \
+            JAC p;                                                                                 \
+            cuzk_##G##_from_affine(&p, &bases[i]);                                                 \
+            if (!cuzk_fr_eq(&k[i], &one))                                                          \
+                cuzk_##G##_mul_vartime(&p, &p, &k[i]);                                             \
+            cuzk_##G##_add(out, out, &p);                                                          \
+        }                                                                                          \
+    }                                                                                              \
+    static void G##_naive_subset(JAC *out, const AFF *bases, const uint64_t *bm, size_t n)         \
+    {                                                                                              \
+        cuzk_##G##_jac_set_infinity(out);                                                          \
+        for (size_t i = 0; i < n; i++)                                                             \
+            if ((bm[i / 64] >> (i % 64)) & 1)                                                      \
+                cuzk_##G##_add_affine(out, out, &bases[i]);                                        \
+    }
+DEFINE_NAIVE(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
+DEFINE_NAIVE(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
+
+/* Option sets every MSM comparison runs: the default, each strategy with the automatic window,
+ * forced chunks, and batch-affine with small windows (many bucket conflicts, so the queue and
+ * the side buckets are used). The last ones pay an inversion every few points: they run only
+ * up to SMALL_N points. */
+static const cuzk_msm_opts VARIANTS[] = {
+    {0},
+    {.accum = CUZK_MSM_ACCUM_XYZZ},
+    {.accum = CUZK_MSM_ACCUM_AFFINE},
+    {.window = 7, .chunks = 3, .accum = CUZK_MSM_ACCUM_XYZZ},
+    {.window = 9, .accum = CUZK_MSM_ACCUM_AFFINE},
+    {.window = 4, .accum = CUZK_MSM_ACCUM_AFFINE},
+    {.window = 6, .chunks = 2, .accum = CUZK_MSM_ACCUM_AFFINE},
+};
+#define NVARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
+#define NVARIANTS_LARGE 5
+#define SMALL_N 300
+/* The variants to run for |n| points. */
+#define NVAR(n) ((n) <= SMALL_N ? NVARIANTS : NVARIANTS_LARGE)
+
+static cuzk_g1_jac_t poisoned_g1(void)
+{
+    cuzk_g1_jac_t p;
+    memset(&p, 0xa5, sizeof p);
+    return p;
+}
+
+static cuzk_g2_jac_t poisoned_g2(void)
+{
+    cuzk_g2_jac_t p;
+    memset(&p, 0xa5, sizeof p);
+    return p;
+}
+
+/* ---- G1 MSM ------------------------------------------------------------------------------ */
+
+static const size_t G1_SIZES[] = {0, 1, 2, 3, 7, 64, 255, 1000, 4097};
+#define G1_MAXN 4097
+
+CUZK_TEST(msm_g1_matches_naive)
+{
+    cuzk_g1_affine_t *pts = g1_points(G1_MAXN);
+    cuzk_fr_t *k = cuzk_alloc_array(G1_MAXN, sizeof *k);
+    CHECK(k);
+    uint64_t live = cuzk_alloc_live_bytes();
+    for (int sk = 0; sk < SC_COUNT; sk++) {
+        if (sk == SC_PAIRS)
+            continue; /* with the base layouts below */
+        for (size_t si = 0; si < sizeof G1_SIZES / sizeof G1_SIZES[0]; si++) {
+            size_t n = G1_SIZES[si];
+            /* The full-width naive sums are the slow part: skip the largest size for the
+             * second full-width kind. */
+            if (sk == SC_MIXED_WIDTH && n > 1000)
+                continue;
+            make_scalars(k, n, sk);
+            cuzk_g1_jac_t want, got;
+            g1_naive(&want, pts, k, n);
+            for (size_t v = 0; v < NVAR(n); v++) {
+                got = poisoned_g1();
+                CHECK(cuzk_g1_msm_ex(&got, pts, k, n, NULL, &VARIANTS[v]) == CUZK_OK);
+                CHECK_MSG(cuzk_g1_eq(&got, &want), "n=%zu scalars=%s variant=%zu", n,
+                          SC_NAME[sk], v);
+            }
+            got = poisoned_g1();
+            CHECK(cuzk_g1_msm(&got, pts, k, n, NULL) == CUZK_OK);
+            CHECK_MSG(cuzk_g1_eq(&got, &want), "n=%zu scalars=%s (plain entry)", n, SC_NAME[sk]);
+        }
+    }
+    CHECK(cuzk_alloc_live_bytes() == live); /* nothing leaked */
+    cuzk_free(k);
+    cuzk_free(pts);
+}
+
+CUZK_TEST(msm_g1_edge_bases)
+{
+    enum { N = 1000 };
+    static const size_t sizes[] = {1, 2, 3, 64, 255, N};
+    static const int scalar_kinds[] = {SC_RANDOM, SC_PAIRS, SC_SMALL, SC_ONE};
+    cuzk_g1_affine_t *pts = g1_points(N);
+    cuzk_g1_affine_t *bases = cuzk_alloc_array(N, sizeof *bases);
+    cuzk_fr_t *k = cuzk_alloc_array(N, sizeof *k);
+    CHECK(bases && k);
+    for (int bk = BASES_SAME; bk < BASES_COUNT; bk++) {
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            for (size_t ki = 0; ki < sizeof scalar_kinds / sizeof scalar_kinds[0]; ki++) {
+                size_t n = sizes[si];
+                int sk = scalar_kinds[ki];
+                if (sk == SC_RANDOM && bk != BASES_SAME && n == N)
+                    continue; /* keep the naive sums short */
+                g1_layout(bases, pts, n, bk);
+                make_scalars(k, n, sk);
+                cuzk_g1_jac_t want, got;
+                g1_naive(&want, bases, k, n);
+                for (size_t v = 0; v < NVAR(n); v++) {
+                    got = poisoned_g1();
+                    CHECK(cuzk_g1_msm_ex(&got, bases, k, n, NULL, &VARIANTS[v]) == CUZK_OK);
+                    CHECK_MSG(cuzk_g1_eq(&got, &want), "n=%zu bases=%s scalars=%s variant=%zu",
+                              n, BASES_NAME[bk], SC_NAME[sk], v);
+                }
+            }
+        }
+    }
+    cuzk_free(k);
+    cuzk_free(bases);
+    cuzk_free(pts);
+}
+
+/* Every window width the automatic choice might not pick, both strategies. */
+CUZK_TEST(msm_g1_windows)
+{
+    enum { N = 300 };
+    cuzk_g1_affine_t *pts = g1_points(N);
+    cuzk_fr_t k[N];
+    make_scalars(k, N, SC_RANDOM);
+    k[7] = k[3]; /* a repeated scalar */
+    cuzk_g1_jac_t want, got;
+    g1_naive(&want, pts, k, N);
+    /* Batch-affine with windows of 1..4 bits pays an inversion every few points: a prefix. */
+    enum { NS = 60 };
+    cuzk_g1_jac_t want_small;
+    g1_naive(&want_small, pts, k, NS);
+    for (unsigned c = 1; c <= 13; c++) {
+        for (int a = CUZK_MSM_ACCUM_XYZZ; a <= CUZK_MSM_ACCUM_AFFINE; a++) {
+            cuzk_msm_opts o = {.window = c, .accum = (cuzk_msm_accum)a};
+            size_t n = a == CUZK_MSM_ACCUM_AFFINE && c <= 4 ? NS : N;
+            got = poisoned_g1();
+            CHECK(cuzk_g1_msm_ex(&got, pts, k, n, NULL, &o) == CUZK_OK);
+            CHECK_MSG(cuzk_g1_eq(&got, n == N ? &want : &want_small), "window=%u accum=%d", c, a);
+        }
+    }
+    cuzk_msm_opts big = {.window = 16, .accum = CUZK_MSM_ACCUM_AFFINE};
+    CHECK(cuzk_g1_msm_ex(&got, pts, k, N, NULL, &big) == CUZK_OK);
+    CHECK(cuzk_g1_eq(&got, &want));
+    cuzk_free(pts);
+}
+
+/* Raw (canonical) scalars give what Montgomery ones give, and any 256-bit value is taken as
+ * the integer it is (no reduction mod r). */
+CUZK_TEST(msm_g1_raw_matches_montgomery)
+{
+    enum { N = 600 };
+    cuzk_g1_affine_t *pts = g1_points(N);
+    cuzk_fr_t k[N];
+    static uint64_t raw[4 * N];
+    for (int sk = 0; sk < SC_COUNT; sk++) {
+        make_scalars(k, N, sk);
+        for (size_t i = 0; i < N; i++)
+            cuzk_fr_to_canonical(raw + 4 * i, &k[i]);
+        for (size_t v = 0; v < NVAR(N); v++) {
+            cuzk_g1_jac_t a = poisoned_g1(), b = poisoned_g1();
+            CHECK(cuzk_g1_msm_ex(&a, pts, k, N, NULL, &VARIANTS[v]) == CUZK_OK);
+            CHECK(cuzk_g1_msm_raw_ex(&b, pts, raw, N, NULL, &VARIANTS[v]) == CUZK_OK);
+            CHECK_MSG(cuzk_g1_eq(&a, &b), "scalars=%s variant=%zu", SC_NAME[sk], v);
+        }
+        cuzk_g1_jac_t a, b;
+        CHECK(cuzk_g1_msm_raw(&b, pts, raw, N, NULL) == CUZK_OK);
+        CHECK(cuzk_g1_msm(&a, pts, k, N, NULL) == CUZK_OK);
+        CHECK(cuzk_g1_eq(&a, &b));
+    }
+    /* Values at and above r, up to 2^256 - 1, against mul_raw_vartime. */
+    enum { M = 40 };
+    cuzk_g1_jac_t want, got, p;
+    cuzk_g1_jac_set_infinity(&want);
+    for (size_t i = 0; i < M; i++) {
+        uint64_t *l = raw + 4 * i;
+        switch (i % 4) {
+        case 0:
+            memset(l, 0xff, 32);
+            break;
+        case 1:
+            memcpy(l, R_LIMBS, 32);
+            l[0] += i;
+            break;
+        default:
+            test_rand_bytes(l, 32);
+        }
+        cuzk_g1_from_affine(&p, &pts[i]);
+        cuzk_g1_mul_raw_vartime(&p, &p, l, 4);
+        cuzk_g1_add(&want, &want, &p);
+    }
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        got = poisoned_g1();
+        CHECK(cuzk_g1_msm_raw_ex(&got, pts, raw, M, NULL, &VARIANTS[v]) == CUZK_OK);
+        CHECK_MSG(cuzk_g1_eq(&got, &want), "wide raw scalars, variant=%zu", v);
+    }
+    cuzk_free(pts);
+}
+
+/* Threaded results equal the one-thread result bit for bit once normalised to affine. */
+CUZK_TEST(msm_g1_threads_match_single)
+{
+    enum { N = 4097 };
+    static const unsigned threads[] = {2, 3};
+    static const unsigned chunks[] = {0, 1, 5};
+    cuzk_g1_affine_t *pts = g1_points(N);
+    cuzk_fr_t *k = cuzk_alloc_array(N, sizeof *k);
+    CHECK(k);
+    static const int kinds[] = {SC_RANDOM, SC_BINARY_HEAVY};
+    for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++) {
+        make_scalars(k, N, kinds[ki]);
+        for (int a = CUZK_MSM_ACCUM_XYZZ; a <= CUZK_MSM_ACCUM_AFFINE; a++) {
+            cuzk_msm_opts one = {.accum = (cuzk_msm_accum)a};
+            cuzk_g1_jac_t ref;
+            cuzk_g1_affine_t ref_aff;
+            CHECK(cuzk_g1_msm_ex(&ref, pts, k, N, NULL, &one) == CUZK_OK);
+            cuzk_g1_to_affine(&ref_aff, &ref);
+            for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+                cuzk_pool *pool;
+                CHECK(cuzk_pool_create(&pool, threads[t]) == CUZK_OK);
+                for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+                    cuzk_msm_opts o = {.chunks = chunks[c], .accum = (cuzk_msm_accum)a};
+                    cuzk_g1_jac_t got = poisoned_g1();
+                    cuzk_g1_affine_t got_aff;
+                    CHECK(cuzk_g1_msm_ex(&got, pts, k, N, pool, &o) == CUZK_OK);
+                    cuzk_g1_to_affine(&got_aff, &got);
+                    CHECK_MSG(cuzk_g1_eq(&got, &ref) && got_aff.infinity == ref_aff.infinity &&
+                                  memcmp(&got_aff.x, &ref_aff.x, sizeof got_aff.x) == 0 &&
+                                  memcmp(&got_aff.y, &ref_aff.y, sizeof got_aff.y) == 0,
+                              "threads=%u chunks=%u accum=%d scalars=%s", threads[t], chunks[c],
+                              a, SC_NAME[kinds[ki]]);
+                }
+                cuzk_pool_destroy(pool);
+            }
+        }
+    }
+    cuzk_free(k);
+    cuzk_free(pts);
+}
+
+CUZK_TEST(msm_g1_rejects_bad_arguments)
+{
+    enum { N = 100 };
+    cuzk_g1_affine_t *pts = g1_points(N);
+    cuzk_fr_t k[N];
+    make_scalars(k, N, SC_RANDOM);
+    cuzk_g1_jac_t out = poisoned_g1(), p0 = poisoned_g1();
+    CHECK(cuzk_g1_msm(NULL, pts, k, N, NULL) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_g1_msm(&out, NULL, k, N, NULL) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_g1_msm(&out, pts, NULL, N, NULL) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_g1_msm_raw(&out, pts, NULL, N, NULL) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_g1_batch_add(&out, pts, NULL, N, NULL) == CUZK_ERR_INVALID_ARG);
+    cuzk_msm_opts wide = {.window = CUZK_MSM_MAX_WINDOW + 1};
+    CHECK(cuzk_g1_msm_ex(&out, pts, k, N, NULL, &wide) == CUZK_ERR_INVALID_ARG);
+    cuzk_msm_opts bad_accum = {.accum = (cuzk_msm_accum)7};
+    CHECK(cuzk_g1_msm_ex(&out, pts, k, N, NULL, &bad_accum) == CUZK_ERR_INVALID_ARG);
+    CHECK(memcmp(&out, &p0, sizeof out) == 0); /* untouched on failure */
+    /* NULL arrays are fine with n = 0. */
+    CHECK(cuzk_g1_msm(&out, NULL, NULL, 0, NULL) == CUZK_OK && cuzk_g1_jac_is_infinity(&out));
+    CHECK(cuzk_g1_batch_add(&out, NULL, NULL, 0, NULL) == CUZK_OK);
+    CHECK(cuzk_g1_jac_is_infinity(&out));
+
+    /* Caller-provided scratch: too small is rejected, the advertised size works without any
+     * allocation. */
+    cuzk_g1_jac_t want;
+    g1_naive(&want, pts, k, N);
+    for (int a = CUZK_MSM_ACCUM_AUTO; a <= CUZK_MSM_ACCUM_AFFINE; a++) {
+        cuzk_msm_opts o = {.accum = (cuzk_msm_accum)a};
+        size_t need = cuzk_g1_msm_scratch_size(N, NULL, &o);
+        CHECK(need > 0 && need < ((size_t)1 << 30));
+        void *buf = cuzk_alloc(need);
+        CHECK(buf);
+        o.scratch = buf;
+        o.scratch_bytes = 10;
+        out = poisoned_g1();
+        CHECK(cuzk_g1_msm_ex(&out, pts, k, N, NULL, &o) == CUZK_ERR_INVALID_ARG);
+        CHECK(memcmp(&out, &p0, sizeof out) == 0);
+        o.scratch_bytes = need;
+        uint64_t live = cuzk_alloc_live_bytes();
+        CHECK(cuzk_g1_msm_ex(&out, pts, k, N, NULL, &o) == CUZK_OK);
+        CHECK(cuzk_g1_eq(&out, &want));
+        CHECK(cuzk_alloc_live_bytes() == live);
+        size_t bneed = cuzk_g1_batch_add_scratch_size(N, NULL, &o);
+        CHECK(bneed <= need || bneed < ((size_t)1 << 30));
+        cuzk_free(buf);
+    }
+    cuzk_free(pts);
+}
+
+/* ---- G2 MSM -------------------------------------------------------------------------------- */
+
+CUZK_TEST(msm_g2_matches_naive)
+{
+    enum { MAXN = 300 };
+    static const size_t sizes[] = {0, 1, 5, 64, MAXN};
+    static const int kinds[] = {SC_RANDOM, SC_ZERO, SC_ONE, SC_R_MINUS_1, SC_BINARY_HEAVY,
+                                SC_SMALL};
+    cuzk_g2_affine_t *pts = g2_points(MAXN);
+    cuzk_g2_affine_t *bases = cuzk_alloc_array(MAXN, sizeof *bases);
+    static cuzk_fr_t k[MAXN];
+    static uint64_t raw[4 * MAXN];
+    CHECK(bases);
+    for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++) {
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            size_t n = sizes[si];
+            if (kinds[ki] == SC_R_MINUS_1 && n == MAXN)
+                continue;
+            make_scalars(k, n, kinds[ki]);
+            cuzk_g2_jac_t want, got;
+            g2_naive(&want, pts, k, n);
+            for (size_t v = 0; v < NVAR(n); v++) {
+                got = poisoned_g2();
+                CHECK(cuzk_g2_msm_ex(&got, pts, k, n, NULL, &VARIANTS[v]) == CUZK_OK);
+                CHECK_MSG(cuzk_g2_eq(&got, &want), "n=%zu scalars=%s variant=%zu", n,
+                          SC_NAME[kinds[ki]], v);
+            }
+            for (size_t i = 0; i < n; i++)
+                cuzk_fr_to_canonical(raw + 4 * i, &k[i]);
+            got = poisoned_g2();
+            CHECK(cuzk_g2_msm_raw(&got, pts, raw, n, NULL) == CUZK_OK);
+            CHECK_MSG(cuzk_g2_eq(&got, &want), "raw n=%zu scalars=%s", n, SC_NAME[kinds[ki]]);
+        }
+    }
+    /* Edge base layouts, and threads. */
+    cuzk_pool *pool;
+    CHECK(cuzk_pool_create(&pool, 3) == CUZK_OK);
+    for (int bk = BASES_SAME; bk < BASES_COUNT; bk++) {
+        size_t n = 64;
+        g2_layout(bases, pts, n, bk);
+        make_scalars(k, n, bk == BASES_PLUS_MINUS ? SC_PAIRS : SC_SMALL);
+        cuzk_g2_jac_t want, got;
+        g2_naive(&want, bases, k, n);
+        for (size_t v = 0; v < NVARIANTS; v++) {
+            got = poisoned_g2();
+            CHECK(cuzk_g2_msm_ex(&got, bases, k, n, pool, &VARIANTS[v]) == CUZK_OK);
+            CHECK_MSG(cuzk_g2_eq(&got, &want), "bases=%s variant=%zu", BASES_NAME[bk], v);
+        }
+    }
+    make_scalars(k, MAXN, SC_RANDOM);
+    cuzk_g2_jac_t ref, got;
+    CHECK(cuzk_g2_msm(&ref, pts, k, MAXN, NULL) == CUZK_OK);
+    for (unsigned chunks = 0; chunks <= 4; chunks++) {
+        cuzk_msm_opts o = {.chunks = chunks};
+        CHECK(cuzk_g2_msm_ex(&got, pts, k, MAXN, pool, &o) == CUZK_OK);
+        CHECK_MSG(cuzk_g2_eq(&got, &ref), "threads=3 chunks=%u", chunks);
+    }
+    cuzk_pool_destroy(pool);
+    cuzk_free(bases);
+    cuzk_free(pts);
+}
+
+/* ---- batch addition ------------------------------------------------------------------------ */
+
+static void random_bitmap(uint64_t *bm, size_t n, unsigned percent)
+{
+    size_t words = (n + 63) / 64;
+    for (size_t w = 0; w < words; w++)
+        bm[w] = 0;
+    for (size_t i = 0; i < n; i++)
+        if (test_rand_u64() % 100 < percent)
+            bm[i / 64] |= (uint64_t)1 << (i % 64);
+    /* Garbage past n must be ignored. */
+    if (n % 64)
+        bm[words - 1] |= ~(uint64_t)0 << (n % 64);
+}
+
+static const cuzk_msm_opts BADD_VARIANTS[] = {
+    {0},
+    {.accum = CUZK_MSM_ACCUM_XYZZ},
+    {.accum = CUZK_MSM_ACCUM_AFFINE},
+};
+#define NBADD (sizeof BADD_VARIANTS / sizeof BADD_VARIANTS[0])
+
+CUZK_TEST(msm_g1_batch_add_matches_subset_sum)
+{
+    enum { MAXN = 4097 };
+    static const size_t sizes[] = {1, 63, 64, 65, 1000, MAXN};
+    static const unsigned density[] = {0, 1, 50, 100};
+    static uint64_t bm[(MAXN + 63) / 64];
+    cuzk_g1_affine_t *pts = g1_points(MAXN);
+    cuzk_g1_affine_t *bases = cuzk_alloc_array(MAXN, sizeof *bases);
+    CHECK(bases);
+    cuzk_pool *pool;
+    CHECK(cuzk_pool_create(&pool, 3) == CUZK_OK);
+    for (int bk = BASES_DISTINCT; bk < BASES_COUNT; bk++) {
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            size_t n = sizes[si];
+            g1_layout(bases, pts, n, bk);
+            for (size_t di = 0; di < sizeof density / sizeof density[0]; di++) {
+                random_bitmap(bm, n, density[di]);
+                cuzk_g1_jac_t want, got;
+                g1_naive_subset(&want, bases, bm, n);
+                for (size_t v = 0; v < NBADD; v++) {
+                    for (int threaded = 0; threaded < 2; threaded++) {
+                        got = poisoned_g1();
+                        CHECK(cuzk_g1_batch_add_ex(&got, bases, bm, n, threaded ? pool : NULL,
+                                                   &BADD_VARIANTS[v]) == CUZK_OK);
+                        CHECK_MSG(cuzk_g1_eq(&got, &want),
+                                  "n=%zu density=%u%% bases=%s variant=%zu threads=%d", n,
+                                  density[di], BASES_NAME[bk], v, threaded ? 3 : 1);
+                    }
+                }
+                got = poisoned_g1();
+                CHECK(cuzk_g1_batch_add(&got, bases, bm, n, pool) == CUZK_OK);
+                CHECK(cuzk_g1_eq(&got, &want));
+            }
+        }
+    }
+    cuzk_pool_destroy(pool);
+    cuzk_free(bases);
+    cuzk_free(pts);
+}
+
+CUZK_TEST(msm_g2_batch_add_matches_subset_sum)
+{
+    enum { MAXN = 700 };
+    static const size_t sizes[] = {1, 64, 100, MAXN};
+    static const unsigned density[] = {0, 1, 50, 100};
+    static uint64_t bm[(MAXN + 63) / 64];
+    cuzk_g2_affine_t *pts = g2_points(MAXN);
+    cuzk_g2_affine_t *bases = cuzk_alloc_array(MAXN, sizeof *bases);
+    CHECK(bases);
+    cuzk_pool *pool;
+    CHECK(cuzk_pool_create(&pool, 2) == CUZK_OK);
+    for (int bk = BASES_DISTINCT; bk < BASES_COUNT; bk++) {
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            size_t n = sizes[si];
+            g2_layout(bases, pts, n, bk);
+            for (size_t di = 0; di < sizeof density / sizeof density[0]; di++) {
+                random_bitmap(bm, n, density[di]);
+                cuzk_g2_jac_t want, got;
+                g2_naive_subset(&want, bases, bm, n);
+                for (size_t v = 0; v < NBADD; v++) {
+                    got = poisoned_g2();
+                    CHECK(cuzk_g2_batch_add_ex(&got, bases, bm, n, (v & 1) ? pool : NULL,
+                                               &BADD_VARIANTS[v]) == CUZK_OK);
+                    CHECK_MSG(cuzk_g2_eq(&got, &want), "n=%zu density=%u%% bases=%s variant=%zu",
+                              n, density[di], BASES_NAME[bk], v);
+                }
+            }
+        }
+    }
+    cuzk_pool_destroy(pool);
+    cuzk_free(bases);
+    cuzk_free(pts);
+}

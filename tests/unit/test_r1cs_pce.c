@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* PCE: bit-identical to the PROVE path, save/load round trip, rejection of damaged files. */
+#include "test_r1cs_util.h"
+
+#include "cuzk/threadpool.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static cuzk_prover_data prove_direct(const cuzk_circuit *c)
+{
+    cuzk_cs *cs = tu_cs(CUZK_CS_PROVE);
+    CHECK_OK(cuzk_circuit_synthesize(cs, c));
+    CHECK(cuzk_cs_is_satisfied(cs, NULL, NULL));
+    cuzk_prover_data pd;
+    CHECK_OK(cuzk_cs_take_prover_data(cs, &pd));
+    cuzk_cs_destroy(cs);
+    return pd;
+}
+
+static cuzk_prover_data prove_pce(const cuzk_pce *pce, const cuzk_circuit *c, cuzk_pool *pool)
+{
+    cuzk_cs *cs = tu_cs(CUZK_CS_WITNESS);
+    CHECK_OK(cuzk_circuit_synthesize(cs, c));
+    cuzk_prover_data w;
+    CHECK_OK(cuzk_cs_take_prover_data(cs, &w));
+    cuzk_cs_destroy(cs);
+    CHECK_OK(cuzk_pce_eval_into(pce, pool, &w));
+    return w;
+}
+
+static void check_identical(const cuzk_prover_data *x, const cuzk_prover_data *y)
+{
+    CHECK(x->n_inputs == y->n_inputs && x->n_aux == y->n_aux && x->n_rows == y->n_rows &&
+          x->n_constraints == y->n_constraints);
+    CHECK(memcmp(x->input, y->input, x->n_inputs * sizeof(cuzk_fr_t)) == 0);
+    CHECK(memcmp(x->aux, y->aux, x->n_aux * sizeof(cuzk_fr_t)) == 0);
+    for (size_t r = 0; r < x->n_rows; r++) {
+        CHECK_MSG(memcmp(&x->a[r], &y->a[r], sizeof(cuzk_fr_t)) == 0, "a[%zu]", r);
+        CHECK_MSG(memcmp(&x->b[r], &y->b[r], sizeof(cuzk_fr_t)) == 0, "b[%zu]", r);
+        CHECK_MSG(memcmp(&x->c[r], &y->c[r], sizeof(cuzk_fr_t)) == 0, "c[%zu]", r);
+    }
+    CHECK(tu_bits_eq(x->a_aux_density, y->a_aux_density, x->n_aux));
+    CHECK(tu_bits_eq(x->b_aux_density, y->b_aux_density, x->n_aux));
+    CHECK(tu_bits_eq(x->b_input_density, y->b_input_density, x->n_inputs));
+    CHECK(x->a_aux_popcount == y->a_aux_popcount);
+    CHECK(x->b_aux_popcount == y->b_aux_popcount);
+    CHECK(x->b_input_popcount == y->b_input_popcount);
+}
+
+CUZK_TEST(r1cs_pce_matches_prove_sha256_chain2)
+{
+    cuzk_circuit c;
+    CHECK_OK(cuzk_circuit_find("sha256-chain:2", &c));
+    cuzk_pce *pce;
+    CHECK_OK(cuzk_pce_extract(&pce, &c));
+    cuzk_pool *pool;
+    CHECK_OK(cuzk_pool_create(&pool, 2));
+    for (int it = 0; it < 2; it++) {
+        c.params.seed = test_rand_u64();
+        cuzk_prover_data d = prove_direct(&c);
+        cuzk_prover_data p = prove_pce(pce, &c, it ? pool : NULL);
+        CHECK(d.n_rows == cuzk_pce_num_rows(pce) && d.n_aux == cuzk_pce_num_aux(pce));
+        check_identical(&d, &p);
+        /* Sanity of the counts: 512 message bits + 2 compressions + 2 packings; ONE + 2. */
+        CHECK(d.n_inputs == 3);
+        cuzk_prover_data_free(&d);
+        cuzk_prover_data_free(&p);
+    }
+    cuzk_pool_destroy(pool);
+    cuzk_pce_destroy(pce);
+}
+
+/* The copying entry point and its size check. */
+CUZK_TEST(r1cs_pce_eval_copy_and_mismatch)
+{
+    cuzk_circuit c;
+    CHECK_OK(cuzk_circuit_find("sha256-chain:1", &c));
+    c.params.seed = test_rand_u64();
+    cuzk_pce *pce;
+    CHECK_OK(cuzk_pce_extract(&pce, &c));
+    cuzk_prover_data d = prove_direct(&c);
+    cuzk_prover_data p;
+    CHECK_OK(cuzk_pce_eval(pce, NULL, d.input, d.n_inputs, d.aux, d.n_aux, &p));
+    check_identical(&d, &p);
+    cuzk_prover_data_free(&p);
+    CHECK(cuzk_pce_eval(pce, NULL, d.input, d.n_inputs, d.aux, d.n_aux - 1, &p) ==
+          CUZK_ERR_INVALID_ARG);
+    cuzk_prover_data_free(&d);
+    cuzk_pce_destroy(pce);
+}
+
+static void tmp_path(char *buf, size_t n, const char *tag)
+{
+    snprintf(buf, n, "/tmp/cuzk-test-pce-%ld-%s.bin", (long)getpid(), tag);
+}
+
+static uint8_t *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    CHECK(f);
+    fseek(f, 0, SEEK_END);
+    long l = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)l);
+    CHECK(b && fread(b, 1, (size_t)l, f) == (size_t)l);
+    fclose(f);
+    *len = (size_t)l;
+    return b;
+}
+
+static void write_all(const char *path, const uint8_t *b, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(b, 1, len, f) == len);
+    fclose(f);
+}
+
+static cuzk_status load_status(const char *path)
+{
+    cuzk_pce *p = (cuzk_pce *)(uintptr_t)1;
+    cuzk_status s = cuzk_pce_load(&p, path);
+    if (s == CUZK_OK)
+        cuzk_pce_destroy(p);
+    else
+        CHECK(p == NULL);
+    return s;
+}
+
+CUZK_TEST(r1cs_pce_save_load_roundtrip_and_rejects)
+{
+    cuzk_circuit c;
+    CHECK_OK(cuzk_circuit_find("sha256-chain:1", &c));
+    cuzk_pce *pce;
+    CHECK_OK(cuzk_pce_extract(&pce, &c));
+    char path[256], bad[256];
+    tmp_path(path, sizeof path, "good");
+    tmp_path(bad, sizeof bad, "bad");
+    CHECK_OK(cuzk_pce_save(pce, path));
+    cuzk_pce *back;
+    CHECK_OK(cuzk_pce_load(&back, path));
+    CHECK(cuzk_pce_num_rows(back) == cuzk_pce_num_rows(pce));
+    for (unsigned m = 0; m < 3; m++)
+        CHECK(cuzk_pce_nnz(back, m) == cuzk_pce_nnz(pce, m));
+    /* The loaded PCE evaluates identically. */
+    c.params.seed = test_rand_u64();
+    cuzk_prover_data d = prove_direct(&c);
+    cuzk_prover_data p;
+    CHECK_OK(cuzk_pce_eval(back, NULL, d.input, d.n_inputs, d.aux, d.n_aux, &p));
+    check_identical(&d, &p);
+    cuzk_prover_data_free(&p);
+    cuzk_prover_data_free(&d);
+    cuzk_pce_destroy(back);
+
+    size_t len;
+    uint8_t *img = read_all(path, &len);
+    uint8_t *mut = malloc(len);
+    CHECK(mut);
+    /* Truncations: inside the header, inside the body, the checksum cut short. */
+    const size_t cuts[] = {0, 7, 60, 119, 120, len / 2, len - 33, len - 1};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        write_all(bad, img, cuts[i]);
+        cuzk_status s = load_status(bad);
+        CHECK_MSG(s == CUZK_ERR_FORMAT, "cut at %zu -> %s", cuts[i], cuzk_status_name(s));
+    }
+    /* Trailing garbage. */
+    memcpy(mut, img, len);
+    write_all(bad, mut, len);
+    FILE *f = fopen(bad, "ab");
+    fputc(0, f);
+    fclose(f);
+    CHECK(load_status(bad) == CUZK_ERR_FORMAT);
+    /* Single flipped bytes: magic, version, a size, body, checksum. */
+    const size_t flips[] = {0, 8, 16, 48, 200, len / 2, len - 40, len - 1};
+    for (size_t i = 0; i < sizeof flips / sizeof flips[0]; i++) {
+        memcpy(mut, img, len);
+        mut[flips[i]] ^= 0x20;
+        write_all(bad, mut, len);
+        cuzk_status s = load_status(bad);
+        CHECK_MSG(s == CUZK_ERR_FORMAT, "flip at %zu -> %s", flips[i], cuzk_status_name(s));
+    }
+    CHECK(load_status("/nonexistent/dir/x.pce") == CUZK_ERR_IO);
+    CHECK(cuzk_pce_save(pce, "/nonexistent/dir/x.pce") == CUZK_ERR_IO);
+    free(mut);
+    free(img);
+    remove(path);
+    remove(bad);
+    cuzk_pce_destroy(pce);
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_TESTS_R1CS_UTIL_H
+#define CUZK_TESTS_R1CS_UTIL_H
+
+/* Helpers for the r1cs and gadget tests. */
+
+#include "test.h"
+
+#include "cuzk/alloc.h"
+#include "cuzk/r1cs.h"
+
+#define CHECK_OK(expr)                                                                             \
+    do {                                                                                           \
+        cuzk_status s_ = (expr);                                                                   \
+        CHECK_MSG(s_ == CUZK_OK, "%s -> %s (%s)", #expr, cuzk_status_name(s_), cuzk_last_error()); \
+    } while (0)
+
+static inline cuzk_fr_t tu_fr(uint64_t v)
+{
+    cuzk_fr_t r;
+    cuzk_fr_set_u64(&r, v);
+    return r;
+}
+
+static inline cuzk_fr_t tu_fr_rand(void)
+{
+    uint64_t l[4];
+    for (;;) {
+        test_rand_bytes(l, sizeof l);
+        l[3] &= 0x7fffffffffffffffULL;
+        cuzk_fr_t r;
+        if (cuzk_fr_from_canonical(&r, l))
+            return r;
+    }
+}
+
+static inline cuzk_cs *tu_cs(cuzk_cs_mode mode)
+{
+    cuzk_cs *cs = NULL;
+    CHECK_OK(cuzk_cs_create(&cs, mode, 0, 0));
+    return cs;
+}
+
+/* (A z) * (B z) == (C z) for every row, z = (inputs, aux). Returns the first failing row or
+ * SIZE_MAX. */
+static inline size_t tu_first_unsat(const cuzk_r1cs_matrices *m, const cuzk_fr_t *z)
+{
+    const cuzk_csr *mats[3] = {&m->a, &m->b, &m->c};
+    for (size_t r = 0; r < m->n_rows; r++) {
+        cuzk_fr_t v[3];
+        for (int i = 0; i < 3; i++) {
+            cuzk_fr_set_zero(&v[i]);
+            for (uint64_t k = mats[i]->row_ptr[r]; k < mats[i]->row_ptr[r + 1]; k++) {
+                cuzk_fr_t t;
+                cuzk_fr_mul(&t, &mats[i]->coeff[k], &z[mats[i]->col[k]]);
+                cuzk_fr_add(&v[i], &v[i], &t);
+            }
+        }
+        cuzk_fr_t ab;
+        cuzk_fr_mul(&ab, &v[0], &v[1]);
+        if (!cuzk_fr_eq(&ab, &v[2]))
+            return r;
+    }
+    return SIZE_MAX;
+}
+
+/* Words of a density bitmap over |n| bits equal? (bits past |n| ignored). */
+static inline bool tu_bits_eq(const uint64_t *x, const uint64_t *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (((x[i / 64] >> (i % 64)) & 1) != ((y[i / 64] >> (i % 64)) & 1))
+            return false;
+    return true;
+}
+
+static inline bool tu_bit(const uint64_t *w, size_t i)
+{
+    return (w[i / 64] >> (i % 64)) & 1;
+}
+
+#endif

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * The snarkjs prover against snarkjs itself: for the fixture circuits and fixed prover randomness
+ * (r, s) the proof.json and public.json must equal the files snarkjs wrote, byte for byte, and
+ * the H scalars must equal snarkjs's. Random proofs verify; an unsatisfied witness gives no proof.
+ */
+#include "test_snarkjs_util.h"
+#include "groth16/snarkjs_internal.h"
+
+static void fr_u64(cuzk_fr_t *out, uint64_t v)
+{
+    cuzk_fr_set_u64(out, v);
+}
+
+static void check_bitexact(const char *name, cuzk_pool *pool)
+{
+    static const uint64_t rs[2][2] = {{0, 0}, {12345, 67890}};
+    cuzk_snarkjs_zkey *zk = snark_load_zkey(name);
+    cuzk_snarkjs_wtns *w = snark_load_wtns(name);
+    cuzk_fr_t *pub = cuzk_alloc_array(zk->n_public, sizeof *pub);
+    cuzk_fr_t *h = cuzk_alloc_array(zk->domain_size, sizeof *h);
+    CHECK(pub && h);
+    for (int k = 0; k < 2; k++) {
+        cuzk_fr_t r, s;
+        fr_u64(&r, rs[k][0]);
+        fr_u64(&s, rs[k][1]);
+        cuzk_groth16_proof proof;
+        cuzk_prove_timings tm;
+        cuzk_status st = cuzk__snarkjs_prove_rs(&proof, pub, h, zk, w, &r, &s, pool, &tm);
+        CHECK_MSG(st == CUZK_OK, "%s: %s", name, cuzk_last_error());
+        CHECK(tm.total > 0 && tm.verify > 0);
+        char *json, fname[96];
+        CHECK(cuzk_snarkjs_proof_to_json(&json, &proof) == CUZK_OK);
+        snprintf(fname, sizeof fname, "%s.proof_r%llu_s%llu.json", name,
+                 (unsigned long long)rs[k][0], (unsigned long long)rs[k][1]);
+        size_t len;
+        uint8_t *want = snark_fixture(fname, &len);
+        CHECK_MSG(strlen(json) == len && memcmp(json, want, len) == 0,
+                  "%s differs from cuzk's proof:\n%s", fname, json);
+        cuzk_free(want);
+        cuzk_free(json);
+        CHECK(cuzk_snarkjs_public_to_json(&json, pub, zk->n_public) == CUZK_OK);
+        snprintf(fname, sizeof fname, "%s.public.json", name);
+        want = snark_fixture(fname, &len);
+        CHECK_MSG(strlen(json) == len && memcmp(json, want, len) == 0, "%s differs: %s", fname,
+                  json);
+        cuzk_free(want);
+        cuzk_free(json);
+        /* The H scalars, N x 32 bytes little-endian standard form. */
+        snprintf(fname, sizeof fname, "%s.hscalars.bin", name);
+        want = snark_fixture(fname, &len);
+        CHECK(len == 32 * (size_t)zk->domain_size);
+        for (uint32_t i = 0; i < zk->domain_size; i++) {
+            uint8_t b[32];
+            cuzk_fr_to_bytes_le(b, &h[i]);
+            CHECK_MSG(memcmp(b, want + 32 * i, 32) == 0, "%s: h[%u] differs", name, i);
+        }
+        cuzk_free(want);
+    }
+    cuzk_free(h);
+    cuzk_free(pub);
+    cuzk_snarkjs_wtns_free(w);
+    cuzk_snarkjs_zkey_free(zk);
+}
+
+CUZK_TEST(snarkjs_prove_bitexact_multiplier)
+{
+    check_bitexact("multiplier", NULL);
+}
+
+CUZK_TEST(snarkjs_prove_bitexact_poseidon)
+{
+    check_bitexact("poseidon", NULL);
+    cuzk_pool *pool;
+    CHECK(cuzk_pool_create(&pool, 2) == CUZK_OK);
+    check_bitexact("poseidon", pool);
+    cuzk_pool_destroy(pool);
+}
+
+CUZK_TEST(snarkjs_prove_random)
+{
+    cuzk_snarkjs_zkey *zk = snark_load_zkey("poseidon");
+    cuzk_snarkjs_wtns *w = snark_load_wtns("poseidon");
+    cuzk_groth16_proof p1, p2;
+    cuzk_fr_t pub[1];
+    CHECK_MSG(cuzk_snarkjs_prove(&p1, pub, zk, w, NULL, NULL) == CUZK_OK, "%s", cuzk_last_error());
+    CHECK(cuzk_snarkjs_prove(&p2, pub, zk, w, NULL, NULL) == CUZK_OK);
+    CHECK(!cuzk_g1_affine_eq(&p1.a, &p2.a) && !cuzk_g1_affine_eq(&p1.c, &p2.c));
+    CHECK(cuzk_groth16_verify(zk->vk, &p1, pub, 1) == CUZK_OK);
+    CHECK(cuzk_groth16_verify(zk->vk, &p2, pub, 1) == CUZK_OK);
+    /* A proof of the poseidon circuit does not verify with the multiplier key. */
+    cuzk_snarkjs_zkey *other = snark_load_zkey("multiplier");
+    CHECK(cuzk_groth16_verify(other->vk, &p1, pub, 1) == CUZK_ERR_VERIFY_FAILED);
+    cuzk_snarkjs_zkey_free(other);
+    cuzk_snarkjs_wtns_free(w);
+    cuzk_snarkjs_zkey_free(zk);
+}
+
+CUZK_TEST(snarkjs_prove_unsatisfied)
+{
+    static const char *names[2] = {"multiplier", "poseidon"};
+    for (int k = 0; k < 2; k++) {
+        cuzk_snarkjs_zkey *zk = snark_load_zkey(names[k]);
+        cuzk_snarkjs_wtns *w = snark_load_wtns(names[k]);
+        cuzk_groth16_proof p;
+        cuzk_fr_t pub[1];
+        /* The public output changed (c = 34 for a = 3, b = 11), then an internal wire. */
+        for (int which = 0; which < 2; which++) {
+            uint32_t wire = which == 0 ? 1 : w->n - 1;
+            snark_bump(w, wire, 1);
+            memset(&p, 0x5a, sizeof p);
+            memset(pub, 0x5a, sizeof pub);
+            CHECK(cuzk_snarkjs_prove(&p, pub, zk, w, NULL, NULL) == CUZK_ERR_VERIFY_FAILED);
+            CHECK(strstr(cuzk_last_error(), "does not satisfy"));
+            /* Outputs are zeroed: nothing that looks like a proof escapes. */
+            cuzk_groth16_proof zero;
+            memset(&zero, 0, sizeof zero);
+            CHECK(memcmp(&p, &zero, sizeof p) == 0);
+            CHECK(cuzk_fr_is_zero(&pub[0]));
+            snark_bump(w, wire, -1);
+        }
+        /* A witness of the wrong length. */
+        w->n--;
+        CHECK(cuzk_snarkjs_prove(&p, pub, zk, w, NULL, NULL) == CUZK_ERR_INVALID_ARG);
+        CHECK(strstr(cuzk_last_error(), "nVars"));
+        w->n++;
+        cuzk_snarkjs_wtns_free(w);
+        cuzk_snarkjs_zkey_free(zk);
+    }
+    /* The poseidon witness with the multiplier key. */
+    cuzk_snarkjs_zkey *zk = snark_load_zkey("multiplier");
+    cuzk_snarkjs_wtns *w = snark_load_wtns("poseidon");
+    cuzk_groth16_proof p;
+    cuzk_fr_t pub[1];
+    CHECK(cuzk_snarkjs_prove(&p, pub, zk, w, NULL, NULL) == CUZK_ERR_INVALID_ARG);
+    cuzk_snarkjs_wtns_free(w);
+    cuzk_snarkjs_zkey_free(zk);
+}

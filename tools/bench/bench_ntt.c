@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* `cuzk-bench ntt`: forward, inverse and coset NTTs and the whole H step for both root families at
+ * one size, through the shared harness (min / median / max). */
+#include "bench.h"
+#include "cuzk/alloc.h"
+#include "cuzk/poly.h"
+#include "poly/poly_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const cuzk_domain *d;
+    cuzk_fr_t *a, *b, *c;
+    cuzk_pool *pool;
+    void (*fn)(const cuzk_domain *, cuzk_fr_t *, cuzk_pool *);
+} ntt_ctx;
+
+static void body_transform(void *p, uint64_t reps)
+{
+    ntt_ctx *c = p;
+    for (uint64_t i = 0; i < reps; i++)
+        c->fn(c->d, c->a, c->pool);
+    bench_sink(c->a, sizeof *c->a);
+}
+
+/* The H step clobbers its inputs; its running time does not depend on their values (constant
+ * time field arithmetic), so repeated runs on the leftovers measure the same work. */
+static void body_h(void *p, uint64_t reps)
+{
+    ntt_ctx *c = p;
+    for (uint64_t i = 0; i < reps; i++)
+        cuzk_poly_h(c->d, c->a, c->b, c->c, c->pool);
+    bench_sink(c->a, sizeof *c->a);
+}
+
+static void fill_random(cuzk_fr_t *v, size_t n, uint64_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t l[4];
+        for (int k = 0; k < 4; k++) {
+            /* splitmix64 */
+            uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+            l[k] = z ^ (z >> 31);
+        }
+        l[3] &= 0x3fffffffffffffffULL; /* below r */
+        if (!cuzk_fr_from_canonical(&v[i], l))
+            cuzk_fr_set_one(&v[i]);
+    }
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, "cuzk-bench ntt: %s%s\n", msg, arg ? arg : "");
+    fprintf(stderr, "usage: cuzk-bench ntt [--log-n N] [--threads T] [--json] [--iters=N]\n"
+                    "                      [--warmup=W] [--filter=GLOB] [--rows-log R --cols C]\n");
+    return 2;
+}
+
+/* --name V or --name=V; advances *i past a separate value. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] == '\0' && *i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+int bench_ntt_main(int argc, char **argv)
+{
+    unsigned log_n = 16, threads = 0;
+    long rows_log = -1;
+    size_t cols = 0;
+    bool iters_set = getenv("CUZK_BENCH_ITERS") != NULL, warmup_set = false;
+    bench_opts o;
+    memset(&o, 0, sizeof o);
+    o.iters = iters_set ? (unsigned)strtoul(getenv("CUZK_BENCH_ITERS"), NULL, 10) : 15;
+    o.warmup = 2;
+    for (int i = 0; i < argc; i++) {
+        const char *v;
+        if (strcmp(argv[i], "--json") == 0)
+            o.json = true;
+        else if ((v = opt_value(argc, argv, &i, "--log-n")))
+            log_n = (unsigned)strtoul(v, NULL, 10);
+        else if ((v = opt_value(argc, argv, &i, "--threads")))
+            threads = (unsigned)strtoul(v, NULL, 10);
+        else if ((v = opt_value(argc, argv, &i, "--iters")))
+            o.iters = (unsigned)strtoul(v, NULL, 10), iters_set = true;
+        else if ((v = opt_value(argc, argv, &i, "--warmup")))
+            o.warmup = (unsigned)strtoul(v, NULL, 10), warmup_set = true;
+        else if ((v = opt_value(argc, argv, &i, "--filter")))
+            o.filter = v;
+        else if ((v = opt_value(argc, argv, &i, "--rows-log")))
+            rows_log = strtol(v, NULL, 10);
+        else if ((v = opt_value(argc, argv, &i, "--cols")))
+            cols = (size_t)strtoul(v, NULL, 10);
+        else
+            return usage_error("unknown option ", argv[i]);
+    }
+    if (log_n > CUZK_DOMAIN_MAX_LOG)
+        return usage_error("--log-n is above ", "28");
+    if (o.iters == 0)
+        o.iters = 1;
+    /* Large sizes: fewer samples unless asked (a 2^22 H step takes seconds on 2 cores). */
+    if (!iters_set && log_n > 16)
+        o.iters = log_n > 19 ? 3 : 5;
+    if (!warmup_set && log_n > 16)
+        o.warmup = 1;
+
+    cuzk_pool *pool;
+    if (cuzk_pool_create(&pool, threads) != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench ntt: %s\n", cuzk_last_error());
+        return 2;
+    }
+    o.threads = cuzk_pool_threads(pool);
+    size_t n = (size_t)1 << log_n;
+    cuzk_fr_t *a = cuzk_alloc_array(n, sizeof *a), *b = cuzk_alloc_array(n, sizeof *b),
+              *c = cuzk_alloc_array(n, sizeof *c);
+    if (!a || !b || !c) {
+        fprintf(stderr, "cuzk-bench ntt: cannot allocate 3 x 2^%u elements\n", log_n);
+        return 2;
+    }
+    fill_random(a, n, 1);
+    fill_random(b, n, 2);
+    fill_random(c, n, 3);
+
+    static const struct {
+        cuzk_roots roots;
+        const char *name;
+    } fam[2] = {{CUZK_ROOTS_BELLPERSON, "bellperson"}, {CUZK_ROOTS_SNARKJS, "snarkjs"}};
+    int rc = 0;
+    for (int f = 0; f < 2 && rc == 0; f++) {
+        cuzk_domain *d;
+        cuzk_status s = rows_log >= 0
+                            ? cuzk__domain_create_split(&d, log_n, fam[f].roots, (unsigned)rows_log,
+                                                        cols ? cols : 1)
+                            : cuzk_domain_create(&d, n, fam[f].roots);
+        if (s != CUZK_OK) {
+            fprintf(stderr, "cuzk-bench ntt: %s\n", cuzk_last_error());
+            rc = 2;
+            break;
+        }
+        if (!o.json)
+            printf("# %s domain 2^%u: %u threads, four-step 2^%u rows x 2^%u, %zu columns per "
+                   "group\n",
+                   fam[f].name, log_n, o.threads, d->l_out, d->l_in, d->cols);
+        ntt_ctx x = {d, a, b, c, pool, NULL};
+        static const struct {
+            const char *name;
+            void (*fn)(const cuzk_domain *, cuzk_fr_t *, cuzk_pool *);
+        } tr[4] = {{"ntt", cuzk_ntt},
+                   {"intt", cuzk_intt},
+                   {"coset_ntt", cuzk_coset_ntt},
+                   {"coset_intt", cuzk_coset_intt}};
+        char name[64];
+        for (int k = 0; k < 4; k++) {
+            x.fn = tr[k].fn;
+            snprintf(name, sizeof name, "%s_%s", tr[k].name, fam[f].name);
+            bench_run(&o, name, n, body_transform, &x);
+        }
+        snprintf(name, sizeof name, "h_%s", fam[f].name);
+        bench_run(&o, name, n, body_h, &x);
+        cuzk_domain_destroy(d);
+    }
+    cuzk_free(a);
+    cuzk_free(b);
+    cuzk_free(c);
+    cuzk_pool_destroy(pool);
+    return rc;
+}
