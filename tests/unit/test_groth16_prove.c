@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* Setup -> .params -> prove -> verify round trips on small circuits built in the test. */
+#include "test.h"
+#include "cuzk/alloc.h"
+#include "cuzk/backend.h"
+#include "cuzk/groth16.h"
+#include "cuzk/r1cs.h"
+
+#include <unistd.h>
+
+/* A small circuit: a chain y_{i+1} = y_i^2 + y_i * x + 5 with x and the last y public, plus a
+ * boolean b with b * (1 - b) = 0 (so B touches ONE and aux), |steps| from params->arg. The
+ * witness starts from params->seed; arg bit 31 makes the witness wrong (for the negative test). */
+static cuzk_status toy_synth(cuzk_cs *cs, const void *vp)
+{
+    const cuzk_circuit_params *p = vp;
+    uint64_t steps = p->arg & 0xffff;
+    bool corrupt = (p->arg >> 31) & 1;
+    cuzk_fr_t xv, yv, t, five, bv;
+    cuzk_fr_set_u64(&xv, p->seed | 3);
+    cuzk_fr_set_u64(&yv, p->seed * 7 + 1);
+    cuzk_fr_set_u64(&five, 5);
+    cuzk_fr_set_u64(&bv, p->seed & 1);
+    bool vals = cuzk_cs_has_values(cs);
+    cuzk_var x, y, b;
+    CUZK_TRY(cuzk_cs_alloc_input(cs, &x, vals ? &xv : NULL));
+    CUZK_TRY(cuzk_cs_alloc_aux(cs, &y, vals ? &yv : NULL));
+    CUZK_TRY(cuzk_cs_alloc_aux(cs, &b, vals ? &bv : NULL));
+    cuzk_lc *la, *lb, *lc;
+    cuzk_cs_lcs(cs, &la, &lb, &lc);
+    cuzk_lc_add_var(la, b);
+    cuzk_lc_add_one(lb);
+    cuzk_lc_sub_var(lb, b);
+    CUZK_TRY(cuzk_cs_enforce(cs, la, lb, lc));
+    for (uint64_t i = 0; i < steps; i++) {
+        /* y' = y * (y + x) + 5 */
+        cuzk_fr_t nv;
+        cuzk_fr_add(&t, &yv, &xv);
+        cuzk_fr_mul(&nv, &yv, &t);
+        cuzk_fr_add(&nv, &nv, &five);
+        if (corrupt && i == steps / 2)
+            cuzk_fr_add(&nv, &nv, &five);
+        cuzk_var ny;
+        if (i + 1 == steps)
+            CUZK_TRY(cuzk_cs_alloc_input(cs, &ny, vals ? &nv : NULL));
+        else
+            CUZK_TRY(cuzk_cs_alloc_aux(cs, &ny, vals ? &nv : NULL));
+        cuzk_cs_lcs(cs, &la, &lb, &lc);
+        cuzk_lc_add_var(la, y);
+        cuzk_lc_add_var(lb, y);
+        cuzk_lc_add_var(lb, x);
+        cuzk_lc_add_var(lc, ny);
+        cuzk_lc_add(lc, cuzk_var_one(), &five);
+        cuzk_fr_neg(&t, &five);
+        cuzk_lc_add(lc, cuzk_var_one(), &t);
+        cuzk_lc_add(lc, cuzk_var_one(), &t); /* net: C = ny - 5 */
+        CUZK_TRY(cuzk_cs_enforce(cs, la, lb, lc));
+        y = ny;
+        yv = nv;
+    }
+    return CUZK_OK;
+}
+
+static cuzk_groth16_params *make_params(uint64_t steps)
+{
+    cuzk_circuit c = {"toy", "toy chain", toy_synth, {steps, 0}};
+    cuzk_cs *cs;
+    cuzk_r1cs_matrices m;
+    cuzk_groth16_params *p;
+    CHECK(cuzk_cs_create(&cs, CUZK_CS_KEYGEN, 0, 0) == CUZK_OK);
+    CHECK(cuzk_circuit_synthesize(cs, &c) == CUZK_OK);
+    CHECK(cuzk_cs_take_matrices(cs, &m) == CUZK_OK);
+    cuzk_cs_destroy(cs);
+    CHECK_MSG(cuzk_groth16_setup(&p, &m, NULL) == CUZK_OK, "%s", cuzk_last_error());
+    cuzk_r1cs_matrices_free(&m);
+    return p;
+}
+
+static cuzk_status prove_once(cuzk_groth16_proof *pr, const cuzk_groth16_params *p,
+                              cuzk_backend *be, uint64_t steps, uint64_t seed, bool use_pce,
+                              cuzk_prover_data *keep_inputs)
+{
+    cuzk_circuit c = {"toy", "toy chain", toy_synth, {steps, seed}};
+    cuzk_cs *cs;
+    cuzk_prover_data pd;
+    CHECK(cuzk_cs_create(&cs, use_pce ? CUZK_CS_WITNESS : CUZK_CS_PROVE, 0, 0) == CUZK_OK);
+    CHECK(cuzk_circuit_synthesize(cs, &c) == CUZK_OK);
+    CHECK(cuzk_cs_take_prover_data(cs, &pd) == CUZK_OK);
+    cuzk_cs_destroy(cs);
+    if (use_pce) {
+        cuzk_pce *pce;
+        CHECK(cuzk_pce_extract(&pce, &c) == CUZK_OK);
+        CHECK(cuzk_pce_eval_into(pce, NULL, &pd) == CUZK_OK);
+        cuzk_pce_destroy(pce);
+    }
+    cuzk_prove_opts o = {.verify = true};
+    cuzk_status s = cuzk_groth16_prove(pr, p, &pd, be, &o, NULL);
+    CHECK(s != CUZK_OK || pd.a == NULL); /* consumed by a successful prove */
+    if (keep_inputs) {
+        *keep_inputs = pd;
+        return s;
+    }
+    cuzk_prover_data_free(&pd);
+    return s;
+}
+
+CUZK_TEST(groth16_prove_roundtrip)
+{
+    cuzk_backend *be;
+    CHECK(cuzk_backend_create(&be, CUZK_BACKEND_CPU, 2) == CUZK_OK);
+    static const uint64_t sizes[] = {1, 2, 9, 70};
+    for (size_t si = 0; si < 4; si++) {
+        uint64_t steps = sizes[si];
+        cuzk_groth16_params *p = make_params(steps);
+        uint64_t seed = test_rand_u64() >> 8;
+        cuzk_groth16_proof p1, p2, p3;
+        cuzk_prover_data pd;
+        CHECK_MSG(prove_once(&p1, p, be, steps, seed, false, &pd) == CUZK_OK, "%s",
+                  cuzk_last_error());
+        CHECK(prove_once(&p2, p, be, steps, seed, false, NULL) == CUZK_OK);
+        CHECK(prove_once(&p3, p, be, steps, seed, true, NULL) == CUZK_OK);
+        /* Fresh r, s: two proofs of one witness differ, all verify independently. */
+        uint8_t b1[192], b2[192];
+        cuzk_groth16_proof_serialize(b1, &p1);
+        cuzk_groth16_proof_serialize(b2, &p2);
+        CHECK(memcmp(b1, b2, 192) != 0);
+        CHECK(cuzk_groth16_verify(p->vk, &p1, pd.input + 1, pd.n_inputs - 1) == CUZK_OK);
+        CHECK(cuzk_groth16_verify(p->vk, &p2, pd.input + 1, pd.n_inputs - 1) == CUZK_OK);
+        CHECK(cuzk_groth16_verify(p->vk, &p3, pd.input + 1, pd.n_inputs - 1) == CUZK_OK);
+        /* A different public input fails. */
+        cuzk_fr_t one;
+        cuzk_fr_set_one(&one);
+        cuzk_fr_add(&pd.input[1], &pd.input[1], &one);
+        CHECK(cuzk_groth16_verify(p->vk, &p1, pd.input + 1, pd.n_inputs - 1) ==
+              CUZK_ERR_VERIFY_FAILED);
+        cuzk_prover_data_free(&pd);
+        /* An unsatisfied witness never yields a proof. */
+        memset(&p3, 0x5a, sizeof p3);
+        cuzk_groth16_proof snap = p3;
+        CHECK(prove_once(&p3, p, be, steps | (1u << 31), seed, false, NULL) ==
+              CUZK_ERR_VERIFY_FAILED);
+        CHECK(memcmp(&p3, &snap, sizeof p3) == 0);
+        cuzk_groth16_params_free(p);
+    }
+    cuzk_backend_destroy(be);
+}
+
+CUZK_TEST(groth16_params_file_roundtrip_and_rejections)
+{
+    cuzk_groth16_params *p = make_params(5), *q;
+    char path[] = "/tmp/cuzk-test-params-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    CHECK(cuzk_groth16_params_write(p, path) == CUZK_OK);
+    CHECK(cuzk_groth16_params_load(&q, path, CUZK_PARAMS_CHECKED, NULL) == CUZK_OK);
+    CHECK(q->n_h == p->n_h && q->n_l == p->n_l && q->n_a == p->n_a && q->n_b_g1 == p->n_b_g1);
+    for (size_t i = 0; i < p->n_a; i++)
+        CHECK(cuzk_g1_affine_eq(&p->a[i], &q->a[i]));
+    for (size_t i = 0; i < p->n_b_g2; i++)
+        CHECK(cuzk_g2_affine_eq(&p->b_g2[i], &q->b_g2[i]));
+    cuzk_groth16_params_free(q);
+    FILE *f = fopen(path, "rb");
+    CHECK(f);
+    static uint8_t buf[1 << 16];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    CHECK(len > 868 && len < sizeof buf);
+    /* Truncation anywhere fails with a format error (or a point error inside the vk). */
+    for (size_t cut = 0; cut < len; cut += 1 + len / 97) {
+        q = (cuzk_groth16_params *)(uintptr_t)1;
+        cuzk_status s = cuzk_groth16_params_parse(&q, buf, cut, CUZK_PARAMS_CHECKED, NULL);
+        CHECK_MSG(s != CUZK_OK && q == NULL, "cut at %zu accepted", cut);
+    }
+    CHECK(cuzk_groth16_params_parse(&q, buf, len + 1, CUZK_PARAMS_CHECKED, NULL) ==
+          CUZK_ERR_FORMAT);
+    /* A corrupted point in the last (b_g2) query: off the curve. */
+    buf[len - 1] ^= 1;
+    CHECK(cuzk_groth16_params_parse(&q, buf, len, CUZK_PARAMS_CHECKED, NULL) ==
+          CUZK_ERR_NOT_ON_CURVE);
+    CHECK(cuzk_groth16_params_parse(&q, buf, len, CUZK_PARAMS_UNCHECKED, NULL) ==
+          CUZK_ERR_NOT_ON_CURVE);
+    buf[len - 1] ^= 1;
+    /* A query length larger than the file. */
+    size_t hoff = 868 + 96 * p->vk->ic_len;
+    buf[hoff] = 0x7f;
+    CHECK(cuzk_groth16_params_parse(&q, buf, len, CUZK_PARAMS_CHECKED, NULL) == CUZK_ERR_FORMAT);
+    buf[hoff] = 0;
+    CHECK(cuzk_groth16_params_parse(&q, buf, len, CUZK_PARAMS_CHECKED, NULL) == CUZK_OK);
+    cuzk_groth16_params_free(q);
+    CHECK(cuzk_groth16_params_load(&q, "/nonexistent/x.params", CUZK_PARAMS_CHECKED, NULL) ==
+          CUZK_ERR_IO);
+    unlink(path);
+    /* Writing into a missing directory fails and leaves nothing behind. */
+    CHECK(cuzk_groth16_params_write(p, "/nonexistent/dir/x.params") == CUZK_ERR_IO);
+    cuzk_groth16_params_free(p);
+}
+
+CUZK_TEST(groth16_prove_size_mismatch)
+{
+    cuzk_groth16_params *p = make_params(3);
+    cuzk_backend *be;
+    CHECK(cuzk_backend_create(&be, CUZK_BACKEND_CPU, 1) == CUZK_OK);
+    cuzk_groth16_proof pr;
+    CHECK(prove_once(&pr, p, be, 4, 1, false, NULL) == CUZK_ERR_INVALID_ARG);
+    cuzk_backend *cu;
+    CHECK(cuzk_backend_create(&cu, CUZK_BACKEND_CUDA, 1) == CUZK_ERR_NO_DEVICE && cu == NULL);
+    cuzk_backend_destroy(be);
+    cuzk_groth16_params_free(p);
+}
