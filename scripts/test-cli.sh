@@ -78,6 +78,27 @@ expect 2 'need 132 inputs' -- "$BENCH" verify --vk "$VK" --proof "$TMP/proof.bin
 cat "$TMP/proof.bin" "$TMP/proof.bin" > "$TMP/proof2.bin"
 cat "$TMP/inputs.txt" "$TMP/inputs.txt" > "$TMP/inputs4.txt"
 expect 0 '^valid$' -- "$BENCH" verify --vk "$VK" --proof "$TMP/proof2.bin" --inputs "$TMP/inputs4.txt"
+# Every built-in circuit: setup -> prove twice (fresh r, s: different bytes) -> both verify
+# with the written vk and public inputs; a changed input is rejected.
+for spec in sha256-chain:1 poseidon-merkle:2; do
+    f=$(echo "$spec" | tr ':' '-')
+    expect 0 'written' -- "$BENCH" setup --circuit "$spec" --out "$TMP/p"
+    expect 0 'proof verified' -- "$BENCH" prove --params "$TMP/p" --circuit "$spec" --proof "$TMP/$f.1" --public "$TMP/$f.in"
+    expect 0 'total' -- "$BENCH" prove --params "$TMP/p" --circuit "$spec" --mode pce --proof "$TMP/$f.2"
+    if cmp -s "$TMP/$f.1" "$TMP/$f.2"; then
+        echo "not ok: two proofs of $spec are identical (r, s not fresh)"
+        fails=$((fails + 1))
+    fi
+    expect 0 '^valid$' -- "$BENCH" verify --vk "$TMP/p/$f.vk" --proof "$TMP/$f.1" --inputs "$TMP/$f.in"
+    expect 0 '^valid$' -- "$BENCH" verify --vk "$TMP/p/$f.vk" --proof "$TMP/$f.2" --inputs "$TMP/$f.in"
+    sed '1s/^./0/' "$TMP/$f.in" > "$TMP/$f.bad"
+    cmp -s "$TMP/$f.in" "$TMP/$f.bad" && sed -i '1s/^./1/' "$TMP/$f.bad"
+    expect 1 '^invalid' -- "$BENCH" verify --vk "$TMP/p/$f.vk" --proof "$TMP/$f.1" --inputs "$TMP/$f.bad"
+done
+head -c 5000 "$TMP/p/sha256-chain-1.params" > "$TMP/p/trunc-1.params"
+mkdir -p "$TMP/q" && cp "$TMP/p/trunc-1.params" "$TMP/q/sha256-chain-1.params"
+expect 2 'error: .*params' -- "$BENCH" prove --params "$TMP/q" --circuit sha256-chain:1
+expect 2 'unknown' -- "$BENCH" prove --params "$TMP/p" --circuit nosuch:1
 # info and the benchmark commands' machine-readable output.
 expect 0 'commit: ' -- "$BENCH" info
 for cmd in field curve pairing; do

@@ -41,7 +41,7 @@ typedef enum {
  */
 typedef struct cuzk_poseidon_constants {
     size_t arity;
-    size_t width; /* t = arity + 1 */
+    size_t width;            /* t = arity + 1 */
     size_t full_rounds;      /* R_F = 8 */
     size_t half_full_rounds; /* R_F / 2 */
     size_t partial_rounds;   /* R_P */
@@ -71,7 +71,7 @@ typedef struct cuzk_poseidon_constants {
 /*
  * The shared constants object of (|arity|, |hash_type|), built on first use (thread-safe) and kept
  * for the life of the process; callers never free it. Supported arities: 2, 4, 8, 11, 16, 24, 36
- * (Custom(1) only for arity 2, as in Filecoin, but any supported arity works).
+ * (Filecoin uses Custom(1) with arity 2 only; other arities accept it too).
  * Returns: the object, or NULL for an unsupported arity/type or out of memory (detail in
  * cuzk_last_error()).
  */

@@ -56,7 +56,8 @@ cuzk_status cuzk_merkle_hash_node(cuzk_fr_t *out, cuzk_merkle_hash hash, size_t 
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "SHA-256 Merkle nodes have 2 children");
         return sha256_node(out, children);
     }
-    const cuzk_poseidon_constants *c = cuzk_poseidon_constants_get(arity, CUZK_POSEIDON_MERKLE_TREE);
+    const cuzk_poseidon_constants *c =
+        cuzk_poseidon_constants_get(arity, CUZK_POSEIDON_MERKLE_TREE);
     if (!c)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s", cuzk_last_error());
     cuzk_poseidon_hash(out, c, children);
@@ -106,7 +107,8 @@ cuzk_status cuzk_merkle_tree_build(cuzk_merkle_tree **out, cuzk_merkle_hash hash
         size_t a = arities[l], up = m / a;
         t->level[l + 1] = t->level[l] + m;
         for (size_t i = 0; i < up; i++) {
-            cuzk_status s = cuzk_merkle_hash_node(&t->level[l + 1][i], hash, a, &t->level[l][i * a]);
+            cuzk_status s =
+                cuzk_merkle_hash_node(&t->level[l + 1][i], hash, a, &t->level[l][i * a]);
             if (s != CUZK_OK) {
                 cuzk_free(nodes);
                 cuzk_free(t);
@@ -222,11 +224,11 @@ static cuzk_status insert_8(cuzk_cs *cs, cuzk_num *out, const cuzk_num *a, const
     PICK(t0, nor, a, b); /* p0_xx0 */
     PICK(out[0], b2, b, &t0);
 
-    PICK(t0, b0, a, b); /* p1_x00 */
+    PICK(t0, b0, a, b);   /* p1_x00 */
     PICK(t1, b1, c, &t0); /* p1_xx0 */
     PICK(out[1], b2, c, &t1);
 
-    PICK(t0, b0, d, a); /* p2_x10 */
+    PICK(t0, b0, d, a);   /* p2_x10 */
     PICK(t1, b1, &t0, c); /* p2_xx0 */
     PICK(out[2], b2, d, &t1);
 
@@ -236,11 +238,11 @@ static cuzk_status insert_8(cuzk_cs *cs, cuzk_num *out, const cuzk_num *a, const
     PICK(t0, nor, a, f); /* p4_xx1 */
     PICK(out[4], b2, &t0, e);
 
-    PICK(t0, b0, a, f); /* p5_x01 */
+    PICK(t0, b0, a, f);   /* p5_x01 */
     PICK(t1, b1, g, &t0); /* p5_xx1 */
     PICK(out[5], b2, &t1, f);
 
-    PICK(t0, b0, h, a); /* p6_x11 */
+    PICK(t0, b0, h, a);   /* p6_x11 */
     PICK(t1, b1, &t0, g); /* p6_xx1 */
     PICK(out[6], b2, &t1, g);
 
@@ -276,7 +278,8 @@ cuzk_status cuzk_merkle_hash_circuit(cuzk_cs *cs, cuzk_num *out, cuzk_merkle_has
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "SHA-256 Merkle nodes have 2 children");
         return sha256_level(cs, out, in);
     }
-    const cuzk_poseidon_constants *c = cuzk_poseidon_constants_get(arity, CUZK_POSEIDON_MERKLE_TREE);
+    const cuzk_poseidon_constants *c =
+        cuzk_poseidon_constants_get(arity, CUZK_POSEIDON_MERKLE_TREE);
     if (!c)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s", cuzk_last_error());
     return cuzk_poseidon_circuit_hash(cs, out, c, in);

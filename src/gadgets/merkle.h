@@ -29,8 +29,8 @@ typedef enum {
 typedef struct {
     cuzk_merkle_hash hash;
     size_t depth;
-    size_t arity[CUZK_MERKLE_MAX_DEPTH]; /* per level, leaves first */
-    size_t n_leaves;                     /* product of the arities */
+    size_t arity[CUZK_MERKLE_MAX_DEPTH];         /* per level, leaves first */
+    size_t n_leaves;                             /* product of the arities */
     cuzk_fr_t *level[CUZK_MERKLE_MAX_DEPTH + 1]; /* level[0] = leaves, level[depth][0] = root */
 } cuzk_merkle_tree;
 

@@ -116,8 +116,7 @@ static void load_state(cuzk_fr_t *state, const cuzk_poseidon_constants *c,
     memcpy(&state[1], preimage, c->arity * sizeof *state);
 }
 
-void cuzk_poseidon_hash(cuzk_fr_t *out, const cuzk_poseidon_constants *c,
-                        const cuzk_fr_t *preimage)
+void cuzk_poseidon_hash(cuzk_fr_t *out, const cuzk_poseidon_constants *c, const cuzk_fr_t *preimage)
 {
     cuzk_fr_t state[CUZK_POSEIDON_MAX_WIDTH];
     load_state(state, c, preimage);

@@ -31,8 +31,8 @@
 typedef struct {
     const cuzk_poseidon_constants *c;
     size_t n_rows;
-    size_t *nb;       /* basis size of each row */
-    size_t *off;      /* start of each row in |coef| */
+    size_t *nb;  /* basis size of each row */
+    size_t *off; /* start of each row in |coef| */
     cuzk_fr_t *coef;
 } pc_template;
 

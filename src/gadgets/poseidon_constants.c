@@ -85,14 +85,13 @@ static void grain_append(grain_t *g, unsigned *pos, unsigned nbits, uint64_t v)
         g->s[(*pos)++] = (uint8_t)((v >> i) & 1);
 }
 
-void cuzk_poseidon_grain_constants(cuzk_fr_t *out, size_t n, unsigned t, unsigned r_f,
-                                   unsigned r_p)
+void cuzk_poseidon_grain_constants(cuzk_fr_t *out, size_t n, unsigned t, unsigned r_f, unsigned r_p)
 {
     grain_t g;
     unsigned pos = 0;
     g.p = 0;
-    grain_append(&g, &pos, 2, 1);   /* field: prime field */
-    grain_append(&g, &pos, 4, 1);   /* sbox: neptune passes 1 */
+    grain_append(&g, &pos, 2, 1);    /* field: prime field */
+    grain_append(&g, &pos, 4, 1);    /* sbox: neptune passes 1 */
     grain_append(&g, &pos, 12, 255); /* field size in bits */
     grain_append(&g, &pos, 12, t);
     grain_append(&g, &pos, 10, r_f);
@@ -221,8 +220,8 @@ static bool derive_sparse(cuzk_fr_t *w_hat_full, cuzk_fr_t *v_rest, cuzk_fr_t *p
                           cuzk_fr_t *double_prime, const cuzk_fr_t *m, size_t t, cuzk_fr_t *work)
 {
     size_t h = t - 1;
-    cuzk_fr_t *hat = work;               /* h x h */
-    cuzk_fr_t *hat_inv = work + h * h;   /* h x h */
+    cuzk_fr_t *hat = work;                 /* h x h */
+    cuzk_fr_t *hat_inv = work + h * h;     /* h x h */
     cuzk_fr_t *scratch = work + 2 * h * h; /* 2 h^2 */
     for (size_t i = 0; i < h; i++)
         for (size_t j = 0; j < h; j++)
@@ -380,7 +379,7 @@ static cuzk_poseidon_constants *build(size_t arity, size_t rp, cuzk_poseidon_has
             v[i] = AT(mds, t, 0, i + 1);
         }
         for (size_t k = 0; ok && k < rp; k++) {
-            size_t idx = rp - 1 - k; /* collected from the last partial round backwards */
+            size_t idx = rp - 1 - k;         /* collected from the last partial round backwards */
             mat_right_apply(u2, hinv, u, h); /* u = w H^-(k+1) */
             memcpy(u, u2, h * sizeof *u);
             w_hat[idx * t] = AT(mds, t, 0, 0);

@@ -131,19 +131,20 @@ size_t cuzk__lc_unmarked(const cuzk_lc *lc, const bitvec *in_bits, const bitvec 
 void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux,
                    cuzk_fr_t *out)
 {
-    cuzk_fr_t acc;
-    frf_set_zero(&acc);
+    frf_acc pos, neg;
+    frf_acc_zero(&pos);
+    frf_acc_zero(&neg);
     for (uint32_t i = 0; i < lc->len; i++) {
         const lc_term *t = &lc->t[i];
         const cuzk_fr_t *x = var_value(input, aux, t->id);
         if (t->kind == LC_POS)
-            frf_add(&acc, &acc, x);
+            frf_acc_add(&pos, x);
         else if (t->kind == LC_NEG)
-            frf_sub(&acc, &acc, x);
+            frf_acc_add(&neg, x);
         else
-            frf_madd_vartime(&acc, &t->coeff, x);
+            frf_acc_madd_vartime(&pos, &t->coeff, x);
     }
-    *out = acc;
+    frf_acc_finish_vartime(out, &pos, &neg);
 }
 
 static void append_lc(cuzk_lc *dst, const cuzk_lc *src, int sign, const cuzk_fr_t *scale)
@@ -312,15 +313,16 @@ size_t cuzk__lc_unmarked(const cuzk_lc *lc, const bitvec *in_bits, const bitvec 
 void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux,
                    cuzk_fr_t *out)
 {
-    cuzk_fr_t acc;
-    frf_set_zero(&acc);
+    frf_acc pos, neg;
+    frf_acc_zero(&pos);
+    frf_acc_zero(&neg);
     for (uint32_t i = 0; i < lc->npos; i++)
-        frf_add(&acc, &acc, var_value(input, aux, lc->pos[i]));
+        frf_acc_add(&pos, var_value(input, aux, lc->pos[i]));
     for (uint32_t i = 0; i < lc->nneg; i++)
-        frf_sub(&acc, &acc, var_value(input, aux, lc->neg[i]));
+        frf_acc_add(&neg, var_value(input, aux, lc->neg[i]));
     for (uint32_t i = 0; i < lc->ngen; i++)
-        frf_madd_vartime(&acc, &lc->gco[i], var_value(input, aux, lc->gid[i]));
-    *out = acc;
+        frf_acc_madd_vartime(&pos, &lc->gco[i], var_value(input, aux, lc->gid[i]));
+    frf_acc_finish_vartime(out, &pos, &neg);
 }
 
 static void append_ids(cuzk_lc *dst, uint32_t **arr, uint32_t *n, uint32_t *cap,

@@ -36,18 +36,19 @@ static void spmv_block(void *ctx, size_t blk)
         const pce_matrix *m = &x->pce->m[mi];
         cuzk_fr_t *out = x->out[mi];
         for (size_t r = r0; r < r1; r++) {
-            cuzk_fr_t acc;
-            frf_set_zero(&acc);
+            frf_acc pos, neg;
+            frf_acc_zero(&pos);
+            frf_acc_zero(&neg);
             for (uint32_t k = m->unit_ptr[r]; k < m->unit_ptr[r + 1]; k++) {
                 uint32_t col = m->unit_col[k];
                 if (col & PCE_NEG_BIT)
-                    frf_sub(&acc, &acc, zval(x, col & ~PCE_NEG_BIT));
+                    frf_acc_add(&neg, zval(x, col & ~PCE_NEG_BIT));
                 else
-                    frf_add(&acc, &acc, zval(x, col));
+                    frf_acc_add(&pos, zval(x, col));
             }
             for (uint32_t k = m->gen_ptr[r]; k < m->gen_ptr[r + 1]; k++)
-                frf_madd_vartime(&acc, &m->gen_coeff[k], zval(x, m->gen_col[k]));
-            out[r] = acc;
+                frf_acc_madd_vartime(&pos, &m->gen_coeff[k], zval(x, m->gen_col[k]));
+            frf_acc_finish_vartime(&out[r], &pos, &neg);
         }
     }
 }

@@ -109,8 +109,8 @@ CUZK_TEST(merkle_insert)
                 CHECK(cuzk_bit_alloc(cs, &bits[i], (index >> i) & 1) == CUZK_OK);
             size_t before = cuzk_cs_num_constraints(cs);
             CHECK(cuzk_merkle_insert(cs, out, arity, &el, bits, els) == CUZK_OK);
-            CHECK_MSG(cuzk_cs_num_constraints(cs) - before == COST[arity], "insert_%zu: %zu",
-                      arity, cuzk_cs_num_constraints(cs) - before);
+            CHECK_MSG(cuzk_cs_num_constraints(cs) - before == COST[arity], "insert_%zu: %zu", arity,
+                      cuzk_cs_num_constraints(cs) - before);
             for (size_t pos = 0, k = 0; pos < arity; pos++) {
                 const cuzk_num *want = pos == index ? &el : &els[k++];
                 CHECK(cuzk_fr_eq(&out[pos].value, &want->value));
@@ -161,12 +161,12 @@ CUZK_TEST(merkle_por_poseidon_counts)
         size_t ar[6];
         size_t want;
     } V[] = {
-        {2, {8, 8}, 1063},                 /* base-8 */
-        {3, {4, 4, 4}, 1164},              /* base-4 */
-        {6, {2, 2, 2, 2, 2, 2}, 1887},     /* base-2 */
-        {3, {8, 8, 8}, 1593},              /* sub 8-8 (32 GiB shape) */
-        {4, {8, 8, 8, 2}, 1907},           /* top 8-8-2 (64 GiB shape) */
-        {4, {8, 8, 4, 2}, 1764},           /* top 8-4-2 */
+        {2, {8, 8}, 1063},             /* base-8 */
+        {3, {4, 4, 4}, 1164},          /* base-4 */
+        {6, {2, 2, 2, 2, 2, 2}, 1887}, /* base-2 */
+        {3, {8, 8, 8}, 1593},          /* sub 8-8 (32 GiB shape) */
+        {4, {8, 8, 8, 2}, 1907},       /* top 8-8-2 (64 GiB shape) */
+        {4, {8, 8, 4, 2}, 1764},       /* top 8-4-2 */
     };
     for (size_t v = 0; v < sizeof V / sizeof V[0]; v++) {
         cuzk_merkle_tree *t = random_tree(CUZK_MERKLE_POSEIDON, V[v].ar, V[v].depth);
@@ -230,10 +230,10 @@ CUZK_TEST(merkle_por_modes_agree)
     uint64_t index = 42;
     cuzk_merkle_tree_path(t, index, path);
     cuzk_cs *p = new_cs(CUZK_CS_PROVE), *w = new_cs(CUZK_CS_WITNESS), *k = new_cs(CUZK_CS_KEYGEN);
-    CHECK(cuzk_merkle_por_circuit(p, CUZK_MERKLE_POSEIDON, AR, 2, &t->level[0][index], index,
-                                  path, cuzk_merkle_tree_root(t), false) == CUZK_OK);
-    CHECK(cuzk_merkle_por_circuit(w, CUZK_MERKLE_POSEIDON, AR, 2, &t->level[0][index], index,
-                                  path, cuzk_merkle_tree_root(t), false) == CUZK_OK);
+    CHECK(cuzk_merkle_por_circuit(p, CUZK_MERKLE_POSEIDON, AR, 2, &t->level[0][index], index, path,
+                                  cuzk_merkle_tree_root(t), false) == CUZK_OK);
+    CHECK(cuzk_merkle_por_circuit(w, CUZK_MERKLE_POSEIDON, AR, 2, &t->level[0][index], index, path,
+                                  cuzk_merkle_tree_root(t), false) == CUZK_OK);
     CHECK(cuzk_merkle_por_circuit(k, CUZK_MERKLE_POSEIDON, AR, 2, NULL, 0, NULL, NULL, false) ==
           CUZK_OK);
     CHECK(cuzk_cs_num_constraints(p) == 1063 && cuzk_cs_num_constraints(w) == 1063 &&
@@ -288,4 +288,37 @@ CUZK_TEST(merkle_builtin_poseidon_merkle)
     cuzk_cs_destroy(cs);
     CHECK(cuzk_circuit_find("poseidon-merkle:0", &c) == CUZK_ERR_INVALID_ARG);
     CHECK(cuzk_circuit_find("poseidon-merkle:22", &c) == CUZK_ERR_INVALID_ARG);
+}
+
+/* The PCE path (KEYGEN matrices + WITNESS synthesis + SpMV) reproduces the PROVE path exactly. */
+CUZK_TEST(merkle_builtin_pce_matches_prove)
+{
+    cuzk_circuit c;
+    CHECK(cuzk_circuit_find("poseidon-merkle:2", &c) == CUZK_OK);
+    c.params.seed = test_rand_u64();
+    cuzk_pce *pce;
+    CHECK(cuzk_pce_extract(&pce, &c) == CUZK_OK);
+    CHECK(cuzk_pce_num_constraints(pce) == 2 * 530 + 3);
+    CHECK(cuzk_pce_num_inputs(pce) == 3);
+
+    cuzk_cs *p = new_cs(CUZK_CS_PROVE), *w = new_cs(CUZK_CS_WITNESS);
+    CHECK(cuzk_circuit_synthesize(p, &c) == CUZK_OK);
+    CHECK(cuzk_circuit_synthesize(w, &c) == CUZK_OK);
+    cuzk_prover_data dp, dw;
+    CHECK(cuzk_cs_take_prover_data(p, &dp) == CUZK_OK);
+    CHECK(cuzk_cs_take_prover_data(w, &dw) == CUZK_OK);
+    CHECK(cuzk_pce_eval_into(pce, NULL, &dw) == CUZK_OK);
+    CHECK(dp.n_rows == dw.n_rows && dp.n_aux == dw.n_aux);
+    for (size_t r = 0; r < dp.n_rows; r++) {
+        CHECK(cuzk_fr_eq(&dp.a[r], &dw.a[r]));
+        CHECK(cuzk_fr_eq(&dp.b[r], &dw.b[r]));
+        CHECK(cuzk_fr_eq(&dp.c[r], &dw.c[r]));
+    }
+    CHECK(dp.a_aux_popcount == dw.a_aux_popcount && dp.b_aux_popcount == dw.b_aux_popcount &&
+          dp.b_input_popcount == dw.b_input_popcount);
+    cuzk_prover_data_free(&dp);
+    cuzk_prover_data_free(&dw);
+    cuzk_cs_destroy(p);
+    cuzk_cs_destroy(w);
+    cuzk_pce_destroy(pce);
 }

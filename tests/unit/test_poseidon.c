@@ -146,11 +146,14 @@ CUZK_TEST(poseidon_round_constants_t9)
     const cuzk_poseidon_constants *c = get(8, CUZK_POSEIDON_MERKLE_TREE);
     CHECK(c->width == 9 && c->full_rounds == 8 && c->partial_rounds == 57);
     CHECK(c->round_constants_len == 585);
-    cuzk_fr_t first = fr_be_hex("0x6ce90d12c4045fe08c3caddb776dd84ac52b4ae7e48cd49443984154f2f4c2f9");
+    cuzk_fr_t first =
+        fr_be_hex("0x6ce90d12c4045fe08c3caddb776dd84ac52b4ae7e48cd49443984154f2f4c2f9");
     cuzk_fr_t second =
         fr_be_hex("0x0ccd9b480c84022b25a75b52c8e89d80b4fa6378d32e58f3a175504940bcec39");
-    cuzk_fr_t ninth = fr_be_hex("0x5f2a741651a2e15ce1479c0409485bcc62fffb8f1c10d818f7e1ee309632904b");
-    cuzk_fr_t last = fr_be_hex("0x3b3a75eb91b0f723bcc4ab7e449e4a011b8960063efe74670c05e545519d9a8c");
+    cuzk_fr_t ninth =
+        fr_be_hex("0x5f2a741651a2e15ce1479c0409485bcc62fffb8f1c10d818f7e1ee309632904b");
+    cuzk_fr_t last =
+        fr_be_hex("0x3b3a75eb91b0f723bcc4ab7e449e4a011b8960063efe74670c05e545519d9a8c");
     CHECK(cuzk_fr_eq(&c->round_constants[0], &first));
     CHECK(cuzk_fr_eq(&c->round_constants[1], &second));
     CHECK(cuzk_fr_eq(&c->round_constants[8], &ninth));
@@ -287,4 +290,22 @@ CUZK_TEST(poseidon_mds_derivations)
         for (size_t i = 0; i < t; i++)
             CHECK(cuzk_fr_eq(&c->compressed_round_constants[i], &c->round_constants[i]));
     }
+}
+
+/* filecoin-hashers PoseidonFunction::hash_md (arity 36, MerkleTree tag): acc = x0, then
+ * acc = H36(acc, next 35 elements) per chunk. test_hash_md: 71 x ONE. */
+CUZK_TEST(poseidon_kat_hash_md_arity36)
+{
+    const cuzk_poseidon_constants *c = get(36, CUZK_POSEIDON_MERKLE_TREE);
+    CHECK(c->partial_rounds == 60);
+    cuzk_fr_t pre[36], acc;
+    cuzk_fr_set_one(&acc);
+    for (int chunk = 0; chunk < 2; chunk++) {
+        pre[0] = acc;
+        for (int i = 1; i < 36; i++)
+            cuzk_fr_set_one(&pre[i]);
+        cuzk_poseidon_hash(&acc, c, pre);
+    }
+    check_fr_le_hex(&acc, "902c333b13541c3595814e5f626d6fc22296ed433662d95ff7f69fe02022f459",
+                    "hash_md(71 x ONE)");
 }

@@ -18,7 +18,8 @@ static void rand_fr(cuzk_fr_t *x)
 
 static const cuzk_poseidon_constants *get(size_t arity)
 {
-    const cuzk_poseidon_constants *c = cuzk_poseidon_constants_get(arity, CUZK_POSEIDON_MERKLE_TREE);
+    const cuzk_poseidon_constants *c =
+        cuzk_poseidon_constants_get(arity, CUZK_POSEIDON_MERKLE_TREE);
     CHECK_MSG(c != NULL, "constants: %s", cuzk_last_error());
     return c;
 }

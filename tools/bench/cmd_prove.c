@@ -21,10 +21,10 @@ static double now_ms(void)
 }
 
 typedef struct {
-    const char *circuit, *out, *params, *proof, *backend, *mode;
+    const char *circuit, *out, *params, *proof, *public_out, *backend, *mode;
     unsigned threads, repeat;
     uint64_t seed;
-    bool json, no_verify, check;
+    bool json, no_verify, check, params_checked;
 } prove_args;
 
 static int parse(int argc, char **argv, const char *cmd, prove_args *a)
@@ -48,6 +48,10 @@ static int parse(int argc, char **argv, const char *cmd, prove_args *a)
             a->check = true;
             continue;
         }
+        if (strcmp(k, "--params-checked") == 0) {
+            a->params_checked = true;
+            continue;
+        }
         if (!v) {
             fprintf(stderr, "cuzk-bench %s: %s needs a value\n", cmd, k);
             return 2;
@@ -61,6 +65,8 @@ static int parse(int argc, char **argv, const char *cmd, prove_args *a)
             a->params = v;
         else if (strcmp(k, "--proof") == 0)
             a->proof = v;
+        else if (strcmp(k, "--public") == 0)
+            a->public_out = v;
         else if (strcmp(k, "--backend") == 0)
             a->backend = v;
         else if (strcmp(k, "--mode") == 0)
@@ -175,6 +181,30 @@ static void print_timings(const prove_args *a, const cuzk_prove_timings *t, cons
            t->verify, t->total);
 }
 
+/* Public inputs (ONE excluded), one 32-byte little-endian hex value per line: the format
+ * `cuzk-bench verify --inputs` reads. Written to a temporary file, then renamed. */
+static cuzk_status write_inputs(const char *path, const cuzk_prover_data *pd)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    bool ok = f != NULL;
+    for (size_t i = 1; ok && i < pd->n_inputs; i++) {
+        uint8_t b[32];
+        cuzk_fr_to_bytes_le(b, &pd->input[i]);
+        for (int j = 0; j < 32; j++)
+            fprintf(f, "%02x", b[j]);
+        ok = fputc('\n', f) != EOF;
+    }
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        return cuzk_fail(CUZK_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
+    return CUZK_OK;
+}
+
 /* Synthesises |c| into |pd| (PROVE or CHECK mode, or WITNESS + PCE). */
 static cuzk_status synthesize(const prove_args *a, const cuzk_circuit *c, cuzk_pce *pce,
                               cuzk_pool *pool, cuzk_prover_data *pd)
@@ -237,13 +267,18 @@ int cmd_prove_params(int argc, char **argv)
     cuzk_pce *pce = NULL;
     int rc = 2;
     double t0 = now_ms();
-    s = cuzk_groth16_params_load(&p, path, CUZK_PARAMS_CHECKED, pool);
+    /* Like Filecoin's tooling, trust our own parameter files by default (points are still checked
+     * to be on the curve); --params-checked adds the subgroup check of every point. */
+    s = cuzk_groth16_params_load(&p, path,
+                                 a.params_checked ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
+                                 pool);
     if (s != CUZK_OK) {
         fprintf(stderr, "error: %s\n", cuzk_last_error());
         goto out;
     }
     if (!a.json)
-        printf("params %s loaded in %.1f ms (domain %zu, %zu aux)\n", path, now_ms() - t0,
+        printf("params %s loaded in %.1f ms (%s, domain %zu, %zu aux)\n", path, now_ms() - t0,
+               a.params_checked ? "curve and subgroup checks" : "curve checks only",
                p->n_h + 1, p->n_l);
     if (use_pce) {
         t0 = now_ms();
@@ -266,6 +301,8 @@ int cmd_prove_params(int argc, char **argv)
         cuzk_prove_opts o = {.verify = !a.no_verify};
         if (s == CUZK_OK)
             s = cuzk_groth16_prove(&proof, p, &pd, be, &o, &t);
+        if (s == CUZK_OK && a.public_out && it + 1 == a.repeat)
+            s = write_inputs(a.public_out, &pd);
         cuzk_prover_data_free(&pd);
         if (s != CUZK_OK) {
             fprintf(stderr, "error: %s\n", cuzk_last_error());
@@ -297,4 +334,16 @@ out:
     cuzk_groth16_params_free(p);
     cuzk_backend_destroy(be);
     return rc;
+}
+
+int cmd_list_circuits(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 0) {
+        fprintf(stderr, "cuzk-bench circuits: takes no arguments\n");
+        return 2;
+    }
+    for (size_t i = 0; cuzk_circuit_registry_name(i); i++)
+        printf("%-18s %s\n", cuzk_circuit_registry_name(i), cuzk_circuit_registry_description(i));
+    return 0;
 }

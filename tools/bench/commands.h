@@ -10,6 +10,7 @@ int cmd_verify_winning_post(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
 int cmd_prove_params(int argc, char **argv);
 int cmd_prove_zkey(int argc, char **argv);
+int cmd_list_circuits(int argc, char **argv);
 int cmd_verify_snarkjs(int argc, char **argv);
 int cmd_export_vk_snarkjs(int argc, char **argv);
 

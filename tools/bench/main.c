@@ -22,11 +22,13 @@ static void usage(FILE *f)
                "                                     32-byte LE hex Fr per line)\n"
                "  verify-winning-post --vk FILE --vector FILE\n"
                "                                     verify a Filecoin WinningPoSt proof vector\n"
+               "  circuits                           list the built-in circuits\n"
                "  setup --circuit NAME --out DIR [--threads N]\n"
                "                                     test parameters (.params/.vk) for a built-in\n"
                "                                     circuit from random toxic waste\n"
                "  prove --params DIR --circuit NAME [--backend auto|cpu|cuda] [--threads N]\n"
-               "        [--mode full|pce] [--repeat K] [--proof OUT] [--check] [--no-verify] [--json]\n"
+               "        [--mode full|pce] [--repeat K] [--proof OUT] [--public OUT] [--check] [--no-verify] [--json]\n"
+               "        [--params-checked]\n"
                "                                     prove a built-in circuit, print phase timings\n"
                "  prove --zkey FILE --wtns FILE --proof OUT.json --public OUT.json [--threads N]\n"
                "        [--check --r1cs FILE] [--unchecked-subgroup] [--json]\n"
@@ -95,6 +97,8 @@ int main(int argc, char **argv)
         return cmd_verify_snarkjs(argc - 2, argv + 2);
     if (strcmp(cmd, "export-vk-snarkjs") == 0)
         return cmd_export_vk_snarkjs(argc - 2, argv + 2);
+    if (strcmp(cmd, "circuits") == 0)
+        return cmd_list_circuits(argc - 2, argv + 2);
     if (strcmp(cmd, "setup") == 0)
         return cmd_setup(argc - 2, argv + 2);
     if (strcmp(cmd, "prove") == 0) {
