@@ -24,7 +24,8 @@
  *
  * Register use is fixed (rdi = out, rsi = a, rcx = b, rdx = mulx source, rax/rbx = product
  * halves, r8..r14 = accumulator); the carry left over at the end of a chain is added with a
- * plain adc $0. rbp and r15 are left to the compiler (frame pointer, squaring scratch pointer).
+ * plain adc $0. rbp and r15 are not clobbered: rbp may be the frame pointer (sanitizer builds),
+ * and the compiler puts the squaring's scratch pointer in whichever of the two is free.
  */
 #include "field/fp_internal.h"
 

@@ -716,8 +716,21 @@ static inline void M_(xyzz_put_)(XYZZ_T *bk, uint64_t *used, const AFF_T *p, uin
     }
 }
 
-/* Places +-p: directly into an empty bucket, into the batch, into the conflict queue, or (queue
- * full) into the side bucket. Returns true when the batch is full. */
+/* Prefetches the cache lines of one bucket. */
+static inline void M_(prefetch_)(const void *p, size_t size)
+{
+    const char *c = p;
+    for (size_t off = 0; off < size; off += 64)
+        __builtin_prefetch(c + off);
+    __builtin_prefetch(c + size - 1);
+}
+
+/*
+ * Places +-p: directly into an empty bucket, into the batch, into the conflict queue, or (queue
+ * full) into the side bucket. Returns true when the batch is full. An affine bucket is non-empty
+ * exactly when its |used| bit is set, so placing reads only bitmaps; the bucket itself is
+ * prefetched here and first read when the batch is applied.
+ */
 static inline bool M_(aff_place_)(M_(worker_t_) *s, const AFF_T *p, uint32_t b, uint32_t neg)
 {
     if (msm_bit_get(s->busy, b)) {
@@ -728,7 +741,7 @@ static inline bool M_(aff_place_)(M_(worker_t_) *s, const AFF_T *p, uint32_t b, 
         return false;
     }
     AFF_T *a = (AFF_T *)s->bk + b;
-    if (!msm_bit_get(s->used, b) || a->infinity) {
+    if (!msm_bit_get(s->used, b)) {
         msm_bit_set(s->used, b);
         a->x = p->x;
         if (neg)
@@ -738,6 +751,7 @@ static inline bool M_(aff_place_)(M_(worker_t_) *s, const AFF_T *p, uint32_t b, 
         a->infinity = false;
         return false;
     }
+    M_(prefetch_)(a, sizeof *a);
     msm_bit_set(s->busy, b);
     s->ent[s->m++] = (M_(entry_t_)){a, p, neg, MSM_KIND_ADD};
     return s->m == s->batch;
@@ -747,8 +761,12 @@ static inline bool M_(aff_place_)(M_(worker_t_) *s, const AFF_T *p, uint32_t b, 
 static void M_(aff_flush_)(M_(worker_t_) *s)
 {
     M_(batch_apply_)(s->ent, s->m, s->pre);
-    for (size_t k = 0; k < s->m; k++)
-        msm_bit_clear(s->busy, (size_t)(s->ent[k].dst - (AFF_T *)s->bk));
+    for (size_t k = 0; k < s->m; k++) {
+        size_t b = (size_t)(s->ent[k].dst - (AFF_T *)s->bk);
+        msm_bit_clear(s->busy, b);
+        if (s->ent[k].kind == MSM_KIND_CANCEL)
+            msm_bit_clear(s->used, b); /* the bucket became infinity */
+    }
     s->m = 0;
     size_t old = s->qn;
     s->qn = 0;
@@ -783,9 +801,8 @@ static void M_(reduce_)(JAC_T *out, const M_(worker_t_) *s, cuzk_msm_accum accum
             if (msm_bit_get(s->used, b))
                 M_(xyzz_add)(&run, &run, (const XYZZ_T *)s->bk + b);
         } else {
-            const AFF_T *a = (const AFF_T *)s->bk + b;
-            if (msm_bit_get(s->used, b) && !a->infinity)
-                M_(xyzz_add_affine)(&run, &run, a);
+            if (msm_bit_get(s->used, b))
+                M_(xyzz_add_affine)(&run, &run, (const AFF_T *)s->bk + b);
             if (msm_bit_get(s->side_used, b))
                 M_(xyzz_add)(&run, &run, &s->side[b]);
         }
@@ -821,17 +838,15 @@ static void M_(msm_task_)(M_(msm_ctx_t_) *x, M_(worker_t_) *s, size_t t)
     }
     int32_t dig[MSM_BLOCK];
     uint64_t tmp[4];
-    size_t bsize = affine ? sizeof(AFF_T) : sizeof(XYZZ_T);
     for (size_t i0 = lo; i0 < hi; i0 += MSM_BLOCK) {
         size_t cnt = hi - i0 < MSM_BLOCK ? hi - i0 : MSM_BLOCK;
         for (size_t i = 0; i < cnt; i++)
             dig[i] = msm_digit(msm_scalar(tmp, &x->sc, i0 + i), w, c);
         for (size_t i = 0; i < cnt; i++) {
-            if (i + MSM_PREFETCH < cnt && dig[i + MSM_PREFETCH]) {
+            /* XYZZ buckets are read at once: prefetch a few points ahead. */
+            if (!affine && i + MSM_PREFETCH < cnt && dig[i + MSM_PREFETCH]) {
                 int32_t d = dig[i + MSM_PREFETCH];
-                const char *pb = (const char *)s->bk + (size_t)((d < 0 ? -d : d) - 1) * bsize;
-                __builtin_prefetch(pb);
-                __builtin_prefetch(pb + 64);
+                M_(prefetch_)((const XYZZ_T *)s->bk + ((d < 0 ? -d : d) - 1), sizeof(XYZZ_T));
             }
             int32_t d = dig[i];
             const AFF_T *p = &x->bases[i0 + i];

@@ -5,9 +5,10 @@
 /*
  * Fr add / sub / Montgomery multiplication inlined into the NTT loops (the same values as
  * cuzk_fr_add/sub/mul, checked by tests/unit/test_poly.c against them). The library's cuzk_fr_*
- * are out-of-line calls to the generic n-limb code of field/mont.h; in a butterfly loop the
- * x86-64 versions below take about 0.4x its time (docs/PERFORMANCE.md, "NTT (issue 3)").
- * Candidates to move into src/field.
+ * are out-of-line calls to the generic n-limb code of field/mont.h; a butterfly made of them
+ * costs about twice as much as one made of the x86-64 versions below (`cuzk-bench ntt
+ * --filter='butterfly*'`; docs/PERFORMANCE.md, "NTT (issue 3)"). Candidates to move into
+ * src/field.
  *
  * Multiplication: CIOS with mulx and two carry chains (adcx low halves, adox high halves), as in
  * src/field/fp_x86_64.c but for four limbs; the accumulator rotates through r8..r12. r's top limb

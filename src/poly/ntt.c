@@ -2,6 +2,7 @@
 /* Radix-2 NTT kernels, the four-step row and column passes, the bit-reversal permutation and the
  * public transforms. The layout and the folding of scalings are described in poly_internal.h. */
 #include "poly/poly_internal.h"
+#include "common/verify.h"
 #include "cuzk/alloc.h"
 
 #include <stdatomic.h>
@@ -192,6 +193,7 @@ static void row_task(void *p, size_t t)
         dif_rec(row, d->l_in, 1, 1, d->tw[c->dif_dir]);
     }
     cuzk_fr_t kmid;
+    CUZK_VERIFY_CHECK(!c->mid || c->dit_dir >= 0); /* the mid constant rides on the DIT diagonal */
     if (c->mid) {
         for (size_t i = 0; i < b; i++)
             poly_mul(&row[i], &row[i], &d->col_g[i]);
@@ -288,6 +290,7 @@ static void col_pass(const cuzk_domain *d, cuzk_fr_t *x, int dir, bool dit, cons
         c.scale = !cuzk_fr_is_one(&c.sB);
     }
     c.groups = ((size_t)1 << d->l_in) / d->cols;
+    CUZK_VERIFY_CHECK(c.groups * d->cols == (size_t)1 << d->l_in);
     size_t tasks = cuzk_pool_threads(pool);
     if (tasks > c.groups)
         tasks = c.groups;

@@ -14,7 +14,10 @@
 /*
  * LC storage layout (DESIGN.md: the layout decides synthesis speed; measured in
  * docs/PERFORMANCE.md, "Synthesis (issue 3)"):
- *   1 = AoS: one array of {var, kind, coefficient} terms (40 bytes each);
+ *   0 = AoS, naive (measurement only): every term a {var, coefficient} pair, +-1 included, and
+ *       one field multiplication per term when evaluating (bellperson's representation);
+ *   1 = AoS: one array of {var, kind, coefficient} terms (40 bytes each), +-1 terms flagged
+ *       and added without multiplication;
  *   2 = SoA: separate lists of +1 variables, -1 variables and (variable, coefficient) pairs,
  *       so unit terms cost 4 bytes and never touch a field element.
  */
@@ -42,7 +45,7 @@ struct cuzk_lc {
     bool off;    /* drop every term (WITNESS mode, or the out-of-memory dummy) */
     bool in_use; /* persistent LC handed out by cuzk_cs_lc_new */
     cuzk_lc *next_free;
-#if CUZK_LC_LAYOUT == 1
+#if CUZK_LC_LAYOUT <= 1
     lc_term *t;
     uint32_t len, cap;
 #else

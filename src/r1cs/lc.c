@@ -36,7 +36,7 @@ static inline bool is_unmarked(uint32_t id, const bitvec *in_bits, const bitvec 
     return b && !cuzk__bit_get(b, id & CUZK_VAR_MAX_INDEX);
 }
 
-#if CUZK_LC_LAYOUT == 1
+#if CUZK_LC_LAYOUT <= 1
 /* ---- AoS ------------------------------------------------------------------------------------ */
 
 void cuzk__lc_init(cuzk_lc *lc, cuzk_cs *cs, bool off)
@@ -89,7 +89,13 @@ static inline void push_unit(cuzk_lc *lc, uint32_t id, uint32_t kind)
     lc_term *t = push(lc, 1);
     if (t) {
         t->id = id;
+#if CUZK_LC_LAYOUT == 0
+        /* Naive variant (measurement only): +-1 stored as field elements like any other. */
+        t->kind = LC_GEN;
+        t->coeff = kind == LC_POS ? cuzk__fr_one : cuzk__fr_minus_one;
+#else
         t->kind = kind;
+#endif
     }
 }
 
@@ -137,12 +143,18 @@ void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *a
     for (uint32_t i = 0; i < lc->len; i++) {
         const lc_term *t = &lc->t[i];
         const cuzk_fr_t *x = var_value(input, aux, t->id);
+#if CUZK_LC_LAYOUT == 0
+        cuzk_fr_t p;
+        frf_mul(&p, &t->coeff, x); /* naive: one multiplication per term */
+        frf_acc_add(&pos, &p);
+#else
         if (t->kind == LC_POS)
             frf_acc_add(&pos, x);
         else if (t->kind == LC_NEG)
             frf_acc_add(&neg, x);
         else
             frf_acc_madd_vartime(&pos, &t->coeff, x);
+#endif
     }
     frf_acc_finish_vartime(out, &pos, &neg);
 }

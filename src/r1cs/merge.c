@@ -37,10 +37,13 @@ static void view_coeff(cuzk_fr_t *out, const lc_view *v)
 static void sort_views(lc_view *v, size_t n)
 {
     static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
-    for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++) {
+    if (n < 2)
+        return;
+    size_t g = 0;
+    while (gaps[g] >= n)
+        g++;
+    for (; g < sizeof gaps / sizeof gaps[0]; g++) {
         size_t gap = gaps[g];
-        if (gap >= n)
-            continue;
         for (size_t i = gap; i < n; i++) {
             lc_view t = v[i];
             size_t j = i;
@@ -99,10 +102,13 @@ cuzk_status cuzk__mark_density(cuzk_cs *cs, const cuzk_lc *lc, bitvec *in_bits, 
     size_t n = cuzk__lc_terms(lc);
     if (!n)
         return CUZK_OK;
-    if (!cuzk__grow((void **)&cs->views, &cs->views_cap, n, sizeof(lc_view), false, false))
+    if (n > cs->views_cap &&
+        !cuzk__grow((void **)&cs->views, &cs->views_cap, n, sizeof(lc_view), false, false))
         return CUZK_ERR_NOMEM;
     lc_view *v = cs->views;
     size_t k = cuzk__lc_unmarked(lc, in_bits, aux_bits, v);
+    if (k == 0)
+        return CUZK_OK;
     if (k > 1)
         sort_views(v, k);
     for (size_t i = 0; i < k;) {

@@ -175,3 +175,21 @@ CUZK_TEST(poseidon_circuit_keygen_matrices)
         cuzk_cs_destroy(p);
     }
 }
+
+/* SnapDeals' Poseidon2 with the Custom(1) domain tag (phi, rho, challenge digests). */
+CUZK_TEST(poseidon_circuit_custom_tag)
+{
+    const cuzk_poseidon_constants *c = cuzk_poseidon_constants_get(2, CUZK_POSEIDON_CUSTOM_1);
+    CHECK(c != NULL);
+    cuzk_fr_t pre[2], want;
+    rand_fr(&pre[0]);
+    rand_fr(&pre[1]);
+    cuzk_poseidon_hash_plain(&want, c, pre);
+    cuzk_cs *cs;
+    CHECK(cuzk_cs_create(&cs, CUZK_CS_CHECK, 0, 0) == CUZK_OK);
+    cuzk_num out = synth(cs, c, pre);
+    CHECK(cuzk_cs_num_constraints(cs) == 311);
+    CHECK(cuzk_fr_eq(&out.value, &want));
+    CHECK(cuzk_cs_is_satisfied(cs, NULL, NULL));
+    cuzk_cs_destroy(cs);
+}

@@ -371,3 +371,41 @@ CUZK_TEST(r1cs_circuit_registry)
         found |= strcmp(cuzk_circuit_registry_name(i), "sha256-chain") == 0;
     CHECK(found);
 }
+
+/* Evaluation sums unreduced and reduces once: extreme values and long LCs. */
+CUZK_TEST(r1cs_lc_eval_extremes)
+{
+    cuzk_cs *cs = tu_cs(CUZK_CS_PROVE);
+    cuzk_fr_t m1, two = tu_fr(2);
+    cuzk_fr_set_one(&m1);
+    cuzk_fr_neg(&m1, &m1);
+    cuzk_var v, w;
+    CHECK_OK(cuzk_cs_alloc_aux(cs, &v, &m1));
+    CHECK_OK(cuzk_cs_alloc_aux(cs, &w, &two));
+    const size_t counts[] = {1, 2, 3, 10, 1000, 100000};
+    for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+        size_t n = counts[ci];
+        cuzk_lc *x = cuzk_cs_lc_new(cs), *y = cuzk_cs_lc_new(cs), *z = cuzk_cs_lc_new(cs);
+        for (size_t i = 0; i < n; i++) {
+            cuzk_lc_add_var(x, v);      /* n (r - 1) */
+            cuzk_lc_sub_var(y, v);      /* -n (r - 1) = n */
+            cuzk_lc_add(z, w, &m1);     /* n (r - 1) 2 = -2n */
+        }
+        cuzk_fr_t got, want = tu_fr(n);
+        cuzk_lc_eval(y, &got);
+        CHECK(cuzk_fr_eq(&got, &want));
+        cuzk_fr_neg(&want, &want);
+        cuzk_lc_eval(x, &got);
+        CHECK(cuzk_fr_eq(&got, &want));
+        cuzk_fr_dbl(&want, &want);
+        cuzk_lc_eval(z, &got);
+        CHECK(cuzk_fr_eq(&got, &want));
+        cuzk_lc_add_lc(x, y); /* 0 */
+        cuzk_lc_eval(x, &got);
+        CHECK(cuzk_fr_is_zero(&got));
+        cuzk_cs_lc_free(cs, x);
+        cuzk_cs_lc_free(cs, y);
+        cuzk_cs_lc_free(cs, z);
+    }
+    cuzk_cs_destroy(cs);
+}

@@ -35,6 +35,36 @@ static void body_h(void *p, uint64_t reps)
     bench_sink(c->a, sizeof *c->a);
 }
 
+/* One radix-2 butterfly (u, v) -> (u + v, (u - v) w) per rep over a 512-element array (L1),
+ * with the inlined arithmetic of src/poly and with the library's out-of-line cuzk_fr_* calls. */
+enum { BFLY_N = 256 };
+
+static void body_butterfly_inline(void *p, uint64_t reps)
+{
+    cuzk_fr_t *x = p, *w = x + 2 * BFLY_N;
+    for (uint64_t r = 0; r < reps; r += BFLY_N)
+        for (size_t j = 0; j < BFLY_N; j++) {
+            cuzk_fr_t t;
+            poly_sub(&t, &x[j], &x[j + BFLY_N]);
+            poly_add(&x[j], &x[j], &x[j + BFLY_N]);
+            poly_mul(&x[j + BFLY_N], &t, &w[j]);
+        }
+    bench_sink(x, sizeof *x);
+}
+
+static void body_butterfly_library(void *p, uint64_t reps)
+{
+    cuzk_fr_t *x = p, *w = x + 2 * BFLY_N;
+    for (uint64_t r = 0; r < reps; r += BFLY_N)
+        for (size_t j = 0; j < BFLY_N; j++) {
+            cuzk_fr_t t;
+            cuzk_fr_sub(&t, &x[j], &x[j + BFLY_N]);
+            cuzk_fr_add(&x[j], &x[j], &x[j + BFLY_N]);
+            cuzk_fr_mul(&x[j + BFLY_N], &t, &w[j]);
+        }
+    bench_sink(x, sizeof *x);
+}
+
 static void fill_random(cuzk_fr_t *v, size_t n, uint64_t seed)
 {
     for (size_t i = 0; i < n; i++) {
@@ -130,6 +160,14 @@ int bench_ntt_main(int argc, char **argv)
     fill_random(a, n, 1);
     fill_random(b, n, 2);
     fill_random(c, n, 3);
+
+    /* The arithmetic inside the transforms, per butterfly (reps are rounded up to 256). */
+    cuzk_fr_t bfly[3 * BFLY_N];
+    fill_random(bfly, 3 * BFLY_N, 4);
+    bench_opts o1 = o;
+    o1.threads = 1;
+    bench_run(&o1, "butterfly_inline", 1, body_butterfly_inline, bfly);
+    bench_run(&o1, "butterfly_library", 1, body_butterfly_library, bfly);
 
     static const struct {
         cuzk_roots roots;
