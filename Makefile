@@ -79,7 +79,7 @@ check: all
 	scripts/test-cli.sh $(BENCH)
 
 check-san:
-	$(MAKE) check BUILD=build/san SAN=1 OPT=-O1
+	$(MAKE) check BUILD=build/san SAN=1 OPT="-O1 -march=native"
 
 # snarkjs/circom interoperability (node + npm; exit 77 = skipped when they are missing). The
 # first run makes a 2^12 powers-of-tau file (~2-3 min) cached in build/interop.
