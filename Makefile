@@ -24,7 +24,8 @@ LDLIBS   += -lcrypto -lcjson -lpthread -lm
 
 LIB_SRC   := $(shell find src -name '*.c' | sort)
 BENCH_SRC := $(shell find tools/bench -name '*.c' | sort)
-TEST_SRC  := $(shell find tests/unit tests/vectors -name '*.c' 2>/dev/null | sort) tests/common/runner.c
+TEST_SRC  := $(shell find tests/unit tests/vectors -name '*.c' 2>/dev/null | sort) tests/common/runner.c \
+             tests/fuzz/fuzz_targets.c
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
@@ -88,6 +89,18 @@ interop: all
 
 demo:
 	scripts/demo.sh
+
+# libFuzzer drivers for every parser (clang): make fuzz, then e.g.
+#   build/fuzz/bin/fuzz_vk -max_total_time=60 ../shared/fixtures/filecoin/
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_targets.c,$(wildcard tests/fuzz/fuzz_*.c)))
+fuzz:
+	$(MAKE) BUILD=build/fuzz CC=clang SAN=1 OPT="-O1 -march=native -fsanitize=fuzzer-no-link" $(BUILD_FUZZ_LIB) build/fuzz/lib/libcuzk.a
+	@mkdir -p build/fuzz/bin
+	for t in $(FUZZ_TARGETS); do \
+	    clang -std=c11 -g -O1 -march=native -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	        -o build/fuzz/bin/fuzz_$$t tests/fuzz/fuzz_$$t.c tests/fuzz/fuzz_targets.c \
+	        build/fuzz/lib/libcuzk.a $(LDLIBS) || exit 1; \
+	done
 
 format:
 	clang-format -i $$(find include src tools tests -name '*.[ch]')

@@ -21,7 +21,7 @@ typedef enum {
 
 /* A domain of size n = 2^log_n with its twiddle tables (created once, reused; read-only
  * afterwards, so one domain may serve several threads at once). The tables take O(sqrt n)
- * memory (about 2 MiB at 2^28) and creation takes about a millisecond at any size. */
+ * memory (6.4 MiB at 2^28) and creation takes milliseconds at any size. */
 typedef struct cuzk_domain cuzk_domain;
 
 /* Smallest power-of-two domain with n >= |min_size| (log_n <= CUZK_DOMAIN_MAX_LOG; 0 and 1 give
@@ -42,7 +42,8 @@ void cuzk_domain_coset_z(const cuzk_domain *d, cuzk_fr_t *out);
 
 /* In place, |a| has cuzk_domain_size(d) entries. |pool| may be NULL (one thread). The result
  * does not depend on the pool (exact arithmetic). Transforms above 2^12 allocate a scratch of
- * threads * ~512 KiB per call; if that fails they work in place, slower, with the same result. */
+ * up to 2 MiB per thread per call; if that fails they work in place, slower, with the same
+ * result. */
 void cuzk_ntt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool);  /* coefficients -> values */
 void cuzk_intt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool); /* values -> coefficients */
 /* Evaluate on / interpolate from the domain's coset (g * omega^i for bellperson, omega_2n *

@@ -359,7 +359,7 @@ typedef struct {
  * (only ever chosen explicitly) still batch a few, so that conflicts stay exercised. */
 static size_t msm_batch_size(size_t nb)
 {
-    size_t b = nb / (getenv("MSM_BATCH_DIV") ? strtoul(getenv("MSM_BATCH_DIV"), 0, 10) : 16); /* XXX experiment */
+    size_t b = nb / (getenv("MSM_BATCH_DIV") ? strtoul(getenv("MSM_BATCH_DIV"), 0, 10) : 4); /* XXX experiment */
     if (b < 4)
         b = nb < 4 ? nb : 4;
     return b > MSM_BATCH_MAX ? MSM_BATCH_MAX : b;

@@ -7,12 +7,12 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Column groups are sized so that one group's copy (n1 * cols elements) stays near this many
- * elements (2^14 * 32 B = 512 KiB, a quarter of a 2 MiB L2), with 2..16 columns (>= one cache
- * line per row, at most eight). Measured in docs/PERFORMANCE.md, "NTT (issue 3)". */
-#define POLY_COL_GROUP_LOG 14
-#define POLY_COLS_MIN_LOG 1
-#define POLY_COLS_MAX_LOG 4
+/* Default split above POLY_DIRECT_LOG: 2^l_out rows with l_out = min(l / 2, 12), and column
+ * groups of 16 columns (16 * 32 B = 512 B contiguous per row; the group's copy is at most
+ * 2^12 * 16 * 32 B = 2 MiB). Measured at 2^24 (docs/PERFORMANCE.md, "NTT (issue 3)"): 16 columns
+ * beat 2, 4, 8 and 32 by 10-25%, while the row/column balance mattered little. */
+#define POLY_ROWS_MAX_LOG 12
+#define POLY_COLS 16
 
 /* A primitive 2^32-th root of unity of the family: 7^t (blstrs ROOT_OF_UNITY) or 5^t
  * (ffjavascript), with r - 1 = 2^32 * t. */
@@ -169,14 +169,8 @@ cuzk_status cuzk_domain_create(cuzk_domain **out, size_t min_size, cuzk_roots ro
     unsigned l_out = 0;
     size_t cols = 1;
     if (l > POLY_DIRECT_LOG) {
-        /* Rows at least as long as columns; a row (2^l_in * 32 B, 512 KiB at 2^28) stays in L2. */
-        l_out = l / 2;
-        int lc = POLY_COL_GROUP_LOG - (int)l_out;
-        if (lc < POLY_COLS_MIN_LOG)
-            lc = POLY_COLS_MIN_LOG;
-        if (lc > POLY_COLS_MAX_LOG)
-            lc = POLY_COLS_MAX_LOG;
-        cols = (size_t)1 << lc;
+        l_out = l / 2 < POLY_ROWS_MAX_LOG ? l / 2 : POLY_ROWS_MAX_LOG;
+        cols = POLY_COLS; /* l_in >= l / 2 > 6, so a row holds at least 64 columns */
     }
     return cuzk__domain_create_split(out, l, roots, l_out, cols);
 }

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#include "fuzz_targets.h"
+#include "cuzk/filecoin.h"
+#include "cuzk/groth16.h"
+#include "cuzk/r1cs.h"
+#include "cuzk/snarkjs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CONTRACT(cond)                                                                             \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "fuzz contract broken: %s (%s:%d)\n", #cond, __FILE__, __LINE__);      \
+            abort();                                                                               \
+        }                                                                                          \
+    } while (0)
+
+int cuzk_fuzz_vk(const uint8_t *data, size_t len)
+{
+    cuzk_groth16_vk *vk = (cuzk_groth16_vk *)(uintptr_t)1;
+    cuzk_status s = cuzk_groth16_vk_parse(&vk, data, len);
+    CONTRACT((s == CUZK_OK) == (vk != NULL));
+    if (s != CUZK_OK)
+        return 0;
+    CONTRACT(vk->ic_len >= 1 && 868 + 96 * vk->ic_len == len);
+    cuzk_groth16_vk_free(vk);
+    return 1;
+}
+
+int cuzk_fuzz_params(const uint8_t *data, size_t len)
+{
+    cuzk_groth16_params *p = (cuzk_groth16_params *)(uintptr_t)1;
+    cuzk_status s = cuzk_groth16_params_parse(&p, data, len, CUZK_PARAMS_UNCHECKED, NULL);
+    CONTRACT((s == CUZK_OK) == (p != NULL));
+    cuzk_groth16_params_free(p);
+    return s == CUZK_OK;
+}
+
+int cuzk_fuzz_proof(const uint8_t *data, size_t len)
+{
+    cuzk_groth16_proof pr[4], snap[4];
+    memset(pr, 0x3c, sizeof pr);
+    memcpy(snap, pr, sizeof pr);
+    size_t n = 99;
+    cuzk_status s = cuzk_groth16_proofs_parse(pr, 4, &n, data, len);
+    CONTRACT(s == CUZK_OK ? n == len / 192 : n == 0);
+    if (len == 192) {
+        cuzk_groth16_proof one;
+        memset(&one, 0x3c, sizeof one);
+        cuzk_status s1 = cuzk_groth16_proof_parse(&one, data);
+        CONTRACT(s1 == s);
+        CONTRACT(s1 == CUZK_OK || memcmp(&one, &snap[0], sizeof one) == 0);
+        if (s1 == CUZK_OK) {
+            uint8_t back[192];
+            cuzk_groth16_proof_serialize(back, &one);
+            CONTRACT(memcmp(back, data, 192) == 0); /* canonical encodings only */
+        }
+    }
+    return s == CUZK_OK;
+}
+
+int cuzk_fuzz_g1(const uint8_t *data, size_t len)
+{
+    cuzk_g1_affine_t p, snap;
+    memset(&p, 0x77, sizeof p);
+    snap = p;
+    cuzk_status s = cuzk_g1_decode(&p, data, len);
+    if (s != CUZK_OK) {
+        CONTRACT(memcmp(&p, &snap, sizeof p) == 0);
+        return 0;
+    }
+    CONTRACT(p.infinity || (cuzk_g1_affine_is_on_curve(&p) && cuzk_g1_affine_in_subgroup(&p)));
+    uint8_t back[96];
+    if (len == 48)
+        cuzk_g1_compress(back, &p);
+    else
+        cuzk_g1_serialize(back, &p);
+    CONTRACT(memcmp(back, data, len) == 0);
+    return 1;
+}
+
+int cuzk_fuzz_g2(const uint8_t *data, size_t len)
+{
+    cuzk_g2_affine_t p, snap;
+    memset(&p, 0x77, sizeof p);
+    snap = p;
+    cuzk_status s = cuzk_g2_decode(&p, data, len);
+    if (s != CUZK_OK) {
+        CONTRACT(memcmp(&p, &snap, sizeof p) == 0);
+        return 0;
+    }
+    CONTRACT(p.infinity || (cuzk_g2_affine_is_on_curve(&p) && cuzk_g2_affine_in_subgroup(&p)));
+    uint8_t back[192];
+    if (len == 96)
+        cuzk_g2_compress(back, &p);
+    else
+        cuzk_g2_serialize(back, &p);
+    CONTRACT(memcmp(back, data, len) == 0);
+    return 1;
+}
+
+int cuzk_fuzz_cid(const uint8_t *data, size_t len)
+{
+    uint8_t comm_r[32];
+    return cuzk_fil_comm_r_from_cid(comm_r, data, len) == CUZK_OK;
+}
+
+int cuzk_fuzz_zkey(const uint8_t *data, size_t len)
+{
+    cuzk_snarkjs_zkey *zk = (cuzk_snarkjs_zkey *)(uintptr_t)1;
+    cuzk_status s = cuzk_snarkjs_zkey_parse(&zk, data, len, 0, NULL);
+    CONTRACT((s == CUZK_OK) == (zk != NULL));
+    cuzk_snarkjs_zkey_free(zk);
+    return s == CUZK_OK;
+}
+
+int cuzk_fuzz_r1cs(const uint8_t *data, size_t len)
+{
+    cuzk_snarkjs_r1cs *r = (cuzk_snarkjs_r1cs *)(uintptr_t)1;
+    cuzk_status s = cuzk_snarkjs_r1cs_parse(&r, data, len);
+    CONTRACT((s == CUZK_OK) == (r != NULL));
+    cuzk_snarkjs_r1cs_free(r);
+    return s == CUZK_OK;
+}
+
+int cuzk_fuzz_wtns(const uint8_t *data, size_t len)
+{
+    cuzk_snarkjs_wtns *w = (cuzk_snarkjs_wtns *)(uintptr_t)1;
+    cuzk_status s = cuzk_snarkjs_wtns_parse(&w, data, len);
+    CONTRACT((s == CUZK_OK) == (w != NULL));
+    cuzk_snarkjs_wtns_free(w);
+    return s == CUZK_OK;
+}
+
+int cuzk_fuzz_pce(const uint8_t *data, size_t len)
+{
+    /* The PCE reader takes a path: go through a private temporary file. */
+    char path[] = "/tmp/cuzk-fuzz-pce-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return 0;
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    close(fd);
+    cuzk_pce *pce = (cuzk_pce *)(uintptr_t)1;
+    cuzk_status s = cuzk_pce_load(&pce, path);
+    unlink(path);
+    CONTRACT(s != CUZK_OK || pce != NULL);
+    if (s == CUZK_OK)
+        cuzk_pce_destroy(pce);
+    return s == CUZK_OK;
+}

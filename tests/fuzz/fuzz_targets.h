@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_TESTS_FUZZ_TARGETS_H
+#define CUZK_TESTS_FUZZ_TARGETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * One function per parser: feed it any bytes; it must return (never crash, leak or read out of
+ * bounds) and must leave its output empty on failure. Each returns 1 when the input parsed, 0
+ * when it was rejected, and aborts on a broken contract. Used by the libFuzzer drivers
+ * (tests/fuzz/fuzz_*.c, `make fuzz`) and by the mutation test in the unit suite.
+ */
+int cuzk_fuzz_vk(const uint8_t *data, size_t len);
+int cuzk_fuzz_params(const uint8_t *data, size_t len);
+int cuzk_fuzz_proof(const uint8_t *data, size_t len);
+int cuzk_fuzz_g1(const uint8_t *data, size_t len);
+int cuzk_fuzz_g2(const uint8_t *data, size_t len);
+int cuzk_fuzz_cid(const uint8_t *data, size_t len);
+int cuzk_fuzz_zkey(const uint8_t *data, size_t len);
+int cuzk_fuzz_r1cs(const uint8_t *data, size_t len);
+int cuzk_fuzz_wtns(const uint8_t *data, size_t len);
+int cuzk_fuzz_pce(const uint8_t *data, size_t len);
+
+#endif
