@@ -94,7 +94,7 @@ demo:
 #   build/fuzz/bin/fuzz_vk -max_total_time=60 ../shared/fixtures/filecoin/
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_targets.c,$(wildcard tests/fuzz/fuzz_*.c)))
 fuzz:
-	$(MAKE) BUILD=build/fuzz CC=clang SAN=1 OPT="-O1 -march=native -fsanitize=fuzzer-no-link" $(BUILD_FUZZ_LIB) build/fuzz/lib/libcuzk.a
+	$(MAKE) BUILD=build/fuzz CC=clang SAN=1 OPT="-O1 -march=native -fsanitize=fuzzer-no-link -Wno-bitwise-instead-of-logical" $(BUILD_FUZZ_LIB) build/fuzz/lib/libcuzk.a
 	@mkdir -p build/fuzz/bin
 	for t in $(FUZZ_TARGETS); do \
 	    clang -std=c11 -g -O1 -march=native -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \

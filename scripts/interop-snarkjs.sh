@@ -158,7 +158,7 @@ run_circuit() {
             --vk "$D/vk.json" --proof "$D/bad_proof.json" --public "$D/${who}_public.json"
         expect 1 'not valid|Invalid' "$c: snarkjs rejects a tampered $who proof" "$SNARKJS" \
             groth16 verify "$D/vk.json" "$D/${who}_public.json" "$D/bad_proof.json"
-        if [ "$(cat "$D/${who}_public.json")" != "[]" ]; then
+        if grep -q '"' "$D/${who}_public.json"; then
             tamper_public "$D/${who}_public.json" "$D/bad_public.json"
             expect 1 '^invalid' "$c: cuzk rejects a changed public input ($who)" "$BENCH" \
                 verify-snarkjs --vk "$D/vk.json" --proof "$D/${who}_proof.json" \
@@ -168,7 +168,7 @@ run_circuit() {
         fi
     done
     # A witness that does not satisfy the circuit (the last wire changed).
-    nw=$(python3 -c "import sys; b=open(sys.argv[1],'rb').read(); print(int.from_bytes(b[72:76],'little'))" "$D/$c.wtns")
+    nw=$(python3 -c "import sys; b=open(sys.argv[1],'rb').read(); print(int.from_bytes(b[60:64],'little'))" "$D/$c.wtns")
     bad_witness "$D/$c.wtns" "$D/bad.wtns" $((nw - 1))
     rm -f "$D/bad_out.json" "$D/bad_pub.json"
     expect 1 'does not satisfy' "$c: cuzk refuses an unsatisfied witness" "$BENCH" prove \

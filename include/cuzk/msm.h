@@ -63,16 +63,18 @@ typedef struct {
     /* Point chunks per window (the tasks are window x chunk); 0 lets the cost model choose. */
     unsigned chunks;
     cuzk_msm_accum accum;
-    /* Optional working memory owned by the caller: when |scratch| is not NULL it must hold at
-     * least cuzk_gX_msm_scratch_size() (or cuzk_gX_batch_add_scratch_size()) bytes, 64-byte
-     * aligned, and nothing is allocated. */
+    /* Optional working memory owned by the caller (any alignment): when |scratch| is not NULL
+     * it must hold at least cuzk_gX_msm_scratch_size() (or cuzk_gX_batch_add_scratch_size())
+     * bytes for the same n, pool and options, and nothing is allocated. */
     void *scratch;
     size_t scratch_bytes;
 } cuzk_msm_opts;
 
 /* The same operations with explicit options; |opts| NULL means all defaults.
- * Returns: CUZK_ERR_INVALID_ARG for a NULL array with n > 0, a window outside 0..MAX, or a
- * scratch buffer that is too small or misaligned; CUZK_ERR_NOMEM. */
+ * Returns: CUZK_ERR_INVALID_ARG for a NULL |out|, a NULL array with n > 0, a window above
+ * CUZK_MSM_MAX_WINDOW, an unknown accumulation or a scratch buffer that is too small;
+ * CUZK_ERR_NOMEM when the working memory cannot be allocated. |out| is written only on
+ * success. */
 cuzk_status cuzk_g1_msm_ex(cuzk_g1_jac_t *out, const cuzk_g1_affine_t *bases,
                            const cuzk_fr_t *scalars, size_t n, cuzk_pool *pool,
                            const cuzk_msm_opts *opts) CUZK_WARN_UNUSED_RESULT;

@@ -179,7 +179,8 @@ void cuzk_lc_sub_lc(cuzk_lc *dst, const cuzk_lc *src);
 void cuzk_lc_add_lc_scaled(cuzk_lc *dst, const cuzk_lc *src, const cuzk_fr_t *coeff);
 /* Terms stored (duplicates not merged). */
 size_t cuzk_lc_len(const cuzk_lc *lc);
-/* The value of |lc| at the current assignment (zero in KEYGEN mode). */
+/* The value of |lc| at the current assignment (zero in KEYGEN and WITNESS modes, where LCs
+ * are not stored: gadgets keep their own values). */
 void cuzk_lc_eval(const cuzk_lc *lc, cuzk_fr_t *out);
 
 /* Adds the constraint A * B = C. The LCs are read, not consumed (scratch or persistent).
@@ -210,13 +211,13 @@ bool cuzk_cs_is_satisfied(const cuzk_cs *cs, size_t *first_row, const char **whe
  * set it to NULL (e.g. a/b/c after the NTT). Bitmaps: bit i of word i/64.
  */
 typedef struct {
-    size_t n_inputs;      /* ONE included */
+    size_t n_inputs; /* ONE included */
     size_t n_aux;
-    size_t n_constraints; /* without the input constraints */
-    size_t n_rows;        /* n_constraints + n_inputs */
-    cuzk_fr_t *input;     /* n_inputs values, input[0] = 1 */
-    cuzk_fr_t *aux;       /* n_aux values */
-    cuzk_fr_t *a, *b, *c; /* n_rows each; NULL in WITNESS mode */
+    size_t n_constraints;      /* without the input constraints */
+    size_t n_rows;             /* n_constraints + n_inputs */
+    cuzk_fr_t *input;          /* n_inputs values, input[0] = 1 */
+    cuzk_fr_t *aux;            /* n_aux values */
+    cuzk_fr_t *a, *b, *c;      /* n_rows each; NULL in WITNESS mode */
     uint64_t *a_aux_density;   /* n_aux bits: aux used in A */
     uint64_t *b_input_density; /* n_inputs bits: input used in B */
     uint64_t *b_aux_density;   /* n_aux bits: aux used in B */
@@ -234,9 +235,9 @@ void cuzk_prover_data_free(cuzk_prover_data *pd);
  * ascending, no duplicates, no zero coefficients. Column = input index for inputs, then
  * n_inputs + aux index for aux. */
 typedef struct {
-    uint64_t *row_ptr;   /* n_rows + 1 */
-    uint32_t *col;       /* nnz */
-    cuzk_fr_t *coeff;    /* nnz, Montgomery */
+    uint64_t *row_ptr; /* n_rows + 1 */
+    uint32_t *col;     /* nnz */
+    cuzk_fr_t *coeff;  /* nnz, Montgomery */
     uint64_t nnz;
 } cuzk_csr;
 
@@ -279,13 +280,15 @@ const char *cuzk_circuit_registry_name(size_t i);
 const char *cuzk_circuit_registry_description(size_t i);
 
 /* Runs |circuit| in |cs|, then cuzk_cs_finalize. */
-cuzk_status cuzk_circuit_synthesize(cuzk_cs *cs, const cuzk_circuit *circuit) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_circuit_synthesize(cuzk_cs *cs,
+                                    const cuzk_circuit *circuit) CUZK_WARN_UNUSED_RESULT;
 
 /* ---- PCE: pre-compiled constraint evaluation ---------------------------------------------- */
 
 /*
  * The matrices of a circuit extracted once (KEYGEN synthesis), kept in CSR with u32 columns;
- * coefficients +1 and -1 are stored apart from general ones (no field multiplication for them),
+ * coefficients +1 and -1 are stored apart from general ones (no field element, no
+ * multiplication), general coefficients as u32 indices into one table of distinct values,
  * together with the densities (which depend on the structure only). Proving then needs only a
  * WITNESS synthesis plus cuzk_pce_eval, which gives a, b, c and densities bit-identical to the
  * PROVE path. Immutable after creation: cuzk_pce_eval may run concurrently on one PCE.

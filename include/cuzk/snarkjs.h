@@ -133,11 +133,11 @@ cuzk_status cuzk_snarkjs_r1cs_matches_zkey(const cuzk_snarkjs_r1cs *cs,
  * Proves with the key |zk| and the witness |w| exactly as `snarkjs groth16 prove` does
  * (formats.md 4.6, 5-based domain, odd coset), with fresh random r, s from the operating system.
  * Writes the proof to *|proof| and the public signals w[1 .. n_public] (Montgomery form) to
- * |public_inputs| (room for zk->n_public). The proof is then verified with zk->vk: a witness
- * that does not satisfy the circuit gives CUZK_ERR_VERIFY_FAILED and no proof. |pool| may be
- * NULL; |timings| (may be NULL) receives the phase times: synthesis = building a, b, c from
- * section 4, ntt_h, msm_h, tail_msm = the A, B1 and C MSMs, msm_b_g2, assemble, verify, total
- * (batch_add stays 0). Outputs are zeroed on failure.
+ * |public_inputs| (room for zk->n_public; may be NULL when that is 0). The proof is then
+ * verified with zk->vk: a witness that does not satisfy the circuit gives
+ * CUZK_ERR_VERIFY_FAILED and no proof. |pool| may be NULL; |timings| (may be NULL) receives the
+ * phase times: synthesis = building a, b, c from section 4, ntt_h, msm_h, tail_msm = the A, B1 and
+ * C MSMs, msm_b_g2, assemble, verify, total (batch_add stays 0). Outputs are zeroed on failure.
  */
 cuzk_status cuzk_snarkjs_prove(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
                                const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
@@ -147,8 +147,8 @@ cuzk_status cuzk_snarkjs_prove(cuzk_groth16_proof *proof, cuzk_fr_t *public_inpu
 /* ---- snarkjs JSON ------------------------------------------------------------------------- */
 
 /*
- * Writers produce exactly the bytes snarkjs writes (JSON.stringify(x, null, 1): one-space
- * indentation, no final newline; decimal strings, affine points with z = "1"). *|out| is a
+ * Writers produce exactly the bytes snarkjs writes (bfj with one-space indentation, no final
+ * newline, an empty array as "[\n]"; decimal strings, affine points with z = "1"). *|out| is a
  * NUL-terminated string from cuzk_alloc; the caller frees it with cuzk_free.
  */
 cuzk_status cuzk_snarkjs_proof_to_json(char **out,

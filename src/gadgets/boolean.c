@@ -208,8 +208,7 @@ void cuzk_bool_lc_add_pow2(cuzk_lc *lc, cuzk_bool b, unsigned k)
 
 /* Shapes of sha256_ch / sha256_maj when no constant folds: 1 allocation, 1 constraint (maj
  * also allocates bc = b AND c first). */
-cuzk_status cuzk_bool_sha256_ch(cuzk_cs *cs, cuzk_bool *out, cuzk_bool a, cuzk_bool b,
-                                cuzk_bool c)
+cuzk_status cuzk_bool_sha256_ch(cuzk_cs *cs, cuzk_bool *out, cuzk_bool a, cuzk_bool b, cuzk_bool c)
 {
     bool v = (a.value & b.value) ^ (!a.value & c.value);
     bool ka = a.kind == CUZK_BOOL_CONST, kb = b.kind == CUZK_BOOL_CONST,
@@ -252,8 +251,7 @@ cuzk_status cuzk_bool_sha256_ch(cuzk_cs *cs, cuzk_bool *out, cuzk_bool a, cuzk_b
     return CUZK_OK;
 }
 
-cuzk_status cuzk_bool_sha256_maj(cuzk_cs *cs, cuzk_bool *out, cuzk_bool a, cuzk_bool b,
-                                 cuzk_bool c)
+cuzk_status cuzk_bool_sha256_maj(cuzk_cs *cs, cuzk_bool *out, cuzk_bool a, cuzk_bool b, cuzk_bool c)
 {
     bool v = (a.value & b.value) ^ (a.value & c.value) ^ (b.value & c.value);
     bool ka = a.kind == CUZK_BOOL_CONST, kb = b.kind == CUZK_BOOL_CONST,

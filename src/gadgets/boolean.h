@@ -19,9 +19,9 @@ typedef enum {
 } cuzk_bool_kind;
 
 typedef struct {
-    cuzk_var var;  /* the allocated bit (IS, NOT) */
-    uint8_t kind;  /* cuzk_bool_kind */
-    bool value;    /* value of this boolean (already negated for NOT) */
+    cuzk_var var; /* the allocated bit (IS, NOT) */
+    uint8_t kind; /* cuzk_bool_kind */
+    bool value;   /* value of this boolean (already negated for NOT) */
 } cuzk_bool;
 
 static inline cuzk_bool cuzk_bool_const(bool v)
@@ -76,8 +76,7 @@ cuzk_status cuzk_bool_sha256_maj(cuzk_cs *cs, cuzk_bool *out, cuzk_bool a, cuzk_
                                  cuzk_bool c) CUZK_WARN_UNUSED_RESULT;
 /* Boolean::enforce_equal: 0 constraints for two constants (CUZK_ERR_INVALID_ARG when they
  * differ: unsatisfiable), else 1 constraint 0 * 0 = a - b. */
-cuzk_status cuzk_bool_enforce_equal(cuzk_cs *cs, cuzk_bool a,
-                                    cuzk_bool b) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_bool_enforce_equal(cuzk_cs *cs, cuzk_bool a, cuzk_bool b) CUZK_WARN_UNUSED_RESULT;
 
 /* lc += coeff * b, with Boolean::lc's terms: constant true -> coeff*ONE; IS -> coeff*var;
  * NOT -> coeff*ONE - coeff*var. |coeff| NULL means 1 (the +-1 fast path). */

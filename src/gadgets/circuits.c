@@ -19,7 +19,7 @@
 #define CUZK_CIRCUITS(X)                                                                           \
     X("sha256-chain", cuzk_circuit_sha256_chain, 1, 1, 1u << 20,                                   \
       "ARG chained SHA-256 compressions of one private 512-bit block from the IV; the final "      \
-      "digest is multipacked into 2 public inputs")                                             \
+      "digest is multipacked into 2 public inputs")                                                \
     X("poseidon-merkle", cuzk_circuit_poseidon_merkle, 2, 1, 21,                                   \
       "public PoR of a base-8 Poseidon octree of depth ARG (src/gadgets/merkle.c): private leaf "  \
       "and path, public packed leaf index and root; 530 constraints per level + 3")
@@ -66,9 +66,9 @@ cuzk_status cuzk_circuit_find(const char *spec, cuzk_circuit *out)
             arg = v;
         }
         if (arg < e->lo || arg > e->hi)
-            return cuzk_fail(CUZK_ERR_INVALID_ARG, "circuit '%s': argument %llu outside [%llu, %llu]",
-                             e->name, (unsigned long long)arg, (unsigned long long)e->lo,
-                             (unsigned long long)e->hi);
+            return cuzk_fail(
+                CUZK_ERR_INVALID_ARG, "circuit '%s': argument %llu outside [%llu, %llu]", e->name,
+                (unsigned long long)arg, (unsigned long long)e->lo, (unsigned long long)e->hi);
         out->name = e->name;
         out->description = e->description;
         out->synth = e->synth;

@@ -39,8 +39,8 @@ cuzk_status cuzk_num_enforce_equal(cuzk_cs *cs, const cuzk_num *a,
 cuzk_status cuzk_num_to_bits_le(cuzk_cs *cs, cuzk_bool bits[CUZK_FR_NUM_BITS],
                                 const cuzk_num *n) CUZK_WARN_UNUSED_RESULT;
 /* conditionally_reverse: (c, d) = cond ? (b, a) : (a, b) (2 allocations, 2 constraints). */
-cuzk_status cuzk_num_conditionally_reverse(cuzk_cs *cs, cuzk_num *c, cuzk_num *d,
-                                           const cuzk_num *a, const cuzk_num *b,
+cuzk_status cuzk_num_conditionally_reverse(cuzk_cs *cs, cuzk_num *c, cuzk_num *d, const cuzk_num *a,
+                                           const cuzk_num *b,
                                            cuzk_bool cond) CUZK_WARN_UNUSED_RESULT;
 
 #endif

@@ -117,7 +117,8 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
     cuzk_prove_timings tm;
     memset(&tm, 0, sizeof tm);
     memset(proof, 0, sizeof *proof);
-    memset(public_inputs, 0, zk->n_public * sizeof *public_inputs);
+    if (zk->n_public) /* |public_inputs| may be NULL when there are none */
+        memset(public_inputs, 0, zk->n_public * sizeof *public_inputs);
     if (w->n != zk->n_vars)
         return cuzk_fail(CUZK_ERR_INVALID_ARG,
                          "the witness has %u values; the zkey's circuit has nVars = %u", w->n,
@@ -202,7 +203,8 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
     cuzk_g1_to_affine(&proof->a, &pa);
     cuzk_g2_to_affine(&proof->b, &pb);
     cuzk_g1_to_affine(&proof->c, &pc);
-    memcpy(public_inputs, p.wm + 1, np * sizeof *public_inputs);
+    if (np)
+        memcpy(public_inputs, p.wm + 1, np * sizeof *public_inputs);
     tm.assemble = now_ms() - t0;
 
     t0 = now_ms();
@@ -218,7 +220,8 @@ out:
     bufs_free(&p);
     if (s != CUZK_OK) {
         memset(proof, 0, sizeof *proof);
-        memset(public_inputs, 0, np * sizeof *public_inputs);
+        if (np)
+            memset(public_inputs, 0, np * sizeof *public_inputs);
         if (h_out)
             memset(h_out, 0, n * sizeof *h_out);
     }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * snarkjs JSON writers (formats.md 4.8): proof.json, public.json and verification_key.json,
- * byte for byte as snarkjs writes them with JSON.stringify(value, null, 1) (one space per level,
- * no final newline), plus decimal conversion of field elements shared with the readers.
+ * byte for byte as snarkjs writes them (bfj with space = 1, the same as JSON.stringify(value, null,
+ * 1) except that an empty array is "[\n]"; one space per level, no final newline), plus decimal
+ * conversion of field elements shared with the readers.
  */
 #include "groth16/snarkjs_internal.h"
 #include "cuzk/alloc.h"
@@ -123,13 +124,13 @@ static void open_(jw *w, const char *c)
     w->count[w->depth] = 0;
 }
 
+/* Closes the open container on a new line, also when it is empty: snarkjs writes its JSON with
+ * bfj (space = 1), which prints an empty public.json as "[\n]" where JSON.stringify prints "[]". */
 static void close_(jw *w, const char *c)
 {
-    if (w->count[w->depth]) {
-        puts_(w, "\n");
-        for (int i = 1; i < w->depth; i++)
-            puts_(w, " ");
-    }
+    puts_(w, "\n");
+    for (int i = 1; i < w->depth; i++)
+        puts_(w, " ");
     w->depth--;
     puts_(w, c);
 }

@@ -71,7 +71,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
-#include <stdlib.h> /* XXX */
 
 #include "cuzk/alloc.h"
 #include "cuzk/msm.h"
@@ -96,11 +95,19 @@
 /* The max-bit-length scan splits the scalars into at most this many chunks. */
 #define MSM_SCAN_CHUNKS 64
 
-/* Cost model constants, in field multiplications (see the header comment). */
-#define MSM_COST_OVERHEAD 1.5 /* digit extraction, memory, the branchy control per point */
+/*
+ * Cost model constants, in field multiplications (see the header comment). The operation
+ * counts are 8M + 2S (madd-2008-s) and 5M + 1S plus the shared inversion; the overheads (digit
+ * extraction, bitmaps, the batch's subtractions, copies and queue) were fitted to the CPU times
+ * of 2^12..2^20-point runs in docs/PERFORMANCE.md, where one bucket addition cost about 11.5 M
+ * (XYZZ) and 8.5 to 10 M (AFFINE), and one bucket of the running sum about 25 M (affine buckets:
+ * one mixed and one full XYZZ addition) and 28 M (XYZZ buckets: two full additions).
+ */
+#define MSM_COST_OVERHEAD 1.5
 #define MSM_COST_ADD_XYZZ 10.0
-#define MSM_COST_ADD_AFFINE 6.0
-#define MSM_COST_REDUCE 28.0
+#define MSM_COST_ADD_AFFINE 8.5
+#define MSM_COST_REDUCE_XYZZ 28.0
+#define MSM_COST_REDUCE_AFFINE 24.0
 #define MSM_COST_JAC_ADD 16.0
 
 enum { MSM_KIND_ADD = 0, MSM_KIND_DBL = 1, MSM_KIND_CANCEL = 2 };
@@ -355,11 +362,13 @@ typedef struct {
     size_t total;                                            /* whole scratch incl. slack */
 } msm_layout;
 
-/* Additions per inversion: 1/16 of the buckets keeps bucket conflicts near 3 %. Tiny windows
- * (only ever chosen explicitly) still batch a few, so that conflicts stay exercised. */
+/* Additions per inversion: a quarter of the buckets (about one point in eight then finds its
+ * bucket busy and waits in the queue), at most MSM_BATCH_MAX. Quarter, eighth and sixteenth
+ * measured within noise of each other at 2^16 points; the cap bounds the batch's working set.
+ * Tiny windows (only ever chosen explicitly) still batch a few, so conflicts stay exercised. */
 static size_t msm_batch_size(size_t nb)
 {
-    size_t b = nb / (getenv("MSM_BATCH_DIV") ? strtoul(getenv("MSM_BATCH_DIV"), 0, 10) : 4); /* XXX experiment */
+    size_t b = nb / 4;
     if (b < 4)
         b = nb < 4 ? nb : 4;
     return b > MSM_BATCH_MAX ? MSM_BATCH_MAX : b;
@@ -372,7 +381,8 @@ static double msm_cost(const msm_group *g, size_t n, unsigned threads, unsigned 
                                             : MSM_COST_ADD_AFFINE + g->inv / (double)batch;
     double tasks = (double)nwin * k;
     double rounds = (double)((nwin * (size_t)k + threads - 1) / threads);
-    double per_task = ((double)n / k) * (a + MSM_COST_OVERHEAD) + (double)nb * MSM_COST_REDUCE;
+    double r = accum == CUZK_MSM_ACCUM_XYZZ ? MSM_COST_REDUCE_XYZZ : MSM_COST_REDUCE_AFFINE;
+    double per_task = ((double)n / k) * (a + MSM_COST_OVERHEAD) + (double)nb * r;
     return rounds * per_task + tasks * MSM_COST_JAC_ADD;
 }
 
@@ -931,6 +941,7 @@ static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const msm_scalar
         for (size_t j = 0; j < x.plan.chunks; j++)
             M_(add)(&acc, &acc, &x.results[(size_t)w * x.plan.chunks + j]);
     }
+    CUZK_VERIFY_CHECK(M_(is_on_curve)(&acc));
     cuzk_free(owned);
     *out = acc;
     return CUZK_OK;
@@ -1036,6 +1047,7 @@ static cuzk_status M_(badd_run_)(JAC_T *out, const AFF_T *bases, const uint64_t 
     M_(jac_set_infinity)(&acc);
     for (unsigned w = 0; w < x.plan.workers; w++)
         M_(add)(&acc, &acc, &x.results[w]);
+    CUZK_VERIFY_CHECK(M_(is_on_curve)(&acc));
     cuzk_free(owned);
     *out = acc;
     return CUZK_OK;

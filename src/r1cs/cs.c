@@ -112,8 +112,7 @@ cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
         size_t rows = hint_constraints ? hint_constraints : 64;
         ok = frvec_reserve(&cs->a, rows) && frvec_reserve(&cs->b, rows) &&
              frvec_reserve(&cs->c, rows) && bitvec_reserve(&cs->a_aux, hint_aux ? hint_aux : 64) &&
-             bitvec_reserve(&cs->b_aux, hint_aux ? hint_aux : 64) &&
-             bitvec_reserve(&cs->b_in, 64);
+             bitvec_reserve(&cs->b_aux, hint_aux ? hint_aux : 64) && bitvec_reserve(&cs->b_in, 64);
     }
     if (!ok) {
         cuzk_cs_destroy(cs);
@@ -205,7 +204,8 @@ static cuzk_status alloc_var(cuzk_cs *cs, cuzk_var *out, const cuzk_fr_t *value,
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_alloc: system already finalised");
     size_t *n = input ? &cs->n_inputs : &cs->n_aux;
     if (*n >= CUZK_VAR_MAX_INDEX)
-        return cuzk__cs_fail(cs, cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_alloc: too many variables"));
+        return cuzk__cs_fail(cs,
+                             cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_alloc: too many variables"));
     if (cs->values) {
         if (!value)
             return cuzk_fail(CUZK_ERR_INVALID_ARG,
@@ -387,7 +387,7 @@ cuzk_status cuzk_cs_enforce(cuzk_cs *cs, const cuzk_lc *a, const cuzk_lc *b, con
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_enforce: system already finalised");
     if (cs->evaluate) {
         size_t row = cs->n_constraints;
-        if (row == cs->a.cap && !grow_rows(cs))
+        if ((row >= cs->a.cap || row >= cs->b.cap || row >= cs->c.cap) && !grow_rows(cs))
             return cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
         const cuzk_fr_t *in = cs->input.v, *aux = cs->aux.v;
         cuzk__lc_eval(a, in, aux, &cs->a.v[row]);

@@ -131,8 +131,7 @@ void cuzk__lc_gather(const cuzk_lc *lc, lc_view *out);
 size_t cuzk__lc_unmarked(const cuzk_lc *lc, const bitvec *in_bits, const bitvec *aux_bits,
                          lc_view *out);
 /* out = value of |lc| at the given assignments. */
-void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux,
-                   cuzk_fr_t *out);
+void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux, cuzk_fr_t *out);
 
 /* Density and merging (merge.c). */
 /* Views of |lc| in cs->views (grown as needed); NULL on allocation failure. */

@@ -91,31 +91,18 @@ void cuzk__keygen_free(cuzk_cs *cs)
     }
 }
 
-static cuzk_status to_csr(cuzk_csr *out, kg_matrix *m, size_t rows, size_t n_inputs)
+/* Hands the recorded arrays over without copying: ids become columns in place. */
+static void to_csr(cuzk_csr *out, kg_matrix *m, size_t n_inputs)
 {
-    memset(out, 0, sizeof *out);
-    out->row_ptr = cuzk_alloc_array(rows + 1, sizeof(uint64_t));
-    out->col = cuzk_alloc_array(m->nnz ? m->nnz : 1, sizeof(uint32_t));
-    out->coeff = cuzk_alloc_array(m->nnz ? m->nnz : 1, sizeof(cuzk_fr_t));
-    if (!out->row_ptr || !out->col || !out->coeff) {
-        cuzk_free(out->row_ptr);
-        cuzk_free(out->col);
-        cuzk_free(out->coeff);
-        memset(out, 0, sizeof *out);
-        return CUZK_ERR_NOMEM;
-    }
-    if (rows)
-        memcpy(out->row_ptr, m->row_ptr, (rows + 1) * sizeof(uint64_t));
-    else
-        out->row_ptr[0] = 0;
     for (size_t i = 0; i < m->nnz; i++) {
         uint32_t id = m->id[i];
-        out->col[i] = (id & CUZK_VAR_AUX_BIT) ? (uint32_t)(n_inputs + (id & CUZK_VAR_MAX_INDEX)) : id;
+        m->id[i] = (id & CUZK_VAR_AUX_BIT) ? (uint32_t)(n_inputs + (id & CUZK_VAR_MAX_INDEX)) : id;
     }
-    if (m->nnz)
-        memcpy(out->coeff, m->coeff, m->nnz * sizeof(cuzk_fr_t));
+    out->row_ptr = m->row_ptr;
+    out->col = m->id;
+    out->coeff = m->coeff;
     out->nnz = m->nnz;
-    return CUZK_OK;
+    memset(m, 0, sizeof *m);
 }
 
 void cuzk_r1cs_matrices_free(cuzk_r1cs_matrices *m)
@@ -147,12 +134,13 @@ cuzk_status cuzk_cs_take_matrices(cuzk_cs *cs, cuzk_r1cs_matrices *out)
     out->n_constraints = cs->n_constraints - cs->n_inputs;
     cuzk_csr *c[3] = {&out->a, &out->b, &out->c};
     for (int i = 0; i < 3; i++) {
-        if (to_csr(c[i], &cs->m[i], out->n_rows, cs->n_inputs) != CUZK_OK) {
-            cuzk_r1cs_matrices_free(out);
+        /* Every matrix has its row pointers (the input constraints guarantee rows); an empty
+         * matrix still needs non-NULL column and coefficient arrays. */
+        if (!kg_reserve_nnz(&cs->m[i], 1))
             return cuzk_fail(CUZK_ERR_NOMEM, "cuzk_cs_take_matrices: out of memory");
-        }
     }
-    cuzk__keygen_free(cs);
+    for (int i = 0; i < 3; i++)
+        to_csr(c[i], &cs->m[i], cs->n_inputs);
     cs->taken = true;
     return CUZK_OK;
 }

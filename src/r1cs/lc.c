@@ -12,19 +12,18 @@
 
 #include <string.h>
 
-const cuzk_fr_t cuzk__fr_one = {{0x00000001fffffffeULL, 0x5884b7fa00034802ULL,
-                                 0x998c4fefecbc4ff5ULL, 0x1824b159acc5056fULL}};
+const cuzk_fr_t cuzk__fr_one = {
+    {0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL, 0x1824b159acc5056fULL}};
 /* r - R mod r. */
-const cuzk_fr_t cuzk__fr_minus_one = {{0xfffffffd00000003ULL, 0xfb38ec08fffb13fcULL,
-                                       0x99ad88181ce5880fULL, 0x5bc8f5f97cd877d8ULL}};
+const cuzk_fr_t cuzk__fr_minus_one = {
+    {0xfffffffd00000003ULL, 0xfb38ec08fffb13fcULL, 0x99ad88181ce5880fULL, 0x5bc8f5f97cd877d8ULL}};
 
 static void lc_oom(cuzk_lc *lc)
 {
     (void)cuzk__cs_fail(lc->cs, CUZK_ERR_NOMEM);
 }
 
-static inline const cuzk_fr_t *var_value(const cuzk_fr_t *input, const cuzk_fr_t *aux,
-                                         uint32_t id)
+static inline const cuzk_fr_t *var_value(const cuzk_fr_t *input, const cuzk_fr_t *aux, uint32_t id)
 {
     return (id & CUZK_VAR_AUX_BIT) ? &aux[id & CUZK_VAR_MAX_INDEX] : &input[id];
 }
@@ -72,8 +71,8 @@ static lc_term *push(cuzk_lc *lc, size_t k)
 {
     if (lc->len + k > lc->cap) {
         size_t cap = lc->cap;
-        if (lc->len + k > UINT32_MAX ||
-            !cuzk__grow((void **)&lc->t, &cap, (size_t)lc->len + k, sizeof(lc_term), false, false)) {
+        if (lc->len + k > UINT32_MAX || !cuzk__grow((void **)&lc->t, &cap, (size_t)lc->len + k,
+                                                    sizeof(lc_term), false, false)) {
             lc_oom(lc);
             return NULL;
         }
@@ -134,8 +133,7 @@ size_t cuzk__lc_unmarked(const cuzk_lc *lc, const bitvec *in_bits, const bitvec 
     return k;
 }
 
-void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux,
-                   cuzk_fr_t *out)
+void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux, cuzk_fr_t *out)
 {
     frf_acc pos, neg;
     frf_acc_zero(&pos);
@@ -171,12 +169,10 @@ static void append_lc(cuzk_lc *dst, const cuzk_lc *src, int sign, const cuzk_fr_
             t[i].kind = LC_GEN;
             if (s->kind == LC_POS)
                 t[i].coeff = *scale;
-            else if (s->kind == LC_NEG)
-            {
+            else if (s->kind == LC_NEG) {
                 frf_set_zero(&t[i].coeff);
                 frf_sub(&t[i].coeff, &t[i].coeff, scale);
-            }
-            else
+            } else
                 frf_mul(&t[i].coeff, &s->coeff, scale);
         } else if (sign > 0) {
             t[i].kind = s->kind;
@@ -246,7 +242,8 @@ static bool reserve_gen(cuzk_lc *lc, size_t k)
     if (need <= lc->cap_gen)
         return true;
     size_t c1 = lc->cap_gen, c2 = lc->cap_gen;
-    if (need > UINT32_MAX || !cuzk__grow((void **)&lc->gid, &c1, need, sizeof *lc->gid, false, false) ||
+    if (need > UINT32_MAX ||
+        !cuzk__grow((void **)&lc->gid, &c1, need, sizeof *lc->gid, false, false) ||
         !cuzk__grow((void **)&lc->gco, &c2, need, sizeof *lc->gco, false, false)) {
         lc_oom(lc);
         return false;
@@ -322,8 +319,7 @@ size_t cuzk__lc_unmarked(const cuzk_lc *lc, const bitvec *in_bits, const bitvec 
     return k;
 }
 
-void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux,
-                   cuzk_fr_t *out)
+void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux, cuzk_fr_t *out)
 {
     frf_acc pos, neg;
     frf_acc_zero(&pos);

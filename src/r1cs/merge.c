@@ -10,12 +10,10 @@
 
 #include "cuzk/alloc.h"
 
-
 lc_view *cuzk__cs_views(cuzk_cs *cs, const cuzk_lc *lc, size_t *n)
 {
     size_t k = cuzk__lc_terms(lc);
-    if (!cuzk__grow((void **)&cs->views, &cs->views_cap, k ? k : 1, sizeof(lc_view), false,
-                    false))
+    if (!cuzk__grow((void **)&cs->views, &cs->views_cap, k ? k : 1, sizeof(lc_view), false, false))
         return NULL;
     cuzk__lc_gather(lc, cs->views);
     *n = k;

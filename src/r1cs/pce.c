@@ -6,6 +6,7 @@
  * shared/facts/filecoin-circuits.md section 4.9).
  */
 #include "r1cs/pce_internal.h"
+#include "r1cs/cs_internal.h"
 #include "r1cs/fr_fast.h"
 
 #include "cuzk/alloc.h"
@@ -47,9 +48,10 @@ void cuzk_pce_destroy(cuzk_pce *pce)
         cuzk_free(m->unit_col);
         cuzk_free(m->gen_ptr);
         cuzk_free(m->gen_col);
-        cuzk_free(m->gen_coeff);
+        cuzk_free(m->gen_cidx);
         cuzk_free(pce->density[i]);
     }
+    cuzk_free(pce->coeffs);
     cuzk_free(pce);
 }
 
@@ -82,7 +84,8 @@ void cuzk__pce_compute_density(cuzk_pce *pce)
     /* B: inputs and aux. */
     const pce_matrix *b = &pce->m[1];
     for (uint64_t k = 0; k < b->unit_nnz + b->gen_nnz; k++) {
-        uint32_t col = k < b->unit_nnz ? b->unit_col[k] & ~PCE_NEG_BIT : b->gen_col[k - b->unit_nnz];
+        uint32_t col =
+            k < b->unit_nnz ? b->unit_col[k] & ~PCE_NEG_BIT : b->gen_col[k - b->unit_nnz];
         if (col < ni)
             set_bit(pce->density[1], col, &pce->popcount[1]);
         else
@@ -90,7 +93,58 @@ void cuzk__pce_compute_density(cuzk_pce *pce)
     }
 }
 
-static cuzk_status compile_matrix(pce_matrix *out, const cuzk_csr *in, size_t rows)
+/* Open-addressing map from coefficient value to its index in pce->coeffs. */
+typedef struct {
+    uint32_t *slot; /* index + 1, 0 = empty */
+    size_t mask;
+    cuzk_pce *pce;
+    size_t cap;
+} coeff_map;
+
+static uint64_t coeff_hash(const cuzk_fr_t *c)
+{
+    uint64_t h = c->l[0] ^ (c->l[1] * 0x9e3779b97f4a7c15ULL) ^ (c->l[2] * 0xc2b2ae3d27d4eb4fULL) ^
+                 (c->l[3] * 0x165667b19e3779f9ULL);
+    return h ^ (h >> 29);
+}
+
+static bool map_rehash(coeff_map *mp, size_t slots)
+{
+    uint32_t *ns = cuzk_calloc_array(slots, sizeof *ns);
+    if (!ns)
+        return false;
+    for (size_t i = 0; i < mp->pce->n_coeffs; i++) {
+        size_t h = coeff_hash(&mp->pce->coeffs[i]) & (slots - 1);
+        while (ns[h])
+            h = (h + 1) & (slots - 1);
+        ns[h] = (uint32_t)i + 1;
+    }
+    cuzk_free(mp->slot);
+    mp->slot = ns;
+    mp->mask = slots - 1;
+    return true;
+}
+
+/* Index of |c| in the table, adding it when new; UINT32_MAX on failure. */
+static uint32_t map_index(coeff_map *mp, const cuzk_fr_t *c)
+{
+    size_t h = coeff_hash(c) & mp->mask;
+    for (uint32_t s; (s = mp->slot[h]) != 0; h = (h + 1) & mp->mask)
+        if (frf_eq(&mp->pce->coeffs[s - 1], c))
+            return s - 1;
+    cuzk_pce *p = mp->pce;
+    if (p->n_coeffs >= UINT32_MAX - 1 || !cuzk__grow((void **)&p->coeffs, &mp->cap, p->n_coeffs + 1,
+                                                     sizeof(cuzk_fr_t), false, false))
+        return UINT32_MAX;
+    uint32_t idx = (uint32_t)p->n_coeffs;
+    p->coeffs[p->n_coeffs++] = *c;
+    mp->slot[h] = idx + 1;
+    if (2 * p->n_coeffs > mp->mask && !map_rehash(mp, 2 * (mp->mask + 1)))
+        return UINT32_MAX;
+    return idx;
+}
+
+static cuzk_status compile_matrix(pce_matrix *out, const cuzk_csr *in, size_t rows, coeff_map *mp)
 {
     uint64_t unit = 0, gen = 0;
     for (uint64_t k = 0; k < in->nnz; k++) {
@@ -100,15 +154,16 @@ static cuzk_status compile_matrix(pce_matrix *out, const cuzk_csr *in, size_t ro
             gen++;
     }
     if (unit > UINT32_MAX || gen > UINT32_MAX)
-        return cuzk_fail(CUZK_ERR_UNSUPPORTED, "pce: more than 2^32 - 1 entries in one matrix part");
+        return cuzk_fail(CUZK_ERR_UNSUPPORTED,
+                         "pce: more than 2^32 - 1 entries in one matrix part");
     out->unit_nnz = unit;
     out->gen_nnz = gen;
     out->unit_ptr = cuzk_alloc_array(rows + 1, sizeof(uint32_t));
     out->gen_ptr = cuzk_alloc_array(rows + 1, sizeof(uint32_t));
     out->unit_col = cuzk_alloc_array(unit ? unit : 1, sizeof(uint32_t));
     out->gen_col = cuzk_alloc_array(gen ? gen : 1, sizeof(uint32_t));
-    out->gen_coeff = cuzk_alloc_array(gen ? gen : 1, sizeof(cuzk_fr_t));
-    if (!out->unit_ptr || !out->gen_ptr || !out->unit_col || !out->gen_col || !out->gen_coeff)
+    out->gen_cidx = cuzk_alloc_array(gen ? gen : 1, sizeof(uint32_t));
+    if (!out->unit_ptr || !out->gen_ptr || !out->unit_col || !out->gen_col || !out->gen_cidx)
         return cuzk_fail(CUZK_ERR_NOMEM, "pce: out of memory");
     uint32_t u = 0, g = 0;
     for (size_t r = 0; r < rows; r++) {
@@ -116,13 +171,16 @@ static cuzk_status compile_matrix(pce_matrix *out, const cuzk_csr *in, size_t ro
         out->gen_ptr[r] = g;
         for (uint64_t k = in->row_ptr[r]; k < in->row_ptr[r + 1]; k++) {
             const cuzk_fr_t *c = &in->coeff[k];
-            if (frf_eq(c, &cuzk__fr_one))
+            if (frf_eq(c, &cuzk__fr_one)) {
                 out->unit_col[u++] = in->col[k];
-            else if (frf_eq(c, &cuzk__fr_minus_one))
+            } else if (frf_eq(c, &cuzk__fr_minus_one)) {
                 out->unit_col[u++] = in->col[k] | PCE_NEG_BIT;
-            else {
+            } else {
+                uint32_t idx = map_index(mp, c);
+                if (idx == UINT32_MAX)
+                    return cuzk_fail(CUZK_ERR_NOMEM, "pce: out of memory (coefficient table)");
                 out->gen_col[g] = in->col[k];
-                out->gen_coeff[g++] = *c;
+                out->gen_cidx[g++] = idx;
             }
         }
     }
@@ -149,12 +207,15 @@ cuzk_status cuzk_pce_from_matrices(cuzk_pce **out, const cuzk_r1cs_matrices *m)
     }
     cuzk_pce *p;
     CUZK_TRY(cuzk__pce_new(&p, m->n_inputs, m->n_aux, m->n_constraints, m->n_rows));
-    for (int i = 0; i < 3; i++) {
-        cuzk_status s = compile_matrix(&p->m[i], csr[i], m->n_rows);
-        if (s != CUZK_OK) {
-            cuzk_pce_destroy(p);
-            return s;
-        }
+    coeff_map mp = {NULL, 0, p, 0};
+    cuzk_status s =
+        map_rehash(&mp, 1024) ? CUZK_OK : cuzk_fail(CUZK_ERR_NOMEM, "pce: out of memory");
+    for (int i = 0; i < 3 && s == CUZK_OK; i++)
+        s = compile_matrix(&p->m[i], csr[i], m->n_rows, &mp);
+    cuzk_free(mp.slot);
+    if (s != CUZK_OK) {
+        cuzk_pce_destroy(p);
+        return s;
     }
     cuzk__pce_compute_density(p);
     *out = p;
@@ -209,8 +270,8 @@ uint64_t cuzk_pce_memory_bytes(const cuzk_pce *pce)
     uint64_t b = sizeof *pce;
     for (int i = 0; i < 3; i++) {
         const pce_matrix *m = &pce->m[i];
-        b += 2 * ((uint64_t)pce->n_rows + 1) * 4 + m->unit_nnz * 4 + m->gen_nnz * (4 + 32);
+        b += 2 * ((uint64_t)pce->n_rows + 1) * 4 + m->unit_nnz * 4 + m->gen_nnz * 8;
         b += pce->density_words[i] * 8;
     }
-    return b;
+    return b + pce->n_coeffs * sizeof(cuzk_fr_t);
 }

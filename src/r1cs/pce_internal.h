@@ -6,7 +6,9 @@
  * PCE matrices. Per matrix, two CSR parts over the same rows:
  *   unit: columns with coefficient +1 or -1 (bit 31 of the column set = -1): no field element
  *         stored, an addition or subtraction in the SpMV;
- *   gen:  (column, coefficient) for everything else.
+ *   gen:  (column, coefficient index) for everything else; the distinct coefficients live once
+ *         in a table shared by A, B and C (a circuit repeats a few constants: powers of two
+ *         for bit packing, Poseidon's round constants), so an entry costs 8 bytes, not 36.
  * Row pointers are u32 (a matrix part with 2^32 or more entries is rejected); columns index
  * z = (inputs, aux), so n_inputs + n_aux < 2^31.
  */
@@ -20,13 +22,15 @@ typedef struct {
     uint32_t *unit_col; /* unit_nnz */
     uint32_t *gen_ptr;  /* n_rows + 1 */
     uint32_t *gen_col;  /* gen_nnz */
-    cuzk_fr_t *gen_coeff;
+    uint32_t *gen_cidx; /* gen_nnz indices into cuzk_pce.coeffs */
     uint64_t unit_nnz, gen_nnz;
 } pce_matrix;
 
 struct cuzk_pce {
     size_t n_inputs, n_aux, n_constraints, n_rows;
     pce_matrix m[3];
+    cuzk_fr_t *coeffs; /* n_coeffs distinct general coefficients */
+    size_t n_coeffs;
     uint64_t *density[3]; /* a_aux, b_input, b_aux */
     size_t density_words[3];
     size_t popcount[3];

@@ -12,19 +12,21 @@
  *   40      8     n_rows (= n_constraints + n_inputs)
  *   48      48    per matrix A, B, C: unit_nnz (8), gen_nnz (8)
  *   96      8     total file size in bytes
- *   104     16    reserved, zero
- *   120           body: per matrix A, B, C:
+ *   104     8     n_coeffs: entries of the coefficient table
+ *   112     8     reserved, zero
+ *   120           body: coefficient table, 32 bytes x n_coeffs (Montgomery form, 4 x u64 LE
+ *                 limbs), then per matrix A, B, C:
  *                   unit_ptr  u32 x (n_rows + 1)
  *                   unit_col  u32 x unit_nnz       (bit 31 set: coefficient -1, else +1)
  *                   gen_ptr   u32 x (n_rows + 1)
  *                   gen_col   u32 x gen_nnz
- *                   gen_coeff 32 bytes x gen_nnz   (Montgomery form, 4 x u64 LE limbs)
+ *                   gen_cidx  u32 x gen_nnz        (index into the coefficient table)
  *   end-32  32    SHA-256 of every preceding byte
  *
  * Loading checks, before trusting anything: the magic, version, header size, that the sizes
  * imply exactly the file's length (so truncation is caught before any large allocation), the
- * checksum, then the structure (row pointers monotone and matching nnz, columns in range,
- * coefficients canonical). Densities are recomputed from the structure.
+ * checksum, then the structure (row pointers monotone and matching nnz, columns and coefficient
+ * indices in range, coefficients canonical). Densities are recomputed from the structure.
  */
 #include "r1cs/pce_internal.h"
 #include "r1cs/fr_fast.h"
@@ -72,23 +74,17 @@ static uint32_t get32(const uint8_t *p)
 }
 
 /* Body size for the given sizes; false on overflow. */
-static bool body_size(uint64_t rows, const uint64_t nnz[6], uint64_t *out)
+static bool body_size(uint64_t rows, const uint64_t nnz[6], uint64_t n_coeffs, uint64_t *out)
 {
-    uint64_t total = 0;
+    if (rows >= UINT32_MAX || n_coeffs >= UINT32_MAX)
+        return false;
+    uint64_t total = n_coeffs * 32;
     for (int i = 0; i < 3; i++) {
         uint64_t unit = nnz[2 * i], gen = nnz[2 * i + 1];
-        uint64_t parts[5] = {rows + 1, unit, rows + 1, gen, 0};
-        if (rows + 1 == 0 || unit > UINT64_MAX / 4 || gen > UINT64_MAX / 36 ||
-            rows + 1 > UINT64_MAX / 4)
+        if (unit > UINT32_MAX || gen > UINT32_MAX)
             return false;
-        for (int k = 0; k < 4; k++) {
-            if (total > UINT64_MAX - parts[k] * 4)
-                return false;
-            total += parts[k] * 4;
-        }
-        if (total > UINT64_MAX - gen * 32)
-            return false;
-        total += gen * 32;
+        /* every term is below 2^35, so the sum of 1 + 15 of them cannot overflow 64 bits */
+        total += 2 * (rows + 1) * 4 + unit * 4 + gen * 8;
     }
     *out = total;
     return true;
@@ -129,7 +125,7 @@ cuzk_status cuzk_pce_save(const cuzk_pce *pce, const char *path)
         nnz[2 * i + 1] = pce->m[i].gen_nnz;
     }
     uint64_t body;
-    if (!body_size(pce->n_rows, nnz, &body))
+    if (!body_size(pce->n_rows, nnz, pce->n_coeffs, &body))
         return cuzk_fail(CUZK_ERR_INTERNAL, "pce save: size overflow");
     uint8_t h[PCE_HEADER] = {0};
     memcpy(h, PCE_MAGIC, 8);
@@ -142,6 +138,7 @@ cuzk_status cuzk_pce_save(const cuzk_pce *pce, const char *path)
     for (int i = 0; i < 6; i++)
         put64(h + 48 + 8 * i, nnz[i]);
     put64(h + 96, PCE_HEADER + body + PCE_TRAILER);
+    put64(h + 104, pce->n_coeffs);
 
     pce_file pf = {fopen(path, "wb"), EVP_MD_CTX_new(), path};
     if (!pf.f) {
@@ -153,6 +150,8 @@ cuzk_status cuzk_pce_save(const cuzk_pce *pce, const char *path)
         s = cuzk_fail(CUZK_ERR_INTERNAL, "pce save: SHA-256 unavailable");
     if (s == CUZK_OK)
         s = wr(&pf, h, sizeof h);
+    if (s == CUZK_OK)
+        s = wr(&pf, pce->coeffs, pce->n_coeffs * sizeof(cuzk_fr_t));
     size_t rp = (pce->n_rows + 1) * sizeof(uint32_t);
     for (int i = 0; i < 3 && s == CUZK_OK; i++) {
         const pce_matrix *m = &pce->m[i];
@@ -164,7 +163,7 @@ cuzk_status cuzk_pce_save(const cuzk_pce *pce, const char *path)
         if (s == CUZK_OK)
             s = wr(&pf, m->gen_col, m->gen_nnz * sizeof(uint32_t));
         if (s == CUZK_OK)
-            s = wr(&pf, m->gen_coeff, m->gen_nnz * sizeof(cuzk_fr_t));
+            s = wr(&pf, m->gen_cidx, m->gen_nnz * sizeof(uint32_t));
     }
     uint8_t digest[32];
     unsigned dlen = 0;
@@ -180,8 +179,8 @@ cuzk_status cuzk_pce_save(const cuzk_pce *pce, const char *path)
     return s;
 }
 
-static cuzk_status check_ptr(const char *path, const char *what, const uint32_t *ptr,
-                             uint64_t rows, uint64_t nnz)
+static cuzk_status check_ptr(const char *path, const char *what, const uint32_t *ptr, uint64_t rows,
+                             uint64_t nnz)
 {
     if (ptr[0] != 0 || ptr[rows] != nnz)
         return cuzk_fail(CUZK_ERR_FORMAT, "pce load %s: %s does not span its entries", path, what);
@@ -211,11 +210,15 @@ static cuzk_status validate(const cuzk_pce *p, const char *path)
             if (m->gen_col[k] >= ncols)
                 return cuzk_fail(CUZK_ERR_FORMAT, "pce load %s: %s column out of range", path,
                                  names[i]);
-            if (mont_geq_vartime(m->gen_coeff[k].l, cuzk_fr_modulus, CUZK_FR_LIMBS))
-                return cuzk_fail(CUZK_ERR_FORMAT, "pce load %s: %s coefficient not canonical",
+            if (m->gen_cidx[k] >= p->n_coeffs)
+                return cuzk_fail(CUZK_ERR_FORMAT, "pce load %s: %s coefficient index out of range",
                                  path, names[i]);
         }
     }
+    for (size_t k = 0; k < p->n_coeffs; k++)
+        if (mont_geq_vartime(p->coeffs[k].l, cuzk_fr_modulus, CUZK_FR_LIMBS))
+            return cuzk_fail(CUZK_ERR_FORMAT, "pce load %s: coefficient %zu not canonical", path,
+                             k);
     return CUZK_OK;
 }
 
@@ -256,12 +259,10 @@ cuzk_status cuzk_pce_load(cuzk_pce **out, const char *path)
     uint64_t nnz[6];
     for (int i = 0; i < 6; i++)
         nnz[i] = get64(h + 48 + 8 * i);
+    uint64_t ncoef = get64(h + 104);
     uint64_t body = 0;
-    if (s == CUZK_OK &&
-        (ni == 0 || ni + na >= PCE_NEG_BIT || nr != nc + ni || nr >= UINT32_MAX ||
-         nnz[0] > UINT32_MAX || nnz[1] > UINT32_MAX || nnz[2] > UINT32_MAX ||
-         nnz[3] > UINT32_MAX || nnz[4] > UINT32_MAX || nnz[5] > UINT32_MAX ||
-         !body_size(nr, nnz, &body)))
+    if (s == CUZK_OK && (ni == 0 || ni + na >= PCE_NEG_BIT || nr != nc + ni ||
+                         get64(h + 112) != 0 || !body_size(nr, nnz, ncoef, &body)))
         s = cuzk_fail(CUZK_ERR_FORMAT, "pce load %s: inconsistent sizes in header", path);
     if (s == CUZK_OK && (get64(h + 96) != PCE_HEADER + body + PCE_TRAILER ||
                          fsize != PCE_HEADER + body + PCE_TRAILER))
@@ -272,6 +273,12 @@ cuzk_status cuzk_pce_load(cuzk_pce **out, const char *path)
                       (unsigned long long)(PCE_HEADER + body + PCE_TRAILER));
     if (s == CUZK_OK)
         s = cuzk__pce_new(&p, ni, na, nc, nr);
+    if (s == CUZK_OK) {
+        p->n_coeffs = ncoef;
+        p->coeffs = cuzk_alloc_array(ncoef ? ncoef : 1, sizeof(cuzk_fr_t));
+        s = p->coeffs ? rd(&pf, p->coeffs, ncoef * sizeof(cuzk_fr_t), "coefficient table")
+                      : cuzk_fail(CUZK_ERR_NOMEM, "pce load %s: out of memory", path);
+    }
     for (int i = 0; i < 3 && s == CUZK_OK; i++) {
         pce_matrix *m = &p->m[i];
         m->unit_nnz = nnz[2 * i];
@@ -280,8 +287,8 @@ cuzk_status cuzk_pce_load(cuzk_pce **out, const char *path)
         m->gen_ptr = cuzk_alloc_array(nr + 1, sizeof(uint32_t));
         m->unit_col = cuzk_alloc_array(m->unit_nnz ? m->unit_nnz : 1, sizeof(uint32_t));
         m->gen_col = cuzk_alloc_array(m->gen_nnz ? m->gen_nnz : 1, sizeof(uint32_t));
-        m->gen_coeff = cuzk_alloc_array(m->gen_nnz ? m->gen_nnz : 1, sizeof(cuzk_fr_t));
-        if (!m->unit_ptr || !m->gen_ptr || !m->unit_col || !m->gen_col || !m->gen_coeff) {
+        m->gen_cidx = cuzk_alloc_array(m->gen_nnz ? m->gen_nnz : 1, sizeof(uint32_t));
+        if (!m->unit_ptr || !m->gen_ptr || !m->unit_col || !m->gen_col || !m->gen_cidx) {
             s = cuzk_fail(CUZK_ERR_NOMEM, "pce load %s: out of memory", path);
             break;
         }
@@ -294,7 +301,7 @@ cuzk_status cuzk_pce_load(cuzk_pce **out, const char *path)
         if (s == CUZK_OK)
             s = rd(&pf, m->gen_col, m->gen_nnz * sizeof(uint32_t), "columns");
         if (s == CUZK_OK)
-            s = rd(&pf, m->gen_coeff, m->gen_nnz * sizeof(cuzk_fr_t), "coefficients");
+            s = rd(&pf, m->gen_cidx, m->gen_nnz * sizeof(uint32_t), "coefficient indices");
     }
     if (s == CUZK_OK) {
         uint8_t want[32], got[32];

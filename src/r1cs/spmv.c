@@ -28,6 +28,7 @@ static inline const cuzk_fr_t *zval(const spmv_ctx *x, uint32_t col)
 static void spmv_block(void *ctx, size_t blk)
 {
     const spmv_ctx *x = ctx;
+    const cuzk_fr_t *coeffs = x->pce->coeffs;
     size_t r0 = blk * SPMV_BLOCK_ROWS;
     size_t r1 = r0 + SPMV_BLOCK_ROWS;
     if (r1 > x->pce->n_rows)
@@ -47,7 +48,7 @@ static void spmv_block(void *ctx, size_t blk)
                     frf_acc_add(&pos, zval(x, col));
             }
             for (uint32_t k = m->gen_ptr[r]; k < m->gen_ptr[r + 1]; k++)
-                frf_acc_madd_vartime(&pos, &m->gen_coeff[k], zval(x, m->gen_col[k]));
+                frf_acc_madd_vartime(&pos, &coeffs[m->gen_cidx[k]], zval(x, m->gen_col[k]));
             frf_acc_finish_vartime(&out[r], &pos, &neg);
         }
     }
@@ -60,8 +61,9 @@ static cuzk_status fill(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover_data *
     pd->b = cuzk_alloc_array(rows ? rows : 1, sizeof(cuzk_fr_t));
     pd->c = cuzk_alloc_array(rows ? rows : 1, sizeof(cuzk_fr_t));
     for (int i = 0; i < 3; i++) {
-        uint64_t **dst = i == 0 ? &pd->a_aux_density : i == 1 ? &pd->b_input_density
-                                                             : &pd->b_aux_density;
+        uint64_t **dst = i == 0   ? &pd->a_aux_density
+                         : i == 1 ? &pd->b_input_density
+                                  : &pd->b_aux_density;
         size_t words = pce->density_words[i] ? pce->density_words[i] : 1;
         *dst = cuzk_alloc_array(words, 8);
         if (*dst)

@@ -108,14 +108,13 @@ static void exhaustive(const char *name, op_fn fn, ref_fn ref, unsigned arity)
             cuzk_bool out;
             CHECK_OK(fn(cs, &out, in[0], in[1], in[2]));
             CHECK_MSG(out.value == ref(v[0], v[1], v[2]), "%s kinds %u values %u", name, kc, vals);
-            CHECK_MSG(cuzk_cs_is_satisfied(cs, NULL, NULL), "%s kinds %u values %u unsat", name,
-                      kc, vals);
+            CHECK_MSG(cuzk_cs_is_satisfied(cs, NULL, NULL), "%s kinds %u values %u unsat", name, kc,
+                      vals);
             cuzk_cs_destroy(cs);
         }
         /* 2. every witness over {0,1,2} against the recorded matrices */
         cuzk_cs *cs = tu_cs(CUZK_CS_KEYGEN);
-        cuzk_bool in[3] = {cuzk_bool_const(false), cuzk_bool_const(false),
-                           cuzk_bool_const(false)};
+        cuzk_bool in[3] = {cuzk_bool_const(false), cuzk_bool_const(false), cuzk_bool_const(false)};
         for (unsigned i = 0; i < arity; i++)
             in[i] = make_operand(cs, kinds[i], kinds[i] == K_T);
         cuzk_bool out;

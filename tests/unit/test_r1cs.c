@@ -103,8 +103,7 @@ CUZK_TEST(r1cs_tiny_keygen_csr)
     const size_t nexp[3] = {6, 4, 3};
     const cuzk_csr *mat[3] = {&m.a, &m.b, &m.c};
     for (int i = 0; i < 3; i++) {
-        CHECK_MSG(mat[i]->nnz == nexp[i], "matrix %d nnz %llu", i,
-                  (unsigned long long)mat[i]->nnz);
+        CHECK_MSG(mat[i]->nnz == nexp[i], "matrix %d nnz %llu", i, (unsigned long long)mat[i]->nnz);
         for (size_t k = 0; k < nexp[i]; k++) {
             const struct e *x = &exp[i][k];
             CHECK(mat[i]->row_ptr[x->row] <= k && k < mat[i]->row_ptr[x->row + 1]);
@@ -387,9 +386,9 @@ CUZK_TEST(r1cs_lc_eval_extremes)
         size_t n = counts[ci];
         cuzk_lc *x = cuzk_cs_lc_new(cs), *y = cuzk_cs_lc_new(cs), *z = cuzk_cs_lc_new(cs);
         for (size_t i = 0; i < n; i++) {
-            cuzk_lc_add_var(x, v);      /* n (r - 1) */
-            cuzk_lc_sub_var(y, v);      /* -n (r - 1) = n */
-            cuzk_lc_add(z, w, &m1);     /* n (r - 1) 2 = -2n */
+            cuzk_lc_add_var(x, v);  /* n (r - 1) */
+            cuzk_lc_sub_var(y, v);  /* -n (r - 1) = n */
+            cuzk_lc_add(z, w, &m1); /* n (r - 1) 2 = -2n */
         }
         cuzk_fr_t got, want = tu_fr(n);
         cuzk_lc_eval(y, &got);

@@ -4,6 +4,8 @@
 
 #include "cuzk/threadpool.h"
 
+#include <openssl/evp.h>
+
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -172,7 +174,7 @@ CUZK_TEST(r1cs_pce_save_load_roundtrip_and_rejects)
     fclose(f);
     CHECK(load_status(bad) == CUZK_ERR_FORMAT);
     /* Single flipped bytes: magic, version, a size, body, checksum. */
-    const size_t flips[] = {0, 8, 16, 48, 200, len / 2, len - 40, len - 1};
+    const size_t flips[] = {0, 8, 12, 16, 48, 96, 104, 112, 200, len / 2, len - 40, len - 1};
     for (size_t i = 0; i < sizeof flips / sizeof flips[0]; i++) {
         memcpy(mut, img, len);
         mut[flips[i]] ^= 0x20;
@@ -180,6 +182,15 @@ CUZK_TEST(r1cs_pce_save_load_roundtrip_and_rejects)
         cuzk_status s = load_status(bad);
         CHECK_MSG(s == CUZK_ERR_FORMAT, "flip at %zu -> %s", flips[i], cuzk_status_name(s));
     }
+    /* Structural checks behind a valid checksum: the last 4 body bytes are the last coefficient
+     * index of C; point it past the table and re-sign the file. */
+    memcpy(mut, img, len);
+    memset(mut + len - 36, 0xff, 4);
+    unsigned dl;
+    CHECK(EVP_Digest(mut, len - 32, mut + len - 32, &dl, EVP_sha256(), NULL) == 1);
+    write_all(bad, mut, len);
+    CHECK(load_status(bad) == CUZK_ERR_FORMAT);
+    CHECK(strstr(cuzk_last_error(), "index out of range") != NULL);
     CHECK(load_status("/nonexistent/dir/x.pce") == CUZK_ERR_IO);
     CHECK(cuzk_pce_save(pce, "/nonexistent/dir/x.pce") == CUZK_ERR_IO);
     free(mut);

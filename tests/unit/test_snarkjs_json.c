@@ -270,7 +270,8 @@ CUZK_TEST(snarkjs_json_rejections)
                  "7822603658699938581184512\"\n]") == 0);
     cuzk_free(back);
     cuzk_free(pub);
-    CHECK(cuzk_snarkjs_public_to_json(&back, NULL, 0) == CUZK_OK && strcmp(back, "[]") == 0);
+    /* snarkjs (bfj) writes no public signals as "[\n]". */
+    CHECK(cuzk_snarkjs_public_to_json(&back, NULL, 0) == CUZK_OK && strcmp(back, "[\n]") == 0);
     cuzk_free(back);
 
     /* verification_key.json */

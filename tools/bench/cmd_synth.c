@@ -43,9 +43,10 @@ static void stats(double *v, unsigned n, double *mn, double *med, double *mx)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: cuzk-bench synth-only --circuit NAME[:ARG] --mode full|witness|pce|keygen\n"
-                    "                             [--repeat K] [--threads T] [--seed S] [--json]\n"
-                    "circuits:\n");
+    fprintf(stderr,
+            "usage: cuzk-bench synth-only --circuit NAME[:ARG] --mode full|witness|pce|keygen\n"
+            "                             [--repeat K] [--threads T] [--seed S] [--json]\n"
+            "circuits:\n");
     for (size_t i = 0; cuzk_circuit_registry_name(i); i++)
         fprintf(stderr, "  %-16s %s\n", cuzk_circuit_registry_name(i),
                 cuzk_circuit_registry_description(i));
@@ -173,11 +174,13 @@ int cmd_synth_only(int argc, char **argv)
                "\"repeat\":%u,\"constraints\":%zu,\"rows\":%zu,\"inputs\":%zu,\"aux\":%zu,"
                "\"nnz_a\":%llu,\"nnz_b\":%llu,\"nnz_c\":%llu,"
                "\"min_s\":%.6f,\"median_s\":%.6f,\"max_s\":%.6f,\"witness_median_s\":%.6f,"
-               "\"matvec_median_s\":%.6f,\"extract_s\":%.6f,\"constraints_per_s\":%.0f,"
+               "\"matvec_median_s\":%.6f,\"extract_s\":%.6f,\"pce_mib\":%.1f,\"constraints_per_s\":"
+               "%.0f,"
                "\"maxrss_mib\":%.1f,\"alloc_peak_mib\":%.1f}\n",
                c.name, (unsigned long long)c.params.arg, mode, nthreads, repeat, n_constraints,
                n_rows, n_inputs, n_aux, (unsigned long long)nnz[0], (unsigned long long)nnz[1],
-               (unsigned long long)nnz[2], mn, med, mx, wmed, mmed, extract_s, cps, rss_mib,
+               (unsigned long long)nnz[2], mn, med, mx, wmed, mmed, extract_s,
+               pce ? (double)cuzk_pce_memory_bytes(pce) / (1024.0 * 1024.0) : 0.0, cps, rss_mib,
                peak_mib);
     } else {
         printf("circuit      %s:%llu (%s)\n", c.name, (unsigned long long)c.params.arg, mode);
@@ -188,7 +191,9 @@ int cmd_synth_only(int argc, char **argv)
             printf("non-zeros    A %llu, B %llu, C %llu\n", (unsigned long long)nnz[0],
                    (unsigned long long)nnz[1], (unsigned long long)nnz[2]);
         if (m_pce)
-            printf("extract      %.3f s (KEYGEN synthesis + CSR compile, once)\n", extract_s);
+            printf("extract      %.3f s (KEYGEN synthesis + CSR compile, once); PCE holds %.1f "
+                   "MiB\n",
+                   extract_s, (double)cuzk_pce_memory_bytes(pce) / (1024.0 * 1024.0));
         printf("time         min %.4f s  median %.4f s  max %.4f s  (%u repeats)\n", mn, med, mx,
                repeat);
         if (m_pce)
