@@ -6,9 +6,10 @@
  *                  [--scalars random|binary] [--raw] [--window C] [--chunks K]
  *                  [--op msm|batch-add] [--density PCT] [--iters N] [--warmup W] [--json]
  *
- * Timed through bench_run (min / median / max over --iters samples). --accum both runs the two
- * accumulation strategies one after the other on the same inputs (same run, same machine
- * state). Bases are a random point plus multiples of a second random point (cheap to make at
+ * Timed through bench_run (min / median / max of wall time over --iters samples), followed by
+ * the same statistics of process CPU time per call (all threads), which a shared, loaded
+ * machine inflates much less. --accum both runs the two accumulation strategies one after the
+ * other on the same inputs (same run, same machine state). Bases are a random point plus multiples of a second random point (cheap to make at
  * 2^20 and as good as random for timing); scalars are uniform below r, or 0/1 (binary).
  */
 #include "bench.h"
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct {
     bool g2, raw, batch_add;
@@ -30,6 +32,10 @@ typedef struct {
     uint64_t *kraw;   /* canonical scalars */
     uint64_t *bitmap; /* batch-add selection */
     int failed;
+    /* Process CPU time of each call (all threads), so that runs on a shared, loaded machine can
+     * be compared: wall time counts the waits for a core, CPU time does not. */
+    double cpu_ns[64];
+    unsigned ncpu;
 } msm_bench;
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
@@ -136,10 +142,49 @@ static void run_once(msm_bench *b)
     }
 }
 
+static double cpu_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
 static void body(void *vctx, uint64_t reps)
 {
-    for (uint64_t i = 0; i < reps; i++)
-        run_once(vctx);
+    msm_bench *b = vctx;
+    for (uint64_t i = 0; i < reps; i++) {
+        double t0 = cpu_now_ns();
+        run_once(b);
+        if (b->ncpu < sizeof b->cpu_ns / sizeof b->cpu_ns[0])
+            b->cpu_ns[b->ncpu++] = cpu_now_ns() - t0;
+    }
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* The CPU-time line that follows each bench_run line (calibration and warm-up calls included:
+ * they do the same work). */
+static void print_cpu(const msm_bench *b, const char *name, bool json)
+{
+    if (b->ncpu == 0)
+        return;
+    double s[64];
+    unsigned n = b->ncpu;
+    memcpy(s, b->cpu_ns, n * sizeof s[0]);
+    qsort(s, n, sizeof s[0], cmp_double);
+    double med = n & 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    if (json)
+        printf("{\"bench\":\"%s\",\"cpu_calls\":%u,\"cpu_min_ns\":%.1f,\"cpu_median_ns\":%.1f,"
+               "\"cpu_max_ns\":%.1f}\n",
+               name, n, s[0], med, s[n - 1]);
+    else
+        printf("  process CPU time per call over %u calls: min=%.1f ns  median=%.1f ns  max=%.1f ns\n",
+               n, s[0], med, s[n - 1]);
+    fflush(stdout);
 }
 
 static const char *accum_name(cuzk_msm_accum a)
@@ -298,7 +343,9 @@ int bench_msm_main(int argc, char **argv)
                 snprintf(name, sizeof name, "%s_msm%s_random_%s_c%u_k%u", group,
                          b.raw ? "_raw" : "", accum_name(plan.accum), plan.window, plan.chunks);
         }
+        b.ncpu = 0;
         bench_run(&o, name, b.n, body, &b);
+        print_cpu(&b, name, o.json);
         if (b.failed)
             goto done;
     }

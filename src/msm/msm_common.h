@@ -1,0 +1,538 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_MSM_MSM_COMMON_H
+#define CUZK_MSM_MSM_COMMON_H
+
+/*
+ * The group-independent half of the CPU MSM (src/msm/pippenger_impl.h describes the algorithm):
+ * inline field helpers for the batch-affine loop, scalar digits, the window/chunk planner with
+ * its cost model, the working-memory layout, and the batch-addition plan. Everything here is
+ * static: each group's translation unit gets its own copy.
+ */
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cuzk/alloc.h"
+#include "cuzk/msm.h"
+#include "common/verify.h"
+#include "field/fp_internal.h"
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+#define MSM_ALIGN 64
+/* Digits are computed |MSM_BLOCK| points at a time; buckets are prefetched this far ahead. */
+#define MSM_BLOCK 64
+#define MSM_PREFETCH 6
+#define MSM_AUTO_MAX_WINDOW 20
+/* Affine accumulation: additions per shared inversion (at most), and the smallest bucket
+ * count for which the automatic choice considers it. */
+#define MSM_BATCH_MAX 1024
+#define MSM_AFFINE_MIN_BUCKETS 256
+/* Batch addition: at most this many lanes per worker. */
+#define MSM_LANES_MAX 1024
+/* The max-bit-length scan splits the scalars into at most this many chunks. */
+#define MSM_SCAN_CHUNKS 64
+
+/*
+ * Cost model constants, in field multiplications (see the header comment). The operation
+ * counts are 8M + 2S (madd-2008-s) and 5M + 1S plus the shared inversion; the overheads (digit
+ * extraction, bitmaps, the batch's subtractions, copies and queue) were fitted to the CPU times
+ * of 2^12..2^20-point runs in docs/PERFORMANCE.md, where one bucket addition cost about 11.5 M
+ * (XYZZ) and 8.5 to 10 M (AFFINE), and one bucket of the running sum about 25 M (affine buckets:
+ * one mixed and one full XYZZ addition) and 28 M (XYZZ buckets: two full additions).
+ */
+#define MSM_COST_OVERHEAD 1.5
+#define MSM_COST_ADD_XYZZ 10.0
+#define MSM_COST_ADD_AFFINE 8.5
+#define MSM_COST_REDUCE_XYZZ 28.0
+#define MSM_COST_REDUCE_AFFINE 24.0
+#define MSM_COST_JAC_ADD 16.0
+
+enum { MSM_KIND_ADD = 0, MSM_KIND_DBL = 1, MSM_KIND_CANCEL = 2 };
+
+/*
+ * Inline field helpers for the batch-affine inner loop. The library's cuzk_fp_add/sub are
+ * out-of-line portable code (a call plus 128-bit arithmetic each), which made subtractions a
+ * fifth of the batch-affine time (perf, 2^16 points); these are the same operations as
+ * add/sub-with-carry chains that the compiler keeps in registers, and the multiplication goes
+ * straight to the back end that cuzk_fp_mul forwards to. Same results, same representation.
+ * TODO(field): when src/field exposes inline add/sub, use those and drop these.
+ */
+#if defined(__x86_64__)
+static inline void msm_fp_sub(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *b)
+{
+    unsigned long long t[6], u[6];
+    unsigned char c = 0, d = 0;
+    for (int i = 0; i < 6; i++)
+        c = _subborrow_u64(c, a->l[i], b->l[i], &t[i]);
+    uint64_t mask = 0 - (uint64_t)c; /* add p back after a borrow */
+    for (int i = 0; i < 6; i++)
+        d = _addcarry_u64(d, t[i], cuzk_fp_modulus[i] & mask, &u[i]);
+    for (int i = 0; i < 6; i++)
+        r->l[i] = u[i];
+}
+
+static inline void msm_fp_add(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *b)
+{
+    unsigned long long t[6], u[6];
+    unsigned char c = 0, d = 0;
+    for (int i = 0; i < 6; i++) /* a + b < 2p < 2^384: no carry out */
+        c = _addcarry_u64(c, a->l[i], b->l[i], &t[i]);
+    for (int i = 0; i < 6; i++)
+        d = _subborrow_u64(d, t[i], cuzk_fp_modulus[i], &u[i]);
+    uint64_t keep = 0 - (uint64_t)d; /* t < p: keep t */
+    for (int i = 0; i < 6; i++)
+        r->l[i] = (t[i] & keep) | (u[i] & ~keep);
+}
+#else
+#define msm_fp_sub cuzk_fp_sub
+#define msm_fp_add cuzk_fp_add
+#endif
+
+static inline void msm_fp_dbl(cuzk_fp_t *r, const cuzk_fp_t *a)
+{
+    msm_fp_add(r, a, a);
+}
+
+static inline void msm_fp_neg(cuzk_fp_t *r, const cuzk_fp_t *a)
+{
+    cuzk_fp_t z = {{0}};
+    msm_fp_sub(r, &z, a);
+}
+
+static inline void msm_fp_mul(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *b)
+{
+    cuzk_fp_mul_impl(r->l, a->l, b->l);
+}
+
+static inline void msm_fp_sqr(cuzk_fp_t *r, const cuzk_fp_t *a)
+{
+    cuzk_fp_sqr_impl(r->l, a->l);
+}
+
+static inline bool msm_fp_eq(const cuzk_fp_t *a, const cuzk_fp_t *b)
+{
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
+static inline bool msm_fp_is_zero(const cuzk_fp_t *a)
+{
+    return (a->l[0] | a->l[1] | a->l[2] | a->l[3] | a->l[4] | a->l[5]) == 0;
+}
+
+static inline void msm_fp2_add(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    msm_fp_add(&r->c0, &a->c0, &b->c0);
+    msm_fp_add(&r->c1, &a->c1, &b->c1);
+}
+
+static inline void msm_fp2_sub(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    msm_fp_sub(&r->c0, &a->c0, &b->c0);
+    msm_fp_sub(&r->c1, &a->c1, &b->c1);
+}
+
+static inline void msm_fp2_dbl(cuzk_fp2_t *r, const cuzk_fp2_t *a)
+{
+    msm_fp_dbl(&r->c0, &a->c0);
+    msm_fp_dbl(&r->c1, &a->c1);
+}
+
+static inline void msm_fp2_neg(cuzk_fp2_t *r, const cuzk_fp2_t *a)
+{
+    msm_fp_neg(&r->c0, &a->c0);
+    msm_fp_neg(&r->c1, &a->c1);
+}
+
+/* Karatsuba, 3M (u^2 = -1); every input is read before |r| is written. */
+static inline void msm_fp2_mul(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    cuzk_fp_t t0, t1, s0, s1;
+    msm_fp_mul(&t0, &a->c0, &b->c0);
+    msm_fp_mul(&t1, &a->c1, &b->c1);
+    msm_fp_add(&s0, &a->c0, &a->c1);
+    msm_fp_add(&s1, &b->c0, &b->c1);
+    msm_fp_mul(&s0, &s0, &s1);
+    msm_fp_sub(&r->c0, &t0, &t1);
+    msm_fp_sub(&s0, &s0, &t0);
+    msm_fp_sub(&r->c1, &s0, &t1);
+}
+
+/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: 2M. */
+static inline void msm_fp2_sqr(cuzk_fp2_t *r, const cuzk_fp2_t *a)
+{
+    cuzk_fp_t s, d, m;
+    msm_fp_add(&s, &a->c0, &a->c1);
+    msm_fp_sub(&d, &a->c0, &a->c1);
+    msm_fp_mul(&m, &a->c0, &a->c1);
+    msm_fp_mul(&r->c0, &s, &d);
+    msm_fp_dbl(&r->c1, &m);
+}
+
+static inline bool msm_fp2_eq(const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
+static inline bool msm_fp2_is_zero(const cuzk_fp2_t *a)
+{
+    return msm_fp_is_zero(&a->c0) && msm_fp_is_zero(&a->c1);
+}
+
+/*
+ * Canonical limbs of a Montgomery Fr element: a R^-1 mod r by four word-by-word Montgomery
+ * reduction steps (20 multiplications instead of the 32 of multiplying by one as
+ * cuzk_fr_to_canonical does). For a < r the result is below r.
+ */
+#define MSM_FR_N0 0xfffffffeffffffffULL /* -r^-1 mod 2^64 */
+static inline void msm_fr_canonical(uint64_t out[4], const cuzk_fr_t *a)
+{
+    typedef unsigned __int128 u128;
+    uint64_t t[4] = {a->l[0], a->l[1], a->l[2], a->l[3]};
+    for (int i = 0; i < 4; i++) {
+        uint64_t m = t[0] * MSM_FR_N0;
+        u128 acc = (u128)m * cuzk_fr_modulus[0] + t[0]; /* low word is zero by choice of m */
+        uint64_t carry = (uint64_t)(acc >> 64);
+        for (int j = 1; j < 4; j++) {
+            acc = (u128)m * cuzk_fr_modulus[j] + t[j] + carry;
+            t[j - 1] = (uint64_t)acc;
+            carry = (uint64_t)(acc >> 64);
+        }
+        t[3] = carry;
+    }
+    memcpy(out, t, sizeof t);
+}
+
+typedef struct {
+    const uint64_t *raw;   /* canonical scalars, 4 limbs each, or NULL */
+    const cuzk_fr_t *mont; /* Montgomery scalars when |raw| is NULL */
+} msm_scalars;
+
+/* Canonical limbs of scalar |i|: a pointer into the raw array, or |tmp| after conversion. */
+static inline const uint64_t *msm_scalar(uint64_t tmp[4], const msm_scalars *s, size_t i)
+{
+    if (s->raw)
+        return s->raw + 4 * i;
+    msm_fr_canonical(tmp, &s->mont[i]);
+    return tmp;
+}
+
+/* The signed digit of window |w| (see the header comment): bits [wc - 1, wc + c) of |k|. */
+static inline int32_t msm_digit(const uint64_t k[4], unsigned w, unsigned c)
+{
+    size_t off = (size_t)w * c;
+    uint64_t v;
+    if (off == 0) {
+        v = k[0] << 1;
+    } else {
+        size_t lo = off - 1, limb = lo / 64;
+        unsigned sh = (unsigned)(lo % 64);
+        v = limb < 4 ? k[limb] >> sh : 0;
+        if (sh + c + 1 > 64 && limb + 1 < 4)
+            v |= k[limb + 1] << (64 - sh);
+    }
+    v &= ((uint64_t)2 << c) - 1;
+    int32_t d = (int32_t)((v >> 1) + (v & 1));
+    if (v >> c)
+        d -= (int32_t)1 << c;
+    return d;
+}
+
+static inline bool msm_bit_get(const uint64_t *bm, size_t i)
+{
+    return (bm[i >> 6] >> (i & 63)) & 1;
+}
+
+static inline void msm_bit_set(uint64_t *bm, size_t i)
+{
+    bm[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+static inline void msm_bit_clear(uint64_t *bm, size_t i)
+{
+    bm[i >> 6] &= ~((uint64_t)1 << (i & 63));
+}
+
+static inline size_t msm_words(size_t bits)
+{
+    return (bits + 63) / 64;
+}
+
+/* Appends a 64-byte aligned region of |count| x |size| bytes at *off; false on overflow. */
+static bool msm_region(size_t *start, size_t *off, size_t count, size_t size)
+{
+    size_t o = *off;
+    if (o > SIZE_MAX - (MSM_ALIGN - 1))
+        return false;
+    o = (o + MSM_ALIGN - 1) & ~(size_t)(MSM_ALIGN - 1);
+    if (size && count > (SIZE_MAX - o) / size)
+        return false;
+    *start = o;
+    *off = o + count * size;
+    return true;
+}
+
+/* Sizes of one group's types. */
+typedef struct {
+    size_t aff, xyzz, jac, f, entry, qitem;
+    double inv; /* one inversion, in multiplications */
+} msm_group;
+
+typedef struct {
+    unsigned c;           /* window width */
+    unsigned nwin;        /* windows */
+    unsigned chunks;      /* point chunks per window */
+    unsigned workers;     /* bucket sets in use at once */
+    cuzk_msm_accum accum; /* XYZZ or AFFINE, never AUTO */
+    size_t nb;            /* buckets per window, 2^(c-1) */
+    size_t batch;         /* AFFINE: additions per inversion */
+    size_t queue;         /* AFFINE: conflict queue capacity */
+    size_t tasks;         /* nwin x chunks */
+    double cost;          /* model estimate */
+} msm_plan;
+
+/* Byte offsets inside one worker's region, and the region sizes of the whole call. */
+typedef struct {
+    size_t bk, side, used, side_used, busy, ent, pre, queue; /* per worker */
+    size_t worker;                                           /* bytes per worker (aligned) */
+    size_t results;                                          /* offset of the task results */
+    size_t workers;                                          /* offset of worker 0's region */
+    size_t total;                                            /* whole scratch incl. slack */
+} msm_layout;
+
+/* Additions per inversion: a quarter of the buckets (about one point in eight then finds its
+ * bucket busy and waits in the queue), at most MSM_BATCH_MAX. Quarter, eighth and sixteenth
+ * measured within noise of each other at 2^16 points; the cap bounds the batch's working set.
+ * Tiny windows (only ever chosen explicitly) still batch a few, so conflicts stay exercised. */
+static size_t msm_batch_size(size_t nb)
+{
+    size_t b = nb / 4;
+    if (b < 4)
+        b = nb < 4 ? nb : 4;
+    return b > MSM_BATCH_MAX ? MSM_BATCH_MAX : b;
+}
+
+static double msm_cost(const msm_group *g, size_t n, unsigned threads, unsigned nwin, size_t nb,
+                       unsigned k, cuzk_msm_accum accum, size_t batch)
+{
+    double a = accum == CUZK_MSM_ACCUM_XYZZ ? MSM_COST_ADD_XYZZ
+                                            : MSM_COST_ADD_AFFINE + g->inv / (double)batch;
+    double tasks = (double)nwin * k;
+    double rounds = (double)((nwin * (size_t)k + threads - 1) / threads);
+    double r = accum == CUZK_MSM_ACCUM_XYZZ ? MSM_COST_REDUCE_XYZZ : MSM_COST_REDUCE_AFFINE;
+    double per_task = ((double)n / k) * (a + MSM_COST_OVERHEAD) + (double)nb * r;
+    return rounds * per_task + tasks * MSM_COST_JAC_ADD;
+}
+
+static bool msm_layout_make(msm_layout *l, const msm_plan *p, const msm_group *g)
+{
+    size_t off = 0, w = msm_words(p->nb);
+    memset(l, 0, sizeof *l);
+    if (p->accum == CUZK_MSM_ACCUM_XYZZ) {
+        if (!msm_region(&l->bk, &off, p->nb, g->xyzz) ||
+            !msm_region(&l->used, &off, w, sizeof(uint64_t)))
+            return false;
+    } else {
+        if (!msm_region(&l->bk, &off, p->nb, g->aff) ||
+            !msm_region(&l->side, &off, p->nb, g->xyzz) ||
+            !msm_region(&l->used, &off, w, sizeof(uint64_t)) ||
+            !msm_region(&l->side_used, &off, w, sizeof(uint64_t)) ||
+            !msm_region(&l->busy, &off, w, sizeof(uint64_t)) ||
+            !msm_region(&l->ent, &off, p->batch, g->entry) ||
+            !msm_region(&l->pre, &off, p->batch, g->f) ||
+            !msm_region(&l->queue, &off, p->queue ? p->queue : 1, g->qitem))
+            return false;
+    }
+    size_t dummy, total = 0;
+    if (!msm_region(&dummy, &off, 0, 1)) /* align the worker stride */
+        return false;
+    l->worker = off;
+    if (!msm_region(&l->results, &total, p->tasks, g->jac) ||
+        !msm_region(&l->workers, &total, p->workers, l->worker) ||
+        !msm_region(&dummy, &total, 1, MSM_ALIGN)) /* slack to align the base pointer */
+        return false;
+    l->total = total;
+    return true;
+}
+
+/*
+ * Chooses window, chunks and accumulation for |n| scalars of at most |bits| bits on |threads|
+ * threads (the cost model of the header comment); fields set in |o| are kept.
+ */
+static void msm_plan_make(msm_plan *out, const msm_group *g, size_t n, unsigned threads,
+                          unsigned bits, const cuzk_msm_opts *o)
+{
+    unsigned cmin = 1, cmax = bits + 1 < MSM_AUTO_MAX_WINDOW ? bits + 1 : MSM_AUTO_MAX_WINDOW;
+    if (o->window)
+        cmin = cmax = o->window;
+    if (threads == 0)
+        threads = 1;
+    msm_plan best = {0};
+    best.cost = -1;
+    for (unsigned c = cmin; c <= cmax; c++) {
+        size_t nb = (size_t)1 << (c - 1);
+        unsigned nwin = (bits + 1 + c - 1) / c;
+        for (int a = CUZK_MSM_ACCUM_XYZZ; a <= CUZK_MSM_ACCUM_AFFINE; a++) {
+            cuzk_msm_accum acc = (cuzk_msm_accum)a;
+            if (o->accum != CUZK_MSM_ACCUM_AUTO && acc != o->accum)
+                continue;
+            if (o->accum == CUZK_MSM_ACCUM_AUTO && acc == CUZK_MSM_ACCUM_AFFINE &&
+                nb < MSM_AFFINE_MIN_BUCKETS)
+                continue;
+            size_t batch = acc == CUZK_MSM_ACCUM_AFFINE ? msm_batch_size(nb) : 0;
+            unsigned kmin = 1, kmax = (2 * threads + nwin - 1) / nwin;
+            if (o->chunks)
+                kmin = kmax = o->chunks;
+            size_t nmax = n ? n : 1;
+            if (kmax > nmax)
+                kmax = (unsigned)nmax;
+            if (kmin > kmax)
+                kmin = kmax;
+            for (unsigned k = kmin; k <= kmax; k++) {
+                double cost = msm_cost(g, n, threads, nwin, nb, k, acc, batch);
+                if (best.cost < 0 || cost < best.cost) {
+                    best.c = c;
+                    best.nwin = nwin;
+                    best.chunks = k;
+                    best.accum = acc;
+                    best.nb = nb;
+                    best.batch = batch;
+                    best.queue = batch / 2;
+                    best.tasks = (size_t)nwin * k;
+                    best.workers = best.tasks < threads ? (unsigned)best.tasks : threads;
+                    best.cost = cost;
+                }
+            }
+        }
+    }
+    *out = best;
+}
+
+/* The first index of chunk |j| of |chunks| over |n| items. */
+static inline size_t msm_chunk_start(size_t n, size_t chunks, size_t j)
+{
+    return n / chunks * j + (j < n % chunks ? j : n % chunks);
+}
+
+/* Scan state: OR of the canonical limbs per chunk, whose bit length is the maximum one. */
+typedef struct {
+    const msm_scalars *sc;
+    size_t n, chunks;
+    uint64_t (*acc)[4];
+} msm_scan_ctx;
+
+static void msm_scan_chunk(void *vctx, size_t j)
+{
+    msm_scan_ctx *x = vctx;
+    size_t lo = msm_chunk_start(x->n, x->chunks, j), hi = msm_chunk_start(x->n, x->chunks, j + 1);
+    uint64_t o[4] = {0, 0, 0, 0}, tmp[4];
+    for (size_t i = lo; i < hi; i++) {
+        const uint64_t *k = msm_scalar(tmp, x->sc, i);
+        o[0] |= k[0];
+        o[1] |= k[1];
+        o[2] |= k[2];
+        o[3] |= k[3];
+    }
+    memcpy(x->acc[j], o, sizeof o);
+}
+
+static unsigned msm_max_bits(const msm_scalars *sc, size_t n, cuzk_pool *pool)
+{
+    uint64_t acc[MSM_SCAN_CHUNKS][4];
+    size_t chunks = n / 4096;
+    chunks = chunks < 1 ? 1 : chunks > MSM_SCAN_CHUNKS ? MSM_SCAN_CHUNKS : chunks;
+    msm_scan_ctx x = {sc, n, chunks, acc};
+    cuzk_pool_run(pool, chunks, msm_scan_chunk, &x);
+    uint64_t o[4] = {0, 0, 0, 0};
+    for (size_t j = 0; j < chunks; j++)
+        for (size_t i = 0; i < 4; i++)
+            o[i] |= acc[j][i];
+    for (unsigned i = 4; i-- > 0;)
+        if (o[i])
+            return 64 * i + 64 - (unsigned)__builtin_clzll(o[i]);
+    return 0;
+}
+
+static cuzk_status msm_check_opts(const cuzk_msm_opts *o)
+{
+    if (o->window > CUZK_MSM_MAX_WINDOW)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: window %u is above the maximum %d",
+                         o->window, CUZK_MSM_MAX_WINDOW);
+    if ((unsigned)o->accum > CUZK_MSM_ACCUM_AFFINE)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: unknown accumulation %d", (int)o->accum);
+    return CUZK_OK;
+}
+
+/* Working memory: the caller's when given (checked), else one cuzk_alloc. */
+static cuzk_status msm_get_memory(unsigned char **base, void **owned, size_t bytes,
+                                  const cuzk_msm_opts *o, const char *what)
+{
+    *owned = NULL;
+    unsigned char *p;
+    if (o->scratch) {
+        if (o->scratch_bytes < bytes)
+            return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                             "%s: scratch of %zu bytes is below the %zu bytes needed", what,
+                             o->scratch_bytes, bytes);
+        p = o->scratch;
+    } else {
+        p = cuzk_alloc(bytes);
+        if (!p)
+            return cuzk_fail(CUZK_ERR_NOMEM, "%s: cannot allocate %zu bytes of working memory",
+                             what, bytes);
+        *owned = p;
+    }
+    uintptr_t a = ((uintptr_t)p + MSM_ALIGN - 1) & ~(uintptr_t)(MSM_ALIGN - 1);
+    *base = p + (a - (uintptr_t)p);
+    return CUZK_OK;
+}
+
+/* Batch addition plan: lanes per worker, word chunks. */
+typedef struct {
+    cuzk_msm_accum accum;
+    size_t lanes, nwords, chunk_words, chunks;
+    unsigned workers;
+    size_t lanes_off, ent_off, pre_off, worker; /* per-worker layout */
+    size_t results, workers_off, total;         /* whole scratch */
+} msm_badd_plan;
+
+static bool msm_badd_plan_make(msm_badd_plan *p, const msm_group *g, size_t n, unsigned threads,
+                               const cuzk_msm_opts *o)
+{
+    memset(p, 0, sizeof *p);
+    if (threads == 0)
+        threads = 1;
+    p->nwords = msm_words(n);
+    size_t cw = p->nwords / (8 * (size_t)threads);
+    p->chunk_words = cw < 16 ? 16 : cw;
+    p->chunks = p->nwords ? (p->nwords + p->chunk_words - 1) / p->chunk_words : 0;
+    p->workers = p->chunks < threads ? (unsigned)(p->chunks ? p->chunks : 1) : threads;
+    size_t per = n / p->workers;
+    p->accum = o->accum;
+    if (p->accum == CUZK_MSM_ACCUM_AUTO)
+        p->accum = per >= 64 ? CUZK_MSM_ACCUM_AFFINE : CUZK_MSM_ACCUM_XYZZ;
+    size_t lanes = per / 8;
+    p->lanes = lanes < 4 ? 4 : lanes > MSM_LANES_MAX ? MSM_LANES_MAX : lanes;
+    size_t off = 0, dummy, total = 0;
+    if (p->accum == CUZK_MSM_ACCUM_AFFINE) {
+        if (!msm_region(&p->lanes_off, &off, p->lanes, g->aff) ||
+            !msm_region(&p->ent_off, &off, p->lanes, g->entry) ||
+            !msm_region(&p->pre_off, &off, p->lanes, g->f))
+            return false;
+    }
+    if (!msm_region(&dummy, &off, 0, 1))
+        return false;
+    p->worker = off;
+    if (!msm_region(&p->results, &total, p->workers, g->jac) ||
+        !msm_region(&p->workers_off, &total, p->workers, p->worker) ||
+        !msm_region(&dummy, &total, 1, MSM_ALIGN))
+        return false;
+    p->total = total;
+    return true;
+}
+
+#endif
