@@ -3,6 +3,8 @@
 # Installs the Debian packages cuzk needs when they are missing (as root); does nothing otherwise.
 set -e
 PKGS="build-essential git python3 libssl-dev libcjson-dev libgmp-dev"
+# node + npm drive the snarkjs/circom interoperability tests; take Debian's when none is present.
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

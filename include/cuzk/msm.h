@@ -99,10 +99,8 @@ cuzk_status cuzk_g2_batch_add_ex(cuzk_g2_jac_t *out, const cuzk_g2_affine_t *bas
  * (an upper bound over all scalar values); SIZE_MAX if that does not fit in a size_t. */
 size_t cuzk_g1_msm_scratch_size(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts);
 size_t cuzk_g2_msm_scratch_size(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts);
-size_t cuzk_g1_batch_add_scratch_size(size_t n, const cuzk_pool *pool,
-                                      const cuzk_msm_opts *opts);
-size_t cuzk_g2_batch_add_scratch_size(size_t n, const cuzk_pool *pool,
-                                      const cuzk_msm_opts *opts);
+size_t cuzk_g1_batch_add_scratch_size(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts);
+size_t cuzk_g2_batch_add_scratch_size(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts);
 
 /* The window, chunk count and accumulation an MSM of |n| full-width (255-bit) scalars on |pool|
  * with |opts| would use (fields of |opts| that are set are kept), for benchmark reports. */

@@ -38,7 +38,7 @@
 #define MSM_SCAN_CHUNKS 64
 
 /*
- * Cost model constants, in field multiplications (see the header comment). The operation
+ * Cost model constants, in field multiplications (src/msm/pippenger_impl.h). The operation
  * counts are 8M + 2S (madd-2008-s) and 5M + 1S plus the shared inversion; the overheads (digit
  * extraction, bitmaps, the batch's subtractions, copies and queue) were fitted to the CPU times
  * of 2^12..2^20-point runs in docs/PERFORMANCE.md, where one bucket addition cost about 11.5 M
@@ -221,7 +221,8 @@ static inline const uint64_t *msm_scalar(uint64_t tmp[4], const msm_scalars *s, 
     return tmp;
 }
 
-/* The signed digit of window |w| (see the header comment): bits [wc - 1, wc + c) of |k|. */
+/* The signed digit of window |w| (Booth recoding, see src/msm/pippenger_impl.h), from bits
+ * [wc - 1, wc + c) of |k|. */
 static inline int32_t msm_digit(const uint64_t k[4], unsigned w, unsigned c)
 {
     size_t off = (size_t)w * c;
@@ -361,7 +362,7 @@ static bool msm_layout_make(msm_layout *l, const msm_plan *p, const msm_group *g
 
 /*
  * Chooses window, chunks and accumulation for |n| scalars of at most |bits| bits on |threads|
- * threads (the cost model of the header comment); fields set in |o| are kept.
+ * threads (the cost model of src/msm/pippenger_impl.h); fields set in |o| are kept.
  */
 static void msm_plan_make(msm_plan *out, const msm_group *g, size_t n, unsigned threads,
                           unsigned bits, const cuzk_msm_opts *o)
@@ -460,8 +461,8 @@ static unsigned msm_max_bits(const msm_scalars *sc, size_t n, cuzk_pool *pool)
 static cuzk_status msm_check_opts(const cuzk_msm_opts *o)
 {
     if (o->window > CUZK_MSM_MAX_WINDOW)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: window %u is above the maximum %d",
-                         o->window, CUZK_MSM_MAX_WINDOW);
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: window %u is above the maximum %d", o->window,
+                         CUZK_MSM_MAX_WINDOW);
     if ((unsigned)o->accum > CUZK_MSM_ACCUM_AFFINE)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: unknown accumulation %d", (int)o->accum);
     return CUZK_OK;

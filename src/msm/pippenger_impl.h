@@ -80,6 +80,12 @@
 
 #include "msm/msm_common.h"
 
+/* Short names for this group's internal types (macros keep the declarations readable). */
+#define MSM_ENTRY_T M_(entry_t_)
+#define MSM_QITEM_T M_(qitem_t_)
+#define MSM_WORKER_T M_(worker_t_)
+#define MSM_CTX_T M_(msm_ctx_t_)
+#define MSM_BADD_CTX_T M_(badd_ctx_t_)
 
 /* ---- per-group part ------------------------------------------------------------------------ */
 
@@ -89,17 +95,17 @@ typedef struct {
     const AFF_T *src;
     uint32_t neg;
     uint32_t kind;
-} M_(entry_t_);
+} MSM_ENTRY_T;
 
 /* A point waiting for its bucket to leave the current batch. */
 typedef struct {
     const AFF_T *src;
     uint32_t b;
     uint32_t neg;
-} M_(qitem_t_);
+} MSM_QITEM_T;
 
-static const msm_group M_(group_) = {sizeof(AFF_T),      sizeof(XYZZ_T),        sizeof(JAC_T),
-                                     sizeof(F_T),        sizeof(M_(entry_t_)), sizeof(M_(qitem_t_)),
+static const msm_group M_(group_) = {sizeof(AFF_T), sizeof(XYZZ_T),      sizeof(JAC_T),
+                                     sizeof(F_T),   sizeof(MSM_ENTRY_T), sizeof(MSM_QITEM_T),
                                      MSM_INV_COST};
 
 /*
@@ -108,13 +114,13 @@ static const msm_group M_(group_) = {sizeof(AFF_T),      sizeof(XYZZ_T),        
  * |pre| holds |m| prefix products. Cost per addition: 5M + 1S + 7 subtractions, plus the
  * shared inversion.
  */
-static void M_(batch_apply_)(M_(entry_t_) *ent, size_t m, F_T *pre)
+static void M_(batch_apply_)(MSM_ENTRY_T *ent, size_t m, F_T *pre)
 {
     F_T acc, den, num, py;
     size_t live = 0;
     F_ONE(&acc);
     for (size_t k = 0; k < m; k++) {
-        M_(entry_t_) *e = &ent[k];
+        MSM_ENTRY_T *e = &ent[k];
         AFF_T *a = e->dst;
         const AFF_T *p = e->src;
         if (F_EQ(&a->x, &p->x)) {
@@ -142,7 +148,7 @@ static void M_(batch_apply_)(M_(entry_t_) *ent, size_t m, F_T *pre)
         return;
     F_INV(&acc, &acc);
     for (size_t k = m; k-- > 0;) {
-        M_(entry_t_) *e = &ent[k];
+        MSM_ENTRY_T *e = &ent[k];
         if (e->kind == MSM_KIND_CANCEL)
             continue;
         AFF_T *a = e->dst;
@@ -192,11 +198,11 @@ typedef struct {
     uint64_t *used;      /* bucket holds a value */
     uint64_t *side_used; /* side bucket holds a value */
     uint64_t *busy;      /* bucket has an addition in the current batch */
-    M_(entry_t_) *ent;
+    MSM_ENTRY_T *ent;
     F_T *pre;
-    M_(qitem_t_) *q;
+    MSM_QITEM_T *q;
     size_t m, qn, batch, qcap, nb;
-} M_(worker_t_);
+} MSM_WORKER_T;
 
 /* XYZZ accumulation of +-p into bucket b. */
 static inline void M_(xyzz_put_)(XYZZ_T *bk, uint64_t *used, const AFF_T *p, uint32_t b,
@@ -227,11 +233,11 @@ static inline void M_(prefetch_)(const void *p, size_t size)
  * exactly when its |used| bit is set, so placing reads only bitmaps; the bucket itself is
  * prefetched here and first read when the batch is applied.
  */
-static inline bool M_(aff_place_)(M_(worker_t_) *s, const AFF_T *p, uint32_t b, uint32_t neg)
+static inline bool M_(aff_place_)(MSM_WORKER_T *s, const AFF_T *p, uint32_t b, uint32_t neg)
 {
     if (msm_bit_get(s->busy, b)) {
         if (s->qn < s->qcap)
-            s->q[s->qn++] = (M_(qitem_t_)){p, b, neg};
+            s->q[s->qn++] = (MSM_QITEM_T){p, b, neg};
         else
             M_(xyzz_put_)(s->side, s->side_used, p, b, neg);
         return false;
@@ -249,12 +255,12 @@ static inline bool M_(aff_place_)(M_(worker_t_) *s, const AFF_T *p, uint32_t b, 
     }
     M_(prefetch_)(a, sizeof *a);
     msm_bit_set(s->busy, b);
-    s->ent[s->m++] = (M_(entry_t_)){a, p, neg, MSM_KIND_ADD};
+    s->ent[s->m++] = (MSM_ENTRY_T){a, p, neg, MSM_KIND_ADD};
     return s->m == s->batch;
 }
 
 /* Applies the batch, then retries the queued points (qcap < batch, so they cannot fill it). */
-static void M_(aff_flush_)(M_(worker_t_) *s)
+static void M_(aff_flush_)(MSM_WORKER_T *s)
 {
     M_(batch_apply_)(s->ent, s->m, s->pre);
     for (size_t k = 0; k < s->m; k++) {
@@ -267,12 +273,12 @@ static void M_(aff_flush_)(M_(worker_t_) *s)
     size_t old = s->qn;
     s->qn = 0;
     for (size_t i = 0; i < old; i++) {
-        M_(qitem_t_) it = s->q[i]; /* qn <= i: a re-queued item never overwrites an unread one */
+        MSM_QITEM_T it = s->q[i]; /* qn <= i: a re-queued item never overwrites an unread one */
         (void)M_(aff_place_)(s, it.src, it.b, it.neg);
     }
 }
 
-static void M_(aff_finish_)(M_(worker_t_) *s)
+static void M_(aff_finish_)(MSM_WORKER_T *s)
 {
     while (s->m > 0) {
         M_(aff_flush_)(s);
@@ -287,7 +293,7 @@ static void M_(aff_finish_)(M_(worker_t_) *s)
 }
 
 /* Window sum sum_b (b+1) B_b by running sums from the top bucket down: 2 additions per bucket. */
-static void M_(reduce_)(JAC_T *out, const M_(worker_t_) *s, cuzk_msm_accum accum)
+static void M_(reduce_)(JAC_T *out, const MSM_WORKER_T *s, cuzk_msm_accum accum)
 {
     XYZZ_T run, tot;
     M_(xyzz_set_infinity)(&run);
@@ -316,10 +322,10 @@ typedef struct {
     unsigned char *mem;
     JAC_T *results;
     _Atomic size_t next;
-} M_(msm_ctx_t_);
+} MSM_CTX_T;
 
 /* Task t = (window t / chunks, chunk t % chunks): accumulate, reduce into results[t]. */
-static void M_(msm_task_)(M_(msm_ctx_t_) *x, M_(worker_t_) *s, size_t t)
+static void M_(msm_task_)(MSM_CTX_T *x, MSM_WORKER_T *s, size_t t)
 {
     const msm_plan *pl = &x->plan;
     unsigned w = (unsigned)(t / pl->chunks), c = pl->c;
@@ -363,10 +369,10 @@ static void M_(msm_task_)(M_(msm_ctx_t_) *x, M_(worker_t_) *s, size_t t)
 
 static void M_(msm_worker_)(void *vctx, size_t wi)
 {
-    M_(msm_ctx_t_) *x = vctx;
+    MSM_CTX_T *x = vctx;
     const msm_layout *l = &x->lay;
     unsigned char *base = x->mem + l->workers + wi * l->worker;
-    M_(worker_t_) s = {0};
+    MSM_WORKER_T s = {0};
     s.nb = x->plan.nb;
     s.bk = base + l->bk;
     s.used = (uint64_t *)(base + l->used);
@@ -374,9 +380,9 @@ static void M_(msm_worker_)(void *vctx, size_t wi)
         s.side = (XYZZ_T *)(base + l->side);
         s.side_used = (uint64_t *)(base + l->side_used);
         s.busy = (uint64_t *)(base + l->busy);
-        s.ent = (M_(entry_t_) *)(base + l->ent);
+        s.ent = (MSM_ENTRY_T *)(base + l->ent);
         s.pre = (F_T *)(base + l->pre);
-        s.q = (M_(qitem_t_) *)(base + l->queue);
+        s.q = (MSM_QITEM_T *)(base + l->queue);
         s.batch = x->plan.batch;
         s.qcap = x->plan.queue;
         memset(s.busy, 0, msm_words(s.nb) * sizeof(uint64_t));
@@ -406,7 +412,7 @@ static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const msm_scalar
         M_(jac_set_infinity)(out);
         return CUZK_OK;
     }
-    M_(msm_ctx_t_) x = {.bases = bases, .sc = *sc, .n = n};
+    MSM_CTX_T x = {.bases = bases, .sc = *sc, .n = n};
     msm_plan_make(&x.plan, &M_(group_), n, cuzk_pool_threads(pool), bits, o);
     if (!msm_layout_make(&x.lay, &x.plan, &M_(group_)))
         return cuzk_fail(CUZK_ERR_NOMEM, "msm: working memory size overflows");
@@ -443,16 +449,16 @@ typedef struct {
     unsigned char *mem;
     JAC_T *results;
     _Atomic size_t next;
-} M_(badd_ctx_t_);
+} MSM_BADD_CTX_T;
 
 static void M_(badd_worker_)(void *vctx, size_t wi)
 {
-    M_(badd_ctx_t_) *x = vctx;
+    MSM_BADD_CTX_T *x = vctx;
     const msm_badd_plan *pl = &x->plan;
     unsigned char *base = x->mem + pl->workers_off + wi * pl->worker;
     bool affine = pl->accum == CUZK_MSM_ACCUM_AFFINE;
     AFF_T *lanes = (AFF_T *)(base + pl->lanes_off);
-    M_(entry_t_) *ent = (M_(entry_t_) *)(base + pl->ent_off);
+    MSM_ENTRY_T *ent = (MSM_ENTRY_T *)(base + pl->ent_off);
     F_T *pre = (F_T *)(base + pl->pre_off);
     size_t nl = pl->lanes, cur = 0, m = 0;
     if (affine)
@@ -484,7 +490,7 @@ static void M_(badd_worker_)(void *vctx, size_t wi)
                 if (l->infinity)
                     *l = *p;
                 else
-                    ent[m++] = (M_(entry_t_)){l, p, 0, MSM_KIND_ADD};
+                    ent[m++] = (MSM_ENTRY_T){l, p, 0, MSM_KIND_ADD};
                 if (++cur == nl) {
                     M_(batch_apply_)(ent, m, pre);
                     m = 0;
@@ -510,8 +516,7 @@ static cuzk_status M_(badd_run_)(JAC_T *out, const AFF_T *bases, const uint64_t 
     if (!out)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "batch_add: |out| is NULL");
     if (n > 0 && (!bases || !bitmap))
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "batch_add: NULL bases or bitmap with n = %zu",
-                         n);
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "batch_add: NULL bases or bitmap with n = %zu", n);
     cuzk_status st = msm_check_opts(o);
     if (st != CUZK_OK)
         return st;
@@ -519,7 +524,7 @@ static cuzk_status M_(badd_run_)(JAC_T *out, const AFF_T *bases, const uint64_t 
         M_(jac_set_infinity)(out);
         return CUZK_OK;
     }
-    M_(badd_ctx_t_) x = {.bases = bases, .bitmap = bitmap, .n = n};
+    MSM_BADD_CTX_T x = {.bases = bases, .bitmap = bitmap, .n = n};
     if (!msm_badd_plan_make(&x.plan, &M_(group_), n, cuzk_pool_threads(pool), o))
         return cuzk_fail(CUZK_ERR_NOMEM, "batch_add: working memory size overflows");
     void *owned;
@@ -605,8 +610,7 @@ size_t M_(batch_add_scratch_size)(size_t n, const cuzk_pool *pool, const cuzk_ms
     msm_badd_plan p;
     if (n == 0)
         return 0;
-    if (!msm_badd_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool),
-                            opts ? opts : &defaults))
+    if (!msm_badd_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), opts ? opts : &defaults))
         return SIZE_MAX;
     return p.total;
 }
@@ -622,3 +626,9 @@ void M_(msm_plan)(cuzk_msm_opts *out, size_t n, const cuzk_pool *pool, const cuz
     out->chunks = p.chunks;
     out->accum = p.accum;
 }
+
+#undef MSM_ENTRY_T
+#undef MSM_QITEM_T
+#undef MSM_WORKER_T
+#undef MSM_CTX_T
+#undef MSM_BADD_CTX_T

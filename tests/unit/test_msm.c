@@ -105,8 +105,8 @@ enum {
     SC_PAIRS,        /* scalar i equals scalar i - 1 for odd i (cancels with BASES_PLUS_MINUS) */
     SC_COUNT
 };
-static const char *const SC_NAME[] = {"random", "zero",        "one",   "r-1",
-                                      "0/1",    "small",       "mixed", "pairs"};
+static const char *const SC_NAME[] = {"random", "zero",  "one",   "r-1",
+                                      "0/1",    "small", "mixed", "pairs"};
 
 static void make_scalar(cuzk_fr_t *k, int kind, size_t i, const cuzk_fr_t *prev)
 {
@@ -246,8 +246,8 @@ CUZK_TEST(msm_g1_matches_naive)
             for (size_t v = 0; v < NVAR(n); v++) {
                 got = poisoned_g1();
                 CHECK(cuzk_g1_msm_ex(&got, pts, k, n, NULL, &VARIANTS[v]) == CUZK_OK);
-                CHECK_MSG(cuzk_g1_eq(&got, &want), "n=%zu scalars=%s variant=%zu", n,
-                          SC_NAME[sk], v);
+                CHECK_MSG(cuzk_g1_eq(&got, &want), "n=%zu scalars=%s variant=%zu", n, SC_NAME[sk],
+                          v);
             }
             got = poisoned_g1();
             CHECK(cuzk_g1_msm(&got, pts, k, n, NULL) == CUZK_OK);
@@ -282,8 +282,8 @@ CUZK_TEST(msm_g1_edge_bases)
                 for (size_t v = 0; v < NVAR(n); v++) {
                     got = poisoned_g1();
                     CHECK(cuzk_g1_msm_ex(&got, bases, k, n, NULL, &VARIANTS[v]) == CUZK_OK);
-                    CHECK_MSG(cuzk_g1_eq(&got, &want), "n=%zu bases=%s scalars=%s variant=%zu",
-                              n, BASES_NAME[bk], SC_NAME[sk], v);
+                    CHECK_MSG(cuzk_g1_eq(&got, &want), "n=%zu bases=%s scalars=%s variant=%zu", n,
+                              BASES_NAME[bk], SC_NAME[sk], v);
                 }
             }
         }
@@ -404,8 +404,8 @@ CUZK_TEST(msm_g1_threads_match_single)
                     CHECK_MSG(cuzk_g1_eq(&got, &ref) && got_aff.infinity == ref_aff.infinity &&
                                   memcmp(&got_aff.x, &ref_aff.x, sizeof got_aff.x) == 0 &&
                                   memcmp(&got_aff.y, &ref_aff.y, sizeof got_aff.y) == 0,
-                              "threads=%u chunks=%u accum=%d scalars=%s", threads[t], chunks[c],
-                              a, SC_NAME[kinds[ki]]);
+                              "threads=%u chunks=%u accum=%d scalars=%s", threads[t], chunks[c], a,
+                              SC_NAME[kinds[ki]]);
                 }
                 cuzk_pool_destroy(pool);
             }
@@ -470,8 +470,8 @@ CUZK_TEST(msm_g2_matches_naive)
 {
     enum { MAXN = 300 };
     static const size_t sizes[] = {0, 1, 5, 64, MAXN};
-    static const int kinds[] = {SC_RANDOM, SC_ZERO, SC_ONE, SC_R_MINUS_1, SC_BINARY_HEAVY,
-                                SC_SMALL};
+    static const int kinds[] = {SC_RANDOM,    SC_ZERO,         SC_ONE,
+                                SC_R_MINUS_1, SC_BINARY_HEAVY, SC_SMALL};
     cuzk_g2_affine_t *pts = g2_points(MAXN);
     cuzk_g2_affine_t *bases = cuzk_alloc_array(MAXN, sizeof *bases);
     static cuzk_fr_t k[MAXN];
@@ -611,8 +611,8 @@ CUZK_TEST(msm_g2_batch_add_matches_subset_sum)
                     got = poisoned_g2();
                     CHECK(cuzk_g2_batch_add_ex(&got, bases, bm, n, (v & 1) ? pool : NULL,
                                                &BADD_VARIANTS[v]) == CUZK_OK);
-                    CHECK_MSG(cuzk_g2_eq(&got, &want), "n=%zu density=%u%% bases=%s variant=%zu",
-                              n, density[di], BASES_NAME[bk], v);
+                    CHECK_MSG(cuzk_g2_eq(&got, &want), "n=%zu density=%u%% bases=%s variant=%zu", n,
+                              density[di], BASES_NAME[bk], v);
                 }
             }
         }

@@ -9,8 +9,9 @@
  * Timed through bench_run (min / median / max of wall time over --iters samples), followed by
  * the same statistics of process CPU time per call (all threads), which a shared, loaded
  * machine inflates much less. --accum both runs the two accumulation strategies one after the
- * other on the same inputs (same run, same machine state). Bases are a random point plus multiples of a second random point (cheap to make at
- * 2^20 and as good as random for timing); scalars are uniform below r, or 0/1 (binary).
+ * other on the same inputs (same run, same machine state). Bases are a random point plus
+ * multiples of a second random point (cheap to make at 2^20 and as good as random for timing);
+ * scalars are uniform below r, or 0/1 (binary).
  */
 #include "bench.h"
 #include "cuzk/alloc.h"
@@ -182,8 +183,9 @@ static void print_cpu(const msm_bench *b, const char *name, bool json)
                "\"cpu_max_ns\":%.1f}\n",
                name, n, s[0], med, s[n - 1]);
     else
-        printf("  process CPU time per call over %u calls: min=%.1f ns  median=%.1f ns  max=%.1f ns\n",
-               n, s[0], med, s[n - 1]);
+        printf(
+            "  process CPU time per call over %u calls: min=%.1f ns  median=%.1f ns  max=%.1f ns\n",
+            n, s[0], med, s[n - 1]);
     fflush(stdout);
 }
 
@@ -194,13 +196,14 @@ static const char *accum_name(cuzk_msm_accum a)
 
 static int usage_err(const char *what)
 {
-    fprintf(stderr,
-            "cuzk-bench msm: %s\n"
-            "usage: cuzk-bench msm --group g1|g2 --log-n N [--threads T]\n"
-            "                      [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]\n"
-            "                      [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]\n"
-            "                      [--iters N] [--warmup W] [--json]\n",
-            what);
+    fprintf(
+        stderr,
+        "cuzk-bench msm: %s\n"
+        "usage: cuzk-bench msm --group g1|g2 --log-n N [--threads T]\n"
+        "                      [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]\n"
+        "                      [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]\n"
+        "                      [--iters N] [--warmup W] [--json]\n",
+        what);
     return 2;
 }
 
@@ -327,8 +330,7 @@ int bench_msm_main(int argc, char **argv)
         char name[96];
         b.opts = (cuzk_msm_opts){.window = window, .chunks = chunks, .accum = list[a]};
         if (b.batch_add) {
-            snprintf(name, sizeof name, "%s_batch_add_%s_d%u", group,
-                     accum_name(list[a]), density);
+            snprintf(name, sizeof name, "%s_batch_add_%s_d%u", group, accum_name(list[a]), density);
         } else {
             cuzk_msm_opts plan;
             if (b.g2)
