@@ -8,8 +8,9 @@
  * says "raw" (canonical little-endian limbs, e.g. snarkjs's standard-form witness).
  * Public data: variable time.
  *
- * The bases must be points of the curve; the result is the exact integer combination, so raw
- * scalars may be any 256-bit value (no reduction mod r is needed or done). Every function
+ * The bases must lie in the prime-order subgroup (as parameter-file points do): a scalar k
+ * above (r-1)/2 is applied as r - k to the negated base. Raw scalars may be any 256-bit value;
+ * those >= r are applied as the integers they are (no reduction mod r). Every function
  * allocates its working memory once per call through cuzk_alloc (or takes it from the caller,
  * see cuzk_msm_opts) and returns CUZK_ERR_NOMEM, with |out| untouched, when that fails.
  * The algorithm and its measured choices are described in src/msm/pippenger_impl.h and
@@ -102,7 +103,7 @@ size_t cuzk_g2_msm_scratch_size(size_t n, const cuzk_pool *pool, const cuzk_msm_
 size_t cuzk_g1_batch_add_scratch_size(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts);
 size_t cuzk_g2_batch_add_scratch_size(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts);
 
-/* The window, chunk count and accumulation an MSM of |n| full-width (255-bit) scalars on |pool|
+/* The window, chunk count and accumulation an MSM of |n| random scalars below r on |pool|
  * with |opts| would use (fields of |opts| that are set are kept), for benchmark reports. */
 void cuzk_g1_msm_plan(cuzk_msm_opts *out, size_t n, const cuzk_pool *pool,
                       const cuzk_msm_opts *opts);

@@ -212,13 +212,45 @@ typedef struct {
     const cuzk_fr_t *mont; /* Montgomery scalars when |raw| is NULL */
 } msm_scalars;
 
-/* Canonical limbs of scalar |i|: a pointer into the raw array, or |tmp| after conversion. */
-static inline const uint64_t *msm_scalar(uint64_t tmp[4], const msm_scalars *s, size_t i)
+/* (r - 1) / 2, little-endian limbs. */
+static const uint64_t MSM_FR_HALF[4] = {0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL,
+                                        0x199cec0404d0ec02ULL, 0x39f6d3a994cebea4ULL};
+
+/* out = a - b over 4 limbs; returns the borrow. */
+static inline uint64_t msm_sub4(uint64_t out[4], const uint64_t a[4], const uint64_t b[4])
 {
+    typedef unsigned __int128 u128;
+    uint64_t borrow = 0;
+    for (int j = 0; j < 4; j++) {
+        u128 d = (u128)a[j] - b[j] - borrow;
+        out[j] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) & 1;
+    }
+    return borrow;
+}
+
+/*
+ * The scalar applied to point |i|, in |out|; returns 1 when the point is to be negated. A
+ * scalar k in ((r-1)/2, r) is replaced by r - k on -P (k P = (r - k)(-P) for P of order r), so
+ * every scalar below r becomes at most (r-1)/2 < 2^254 and needs one bit less: the "negate
+ * scalar and point when the top bit is set" trick of facts/gpu-techniques.md section 6 item 1.
+ * It saves a window when c divides 255 (c = 15 or 17: 17 instead of 18 windows, 15 instead of
+ * 16). Raw values >= r are applied as they are. Branch-free: the comparison is unpredictable.
+ */
+static inline uint32_t msm_scalar(uint64_t out[4], const msm_scalars *s, size_t i)
+{
+    uint64_t k[4], t[4], neg[4];
     if (s->raw)
-        return s->raw + 4 * i;
-    msm_fr_canonical(tmp, &s->mont[i]);
-    return tmp;
+        memcpy(k, s->raw + 4 * i, sizeof k);
+    else
+        msm_fr_canonical(k, &s->mont[i]);
+    uint64_t above_half = msm_sub4(t, MSM_FR_HALF, k);
+    uint64_t below_r = msm_sub4(t, k, cuzk_fr_modulus);
+    msm_sub4(neg, cuzk_fr_modulus, k);
+    uint64_t flip = above_half & below_r, mask = 0 - flip;
+    for (int j = 0; j < 4; j++)
+        out[j] = (k[j] & ~mask) | (neg[j] & mask);
+    return (uint32_t)flip;
 }
 
 /* The signed digit of window |w| (Booth recoding, see src/msm/pippenger_impl.h), from bits
@@ -419,7 +451,7 @@ static inline size_t msm_chunk_start(size_t n, size_t chunks, size_t j)
     return n / chunks * j + (j < n % chunks ? j : n % chunks);
 }
 
-/* Scan state: OR of the canonical limbs per chunk, whose bit length is the maximum one. */
+/* Scan state: OR of the applied scalars per chunk, whose bit length is the maximum one. */
 typedef struct {
     const msm_scalars *sc;
     size_t n, chunks;
@@ -430,9 +462,9 @@ static void msm_scan_chunk(void *vctx, size_t j)
 {
     msm_scan_ctx *x = vctx;
     size_t lo = msm_chunk_start(x->n, x->chunks, j), hi = msm_chunk_start(x->n, x->chunks, j + 1);
-    uint64_t o[4] = {0, 0, 0, 0}, tmp[4];
+    uint64_t o[4] = {0, 0, 0, 0}, k[4];
     for (size_t i = lo; i < hi; i++) {
-        const uint64_t *k = msm_scalar(tmp, x->sc, i);
+        (void)msm_scalar(k, x->sc, i);
         o[0] |= k[0];
         o[1] |= k[1];
         o[2] |= k[2];

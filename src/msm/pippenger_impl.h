@@ -60,11 +60,12 @@
  * (issue 3)": G1 picks XYZZ up to about 2^13 points and AFFINE above (c = 13 at 2^16, 14 at
  * 2^18, 16 at 2^20), where it measured 1.15-1.3x faster than XYZZ.
  *
- * Scalars: one parallel pass ORs all canonical scalars to find the largest bit length |bits|
- * (0/1 or small scalars then need few windows). Montgomery scalars are converted to canonical
- * form on the fly, per block of points and window (a 4-step Montgomery reduction, about 20
- * integer multiplications): no converted copy is allocated, and the measured cost of this
- * against raw scalars was within noise.
+ * Scalars: a scalar k above (r-1)/2 is applied as r - k to the negated point (msm_scalar), so
+ * scalars below r have at most 254 bits. One parallel pass ORs all applied scalars to find the
+ * largest bit length |bits| (0/1 or small scalars then need few windows). Montgomery scalars are
+ * converted to canonical form on the fly, per block of points and window (a 4-step Montgomery
+ * reduction, about 20 integer multiplications): no converted copy is allocated, and the measured
+ * cost of this against raw scalars was within noise.
  *
  * Memory, allocated once per call (or supplied by the caller): the task results, and per worker
  * the buckets with 1-bit "used" maps (so no bucket is cleared between tasks), plus for AFFINE
@@ -253,7 +254,10 @@ static inline bool M_(aff_place_)(MSM_WORKER_T *s, const AFF_T *p, uint32_t b, u
         a->infinity = false;
         return false;
     }
+    /* Both operands are next read when the batch is applied, ~|batch| points later: the
+     * base's x and y lines may not have been touched yet (placing reads only its flag). */
     M_(prefetch_)(a, sizeof *a);
+    M_(prefetch_)(p, sizeof *p);
     msm_bit_set(s->busy, b);
     s->ent[s->m++] = (MSM_ENTRY_T){a, p, neg, MSM_KIND_ADD};
     return s->m == s->batch;
@@ -339,11 +343,13 @@ static void M_(msm_task_)(MSM_CTX_T *x, MSM_WORKER_T *s, size_t t)
         s->m = s->qn = 0;
     }
     int32_t dig[MSM_BLOCK];
-    uint64_t tmp[4];
+    uint64_t k[4];
     for (size_t i0 = lo; i0 < hi; i0 += MSM_BLOCK) {
         size_t cnt = hi - i0 < MSM_BLOCK ? hi - i0 : MSM_BLOCK;
-        for (size_t i = 0; i < cnt; i++)
-            dig[i] = msm_digit(msm_scalar(tmp, &x->sc, i0 + i), w, c);
+        for (size_t i = 0; i < cnt; i++) {
+            int32_t flip = (int32_t)msm_scalar(k, &x->sc, i0 + i);
+            dig[i] = (msm_digit(k, w, c) ^ -flip) + flip; /* negated when flipped */
+        }
         for (size_t i = 0; i < cnt; i++) {
             /* XYZZ buckets are read at once: prefetch a few points ahead. */
             if (!affine && i + MSM_PREFETCH < cnt && dig[i + MSM_PREFETCH]) {
@@ -620,7 +626,7 @@ void M_(msm_plan)(cuzk_msm_opts *out, size_t n, const cuzk_pool *pool, const cuz
     static const cuzk_msm_opts defaults = {0};
     const cuzk_msm_opts *o = opts ? opts : &defaults;
     msm_plan p;
-    msm_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), 255, o);
+    msm_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), 254, o);
     *out = *o;
     out->window = p.c;
     out->chunks = p.chunks;

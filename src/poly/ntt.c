@@ -14,8 +14,6 @@
 #define POLY_L1_ELEMS 1024
 /* Bit-reversal tiles: 2^4 x 2^4 elements (8 KiB), swapped with their mirror tile. */
 #define POLY_BR_TILE_LOG 4
-/* Elements per task in element-wise loops. */
-#define POLY_CHUNK ((size_t)1 << 13)
 
 /* ---- radix-2 kernels ------------------------------------------------------------------------
  * Both work on m = 2^lm "rows" of |vw| adjacent elements, row i at x + i * |stride|: vw = 1 and
