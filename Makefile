@@ -23,11 +23,34 @@ endif
 LDLIBS   += -lcrypto -lcjson -lpthread -lm
 
 LIB_SRC   := $(shell find src -name '*.c' | sort)
+
+# CUDA backend (STYLE.md section 6): with nvcc every src/gpu/*.cu is compiled for sm_90 plus
+# embedded PTX and the CUDA runtime is linked statically; without nvcc, or with CUDA=0,
+# src/gpu/gpu_stub.c provides the same symbols (every call returns CUZK_ERR_NO_DEVICE).
+CUDA     ?= 1
+NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+ifeq ($(CUDA),0)
+NVCC     :=
+endif
+CUDA_SRC :=
+ifneq ($(NVCC),)
+CUDA_SRC  := $(sort $(wildcard src/gpu/*.cu))
+LIB_SRC   := $(filter-out src/gpu/gpu_stub.c,$(LIB_SRC))
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+NVCCFLAGS ?= -std=c++17 -O3 -gencode arch=compute_90,code=[sm_90,compute_90] -Werror all-warnings \
+             -Xcompiler -Wall,-Wextra,-Wno-unknown-pragmas -g
+# src/gpu/shim.cu stands in for the MSM entry points until src/gpu/msm*.cu defines them.
+ifneq ($(wildcard src/gpu/msm*.cu),)
+NVCCFLAGS += -DCUZK_GPU_HAVE_MSM=1
+endif
+LDLIBS   += -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt \
+            -lstdc++
+endif
 BENCH_SRC := $(shell find tools/bench -name '*.c' | sort)
 TEST_SRC  := $(shell find tests/unit tests/vectors -name '*.c' 2>/dev/null | sort) tests/common/runner.c \
              tests/fuzz/fuzz_targets.c
 
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CUDA_SRC:%.cu=$(BUILD)/obj/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
@@ -41,6 +64,10 @@ all: $(LIB) $(BENCH) $(TESTS)
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -MMD -MP -c $< -o $@
 
 # The test registry: every CUZK_TEST(name) found in the test sources.
 $(BUILD)/gen/test_list.h: $(filter-out tests/common/runner.c,$(TEST_SRC))

@@ -24,9 +24,17 @@ typedef struct cuzk_backend cuzk_backend;
 cuzk_status cuzk_backend_parse_kind(const char *name,
                                     cuzk_backend_kind *out) CUZK_WARN_UNUSED_RESULT;
 /* Creates a backend. |threads| = 0: all CPUs (or CUZK_THREADS). CUDA when not compiled in, or
- * with no device: CUZK_ERR_NO_DEVICE with a message (AUTO then falls back to the CPU). */
+ * with no device: CUZK_ERR_NO_DEVICE with a message (AUTO then falls back to the CPU). A CUDA
+ * backend works on the default device: env CUZK_GPU (an ordinal), else device 0. */
 cuzk_status cuzk_backend_create(cuzk_backend **out, cuzk_backend_kind kind,
                                 unsigned threads) CUZK_WARN_UNUSED_RESULT;
+/* The same on CUDA device |device| (-1: the default above; ignored by the CPU backend; run one
+ * backend per device to use several). Returns CUZK_ERR_NO_DEVICE for an ordinal without a
+ * device when |kind| is CUDA (AUTO then uses the CPU). */
+cuzk_status cuzk_backend_create_on(cuzk_backend **out, cuzk_backend_kind kind, unsigned threads,
+                                   int device) CUZK_WARN_UNUSED_RESULT;
+/* The CUDA device ordinal of |be|, or -1 for the CPU backend. */
+int cuzk_backend_device(const cuzk_backend *be);
 void cuzk_backend_destroy(cuzk_backend *be);
 /* "cpu" or "cuda". */
 const char *cuzk_backend_name(const cuzk_backend *be);
@@ -37,7 +45,10 @@ unsigned cuzk_backend_threads(const cuzk_backend *be);
 bool cuzk_backend_cuda_compiled(void);
 bool cuzk_backend_cuda_usable(void);
 
-/* See cuzk_poly_h (a receives h; b, c clobbered). */
+/* See cuzk_poly_h (a receives h; b, c clobbered). The CUDA backend runs domains of 2^10 .. 2^27 on
+ * the device (smaller ones on the CPU, where transfers would dominate) and falls back to the CPU,
+ * with one note on stderr, when the device runs out of memory. MSMs and batch additions go to
+ * the device when it implements them (otherwise the CPU, with one note on stderr). */
 cuzk_status cuzk_backend_h(cuzk_backend *be, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
                            cuzk_fr_t *c) CUZK_WARN_UNUSED_RESULT;
 cuzk_status cuzk_backend_msm_g1(cuzk_backend *be, cuzk_g1_jac_t *out,

@@ -16,7 +16,12 @@
     X(ERR_VERIFY_FAILED, 9, "proof did not verify")                                                \
     X(ERR_UNSUPPORTED, 10, "not supported")                                                        \
     X(ERR_NO_DEVICE, 11, "no GPU device")                                                          \
-    X(ERR_INTERNAL, 12, "internal error")
+    X(ERR_INTERNAL, 12, "internal error")                                                          \
+    X(ERR_DEVICE, 13, "GPU device error")                                                          \
+    X(ERR_UNSATISFIED, 14, "witness does not satisfy the constraints")                             \
+    X(ERR_CANCELLED, 15, "cancelled")                                                              \
+    X(ERR_TIMEOUT, 16, "timed out")                                                                \
+    X(ERR_NOT_FOUND, 17, "not found")
 
 typedef enum {
 #define CUZK_STATUS_ENUM_(name, val, text) CUZK_##name = val,

@@ -1,16 +1,31 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* Backend selection and the CPU implementation (src/poly + src/msm over a thread pool). The
- * CUDA backend arrives with issue 4; until then asking for it fails with a clear message. */
+/* Backend selection, the CPU implementation (src/poly + src/msm over a thread pool) and the CUDA
+ * one (src/gpu through gpu/gpu.h, with the CPU as fallback where the device cannot do a call). */
 #include "cuzk/backend.h"
 #include "cuzk/alloc.h"
 #include "cuzk/msm.h"
+#include "gpu/gpu.h"
 
+#include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
+
+/* Domains the device H step takes; smaller ones cost more in transfers and launches than on the
+ * CPU. */
+#define BACKEND_GPU_H_MIN_LOG 10
 
 struct cuzk_backend {
     cuzk_backend_kind kind;
     cuzk_pool *pool;
+    int device; /* CUDA ordinal, -1 for the CPU backend */
 };
+
+/* One stderr note per process and reason when a CUDA backend call runs on the CPU instead. */
+static void fallback_note(atomic_bool *said, const char *what)
+{
+    if (!atomic_exchange(said, true))
+        fprintf(stderr, "cuzk: cuda backend: %s on the CPU (%s)\n", what, cuzk_last_error());
+}
 
 cuzk_status cuzk_backend_parse_kind(const char *name, cuzk_backend_kind *out)
 {
@@ -27,25 +42,44 @@ cuzk_status cuzk_backend_parse_kind(const char *name, cuzk_backend_kind *out)
 
 bool cuzk_backend_cuda_compiled(void)
 {
-    return false;
+    return cuzk_gpu_compiled();
 }
 
 bool cuzk_backend_cuda_usable(void)
 {
-    return false;
+    return cuzk_gpu_available();
 }
 
 cuzk_status cuzk_backend_create(cuzk_backend **out, cuzk_backend_kind kind, unsigned threads)
 {
+    return cuzk_backend_create_on(out, kind, threads, -1);
+}
+
+cuzk_status cuzk_backend_create_on(cuzk_backend **out, cuzk_backend_kind kind, unsigned threads,
+                                   int device)
+{
     *out = NULL;
-    if (kind == CUZK_BACKEND_CUDA)
-        return cuzk_fail(CUZK_ERR_NO_DEVICE,
-                         "the CUDA backend is not built into this binary yet (issue 4); use "
-                         "--backend cpu or auto");
+    if (kind != CUZK_BACKEND_AUTO && kind != CUZK_BACKEND_CPU && kind != CUZK_BACKEND_CUDA)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "unknown backend kind %d", (int)kind);
+    int dev = -1;
+    if (kind == CUZK_BACKEND_CUDA || kind == CUZK_BACKEND_AUTO) {
+        cuzk_gpu_device_info info;
+        int ord = device < 0 ? cuzk_gpu_default_device() : device;
+        cuzk_status s = cuzk_gpu_get_device_info(ord, &info);
+        if (s == CUZK_OK)
+            dev = ord;
+        else if (kind == CUZK_BACKEND_CUDA)
+            return !cuzk_gpu_compiled()
+                       ? cuzk_fail(CUZK_ERR_NO_DEVICE,
+                                   "the CUDA backend is not compiled into this binary (no nvcc "
+                                   "at build time, or CUDA=0); use --backend cpu or auto")
+                       : s;
+    }
     cuzk_backend *be = cuzk_alloc(sizeof *be);
     if (!be)
         return cuzk_fail(CUZK_ERR_NOMEM, "cannot allocate a backend");
-    be->kind = CUZK_BACKEND_CPU;
+    be->kind = dev >= 0 ? CUZK_BACKEND_CUDA : CUZK_BACKEND_CPU;
+    be->device = dev;
     cuzk_status s = cuzk_pool_create(&be->pool, threads);
     if (s != CUZK_OK) {
         cuzk_free(be);
@@ -63,6 +97,11 @@ void cuzk_backend_destroy(cuzk_backend *be)
     cuzk_free(be);
 }
 
+int cuzk_backend_device(const cuzk_backend *be)
+{
+    return be->device;
+}
+
 const char *cuzk_backend_name(const cuzk_backend *be)
 {
     return be->kind == CUZK_BACKEND_CUDA ? "cuda" : "cpu";
@@ -78,9 +117,24 @@ unsigned cuzk_backend_threads(const cuzk_backend *be)
     return cuzk_pool_threads(be->pool);
 }
 
+/* Whether a device status lets the call run on the CPU instead: the device path is missing or
+ * the device ran out of memory. */
+static bool cpu_can_take(cuzk_status s)
+{
+    return s == CUZK_ERR_UNSUPPORTED || s == CUZK_ERR_NOMEM;
+}
+
 cuzk_status cuzk_backend_h(cuzk_backend *be, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
                            cuzk_fr_t *c)
 {
+    unsigned l = cuzk_domain_log_size(d);
+    if (be->kind == CUZK_BACKEND_CUDA && l >= BACKEND_GPU_H_MIN_LOG && l <= CUZK_GPU_NTT_MAX_LOG) {
+        static atomic_bool said;
+        cuzk_status s = cuzk_gpu_h(be->device, d, a, b, c, NULL);
+        if (s != CUZK_ERR_NOMEM)
+            return s;
+        fallback_note(&said, "the H step runs");
+    }
     cuzk_poly_h(d, a, b, c, be->pool);
     return CUZK_OK;
 }
@@ -88,12 +142,26 @@ cuzk_status cuzk_backend_h(cuzk_backend *be, const cuzk_domain *d, cuzk_fr_t *a,
 cuzk_status cuzk_backend_msm_g1(cuzk_backend *be, cuzk_g1_jac_t *out,
                                 const cuzk_g1_affine_t *bases, const cuzk_fr_t *scalars, size_t n)
 {
+    if (be->kind == CUZK_BACKEND_CUDA) {
+        static atomic_bool said;
+        cuzk_status s = cuzk_gpu_msm_g1(be->device, out, bases, scalars, n, NULL);
+        if (!cpu_can_take(s))
+            return s;
+        fallback_note(&said, "G1 MSMs run");
+    }
     return cuzk_g1_msm(out, bases, scalars, n, be->pool);
 }
 
 cuzk_status cuzk_backend_msm_g2(cuzk_backend *be, cuzk_g2_jac_t *out,
                                 const cuzk_g2_affine_t *bases, const cuzk_fr_t *scalars, size_t n)
 {
+    if (be->kind == CUZK_BACKEND_CUDA) {
+        static atomic_bool said;
+        cuzk_status s = cuzk_gpu_msm_g2(be->device, out, bases, scalars, n, NULL);
+        if (!cpu_can_take(s))
+            return s;
+        fallback_note(&said, "G2 MSMs run");
+    }
     return cuzk_g2_msm(out, bases, scalars, n, be->pool);
 }
 
@@ -101,6 +169,13 @@ cuzk_status cuzk_backend_batch_add_g1(cuzk_backend *be, cuzk_g1_jac_t *out,
                                       const cuzk_g1_affine_t *bases, const uint64_t *bitmap,
                                       size_t n)
 {
+    if (be->kind == CUZK_BACKEND_CUDA) {
+        static atomic_bool said;
+        cuzk_status s = cuzk_gpu_batch_add_g1(be->device, out, bases, bitmap, n, NULL);
+        if (!cpu_can_take(s))
+            return s;
+        fallback_note(&said, "G1 batch additions run");
+    }
     return cuzk_g1_batch_add(out, bases, bitmap, n, be->pool);
 }
 
@@ -108,5 +183,12 @@ cuzk_status cuzk_backend_batch_add_g2(cuzk_backend *be, cuzk_g2_jac_t *out,
                                       const cuzk_g2_affine_t *bases, const uint64_t *bitmap,
                                       size_t n)
 {
+    if (be->kind == CUZK_BACKEND_CUDA) {
+        static atomic_bool said;
+        cuzk_status s = cuzk_gpu_batch_add_g2(be->device, out, bases, bitmap, n, NULL);
+        if (!cpu_can_take(s))
+            return s;
+        fallback_note(&said, "G2 batch additions run");
+    }
     return cuzk_g2_batch_add(out, bases, bitmap, n, be->pool);
 }

@@ -57,8 +57,8 @@
  * planner tries every c up to MSM_AUTO_MAX_WINDOW (capped at bits + 1), both strategies (AUTO;
  * AFFINE only from MSM_AFFINE_MIN_BUCKETS buckets up) and k up to 2 * threads / nwin, and keeps
  * the cheapest. The constants were fitted to the measurements in docs/PERFORMANCE.md, "CPU MSM
- * (issue 3)": G1 picks XYZZ up to about 2^13 points and AFFINE above (c = 13 at 2^16, 14 at
- * 2^18, 16 at 2^20), where it measured 1.15-1.3x faster than XYZZ.
+ * (issue 3)": G1 picks XYZZ up to about 2^13 points and AFFINE above (c = 13 at 2^16, 15 at
+ * 2^18, 16 at 2^20, 20 from 2^24), where AFFINE measured 1.2-1.3x faster than XYZZ.
  *
  * Scalars: a scalar k above (r-1)/2 is applied as r - k to the negated point (msm_scalar), so
  * scalars below r have at most 254 bits. One parallel pass ORs all applied scalars to find the

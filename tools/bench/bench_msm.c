@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
- * cuzk-bench msm: CPU multi-scalar multiplication and bitmap batch addition.
+ * cuzk-bench msm: multi-scalar multiplication and bitmap batch addition, CPU or CUDA.
  *
- *   cuzk-bench msm --group g1|g2 --log-n N [--threads T] [--accum auto|xyzz|affine|both]
- *                  [--scalars random|binary] [--raw] [--window C] [--chunks K]
- *                  [--op msm|batch-add] [--density PCT] [--iters N] [--warmup W] [--json]
+ *   cuzk-bench msm --group g1|g2 --log-n N [--backend cpu|cuda] [--threads T]
+ *                  [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]
+ *                  [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]
+ *                  [--resident] [--check] [--iters N] [--warmup W] [--json]
  *
  * Timed through bench_run (min / median / max of wall time over --iters samples), followed by
  * the same statistics of process CPU time per call (all threads), which a shared, loaded
@@ -12,10 +13,19 @@
  * other on the same inputs (same run, same machine state). Bases are a random point plus
  * multiples of a second random point (cheap to make at 2^20 and as good as random for timing);
  * scalars are uniform below r, or 0/1 (binary).
+ *
+ * --backend cuda runs src/gpu (cuzk_gpu_msm_gX / cuzk_gpu_batch_add_gX on the default device,
+ * env CUZK_GPU): after the wall-time line comes a line of CUDA-event times per call, "total"
+ * with the host <-> device transfers included and "compute" with the kernels only (no
+ * transfers). --resident uploads the bases once (cuzk_gpu_bases_upload_gX) so that each call
+ * moves only its scalars or bitmap (the SRS case). --check compares one result with the CPU
+ * (threads: --threads) first. --raw, --accum, --window and --chunks apply to the CPU only (env
+ * CUZK_GPU_MSM_WINDOW sets the device window).
  */
 #include "bench.h"
 #include "cuzk/alloc.h"
 #include "cuzk/msm.h"
+#include "gpu/gpu_msm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +47,11 @@ typedef struct {
      * be compared: wall time counts the waits for a core, CPU time does not. */
     double cpu_ns[64];
     unsigned ncpu;
+    /* --backend cuda: CUDA-event times of each call. */
+    bool cuda, resident;
+    cuzk_gpu_bases *rb;
+    double gpu_total[64], gpu_compute[64], gpu_h2d[64];
+    unsigned ngpu;
 } msm_bench;
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
@@ -62,62 +77,98 @@ static void rand_fr(cuzk_fr_t *out)
 
 #define BENCH_GEN_BATCH 4096
 
-/* bases[i] = P + i Q for random P, Q (Jacobian additions, normalised in batches). */
-static bool make_g1_bases(cuzk_g1_affine_t *out, size_t n)
-{
-    cuzk_g1_jac_t *tmp = cuzk_alloc_array(BENCH_GEN_BATCH, sizeof *tmp);
-    if (!tmp)
-        return false;
-    cuzk_g1_affine_t g;
-    cuzk_g1_jac_t gj, p, q;
-    cuzk_fr_t k;
-    cuzk_g1_generator(&g);
-    cuzk_g1_from_affine(&gj, &g);
-    rand_fr(&k);
-    cuzk_g1_mul_vartime(&p, &gj, &k);
-    rand_fr(&k);
-    cuzk_g1_mul_vartime(&q, &gj, &k);
-    for (size_t i = 0; i < n; i += BENCH_GEN_BATCH) {
-        size_t m = n - i < BENCH_GEN_BATCH ? n - i : BENCH_GEN_BATCH;
-        for (size_t j = 0; j < m; j++) {
-            tmp[j] = p;
-            cuzk_g1_add(&p, &p, &q);
-        }
-        cuzk_g1_batch_to_affine(out + i, tmp, m);
+/* bases[i] = P + i Q for random P, Q: chunks of BENCH_GEN_BATCH points on the pool, each from
+ * P + (first index) Q (one scalar multiplication), then Jacobian additions normalised together.
+ * About 1.5 us per point per thread, so 2^26 points take seconds on a 16-core host. */
+#define DEFINE_MAKE_BASES(G, AFF, JAC)                                                             \
+    typedef struct {                                                                               \
+        AFF *out;                                                                                  \
+        size_t n;                                                                                  \
+        JAC p, q;                                                                                  \
+        int failed;                                                                                \
+    } G##_gen_ctx;                                                                                 \
+    static void G##_gen_chunk(void *vctx, size_t j)                                                \
+    {                                                                                              \
+        G##_gen_ctx *x = vctx;                                                                     \
+        size_t i0 = j * BENCH_GEN_BATCH;                                                           \
+        size_t m = x->n - i0 < BENCH_GEN_BATCH ? x->n - i0 : BENCH_GEN_BATCH;                      \
+        JAC *tmp = cuzk_alloc_array(BENCH_GEN_BATCH, sizeof *tmp);                                 \
+        if (!tmp) {                                                                                \
+            x->failed = 1;                                                                         \
+            return;                                                                                \
+        }                                                                                          \
+        cuzk_fr_t k;                                                                               \
+        JAC p;                                                                                     \
+        cuzk_fr_set_u64(&k, (uint64_t)i0);                                                         \
+        cuzk_##G##_mul_vartime(&p, &x->q, &k);                                                     \
+        cuzk_##G##_add(&p, &p, &x->p);                                                             \
+        for (size_t i = 0; i < m; i++) {                                                           \
+            tmp[i] = p;                                                                            \
+            cuzk_##G##_add(&p, &p, &x->q);                                                         \
+        }                                                                                          \
+        cuzk_##G##_batch_to_affine(x->out + i0, tmp, m);                                           \
+        cuzk_free(tmp);                                                                            \
+    }                                                                                              \
+    static bool make_##G##_bases(AFF *out, size_t n, cuzk_pool *pool)                              \
+    {                                                                                              \
+        AFF g;                                                                                     \
+        JAC gj;                                                                                    \
+        cuzk_fr_t k;                                                                               \
+        G##_gen_ctx x = {.out = out, .n = n};                                                      \
+        cuzk_##G##_generator(&g);                                                                  \
+        cuzk_##G##_from_affine(&gj, &g);                                                           \
+        rand_fr(&k);                                                                               \
+        cuzk_##G##_mul_vartime(&x.p, &gj, &k);                                                     \
+        rand_fr(&k);                                                                               \
+        cuzk_##G##_mul_vartime(&x.q, &gj, &k);                                                     \
+        cuzk_pool_run(pool, (n + BENCH_GEN_BATCH - 1) / BENCH_GEN_BATCH, G##_gen_chunk, &x);       \
+        return !x.failed;                                                                          \
     }
-    cuzk_free(tmp);
-    return true;
-}
+DEFINE_MAKE_BASES(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
+DEFINE_MAKE_BASES(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
 
-static bool make_g2_bases(cuzk_g2_affine_t *out, size_t n)
+static void run_once_cuda(msm_bench *b)
 {
-    cuzk_g2_jac_t *tmp = cuzk_alloc_array(BENCH_GEN_BATCH, sizeof *tmp);
-    if (!tmp)
-        return false;
-    cuzk_g2_affine_t g;
-    cuzk_g2_jac_t gj, p, q;
-    cuzk_fr_t k;
-    cuzk_g2_generator(&g);
-    cuzk_g2_from_affine(&gj, &g);
-    rand_fr(&k);
-    cuzk_g2_mul_vartime(&p, &gj, &k);
-    rand_fr(&k);
-    cuzk_g2_mul_vartime(&q, &gj, &k);
-    for (size_t i = 0; i < n; i += BENCH_GEN_BATCH) {
-        size_t m = n - i < BENCH_GEN_BATCH ? n - i : BENCH_GEN_BATCH;
-        for (size_t j = 0; j < m; j++) {
-            tmp[j] = p;
-            cuzk_g2_add(&p, &p, &q);
-        }
-        cuzk_g2_batch_to_affine(out + i, tmp, m);
+    cuzk_status s;
+    cuzk_gpu_timing t = {0};
+    if (!b->g2) {
+        cuzk_g1_jac_t r;
+        if (b->batch_add)
+            s = b->rb ? cuzk_gpu_batch_add_g1_resident(&r, b->rb, 0, b->bitmap, b->n, &t)
+                      : cuzk_gpu_batch_add_g1(-1, &r, b->b1, b->bitmap, b->n, &t);
+        else
+            s = b->rb ? cuzk_gpu_msm_g1_resident(&r, b->rb, 0, b->k, b->n, &t)
+                      : cuzk_gpu_msm_g1(-1, &r, b->b1, b->k, b->n, &t);
+        bench_sink(&r, sizeof r);
+    } else {
+        cuzk_g2_jac_t r;
+        if (b->batch_add)
+            s = b->rb ? cuzk_gpu_batch_add_g2_resident(&r, b->rb, 0, b->bitmap, b->n, &t)
+                      : cuzk_gpu_batch_add_g2(-1, &r, b->b2, b->bitmap, b->n, &t);
+        else
+            s = b->rb ? cuzk_gpu_msm_g2_resident(&r, b->rb, 0, b->k, b->n, &t)
+                      : cuzk_gpu_msm_g2(-1, &r, b->b2, b->k, b->n, &t);
+        bench_sink(&r, sizeof r);
     }
-    cuzk_free(tmp);
-    return true;
+    if (s != CUZK_OK && !b->failed) {
+        fprintf(stderr, "cuzk-bench msm: %s: %s\n", cuzk_status_name(s), cuzk_last_error());
+        b->failed = 1;
+    }
+    if (b->ngpu < sizeof b->gpu_total / sizeof b->gpu_total[0]) {
+        b->gpu_total[b->ngpu] = t.total_ms;
+        b->gpu_compute[b->ngpu] = t.compute_ms;
+        b->gpu_h2d[b->ngpu] = t.h2d_ms;
+        b->ngpu++;
+    }
 }
 
 static void run_once(msm_bench *b)
 {
     cuzk_status s;
+    if (b->cuda) {
+        run_once_cuda(b);
+        return;
+    }
     if (!b->g2) {
         cuzk_g1_jac_t r;
         if (b->batch_add)
@@ -189,6 +240,81 @@ static void print_cpu(const msm_bench *b, const char *name, bool json)
     fflush(stdout);
 }
 
+static void stats(double *s, unsigned n, double *mn, double *med, double *mx)
+{
+    qsort(s, n, sizeof s[0], cmp_double);
+    *mn = s[0];
+    *med = n & 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    *mx = s[n - 1];
+}
+
+/* The CUDA-event line that follows each bench_run line of --backend cuda (calibration and
+ * warm-up calls excluded when there were enough calls: the first call includes module loading
+ * and the growth of the cached device buffers). */
+static void print_gpu(msm_bench *b, const char *name, bool json)
+{
+    unsigned skip = b->ngpu > 2 ? 1 : 0, n = b->ngpu - skip;
+    if (b->ngpu == 0)
+        return;
+    double t0, t1, t2, c0, c1, c2, h0, h1, h2;
+    stats(b->gpu_total + skip, n, &t0, &t1, &t2);
+    stats(b->gpu_compute + skip, n, &c0, &c1, &c2);
+    stats(b->gpu_h2d + skip, n, &h0, &h1, &h2);
+    cuzk_gpu_device_info di;
+    if (cuzk_gpu_get_device_info(-1, &di) != CUZK_OK)
+        snprintf(di.name, sizeof di.name, "?");
+    if (json)
+        printf("{\"bench\":\"%s\",\"backend\":\"cuda\",\"device\":\"%s\",\"resident\":%s,"
+               "\"gpu_calls\":%u,\"total_min_ms\":%.3f,\"total_median_ms\":%.3f,"
+               "\"total_max_ms\":%.3f,\"compute_min_ms\":%.3f,\"compute_median_ms\":%.3f,"
+               "\"compute_max_ms\":%.3f,\"h2d_median_ms\":%.3f}\n",
+               name, di.name, b->rb ? "true" : "false", n, t0, t1, t2, c0, c1, c2, h1);
+    else
+        printf("  cuda events on %s over %u calls: total (transfers included) min=%.3f "
+               "median=%.3f max=%.3f ms; compute (kernels only, no transfers) min=%.3f "
+               "median=%.3f max=%.3f ms; h2d median=%.3f ms%s\n",
+               di.name, n, t0, t1, t2, c0, c1, c2, h1,
+               b->rb ? " (bases resident)" : " (bases uploaded per call)");
+    fflush(stdout);
+}
+
+/* --check: one device result against the CPU on the same inputs. */
+static bool check_cuda(msm_bench *b)
+{
+    bool same = false;
+    cuzk_status s1, s2;
+    if (!b->g2) {
+        cuzk_g1_jac_t g, c;
+        cuzk_g1_affine_t x, y;
+        s1 = b->batch_add ? cuzk_gpu_batch_add_g1(-1, &g, b->b1, b->bitmap, b->n, NULL)
+                          : cuzk_gpu_msm_g1(-1, &g, b->b1, b->k, b->n, NULL);
+        s2 = b->batch_add ? cuzk_g1_batch_add(&c, b->b1, b->bitmap, b->n, b->pool)
+                          : cuzk_g1_msm(&c, b->b1, b->k, b->n, b->pool);
+        cuzk_g1_to_affine(&x, &g);
+        cuzk_g1_to_affine(&y, &c);
+        same = x.infinity == y.infinity && memcmp(&x.x, &y.x, sizeof x.x) == 0 &&
+               memcmp(&x.y, &y.y, sizeof x.y) == 0;
+    } else {
+        cuzk_g2_jac_t g, c;
+        cuzk_g2_affine_t x, y;
+        s1 = b->batch_add ? cuzk_gpu_batch_add_g2(-1, &g, b->b2, b->bitmap, b->n, NULL)
+                          : cuzk_gpu_msm_g2(-1, &g, b->b2, b->k, b->n, NULL);
+        s2 = b->batch_add ? cuzk_g2_batch_add(&c, b->b2, b->bitmap, b->n, b->pool)
+                          : cuzk_g2_msm(&c, b->b2, b->k, b->n, b->pool);
+        cuzk_g2_to_affine(&x, &g);
+        cuzk_g2_to_affine(&y, &c);
+        same = x.infinity == y.infinity && memcmp(&x.x, &y.x, sizeof x.x) == 0 &&
+               memcmp(&x.y, &y.y, sizeof x.y) == 0;
+    }
+    if (s1 != CUZK_OK || s2 != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench msm --check: %s\n", cuzk_last_error());
+        return false;
+    }
+    printf("  check: device result %s the CPU result\n", same ? "equals" : "DIFFERS FROM");
+    fflush(stdout);
+    return same;
+}
+
 static const char *accum_name(cuzk_msm_accum a)
 {
     return a == CUZK_MSM_ACCUM_XYZZ ? "xyzz" : a == CUZK_MSM_ACCUM_AFFINE ? "affine" : "auto";
@@ -199,10 +325,10 @@ static int usage_err(const char *what)
     fprintf(
         stderr,
         "cuzk-bench msm: %s\n"
-        "usage: cuzk-bench msm --group g1|g2 --log-n N [--threads T]\n"
+        "usage: cuzk-bench msm --group g1|g2 --log-n N [--backend cpu|cuda] [--threads T]\n"
         "                      [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]\n"
         "                      [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]\n"
-        "                      [--iters N] [--warmup W] [--json]\n",
+        "                      [--resident] [--check] [--iters N] [--warmup W] [--json]\n",
         what);
     return 2;
 }
@@ -216,6 +342,8 @@ int bench_msm_main(int argc, char **argv)
     msm_bench b = {0};
     unsigned log_n = 16, threads = 1, window = 0, chunks = 0, density = 50;
     const char *group = "g1", *accum = "auto", *scalars = "random", *op = "msm";
+    const char *backend = "cpu";
+    bool check = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         const char *eq = strchr(a, '=');
@@ -225,7 +353,8 @@ int bench_msm_main(int argc, char **argv)
             return usage_err("option too long");
         memcpy(key, a, kl);
         key[kl] = 0;
-        bool flag = strcmp(key, "--json") == 0 || strcmp(key, "--raw") == 0;
+        bool flag = strcmp(key, "--json") == 0 || strcmp(key, "--raw") == 0 ||
+                    strcmp(key, "--resident") == 0 || strcmp(key, "--check") == 0;
         if (!flag) {
             if (eq)
                 v = eq + 1;
@@ -238,6 +367,12 @@ int bench_msm_main(int argc, char **argv)
             o.json = true;
         else if (strcmp(key, "--raw") == 0)
             b.raw = true;
+        else if (strcmp(key, "--resident") == 0)
+            b.resident = true;
+        else if (strcmp(key, "--check") == 0)
+            check = true;
+        else if (strcmp(key, "--backend") == 0)
+            backend = v;
         else if (strcmp(key, "--group") == 0)
             group = v;
         else if (strcmp(key, "--log-n") == 0)
@@ -267,6 +402,17 @@ int bench_msm_main(int argc, char **argv)
         o.iters = 1;
     if (strcmp(group, "g1") != 0 && strcmp(group, "g2") != 0)
         return usage_err("--group must be g1 or g2");
+    if (strcmp(backend, "cuda") == 0)
+        b.cuda = true;
+    else if (strcmp(backend, "cpu") != 0)
+        return usage_err("--backend must be cpu or cuda");
+    if (b.cuda && !cuzk_gpu_available()) {
+        fprintf(stderr, "cuzk-bench msm: --backend cuda: no CUDA device (%s)\n",
+                cuzk_gpu_compiled() ? "none found" : "CUDA is not compiled into this binary");
+        return 2;
+    }
+    if ((b.resident || check) && !b.cuda)
+        return usage_err("--resident and --check need --backend cuda");
     if (log_n > 28)
         return usage_err("--log-n must be at most 28");
     if (threads == 0 || threads > 1024)
@@ -306,13 +452,13 @@ int bench_msm_main(int argc, char **argv)
     else
         b.b1 = cuzk_alloc_array(b.n, sizeof *b.b1);
     b.k = cuzk_alloc_array(b.n, sizeof *b.k);
-    b.kraw = cuzk_alloc_array(b.n, 4 * sizeof(uint64_t));
+    b.kraw = b.cuda ? NULL : cuzk_alloc_array(b.n, 4 * sizeof(uint64_t));
     b.bitmap = cuzk_calloc_array((b.n + 63) / 64, sizeof(uint64_t));
-    if ((!b.b1 && !b.b2) || !b.k || !b.kraw || !b.bitmap) {
+    if ((!b.b1 && !b.b2) || !b.k || (!b.kraw && !b.cuda) || !b.bitmap) {
         fprintf(stderr, "cuzk-bench msm: out of memory\n");
         goto done;
     }
-    if (!(b.g2 ? make_g2_bases(b.b2, b.n) : make_g1_bases(b.b1, b.n))) {
+    if (!(b.g2 ? make_g2_bases(b.b2, b.n, b.pool) : make_g1_bases(b.b1, b.n, b.pool))) {
         fprintf(stderr, "cuzk-bench msm: out of memory\n");
         goto done;
     }
@@ -321,11 +467,36 @@ int bench_msm_main(int argc, char **argv)
             cuzk_fr_set_u64(&b.k[i], rng_next() & 1);
         else
             rand_fr(&b.k[i]);
-        cuzk_fr_to_canonical(b.kraw + 4 * i, &b.k[i]);
+        if (!b.cuda)
+            cuzk_fr_to_canonical(b.kraw + 4 * i, &b.k[i]);
         if (rng_next() % 100 < density)
             b.bitmap[i / 64] |= (uint64_t)1 << (i % 64);
     }
     o.threads = threads;
+    if (b.cuda) {
+        if (check && !check_cuda(&b))
+            goto done;
+        if (b.resident) {
+            cuzk_status s = b.g2 ? cuzk_gpu_bases_upload_g2(&b.rb, -1, b.b2, b.n)
+                                 : cuzk_gpu_bases_upload_g1(&b.rb, -1, b.b1, b.n);
+            if (s != CUZK_OK) {
+                fprintf(stderr, "cuzk-bench msm: %s\n", cuzk_last_error());
+                goto done;
+            }
+        }
+        char name[96];
+        if (b.batch_add)
+            snprintf(name, sizeof name, "%s_batch_add_cuda%s_d%u", group,
+                     b.resident ? "_resident" : "", density);
+        else
+            snprintf(name, sizeof name, "%s_msm_%s_cuda%s", group, binary ? "binary" : "random",
+                     b.resident ? "_resident" : "");
+        b.ngpu = 0;
+        bench_run(&o, name, b.n, body, &b);
+        print_gpu(&b, name, o.json);
+        rc = b.failed ? 2 : 0;
+        goto done;
+    }
     for (size_t a = 0; a < nacc; a++) {
         char name[96];
         b.opts = (cuzk_msm_opts){.window = window, .chunks = chunks, .accum = list[a]};
@@ -353,6 +524,7 @@ int bench_msm_main(int argc, char **argv)
     }
     rc = 0;
 done:
+    cuzk_gpu_bases_free(b.rb);
     cuzk_free(b.b1);
     cuzk_free(b.b2);
     cuzk_free(b.k);

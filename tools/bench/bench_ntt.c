@@ -67,9 +67,15 @@ static void body_butterfly_library(void *p, uint64_t reps)
     bench_sink(x, sizeof *x);
 }
 
+/* Random values below r. Above 2^18 elements the first 2^18 repeat: the transforms' running time
+ * does not depend on the values, and filling 3 x 2^27 elements one by one would take longer than
+ * the benchmark. */
+#define FILL_RANDOM_MAX ((size_t)1 << 18)
+
 static void fill_random(cuzk_fr_t *v, size_t n, uint64_t seed)
 {
-    for (size_t i = 0; i < n; i++) {
+    size_t m = n < FILL_RANDOM_MAX ? n : FILL_RANDOM_MAX;
+    for (size_t i = 0; i < m; i++) {
         uint64_t l[4];
         for (int k = 0; k < 4; k++) {
             /* splitmix64 */
@@ -82,6 +88,8 @@ static void fill_random(cuzk_fr_t *v, size_t n, uint64_t seed)
         if (!cuzk_fr_from_canonical(&v[i], l))
             cuzk_fr_set_one(&v[i]);
     }
+    for (size_t i = m; i < n; i += m)
+        memcpy(v + i, v, (n - i < m ? n - i : m) * sizeof *v);
 }
 
 static double clock_ns(clockid_t id)
@@ -145,11 +153,16 @@ static void run_timed(const bench_opts *o, const char *name, unsigned log_n,
     free(wall);
 }
 
+/* tools/bench/bench_ntt_gpu.c: the same transforms on a CUDA device. */
+int bench_ntt_gpu(const bench_opts *o, unsigned log_n, int device, cuzk_fr_t *a, cuzk_fr_t *b,
+                  cuzk_fr_t *c);
+
 static int usage_error(const char *msg, const char *arg)
 {
     fprintf(stderr, "cuzk-bench ntt: %s%s\n", msg, arg ? arg : "");
     fprintf(stderr, "usage: cuzk-bench ntt [--log-n N] [--threads T] [--json] [--iters=N]\n"
-                    "                      [--warmup=W] [--filter=GLOB] [--rows-log R --cols C]\n");
+                    "                      [--warmup=W] [--filter=GLOB] [--rows-log R --cols C]\n"
+                    "                      [--backend cpu|cuda] [--device D]\n");
     return 2;
 }
 
@@ -169,6 +182,8 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
 int bench_ntt_main(int argc, char **argv)
 {
     unsigned log_n = 16, threads = 0;
+    int device = -1;
+    bool cuda = false;
     long rows_log = -1;
     size_t cols = 0;
     bool iters_set = getenv("CUZK_BENCH_ITERS") != NULL, warmup_set = false;
@@ -194,7 +209,14 @@ int bench_ntt_main(int argc, char **argv)
             rows_log = strtol(v, NULL, 10);
         else if ((v = opt_value(argc, argv, &i, "--cols")))
             cols = (size_t)strtoul(v, NULL, 10);
-        else
+        else if ((v = opt_value(argc, argv, &i, "--device")))
+            device = (int)strtol(v, NULL, 10);
+        else if ((v = opt_value(argc, argv, &i, "--backend"))) {
+            if (strcmp(v, "cuda") == 0)
+                cuda = true;
+            else if (strcmp(v, "cpu") != 0)
+                return usage_error("--backend takes cpu or cuda, not ", v);
+        } else
             return usage_error("unknown option ", argv[i]);
     }
     if (log_n > CUZK_DOMAIN_MAX_LOG)
@@ -223,6 +245,14 @@ int bench_ntt_main(int argc, char **argv)
     fill_random(a, n, 1);
     fill_random(b, n, 2);
     fill_random(c, n, 3);
+    if (cuda) {
+        int rc = bench_ntt_gpu(&o, log_n, device, a, b, c);
+        cuzk_free(a);
+        cuzk_free(b);
+        cuzk_free(c);
+        cuzk_pool_destroy(pool);
+        return rc;
+    }
 
     /* The arithmetic inside the transforms, per butterfly (reps are rounded up to 256). */
     cuzk_fr_t bfly[3 * BFLY_N];

@@ -218,7 +218,7 @@ static cuzk_status synthesize(const prove_args *a, const cuzk_circuit *c, cuzk_p
         size_t row;
         const char *where;
         if (!cuzk_cs_is_satisfied(cs, &row, &where))
-            s = cuzk_fail(CUZK_ERR_INVALID_ARG, "constraint %zu (%s) is not satisfied", row,
+            s = cuzk_fail(CUZK_ERR_UNSATISFIED, "constraint %zu (%s) is not satisfied", row,
                           where ? where : "no namespace");
     }
     if (s == CUZK_OK)
@@ -306,7 +306,7 @@ int cmd_prove_params(int argc, char **argv)
         cuzk_prover_data_free(&pd);
         if (s != CUZK_OK) {
             fprintf(stderr, "error: %s\n", cuzk_last_error());
-            rc = s == CUZK_ERR_VERIFY_FAILED ? 1 : 2;
+            rc = s == CUZK_ERR_VERIFY_FAILED || s == CUZK_ERR_UNSATISFIED ? 1 : 2;
             goto out;
         }
         print_timings(&a, &t, cuzk_backend_name(be), cuzk_backend_threads(be), it);

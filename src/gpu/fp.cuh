@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_GPU_FP_CUH
+#define CUZK_GPU_FP_CUH
+
+/*
+ * Fp (the 381-bit base field) on the device. API (stable; every function __host__ __device__
+ * and force-inlined, output first, outputs may alias inputs):
+ *   fp_dev                       6 x u64 limbs, Montgomery form (R = 2^384): the bytes of
+ *                                cuzk_fp_t, so host arrays copy to the device unchanged
+ *   fp_add_dev(o, a, b)  fp_sub_dev(o, a, b)  fp_neg_dev(o, a)  fp_dbl_dev(o, a)
+ *   fp_mul_dev(o, a, b)  fp_sqr_dev(o, a)
+ *   fp_set_zero_dev(o)   fp_set_one_dev(o)    fp_is_zero_dev(a)  fp_eq_dev(a, b)
+ *   fp_cmov_dev(o, a, flag)   o = flag ? a : o
+ * Word level (12 x u32, w[2i] = low half of limb i), for code that keeps values in registers:
+ *   fp_mont::add / sub / neg / mul(uint32_t *r, const uint32_t *a, const uint32_t *b),
+ *   fp_to_words_(w, a), fp_from_words_(o, w).
+ * Inputs must be canonical (< p); outputs are canonical. The multiplication variant is
+ * CUZK_GPU_MONT_MUL (mont.cuh); constants come from scripts/gen_gpu_constants.py.
+ */
+
+#include "gpu/field_constants.cuh"
+#include "gpu/mont.cuh"
+
+extern "C" {
+#include "cuzk/field.h"
+}
+
+#define CUZK_GPU_FP_LIMBS 6
+#define CUZK_GPU_FP_WORDS 12
+
+struct fp_dev {
+    uint64_t l[CUZK_GPU_FP_LIMBS];
+};
+static_assert(sizeof(fp_dev) == sizeof(cuzk_fp_t), "device and host Fp layouts differ");
+static_assert(sizeof(fp_dev) == 48, "Fp is 48 bytes");
+
+struct fp_params {
+    static constexpr int N = CUZK_GPU_FP_WORDS;
+    static constexpr uint32_t n0 = CUZK_GPU_FP_N0;
+    static CUZK_MONT_FN uint32_t m(int i)
+    {
+        constexpr uint32_t M[CUZK_GPU_FP_WORDS] = CUZK_GPU_FP_MOD;
+        return M[i];
+    }
+    static CUZK_MONT_FN uint32_t one(int i)
+    {
+        constexpr uint32_t O[CUZK_GPU_FP_WORDS] = CUZK_GPU_FP_ONE;
+        return O[i];
+    }
+};
+typedef mont_dev<fp_params> fp_mont;
+
+CUZK_MONT_FN void fp_to_words_(uint32_t w[CUZK_GPU_FP_WORDS], const fp_dev *a)
+{
+#pragma unroll
+    for (int i = 0; i < CUZK_GPU_FP_LIMBS; i++) {
+        w[2 * i] = (uint32_t)a->l[i];
+        w[2 * i + 1] = (uint32_t)(a->l[i] >> 32);
+    }
+}
+
+CUZK_MONT_FN void fp_from_words_(fp_dev *o, const uint32_t w[CUZK_GPU_FP_WORDS])
+{
+#pragma unroll
+    for (int i = 0; i < CUZK_GPU_FP_LIMBS; i++)
+        o->l[i] = w[2 * i] | ((uint64_t)w[2 * i + 1] << 32);
+}
+
+CUZK_MONT_FN void fp_add_dev(fp_dev *o, const fp_dev *a, const fp_dev *b)
+{
+    uint32_t x[CUZK_GPU_FP_WORDS], y[CUZK_GPU_FP_WORDS];
+    fp_to_words_(x, a);
+    fp_to_words_(y, b);
+    fp_mont::add(x, x, y);
+    fp_from_words_(o, x);
+}
+
+CUZK_MONT_FN void fp_sub_dev(fp_dev *o, const fp_dev *a, const fp_dev *b)
+{
+    uint32_t x[CUZK_GPU_FP_WORDS], y[CUZK_GPU_FP_WORDS];
+    fp_to_words_(x, a);
+    fp_to_words_(y, b);
+    fp_mont::sub(x, x, y);
+    fp_from_words_(o, x);
+}
+
+CUZK_MONT_FN void fp_neg_dev(fp_dev *o, const fp_dev *a)
+{
+    uint32_t x[CUZK_GPU_FP_WORDS];
+    fp_to_words_(x, a);
+    fp_mont::neg(x, x);
+    fp_from_words_(o, x);
+}
+
+CUZK_MONT_FN void fp_dbl_dev(fp_dev *o, const fp_dev *a)
+{
+    fp_add_dev(o, a, a);
+}
+
+CUZK_MONT_FN void fp_mul_dev(fp_dev *o, const fp_dev *a, const fp_dev *b)
+{
+    uint32_t x[CUZK_GPU_FP_WORDS], y[CUZK_GPU_FP_WORDS], r[CUZK_GPU_FP_WORDS];
+    fp_to_words_(x, a);
+    fp_to_words_(y, b);
+    fp_mont::mul(r, x, y);
+    fp_from_words_(o, r);
+}
+
+CUZK_MONT_FN void fp_sqr_dev(fp_dev *o, const fp_dev *a)
+{
+    fp_mul_dev(o, a, a);
+}
+
+CUZK_MONT_FN void fp_set_zero_dev(fp_dev *o)
+{
+#pragma unroll
+    for (int i = 0; i < CUZK_GPU_FP_LIMBS; i++)
+        o->l[i] = 0;
+}
+
+CUZK_MONT_FN void fp_set_one_dev(fp_dev *o)
+{
+    uint32_t w[CUZK_GPU_FP_WORDS];
+#pragma unroll
+    for (int i = 0; i < CUZK_GPU_FP_WORDS; i++)
+        w[i] = fp_params::one(i);
+    fp_from_words_(o, w);
+}
+
+CUZK_MONT_FN bool fp_is_zero_dev(const fp_dev *a)
+{
+    uint64_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < CUZK_GPU_FP_LIMBS; i++)
+        acc |= a->l[i];
+    return acc == 0;
+}
+
+CUZK_MONT_FN bool fp_eq_dev(const fp_dev *a, const fp_dev *b)
+{
+    uint64_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < CUZK_GPU_FP_LIMBS; i++)
+        acc |= a->l[i] ^ b->l[i];
+    return acc == 0;
+}
+
+CUZK_MONT_FN void fp_cmov_dev(fp_dev *o, const fp_dev *a, bool flag)
+{
+    uint64_t mask = 0 - (uint64_t)flag;
+#pragma unroll
+    for (int i = 0; i < CUZK_GPU_FP_LIMBS; i++)
+        o->l[i] = (o->l[i] & ~mask) | (a->l[i] & mask);
+}
+
+#endif

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_GPU_GPU_INTERNAL_CUH
+#define CUZK_GPU_GPU_INTERNAL_CUH
+
+/*
+ * C++ internals shared by the .cu files of src/gpu: the error type that every CUDA failure becomes
+ * (thrown inside src/gpu, caught at the extern "C" edge by cuzk_gpu_guard_), the per-device state
+ * (stream, events, cached buffers and root tables) and the event timer.
+ *
+ * Nothing here crosses the C boundary: entry points wrap their bodies in cuzk_gpu_guard_, which
+ * turns a cuzk_gpu_error or any other C++ exception into a cuzk_status + cuzk_fail message.
+ */
+
+#include "gpu/fr.cuh"
+#include "gpu/gpu.h"
+
+#include <cuda_runtime.h>
+
+#include <exception>
+#include <mutex>
+#include <new>
+
+struct cuzk_gpu_error {
+    cuzk_status status;
+    char msg[448];
+};
+
+/* Throws the cuzk_gpu_error for a failed CUDA call: out-of-memory -> CUZK_ERR_NOMEM ("device out
+ * of memory"), no device / no driver -> CUZK_ERR_NO_DEVICE, anything else -> CUZK_ERR_DEVICE. */
+[[noreturn]] void cuzk_gpu_throw_cuda_(cudaError_t e, const char *what, const char *file, int line);
+/* Throws a cuzk_gpu_error with |st| and a printf-style message. */
+[[noreturn]] void cuzk_gpu_throw_(cuzk_status st, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#define CUZK_CUDA(call)                                                                            \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess)                                                                     \
+            cuzk_gpu_throw_cuda_(e_, #call, __FILE__, __LINE__);                                   \
+    } while (0)
+/* After a kernel launch: launch errors (bad configuration, no kernel image for the device). */
+#define CUZK_CUDA_LAUNCHED() CUZK_CUDA(cudaGetLastError())
+
+/* Runs |fn| and converts any exception into a status with the message set (cuzk_fail). */
+template <class Fn> cuzk_status cuzk_gpu_guard_(const char *what, Fn &&fn)
+{
+    try {
+        fn();
+        return CUZK_OK;
+    } catch (const cuzk_gpu_error &e) {
+        return cuzk_fail(e.status, "%s: %s", what, e.msg);
+    } catch (const std::bad_alloc &) {
+        return cuzk_fail(CUZK_ERR_NOMEM, "%s: host out of memory", what);
+    } catch (const std::exception &e) {
+        return cuzk_fail(CUZK_ERR_INTERNAL, "%s: %s", what, e.what());
+    } catch (...) {
+        return cuzk_fail(CUZK_ERR_INTERNAL, "%s: unknown C++ exception", what);
+    }
+}
+
+/* Device-memory buffer that frees itself. */
+struct cuzk_gpu_buf {
+    void *p = nullptr;
+    size_t bytes = 0;
+    int device = -1; /* where p lives (release makes it current first) */
+    /* Makes the buffer at least |want| bytes (contents lost when it grows). */
+    void reserve(size_t want);
+    void release();
+    ~cuzk_gpu_buf() { release(); }
+    template <class T> T *as() const { return static_cast<T *>(p); }
+};
+
+/* Root and scaling tables of one domain (one family, one size), on one device. */
+struct cuzk_gpu_domain_tables {
+    int roots = -1; /* cuzk_roots, -1: empty */
+    unsigned log_n = 0;
+    cuzk_gpu_buf half;   /* omega^i, i < n/2 */
+    cuzk_gpu_buf scales; /* lo/hi power tables, see ntt.cu */
+};
+
+#define CUZK_GPU_EVENTS 8
+
+struct cuzk_gpu_device {
+    std::mutex mu; /* one caller at a time per device */
+    int id = -1;
+    bool ready = false;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t ev[CUZK_GPU_EVENTS] = {};
+    cuzk_gpu_buf vec[3];             /* a, b, c of host-array calls */
+    cuzk_gpu_domain_tables tabs[2];  /* per root family: the last domain used */
+    int smem_configured = 0;         /* ntt.cu: dynamic shared memory limits raised */
+};
+
+/* The state of |device| (-1: default), created on first use (stream, events). Throws
+ * CUZK_ERR_NO_DEVICE for an ordinal without a device. The caller locks ->mu. */
+cuzk_gpu_device &cuzk_gpu_device_get_(int device);
+/* Makes |dev| current on this thread (cudaSetDevice). */
+void cuzk_gpu_device_enter_(cuzk_gpu_device &dev);
+
+/* Event timing of one call: mark(i) records event i on the stream; ms(i, j) after a sync. */
+struct cuzk_gpu_timer {
+    cuzk_gpu_device &dev;
+    explicit cuzk_gpu_timer(cuzk_gpu_device &d) : dev(d) {}
+    void mark(int i) { CUZK_CUDA(cudaEventRecord(dev.ev[i], dev.stream)); }
+    double ms(int i, int j) const
+    {
+        float f = 0;
+        CUZK_CUDA(cudaEventElapsedTime(&f, dev.ev[i], dev.ev[j]));
+        return f;
+    }
+};
+
+/* Emits the CUZK_TIMING line of a call (gpu.h) with the phase breakdown in extra members. */
+void cuzk_gpu_report_(const char *phase, const cuzk_gpu_timing &t, unsigned log_n);
+
+/* ---- NTT (ntt.cu), on device data; the caller holds dev.mu and has entered the device ------- */
+
+/* Prepares (or reuses) the tables of |d| on |dev|. */
+cuzk_gpu_domain_tables &cuzk_gpu_ntt_tables_(cuzk_gpu_device &dev, const cuzk_domain *d);
+/* One transform in place on device vector |x| (cuzk_domain_size(d) elements). */
+void cuzk_gpu_ntt_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *x, cuzk_gpu_ntt_op op);
+/* The H step on device vectors: a receives the result, b and c are clobbered. */
+void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_dev *b, fr_dev *c);
+
+/* ---- field micro-kernels (field.cu) ---------------------------------------------------------- */
+void cuzk_gpu_field_op_run_(cuzk_gpu_device &dev, int field, int op, int variant, void *out,
+                            const void *a, const void *b, size_t n);
+double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant);
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_GPU_GPU_MSM_H
+#define CUZK_GPU_GPU_MSM_H
+
+/*
+ * Resident MSM bases (the SRS case): points uploaded once to one device and used by any number
+ * of MSMs / batch additions over any sub-range, so a call moves only its scalars or bitmap.
+ * Plain C like src/gpu/gpu.h (whose conventions apply: |device| -1 = default, statuses, timing);
+ * the stub build (src/gpu/gpu_stub.c) returns CUZK_ERR_NO_DEVICE from every function.
+ */
+
+#include "gpu/gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A copy of |n| affine bases (G1 or G2) in the memory of one device. */
+typedef struct cuzk_gpu_bases cuzk_gpu_bases;
+
+/* Uploads |n| bases (host layout, infinity allowed). Free with cuzk_gpu_bases_free.
+ * Returns: CUZK_ERR_INVALID_ARG for NULL arguments or n = 0; CUZK_ERR_NOMEM when the device is
+ * out of memory; see gpu.h for the rest. */
+cuzk_status cuzk_gpu_bases_upload_g1(cuzk_gpu_bases **out, int device,
+                                     const cuzk_g1_affine_t *bases,
+                                     size_t n) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_gpu_bases_upload_g2(cuzk_gpu_bases **out, int device,
+                                     const cuzk_g2_affine_t *bases,
+                                     size_t n) CUZK_WARN_UNUSED_RESULT;
+/* NULL is a no-op. */
+void cuzk_gpu_bases_free(cuzk_gpu_bases *b);
+/* Number of bases held. */
+size_t cuzk_gpu_bases_count(const cuzk_gpu_bases *b);
+
+/* cuzk_gpu_msm_gX / cuzk_gpu_batch_add_gX over bases[first .. first + n) of |b|.
+ * Returns: CUZK_ERR_INVALID_ARG for NULL arguments, a range outside |b| or the wrong group. */
+cuzk_status cuzk_gpu_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b, size_t first,
+                                     const cuzk_fr_t *scalars, size_t n,
+                                     cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_gpu_msm_g2_resident(cuzk_g2_jac_t *out, const cuzk_gpu_bases *b, size_t first,
+                                     const cuzk_fr_t *scalars, size_t n,
+                                     cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_gpu_batch_add_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b,
+                                           size_t first, const uint64_t *bitmap, size_t n,
+                                           cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_gpu_batch_add_g2_resident(cuzk_g2_jac_t *out, const cuzk_gpu_bases *b,
+                                           size_t first, const uint64_t *bitmap, size_t n,
+                                           cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
+
+/* Frees the MSM's cached device memory of |device| (-1: every device); cuzk_gpu_release calls
+ * it. Internal. */
+void cuzk__gpu_msm_release(int device);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_GPU_MONT_CUH
+#define CUZK_GPU_MONT_CUH
+
+/*
+ * Montgomery arithmetic on the device, written once for Fp and Fr (fp.cuh, fr.cuh instantiate
+ * it). Values are the host's: Montgomery form, R = 2^(32 N), stored as 64-bit limbs; here they are
+ * worked as N 32-bit words (w[2i] = low half of limb i), which costs nothing in registers.
+ *
+ * Every function is __host__ __device__: on the host the PTX carry-chain primitives below are
+ * emulated in C, so the exact device algorithms run in host tests too (tests compile this file
+ * with nvcc only, so that emulation is checked on the device by the GPU-vs-CPU tests).
+ *
+ * Three multiplications, chosen at compile time by CUZK_GPU_MONT_MUL (measured on the H200 with
+ * `cuzk-bench gpu-field`, docs/PERFORMANCE.md "GPU NTT (issue 4)"):
+ *   1  64-bit limbs, CIOS on unsigned __int128 (the host algorithm of src/field/mont.h);
+ *   2  32-bit words, CIOS with 64-bit accumulators: (C,S) = t + a*b + C as one IMAD.WIDE chain;
+ *   3  32-bit words, CIOS with PTX carry chains: per row a mad.lo.cc chain then a mad.hi.cc chain
+ *      for t += a*b_i, the same for t += m*p, then a one-word shift.
+ * Bounds (all variants): both moduli have their top word below 2^31 * 0.91, so with a, b < p the
+ * running t stays below 2p between rows and t + a*b_i + m*p fits N + 1 words; one conditional
+ * subtraction ends the product (the "no-carry" CIOS of src/field/mont.h).
+ * add: a + b < 2p < 2^(32N), subtract p unless that borrows. sub: a - b, add p if it borrowed.
+ */
+
+#include <stdint.h>
+
+#ifndef CUZK_GPU_MONT_MUL
+#define CUZK_GPU_MONT_MUL 3
+#endif
+
+#if defined(__CUDACC__)
+#define CUZK_MONT_FN __host__ __device__ __forceinline__
+#else
+#define CUZK_MONT_FN inline
+#endif
+
+/* ---- carry-chain primitives: PTX on the device, C emulation on the host ---------------------
+ * Each function needs CZ_CC at its top (the emulated flag; nothing on the device). The asm
+ * statements are volatile so the compiler keeps their order, which carries the CC.CF flag. */
+#if defined(__CUDA_ARCH__)
+#define CZ_CC
+#define CZ_ADD_CC(d, a, b) asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))
+#define CZ_ADDC_CC(d, a, b) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))
+#define CZ_ADDC(d, a, b) asm volatile("addc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))
+#define CZ_SUB_CC(d, a, b) asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))
+#define CZ_SUBC_CC(d, a, b) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))
+#define CZ_SUBC(d, a, b) asm volatile("subc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))
+#define CZ_MADLO_CC(d, a, b, c)                                                                    \
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c))
+#define CZ_MADCLO_CC(d, a, b, c)                                                                   \
+    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c))
+#define CZ_MADHI_CC(d, a, b, c)                                                                    \
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c))
+#define CZ_MADCHI_CC(d, a, b, c)                                                                   \
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c))
+#define CZ_MADCHI(d, a, b, c)                                                                      \
+    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c))
+#else
+#define CZ_CC                                                                                      \
+    uint32_t cz_cf_ = 0;                                                                           \
+    (void)cz_cf_
+#define CZ_SET_(d, expr, cf)                                                                       \
+    do {                                                                                           \
+        uint64_t s_ = (expr);                                                                      \
+        (d) = (uint32_t)s_;                                                                        \
+        cz_cf_ = (uint32_t)(cf);                                                                   \
+    } while (0)
+#define CZ_ADD_CC(d, a, b) CZ_SET_(d, (uint64_t)(a) + (b), s_ >> 32)
+#define CZ_ADDC_CC(d, a, b) CZ_SET_(d, (uint64_t)(a) + (b) + cz_cf_, s_ >> 32)
+#define CZ_ADDC(d, a, b) ((d) = (uint32_t)((a) + (b) + cz_cf_))
+#define CZ_SUB_CC(d, a, b) CZ_SET_(d, (uint64_t)(a) - (b), s_ >> 63)
+#define CZ_SUBC_CC(d, a, b) CZ_SET_(d, (uint64_t)(a) - (b) - cz_cf_, s_ >> 63)
+#define CZ_SUBC(d, a, b) ((d) = (uint32_t)((a) - (b) - cz_cf_))
+#define CZ_LO_(a, b) ((uint64_t)(uint32_t)((uint64_t)(a) * (b)))
+#define CZ_HI_(a, b) (((uint64_t)(a) * (b)) >> 32)
+#define CZ_MADLO_CC(d, a, b, c) CZ_SET_(d, CZ_LO_(a, b) + (c), s_ >> 32)
+#define CZ_MADCLO_CC(d, a, b, c) CZ_SET_(d, CZ_LO_(a, b) + (c) + cz_cf_, s_ >> 32)
+#define CZ_MADHI_CC(d, a, b, c) CZ_SET_(d, CZ_HI_(a, b) + (c), s_ >> 32)
+#define CZ_MADCHI_CC(d, a, b, c) CZ_SET_(d, CZ_HI_(a, b) + (c) + cz_cf_, s_ >> 32)
+#define CZ_MADCHI(d, a, b, c) ((d) = (uint32_t)(CZ_HI_(a, b) + (c) + cz_cf_))
+#endif
+
+/*
+ * The field parameter F provides: static constexpr int N (32-bit words, even);
+ * static CUZK_MONT_FN uint32_t m(int i) (modulus word i), one(int i) (R mod m word i);
+ * static constexpr uint32_t n0 (-m^-1 mod 2^32).
+ */
+template <class F> struct mont_dev {
+    static constexpr int N = F::N;
+
+    /* r = t - m if t >= m, else t (t < 2m). */
+    static CUZK_MONT_FN void reduce_once(uint32_t *r, const uint32_t *t)
+    {
+        CZ_CC;
+        uint32_t d[N], mask;
+        CZ_SUB_CC(d[0], t[0], F::m(0));
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            CZ_SUBC_CC(d[i], t[i], F::m(i));
+        CZ_SUBC(mask, 0u, 0u); /* all ones when t < m (the subtraction borrowed) */
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r[i] = (t[i] & mask) | (d[i] & ~mask);
+    }
+
+    static CUZK_MONT_FN void add(uint32_t *r, const uint32_t *a, const uint32_t *b)
+    {
+        CZ_CC;
+        uint32_t t[N];
+        CZ_ADD_CC(t[0], a[0], b[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            CZ_ADDC_CC(t[i], a[i], b[i]);
+        reduce_once(r, t);
+    }
+
+    static CUZK_MONT_FN void sub(uint32_t *r, const uint32_t *a, const uint32_t *b)
+    {
+        CZ_CC;
+        uint32_t t[N], mask;
+        CZ_SUB_CC(t[0], a[0], b[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            CZ_SUBC_CC(t[i], a[i], b[i]);
+        CZ_SUBC(mask, 0u, 0u);
+        CZ_ADD_CC(r[0], t[0], F::m(0) & mask);
+#pragma unroll
+        for (int i = 1; i < N - 1; i++)
+            CZ_ADDC_CC(r[i], t[i], F::m(i) & mask);
+        CZ_ADDC(r[N - 1], t[N - 1], F::m(N - 1) & mask);
+    }
+
+    /* r = -a (0 stays 0). */
+    static CUZK_MONT_FN void neg(uint32_t *r, const uint32_t *a)
+    {
+        uint32_t z[N];
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            z[i] = 0;
+        sub(r, z, a);
+    }
+
+    static CUZK_MONT_FN bool is_zero(const uint32_t *a)
+    {
+        uint32_t acc = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            acc |= a[i];
+        return acc == 0;
+    }
+
+    /* Variant 2: 32-bit words, 64-bit accumulators. */
+    static CUZK_MONT_FN void mul_wide(uint32_t *r, const uint32_t *a, const uint32_t *b)
+    {
+        uint32_t t[N + 2];
+#pragma unroll
+        for (int j = 0; j < N + 2; j++)
+            t[j] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            uint64_t c = 0;
+#pragma unroll
+            for (int j = 0; j < N; j++) {
+                c = (uint64_t)a[j] * b[i] + t[j] + (c >> 32);
+                t[j] = (uint32_t)c;
+            }
+            c = (uint64_t)t[N] + (c >> 32);
+            t[N] = (uint32_t)c;
+            t[N + 1] = (uint32_t)(c >> 32);
+            uint32_t q = t[0] * F::n0;
+            c = (uint64_t)q * F::m(0) + t[0];
+#pragma unroll
+            for (int j = 1; j < N; j++) {
+                c = (uint64_t)q * F::m(j) + t[j] + (c >> 32);
+                t[j - 1] = (uint32_t)c;
+            }
+            c = (uint64_t)t[N] + (c >> 32);
+            t[N - 1] = (uint32_t)c;
+            t[N] = t[N + 1] + (uint32_t)(c >> 32);
+        }
+        reduce_once(r, t);
+    }
+
+    /* Variant 3: PTX carry chains (see the header comment for the bounds). */
+    static CUZK_MONT_FN void mul_chain(uint32_t *r, const uint32_t *a, const uint32_t *b)
+    {
+        CZ_CC;
+        uint32_t t[N + 1];
+#pragma unroll
+        for (int j = 0; j < N + 1; j++)
+            t[j] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            const uint32_t bi = b[i];
+            /* t += a * bi: low halves, carry into t[N]; then high halves one word up. */
+            CZ_MADLO_CC(t[0], a[0], bi, t[0]);
+#pragma unroll
+            for (int j = 1; j < N; j++)
+                CZ_MADCLO_CC(t[j], a[j], bi, t[j]);
+            CZ_ADDC(t[N], t[N], 0u);
+            CZ_MADHI_CC(t[1], a[0], bi, t[1]);
+#pragma unroll
+            for (int j = 1; j < N - 1; j++)
+                CZ_MADCHI_CC(t[j + 1], a[j], bi, t[j + 1]);
+            CZ_MADCHI(t[N], a[N - 1], bi, t[N]);
+            /* t += q * m, which clears t[0]. */
+            const uint32_t q = t[0] * F::n0;
+            CZ_MADLO_CC(t[0], F::m(0), q, t[0]);
+#pragma unroll
+            for (int j = 1; j < N; j++)
+                CZ_MADCLO_CC(t[j], F::m(j), q, t[j]);
+            CZ_ADDC(t[N], t[N], 0u);
+            CZ_MADHI_CC(t[1], F::m(0), q, t[1]);
+#pragma unroll
+            for (int j = 1; j < N - 1; j++)
+                CZ_MADCHI_CC(t[j + 1], F::m(j), q, t[j + 1]);
+            CZ_MADCHI(t[N], F::m(N - 1), q, t[N]);
+            /* t /= 2^32 */
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                t[j] = t[j + 1];
+            t[N] = 0;
+        }
+        reduce_once(r, t);
+    }
+
+    /* Variant 1: 64-bit limbs (the host's CIOS, src/field/mont.h). */
+    static CUZK_MONT_FN void mul_u64(uint32_t *r, const uint32_t *a32, const uint32_t *b32)
+    {
+        constexpr int L = N / 2;
+        typedef unsigned __int128 u128;
+        uint64_t a[L], b[L], m[L], t[L];
+        const uint64_t n0 = n0_64();
+#pragma unroll
+        for (int i = 0; i < L; i++) {
+            a[i] = a32[2 * i] | ((uint64_t)a32[2 * i + 1] << 32);
+            b[i] = b32[2 * i] | ((uint64_t)b32[2 * i + 1] << 32);
+            m[i] = F::m(2 * i) | ((uint64_t)F::m(2 * i + 1) << 32);
+            t[i] = 0;
+        }
+#pragma unroll
+        for (int i = 0; i < L; i++) {
+            u128 uv = (u128)a[0] * b[i] + t[0];
+            uint64_t A = (uint64_t)(uv >> 64);
+            t[0] = (uint64_t)uv;
+            uint64_t q = t[0] * n0;
+            uv = (u128)q * m[0] + t[0];
+            uint64_t C = (uint64_t)(uv >> 64);
+#pragma unroll
+            for (int j = 1; j < L; j++) {
+                uv = (u128)a[j] * b[i] + t[j] + A;
+                A = (uint64_t)(uv >> 64);
+                t[j] = (uint64_t)uv;
+                uv = (u128)q * m[j] + t[j] + C;
+                C = (uint64_t)(uv >> 64);
+                t[j - 1] = (uint64_t)uv;
+            }
+            t[L - 1] = C + A;
+        }
+        uint32_t t32[N];
+#pragma unroll
+        for (int i = 0; i < L; i++) {
+            t32[2 * i] = (uint32_t)t[i];
+            t32[2 * i + 1] = (uint32_t)(t[i] >> 32);
+        }
+        reduce_once(r, t32);
+    }
+
+    /* -m^-1 mod 2^64 from the 32-bit n0 (one Newton step: x <- x (2 - m x) doubles the bits). */
+    static CUZK_MONT_FN uint64_t n0_64()
+    {
+        const uint64_t m0 = F::m(0) | ((uint64_t)F::m(1) << 32);
+        uint64_t inv = (uint64_t)(uint32_t)(0u - F::n0); /* m^-1 mod 2^32 */
+        inv *= 2 - m0 * inv;
+        return 0 - inv;
+    }
+
+    static CUZK_MONT_FN void mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+    {
+#if CUZK_GPU_MONT_MUL == 1
+        mul_u64(r, a, b);
+#elif CUZK_GPU_MONT_MUL == 2
+        mul_wide(r, a, b);
+#else
+        mul_chain(r, a, b);
+#endif
+    }
+};
+
+#endif

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_GPU_MSM_DEV_CUH
+#define CUZK_GPU_MSM_DEV_CUH
+
+/*
+ * Device side of the MSM entry points (src/gpu/msm_g1.cu, msm_g2.cu, batch_add.cu): the
+ * executor that runs src/gpu/msm_run.cuh on a device (kernels, CUB radix sort, one cached
+ * workspace per device carved by a bump allocator), the resident-bases object, and the generic
+ * call bodies with transfers and CUDA-event timing. Callers wrap these in cuzk_gpu_guard_.
+ */
+
+#include "gpu/gpu_msm.h"
+
+#include "gpu/gpu_internal.cuh"
+#include "gpu/msm_groups.cuh"
+#include "gpu/msm_run.cuh"
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <vector>
+
+/* Threads per block of every MSM kernel (registers: up to ~230 per thread for G2). */
+#define GM_TPB 128
+/* Scalars are indexed with 31 bits (the top bit of a sorted value is the sign). */
+#define GM_MAX_N ((size_t)1 << 31)
+
+template <class Body>
+__global__ void __launch_bounds__(GM_TPB) k_gm_body(const typename Body::Args a, size_t count)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < count)
+        Body::run(a, t, blockIdx.y);
+}
+
+/* Per-device cached memory of the MSM: working space, uploaded bases, uploaded scalars or
+ * bitmap. Guarded by the device's mutex; freed by cuzk_gpu_msm_release_. */
+struct gm_cache {
+    cuzk_gpu_buf ws, bases, scalars;
+};
+gm_cache &gm_cache_of(int device);
+
+struct cuzk_gpu_bases {
+    int device;
+    int group; /* 1 or 2 */
+    size_t n;
+    cuzk_gpu_buf buf;
+};
+
+struct gm_dev_exec {
+    cudaStream_t st;
+    uint8_t *base;
+    size_t cap, used;
+    void *sort_tmp;
+    size_t sort_bytes;
+    cuzk_gpu_timer *tm; /* event 2 marks the end of the kernels */
+
+    bool ok() const
+    {
+        return true; /* failures throw */
+    }
+    template <class T> T *alloc(size_t count)
+    {
+        if (!count)
+            return NULL;
+        size_t bytes = (count * sizeof(T) + 255) & ~(size_t)255;
+        if (used + bytes > cap)
+            cuzk_gpu_throw_(CUZK_ERR_INTERNAL, "msm workspace overflow (%zu + %zu > %zu bytes)",
+                            used, bytes, cap);
+        T *p = (T *)(base + used);
+        used += bytes;
+        return p;
+    }
+    void release(void *)
+    {
+    }
+    void compute_done()
+    {
+        tm->mark(2);
+    }
+    void zero(void *p, size_t bytes)
+    {
+        if (bytes)
+            CUZK_CUDA(cudaMemsetAsync(p, 0, bytes, st));
+    }
+    void copy(void *d, const void *s, size_t bytes)
+    {
+        CUZK_CUDA(cudaMemcpyAsync(d, s, bytes, cudaMemcpyDeviceToDevice, st));
+    }
+    void d2h(void *d, const void *s, size_t bytes)
+    {
+        CUZK_CUDA(cudaMemcpyAsync(d, s, bytes, cudaMemcpyDeviceToHost, st));
+    }
+    template <class B> void launch(const typename B::Args &a, size_t count, unsigned rows)
+    {
+        if (!count || !rows)
+            return;
+        dim3 grid((unsigned)gm_div_up(count, GM_TPB), rows);
+        k_gm_body<B><<<grid, GM_TPB, 0, st>>>(a, count);
+        CUZK_CUDA_LAUNCHED();
+    }
+    int sort_pairs(uint32_t *k0, uint32_t *k1, uint32_t *v0, uint32_t *v1, size_t n, unsigned bits)
+    {
+        cub::DoubleBuffer<uint32_t> dk(k0, k1), dv(v0, v1);
+        size_t bytes = sort_bytes;
+        CUZK_CUDA(cub::DeviceRadixSort::SortPairs(sort_tmp, bytes, dk, dv, (int)n, 0, (int)bits,
+                                                  st));
+        return dk.selector;
+    }
+};
+
+/* Temporary bytes of one window's sort of |n| pairs. */
+static inline size_t gm_sort_bytes(size_t n, unsigned bits)
+{
+    cub::DoubleBuffer<uint32_t> dk(NULL, NULL), dv(NULL, NULL);
+    size_t bytes = 0;
+    CUZK_CUDA(cub::DeviceRadixSort::SortPairs(NULL, bytes, dk, dv, (int)n, 0, (int)bits));
+    return bytes;
+}
+
+/* Device memory the call may use: what is free now plus the cache it may reuse, less 512 MiB. */
+static inline size_t gm_budget(const gm_cache &c)
+{
+    size_t fr = 0, tot = 0;
+    CUZK_CUDA(cudaMemGetInfo(&fr, &tot));
+    size_t have = fr + c.ws.bytes;
+    size_t margin = (size_t)512 << 20;
+    return have > margin ? have - margin : 0;
+}
+
+/* Workspace of an MSM with plan |p| (the allocations of gm_msm_windows, each 256-aligned). */
+template <class G> static size_t gm_msm_ws_bytes(const gm_plan *p, size_t n, size_t sortb)
+{
+    typedef typename gm_pt<typename G::F>::X X;
+    return gm_pass_bytes<G>(p, n, p->group) + p->nwin * (sizeof(X) + 4 * G::F::LIMBS * 8) +
+           sortb + 20 * 256;
+}
+
+template <class G> static const char *gm_phase()
+{
+    return sizeof(typename G::host_aff) == sizeof(cuzk_g1_affine_t) ? "gpu_msm_g1" : "gpu_msm_g2";
+}
+
+static inline unsigned gm_log2_up(size_t n)
+{
+    unsigned l = 0;
+    while (((size_t)1 << l) < n)
+        l++;
+    return l;
+}
+
+static inline void gm_fill_timing(cuzk_gpu_timing *t, cuzk_gpu_timer &tm, int device)
+{
+    t->device = device;
+    t->h2d_ms = tm.ms(0, 1);
+    t->compute_ms = tm.ms(1, 2);
+    t->d2h_ms = tm.ms(2, 3);
+    t->total_ms = tm.ms(0, 3);
+}
+
+/*
+ * One MSM: bases either on the host (|h_bases|, uploaded into the cache) or resident
+ * (|d_bases|), scalars on the host. The window sums come back and are combined on the host.
+ */
+template <class G>
+static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bases,
+                        const uint8_t *d_bases, const cuzk_fr_t *scalars, size_t n,
+                        cuzk_gpu_timing *timing,
+                        void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *))
+{
+    typedef typename G::F F;
+    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+    std::lock_guard<std::mutex> lock(dev.mu);
+    cuzk_gpu_device_enter_(dev);
+    gm_cache &cc = gm_cache_of(dev.id);
+    size_t bbytes = h_bases ? n * G::AFF_BYTES : 0, sbytes = n * sizeof(cuzk_fr_t);
+    if (h_bases)
+        cc.bases.reserve(bbytes);
+    cc.scalars.reserve(sbytes);
+    gm_plan p;
+    gm_plan_make<G>(&p, n, gm_budget(cc));
+    size_t sortb = gm_sort_bytes(n, p.c);
+    cc.ws.reserve(gm_msm_ws_bytes<G>(&p, n, sortb));
+    std::vector<uint64_t> wins((size_t)p.nwin * 4 * F::LIMBS);
+    cuzk_gpu_timer tm(dev);
+    gm_dev_exec ex = {dev.stream, cc.ws.as<uint8_t>(), cc.ws.bytes, 0, NULL, sortb, &tm};
+    ex.sort_tmp = ex.alloc<uint8_t>(sortb);
+    if (h_bases)
+        d_bases = cc.bases.as<uint8_t>();
+    tm.mark(0);
+    if (h_bases)
+        CUZK_CUDA(cudaMemcpyAsync(cc.bases.p, h_bases, bbytes, cudaMemcpyHostToDevice,
+                                  dev.stream));
+    CUZK_CUDA(cudaMemcpyAsync(cc.scalars.p, scalars, sbytes, cudaMemcpyHostToDevice, dev.stream));
+    tm.mark(1);
+    gm_msm_windows<G>(ex, wins.data(), &p, d_bases, cc.scalars.as<uint64_t>(), n);
+    tm.mark(3);
+    CUZK_CUDA(cudaStreamSynchronize(dev.stream));
+    cuzk_gpu_timing t;
+    gm_fill_timing(&t, tm, dev.id);
+    if (timing)
+        *timing = t;
+    cuzk_gpu_report_(gm_phase<G>(), t, gm_log2_up(n));
+    combine(out, wins.data(), &p);
+}
+
+/* One batch addition over host or resident bases, bitmap on the host. */
+template <class G>
+static void gm_badd_call(int device, typename G::host_jac *out, const void *h_bases,
+                         const uint8_t *d_bases, const uint64_t *bitmap, size_t n,
+                         cuzk_gpu_timing *timing,
+                         void (*to_jac)(typename G::host_jac *, const typename G::host_xyzz *))
+{
+    typedef typename G::F F;
+    typedef typename gm_pt<F>::X X;
+    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+    std::lock_guard<std::mutex> lock(dev.mu);
+    cuzk_gpu_device_enter_(dev);
+    gm_cache &cc = gm_cache_of(dev.id);
+    size_t nwords = gm_div_up(n, 64);
+    size_t bbytes = h_bases ? n * G::AFF_BYTES : 0, mbytes = nwords * 8;
+    if (h_bases)
+        cc.bases.reserve(bbytes);
+    cc.scalars.reserve(mbytes);
+    cc.ws.reserve(2 * nwords * sizeof(X) + 4096);
+    uint64_t h[4 * F::LIMBS];
+    cuzk_gpu_timer tm(dev);
+    gm_dev_exec ex = {dev.stream, cc.ws.as<uint8_t>(), cc.ws.bytes, 0, NULL, 0, &tm};
+    if (h_bases)
+        d_bases = cc.bases.as<uint8_t>();
+    tm.mark(0);
+    if (h_bases)
+        CUZK_CUDA(cudaMemcpyAsync(cc.bases.p, h_bases, bbytes, cudaMemcpyHostToDevice,
+                                  dev.stream));
+    CUZK_CUDA(cudaMemcpyAsync(cc.scalars.p, bitmap, mbytes, cudaMemcpyHostToDevice, dev.stream));
+    tm.mark(1);
+    gm_batch_add<G>(ex, h, d_bases, cc.scalars.as<uint64_t>(), n);
+    tm.mark(3);
+    CUZK_CUDA(cudaStreamSynchronize(dev.stream));
+    cuzk_gpu_timing t;
+    gm_fill_timing(&t, tm, dev.id);
+    if (timing)
+        *timing = t;
+    cuzk_gpu_report_(sizeof(typename G::host_aff) == sizeof(cuzk_g1_affine_t) ? "gpu_batch_add_g1"
+                                                                              : "gpu_batch_add_g2",
+                     t, gm_log2_up(n));
+    typename G::host_xyzz x;
+    memcpy(&x, h, sizeof x);
+    to_jac(out, &x);
+}
+
+/* Uploads resident bases of group |group| (element size |size|). */
+static inline void gm_bases_upload(cuzk_gpu_bases **out, int device, const void *bases, size_t n,
+                                   size_t size, int group)
+{
+    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+    std::lock_guard<std::mutex> lock(dev.mu);
+    cuzk_gpu_device_enter_(dev);
+    cuzk_gpu_bases *b = new cuzk_gpu_bases();
+    b->device = dev.id;
+    b->group = group;
+    b->n = n;
+    try {
+        b->buf.reserve(n * size);
+        CUZK_CUDA(cudaMemcpyAsync(b->buf.p, bases, n * size, cudaMemcpyHostToDevice, dev.stream));
+        CUZK_CUDA(cudaStreamSynchronize(dev.stream));
+    } catch (...) {
+        delete b;
+        throw;
+    }
+    *out = b;
+}
+
+#endif

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * G1 MSM on the device (gpu.h, gpu_msm.h): host or resident bases, Montgomery scalars, window
+ * sums combined on the host. Also the per-device MSM cache and the resident-bases object, shared
+ * with src/gpu/msm_g2.cu and src/gpu/batch_add.cu. The algorithm: src/gpu/msm_kernels.cuh.
+ */
+#include "gpu/msm_dev.cuh"
+
+#include <string.h>
+
+#define GM_MAX_DEVICES 16
+
+gm_cache &gm_cache_of(int device)
+{
+    static gm_cache caches[GM_MAX_DEVICES];
+    if (device < 0 || device >= GM_MAX_DEVICES)
+        cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "device %d is beyond the %d the MSM serves", device,
+                        GM_MAX_DEVICES);
+    return caches[device];
+}
+
+extern "C" void cuzk__gpu_msm_release(int device)
+{
+    for (int i = 0; i < GM_MAX_DEVICES; i++) {
+        if (device >= 0 && i != device)
+            continue;
+        gm_cache &c = gm_cache_of(i);
+        if (!c.ws.p && !c.bases.p && !c.scalars.p)
+            continue;
+        c.ws.release();
+        c.bases.release();
+        c.scalars.release();
+    }
+}
+
+static void g1_combine(cuzk_g1_jac_t *out, const uint64_t *wins, const gm_plan *p)
+{
+    gm_combine<cuzk_g1_jac_t, cuzk_g1_xyzz_t>(out, wins, p, cuzk_g1_xyzz_to_jac, cuzk_g1_dbl,
+                                              cuzk_g1_add, cuzk_g1_jac_set_infinity,
+                                              cuzk_g1_jac_is_infinity);
+}
+
+extern "C" cuzk_status cuzk_gpu_msm_g1(int device, cuzk_g1_jac_t *out,
+                                       const cuzk_g1_affine_t *bases, const cuzk_fr_t *scalars,
+                                       size_t n, cuzk_gpu_timing *timing)
+{
+    if (!out || (n && (!bases || !scalars)))
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu msm g1: NULL output, bases or scalars");
+    if (n >= GM_MAX_N)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu msm g1: %zu points is above 2^31 - 1", n);
+    cuzk_g1_jac_t r;
+    cuzk_status s = cuzk_gpu_guard_("gpu msm g1", [&] {
+        if (n == 0) {
+            (void)cuzk_gpu_device_get_(device);
+            cuzk_g1_jac_set_infinity(&r);
+            if (timing)
+                memset(timing, 0, sizeof *timing);
+            return;
+        }
+        gm_msm_call<gm_g1>(device, &r, bases, NULL, scalars, n, timing, g1_combine);
+    });
+    if (s == CUZK_OK)
+        *out = r;
+    return s;
+}
+
+/* ---- resident bases ------------------------------------------------------------------------ */
+
+extern "C" cuzk_status cuzk_gpu_bases_upload_g1(cuzk_gpu_bases **out, int device,
+                                                const cuzk_g1_affine_t *bases, size_t n)
+{
+    if (!out || !bases || n == 0 || n >= GM_MAX_N)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu bases g1: NULL argument or bad count %zu", n);
+    *out = NULL;
+    return cuzk_gpu_guard_("gpu bases g1", [&] {
+        gm_bases_upload(out, device, bases, n, sizeof(cuzk_g1_affine_t), 1);
+    });
+}
+
+extern "C" void cuzk_gpu_bases_free(cuzk_gpu_bases *b)
+{
+    if (!b)
+        return;
+    int cur = -1;
+    if (cudaGetDevice(&cur) == cudaSuccess && cur != b->device)
+        (void)cudaSetDevice(b->device);
+    b->buf.release();
+    if (cur >= 0 && cur != b->device)
+        (void)cudaSetDevice(cur);
+    delete b;
+}
+
+extern "C" size_t cuzk_gpu_bases_count(const cuzk_gpu_bases *b)
+{
+    return b ? b->n : 0;
+}
+
+extern "C" cuzk_status cuzk_gpu_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b,
+                                                size_t first, const cuzk_fr_t *scalars, size_t n,
+                                                cuzk_gpu_timing *timing)
+{
+    if (!out || !b || (n && !scalars) || b->group != 1 || first > b->n || n > b->n - first)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "gpu msm g1: NULL argument, G2 bases or range outside the bases");
+    cuzk_g1_jac_t r;
+    cuzk_status s = cuzk_gpu_guard_("gpu msm g1", [&] {
+        if (n == 0) {
+            cuzk_g1_jac_set_infinity(&r);
+            if (timing)
+                memset(timing, 0, sizeof *timing);
+            return;
+        }
+        gm_msm_call<gm_g1>(b->device, &r, NULL, b->buf.as<uint8_t>() + first * gm_g1::AFF_BYTES,
+                           scalars, n, timing, g1_combine);
+    });
+    if (s == CUZK_OK)
+        *out = r;
+    return s;
+}

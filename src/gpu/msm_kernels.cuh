@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_GPU_MSM_KERNELS_CUH
+#define CUZK_GPU_MSM_KERNELS_CUH
+
+/*
+ * The per-thread bodies of the device MSM and batch addition (src/gpu/msm_run.cuh drives them).
+ * Each body is a struct with an Args type and run(args, t, row), called once per thread index
+ * t < count and row < rows: on the device through k_gm_body (a row per blockIdx.y), and on the
+ * host by a plain loop (CPU emulation of the kernels, used to test the algorithm without a
+ * device). Template parameter G is a group: typedef F (field ops, src/gpu/fp2.cuh), AFF_BYTES
+ * (stride of the host's affine struct) and INF_OFF (offset of its infinity flag).
+ *
+ * Pipeline of one MSM (facts/gpu-techniques.md section 1 and 6: signed digits, sort by bucket,
+ * XYZZ buckets, running-sum reduction):
+ *  1. gm_digits: scalar i -> canonical, flipped when above (r-1)/2, then for each window of the
+ *     group a (key, value) pair: key = |digit| (0 = nothing to add, else bucket key - 1), value =
+ *     i | sign << 31 (sign = digit sign xor flip). Bases at infinity get key 0 everywhere.
+ *  2. CUB radix sort of each window's pairs by key (c bits).
+ *  3. gm_accum (level 0, affine items): the sorted list of a window is cut into chunks of L
+ *     entries, one per thread. A thread sums the runs of equal keys inside its chunk. A run that
+ *     lies wholly in the chunk (the neighbouring entries outside the chunk have other keys) is a
+ *     complete bucket and is stored at once; a run touching a chunk edge is partial and goes to
+ *     one of the chunk's two output slots (first run: slot 0, last run: slot 1; unused slots get
+ *     (key, infinity), which keeps the slot list sorted by key). The slot list is the same
+ *     problem again with XYZZ items, 2/L as long, and goes through gm_accum (level >= 1) until a
+ *     window fits one chunk. A bucket is complete at exactly one level; at every other level its
+ *     key carries only infinities, which are never stored, so every bucket is written once (the
+ *     bucket array starts zeroed = infinity). Any bucket size works: all-equal scalars make one
+ *     bucket of n points that is summed by n/L threads, then n/L^2, ...
+ *  4. gm_bucket_seg: window sum  W = sum_b (b+1) B_b  over segments of S buckets: per segment the
+ *     running sum from the top gives sum (b - lo + 1) B_b and R = sum B_b, plus lo * R by
+ *     double-and-add; gm_sum then adds the segment results (K per thread, a few passes).
+ *  5. The host combines the window sums (Horner, c doublings per window).
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu/msm_scalar.cuh"
+#include "gpu/point.cuh"
+
+#define GM_NONE 0xffffffffu
+
+/* Affine base |i| of the host array (x then y, host limb layout), negated when |neg|. */
+template <class G>
+GM_HD void gm_load_base(gm_aff<typename G::F> &a, const uint8_t *bases, size_t i, uint32_t neg)
+{
+    typedef typename G::F F;
+    const uint64_t *p = (const uint64_t *)(bases + i * G::AFF_BYTES);
+    F::load(a.x, p);
+    F::load(a.y, p + F::LIMBS);
+    if (neg)
+        F::neg(a.y, a.y);
+}
+
+template <class G> GM_HD bool gm_base_is_inf(const uint8_t *bases, size_t i)
+{
+    return bases[i * G::AFF_BYTES + G::INF_OFF] != 0;
+}
+
+/* ---- 1. digits --------------------------------------------------------------------------- */
+
+template <class G> struct gm_digits {
+    struct Args {
+        const uint64_t *scalars; /* Montgomery Fr, 4 limbs each */
+        const uint8_t *bases;    /* for the infinity flags */
+        size_t n;
+        unsigned c, w0, nw; /* window width, first window of the group, windows in the group */
+        uint32_t *keys;     /* [nw][n] */
+        uint32_t *vals;     /* [nw][n] */
+    };
+    static GM_HD void run(const Args &a, size_t i, unsigned)
+    {
+        uint64_t k[4];
+        for (int j = 0; j < 4; j++)
+            k[j] = a.scalars[4 * i + j];
+        uint32_t flip = 0;
+        if (gm_base_is_inf<G>(a.bases, i)) {
+            k[0] = k[1] = k[2] = k[3] = 0;
+        } else {
+            gm_fr_canonical(k);
+            flip = gm_fr_flip(k);
+        }
+        for (unsigned g = 0; g < a.nw; g++) {
+            int32_t d = gm_digit(k, a.w0 + g, a.c);
+            uint32_t neg = (d < 0) ^ flip;
+            a.keys[g * a.n + i] = (uint32_t)(d < 0 ? -d : d);
+            a.vals[g * a.n + i] = (uint32_t)i | (neg << 31);
+        }
+    }
+};
+
+/* ---- 3. bucket accumulation -------------------------------------------------------------- */
+
+/* AFF: level 0 (items are signed base indices), else items are XYZZ points. */
+template <class G, bool AFF> struct gm_accum {
+    typedef typename G::F F;
+    typedef gm_pt<F> P;
+    typedef typename P::X X;
+    struct Args {
+        const uint32_t *keys; /* [rows][m], sorted within a row */
+        const uint32_t *vals; /* AFF: [rows][m] signed base indices */
+        const X *items;       /* !AFF: [rows][m] */
+        const uint8_t *bases; /* AFF */
+        size_t m;
+        uint32_t L;
+        X *buckets; /* [rows][nb]: bucket key - 1 */
+        size_t nb;
+        uint32_t *okeys; /* [rows][om] slots, om = 2 * chunks; NULL when one chunk */
+        X *oitems;
+        size_t om;
+    };
+
+    static GM_HD void slot(const Args &a, unsigned row, size_t s, uint32_t key, const X &v)
+    {
+        a.okeys[row * a.om + s] = key;
+        a.oitems[row * a.om + s] = v;
+    }
+
+    static GM_HD void slot_inf(const Args &a, unsigned row, size_t s, uint32_t key)
+    {
+        a.okeys[row * a.om + s] = key;
+        X *o = &a.oitems[row * a.om + s];
+        F::zero(o->zz);
+        F::zero(o->zzz);
+    }
+
+    static GM_HD void run(const Args &a, size_t t, unsigned row)
+    {
+        size_t lo = t * a.L, hi = lo + a.L < a.m ? lo + a.L : a.m;
+        const uint32_t *keys = a.keys + row * a.m;
+        uint32_t prev = lo ? keys[lo - 1] : GM_NONE, next = hi < a.m ? keys[hi] : GM_NONE;
+        bool wrote0 = false, wrote1 = false;
+        X acc;
+        P::set_inf(acc);
+        uint32_t cur = keys[lo];
+        size_t s = lo;
+        /* G1 level 0: the base of entry j + 1 is loaded while entry j is added, so the random
+         * read overlaps an addition (G2 has no registers to spare for it). */
+        constexpr bool PREFETCH = AFF && sizeof(typename F::T) <= 48;
+        gm_aff<F> qn;
+        if constexpr (PREFETCH) {
+            if (keys[lo]) {
+                uint32_t v = a.vals[row * a.m + lo];
+                gm_load_base<G>(qn, a.bases, v & 0x7fffffffu, v >> 31);
+            }
+        }
+        for (size_t j = lo; j <= hi; j++) {
+            uint32_t k = j < hi ? keys[j] : GM_NONE;
+            if (k != cur) {
+                /* Flush the run [s, j) of key cur. */
+                bool head = s == lo, tail = j == hi;
+                bool complete = (!head || prev != cur) && (!tail || next != cur);
+                if (complete) {
+                    if (cur != 0 && !P::is_inf(acc))
+                        a.buckets[row * a.nb + cur - 1] = acc;
+                } else if (head) {
+                    slot(a, row, 2 * t, cur, acc);
+                    wrote0 = true;
+                } else {
+                    slot(a, row, 2 * t + 1, cur, acc);
+                    wrote1 = true;
+                }
+                if (j == hi)
+                    break;
+                cur = k;
+                s = j;
+                P::set_inf(acc);
+            }
+            if constexpr (PREFETCH) {
+                gm_aff<F> q = qn;
+                if (j + 1 < hi && keys[j + 1]) {
+                    uint32_t v = a.vals[row * a.m + j + 1];
+                    gm_load_base<G>(qn, a.bases, v & 0x7fffffffu, v >> 31);
+                }
+                if (k != 0)
+                    P::add_aff(acc, q);
+                continue;
+            }
+            if (k == 0)
+                continue;
+            if constexpr (AFF) {
+                uint32_t v = a.vals[row * a.m + j];
+                gm_aff<F> q;
+                gm_load_base<G>(q, a.bases, v & 0x7fffffffu, v >> 31);
+                P::add_aff(acc, q);
+            } else {
+                P::add(acc, a.items[row * a.m + j]);
+            }
+        }
+        if (a.okeys) {
+            if (!wrote0)
+                slot_inf(a, row, 2 * t, keys[lo]);
+            if (!wrote1)
+                slot_inf(a, row, 2 * t + 1, keys[hi - 1]);
+        }
+    }
+};
+
+/* ---- 4. bucket reduction ----------------------------------------------------------------- */
+
+template <class G> struct gm_bucket_seg {
+    typedef gm_pt<typename G::F> P;
+    typedef typename P::X X;
+    struct Args {
+        const X *buckets; /* [rows][nb] */
+        size_t nb;
+        uint32_t S;
+        X *out; /* [rows][nseg] */
+        size_t nseg;
+    };
+    static GM_HD void run(const Args &a, size_t t, unsigned row)
+    {
+        size_t lo = t * a.S, hi = lo + a.S < a.nb ? lo + a.S : a.nb;
+        const X *b = a.buckets + row * a.nb;
+        X run, tot;
+        P::set_inf(run);
+        P::set_inf(tot);
+        for (size_t i = hi; i-- > lo;) {
+            P::add(run, b[i]);
+            P::add(tot, run);
+        }
+        if (lo && !P::is_inf(run)) {
+            X m;
+            P::mul_small(m, run, (uint32_t)lo);
+            P::add(tot, m);
+        }
+        a.out[row * a.nseg + t] = tot;
+    }
+};
+
+/* out[row][t] = sum of in[row][tK .. tK + K). */
+template <class G> struct gm_sum {
+    typedef gm_pt<typename G::F> P;
+    typedef typename P::X X;
+    struct Args {
+        const X *in;
+        size_t m;
+        uint32_t K;
+        X *out;
+        size_t om;
+    };
+    static GM_HD void run(const Args &a, size_t t, unsigned row)
+    {
+        size_t lo = t * a.K, hi = lo + a.K < a.m ? lo + a.K : a.m;
+        X acc;
+        P::set_inf(acc);
+        for (size_t i = lo; i < hi; i++)
+            P::add(acc, a.in[row * a.m + i]);
+        a.out[row * a.om + t] = acc;
+    }
+};
+
+/* Device points -> host XYZZ layout (x, y, zz, zzz, fully reduced limbs). */
+template <class G> struct gm_to_host {
+    typedef typename G::F F;
+    typedef typename gm_pt<F>::X X;
+    struct Args {
+        const X *in;
+        uint64_t *out;
+    };
+    static GM_HD void run(const Args &a, size_t t, unsigned)
+    {
+        uint64_t *o = a.out + t * 4 * F::LIMBS;
+        const X &p = a.in[t];
+        F::store(o, p.x);
+        F::store(o + F::LIMBS, p.y);
+        F::store(o + 2 * F::LIMBS, p.zz);
+        F::store(o + 3 * F::LIMBS, p.zzz);
+    }
+};
+
+/* ---- batch addition over a bitmap -------------------------------------------------------- */
+
+GM_HD unsigned gm_ctz64(uint64_t x)
+{
+#ifdef __CUDA_ARCH__
+    return (unsigned)(__ffsll((long long)x) - 1);
+#else
+    return (unsigned)__builtin_ctzll(x);
+#endif
+}
+
+/* Thread t sums the selected bases of bitmap words [tW, tW + W). */
+template <class G> struct gm_badd {
+    typedef gm_pt<typename G::F> P;
+    typedef typename P::X X;
+    struct Args {
+        const uint64_t *bitmap;
+        size_t n, nwords;
+        uint32_t W;
+        const uint8_t *bases;
+        X *out;
+    };
+    static GM_HD void run(const Args &a, size_t t, unsigned)
+    {
+        size_t w0 = t * a.W, w1 = w0 + a.W < a.nwords ? w0 + a.W : a.nwords;
+        X acc;
+        P::set_inf(acc);
+        for (size_t w = w0; w < w1; w++) {
+            uint64_t bits = a.bitmap[w];
+            if (w == a.nwords - 1 && (a.n & 63))
+                bits &= ((uint64_t)1 << (a.n & 63)) - 1;
+            while (bits) {
+                size_t i = w * 64 + gm_ctz64(bits);
+                bits &= bits - 1;
+                if (gm_base_is_inf<G>(a.bases, i))
+                    continue;
+                gm_aff<typename G::F> q;
+                gm_load_base<G>(q, a.bases, i, 0);
+                P::add_aff(acc, q);
+            }
+        }
+        a.out[t] = acc;
+    }
+};
+
+#endif

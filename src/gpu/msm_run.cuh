@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_GPU_MSM_RUN_CUH
+#define CUZK_GPU_MSM_RUN_CUH
+
+/*
+ * Host side of the device MSM and batch addition, written once against an "executor" E so the
+ * same driver runs the kernels on a device (gm_dev_exec in src/gpu/msm_dev.cuh) or as plain
+ * loops on the host (gm_host_exec below: CPU emulation of every kernel with the device field
+ * code, which src/gpu/fp.cuh makes host-callable; tests/gpu/msm_emu.cu uses it).
+ *
+ * E provides: ok(); alloc<T>(count) (NULL for count 0 or on failure, which ok() then reports);
+ * release(p); zero(p, bytes); copy(dst, src, bytes) (device to device); d2h(dst, src, bytes);
+ * compute_done() (marks the end of the kernels); launch<Body>(args, count, rows); sort_pairs(k0, k1, v0, v1, n, bits) -> 0 when the sorted pairs are in (k0, v0),
+ * 1 when in (k1, v1); budget() (bytes of working memory the call may use).
+ *
+ * The algorithm is described in src/gpu/msm_kernels.cuh. Window width, chunk lengths and the
+ * number of windows processed at once (bounded by memory) are chosen here; the windows' sums
+ * come back to the host, which combines them (Horner) with the host's group law.
+ */
+
+#include "gpu/msm_kernels.cuh"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+/* Level-0 chunk (points per thread), later levels, reduction segment, sums per thread. */
+#define GM_L0 32
+#define GM_L1 8
+#define GM_SEG 32
+#define GM_SUMK 8
+#define GM_MAX_WINDOW 23
+
+typedef struct {
+    unsigned c, nwin, group; /* window width, windows, windows per pass */
+    size_t nb, nseg;         /* buckets per window, reduction segments per window */
+    uint32_t L0, L1, S, K;
+} gm_plan;
+
+static inline size_t gm_div_up(size_t a, size_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static inline unsigned gm_env_uint(const char *name, unsigned dflt)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return dflt;
+    return (unsigned)strtoul(s, NULL, 10);
+}
+
+/*
+ * Window width for |n| points: minimises windows x (n x A + buckets x R + O) with A = 10
+ * (one mixed addition), R = 40 (running sum and segment combination per bucket, at lower
+ * parallel efficiency) and O = 3e5 (per-window sort and launch overhead), all in field
+ * multiplications. Gives c = 16 at 2^20, 20 at 2^24 and 2^26. Env CUZK_GPU_MSM_WINDOW overrides.
+ */
+static inline unsigned gm_window(size_t n)
+{
+    unsigned forced = gm_env_uint("CUZK_GPU_MSM_WINDOW", 0);
+    if (forced >= 2 && forced <= GM_MAX_WINDOW)
+        return forced;
+    unsigned best = 2;
+    double best_cost = -1;
+    for (unsigned c = 2; c <= 21; c++) {
+        double nwin = (double)((255 + c - 1) / c);
+        double cost = nwin * ((double)n * 10.0 + (double)((size_t)1 << (c - 1)) * 40.0 + 3e5);
+        if (best_cost < 0 || cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
+}
+
+/* Entries per row of the level-|lvl| slot list (0 when the previous level had one chunk). */
+static inline size_t gm_level_out(size_t m, uint32_t L)
+{
+    size_t ch = gm_div_up(m, L);
+    return ch > 1 ? 2 * ch : 0;
+}
+
+/* Device bytes one pass over |g| windows needs (keys/values twice, slot lists, buckets,
+ * reduction), plus a margin for the sort's temporary storage. */
+template <class G> static size_t gm_pass_bytes(const gm_plan *p, size_t n, unsigned g)
+{
+    typedef typename gm_pt<typename G::F>::X X;
+    size_t om0 = gm_level_out(n, p->L0), om1 = gm_level_out(om0, p->L1);
+    size_t per = 16 * n + (om0 + om1) * (sizeof(X) + 4) + p->nb * sizeof(X) +
+                 (p->nseg + 2 * gm_div_up(p->nseg, p->K)) * sizeof(X);
+    return per * g + n / 2 + (64u << 20);
+}
+
+template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
+{
+    p->c = gm_window(n);
+    p->nwin = (255 + p->c - 1) / p->c;
+    p->nb = (size_t)1 << (p->c - 1);
+    p->L0 = gm_env_uint("CUZK_GPU_MSM_CHUNK", GM_L0);
+    if (p->L0 < 2)
+        p->L0 = 2;
+    p->L1 = GM_L1;
+    p->S = p->nb < GM_SEG ? (uint32_t)p->nb : GM_SEG;
+    p->K = GM_SUMK;
+    p->nseg = gm_div_up(p->nb, p->S);
+    unsigned g = p->nwin;
+    while (g > 1 && gm_pass_bytes<G>(p, n, g) > budget)
+        g--;
+    p->group = g;
+}
+
+/*
+ * The window sums of an MSM over device bases and device (Montgomery) scalars: on success
+ * |wins| (host memory, nwin x 4 x F::LIMBS limbs, host XYZZ layout) holds window w's sum
+ * sum_b (b+1) B_b at index w. Returns false on an executor failure.
+ */
+template <class G, class E>
+static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_t *d_bases,
+                           const uint64_t *d_scalars, size_t n)
+{
+    typedef typename G::F F;
+    typedef typename gm_pt<F>::X X;
+    const unsigned G_ = p->group;
+    const size_t om0 = gm_level_out(n, p->L0), om1 = gm_level_out(om0, p->L1);
+    const size_t tmpn = gm_div_up(p->nseg, p->K);
+    X *d_wins = ex.template alloc<X>(p->nwin);
+    uint64_t *d_winh = ex.template alloc<uint64_t>((size_t)p->nwin * 4 * F::LIMBS);
+    uint32_t *k0 = ex.template alloc<uint32_t>(G_ * n), *k1 = ex.template alloc<uint32_t>(G_ * n);
+    uint32_t *v0 = ex.template alloc<uint32_t>(G_ * n), *v1 = ex.template alloc<uint32_t>(G_ * n);
+    uint32_t *pk[2] = {ex.template alloc<uint32_t>(G_ * om0), ex.template alloc<uint32_t>(G_ * om1)};
+    X *pi[2] = {ex.template alloc<X>(G_ * om0), ex.template alloc<X>(G_ * om1)};
+    X *bk = ex.template alloc<X>(G_ * p->nb);
+    X *segs = p->nseg > 1 ? ex.template alloc<X>(G_ * p->nseg) : NULL;
+    X *tmp[2] = {NULL, NULL};
+    if (p->nseg > 1) {
+        tmp[0] = ex.template alloc<X>(G_ * tmpn);
+        tmp[1] = ex.template alloc<X>(G_ * tmpn);
+    }
+    for (unsigned w0 = 0; w0 < p->nwin && ex.ok(); w0 += G_) {
+        unsigned nw = p->nwin - w0 < G_ ? p->nwin - w0 : G_;
+        /* 1. digits */
+        typename gm_digits<G>::Args da = {d_scalars, d_bases, n, p->c, w0, nw, k0, v0};
+        ex.template launch<gm_digits<G>>(da, n, 1);
+        /* 2. sort each window's pairs by key */
+        int sel = -1;
+        for (unsigned g = 0; g < nw; g++) {
+            size_t o = (size_t)g * n;
+            int s = ex.sort_pairs(k0 + o, k1 + o, v0 + o, v1 + o, n, p->c);
+            if (sel < 0)
+                sel = s;
+            else if (s != sel) { /* keep every window in the same buffer */
+                ex.copy(sel ? k1 + o : k0 + o, s ? k1 + o : k0 + o, n * 4);
+                ex.copy(sel ? v1 + o : v0 + o, s ? v1 + o : v0 + o, n * 4);
+            }
+        }
+        const uint32_t *ks = sel == 1 ? k1 : k0, *vs = sel == 1 ? v1 : v0;
+        /* 3. accumulation, level 0 then slot lists until one chunk per window */
+        ex.zero(bk, (size_t)nw * p->nb * sizeof(X));
+        {
+            typename gm_accum<G, true>::Args aa = {
+                ks, vs, NULL, d_bases, n, p->L0, bk, p->nb, om0 ? pk[0] : NULL, pi[0], om0};
+            ex.template launch<gm_accum<G, true>>(aa, gm_div_up(n, p->L0), nw);
+        }
+        size_t m = om0;
+        int cur = 0;
+        while (m > 0 && ex.ok()) {
+            size_t om = gm_level_out(m, p->L1);
+            typename gm_accum<G, false>::Args aa = {
+                pk[cur], NULL, pi[cur], NULL, m, p->L1, bk, p->nb, om ? pk[cur ^ 1] : NULL,
+                pi[cur ^ 1], om};
+            ex.template launch<gm_accum<G, false>>(aa, gm_div_up(m, p->L1), nw);
+            m = om;
+            cur ^= 1;
+        }
+        /* 4. window sums: segments, then sums of K until one per window */
+        X *out0 = p->nseg > 1 ? segs : d_wins + w0;
+        typename gm_bucket_seg<G>::Args ba = {bk, p->nb, p->S, out0, p->nseg};
+        ex.template launch<gm_bucket_seg<G>>(ba, p->nseg, nw);
+        const X *in = out0;
+        m = p->nseg;
+        int t = 0;
+        while (m > 1 && ex.ok()) {
+            size_t om = gm_div_up(m, p->K);
+            X *out = om == 1 ? d_wins + w0 : tmp[t];
+            typename gm_sum<G>::Args sa = {in, m, p->K, out, om};
+            ex.template launch<gm_sum<G>>(sa, om, nw);
+            in = out;
+            m = om;
+            t ^= 1;
+        }
+    }
+    typename gm_to_host<G>::Args ta = {d_wins, d_winh};
+    ex.template launch<gm_to_host<G>>(ta, p->nwin, 1);
+    ex.compute_done();
+    ex.d2h(wins, d_winh, (size_t)p->nwin * 4 * F::LIMBS * 8);
+    void *all[] = {d_wins, d_winh, k0, k1, v0, v1, pk[0], pk[1], pi[0], pi[1], bk, segs, tmp[0],
+                   tmp[1]};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        ex.release(all[i]);
+    return ex.ok();
+}
+
+/* Sum of the selected device bases (bitmap on the device), in host XYZZ layout in |out|. */
+template <class G, class E>
+static bool gm_batch_add(E &ex, uint64_t *out, const uint8_t *d_bases, const uint64_t *d_bitmap,
+                         size_t n)
+{
+    typedef typename G::F F;
+    typedef typename gm_pt<F>::X X;
+    size_t nwords = gm_div_up(n, 64);
+    /* Words per thread: enough threads to fill a large device, a few words each. */
+    uint32_t W = nwords >= (1u << 20) ? 4 : nwords >= (1u << 16) ? 2 : 1;
+    size_t nt = gm_div_up(nwords, W);
+    X *a = ex.template alloc<X>(nt), *b = ex.template alloc<X>(gm_div_up(nt, GM_SUMK));
+    uint64_t *h = ex.template alloc<uint64_t>(4 * F::LIMBS);
+    typename gm_badd<G>::Args ba = {d_bitmap, n, nwords, W, d_bases, a};
+    ex.template launch<gm_badd<G>>(ba, nt, 1);
+    X *in = a, *spare = b;
+    size_t m = nt;
+    while (m > 1 && ex.ok()) {
+        size_t om = gm_div_up(m, GM_SUMK);
+        typename gm_sum<G>::Args sa = {in, m, GM_SUMK, spare, om};
+        ex.template launch<gm_sum<G>>(sa, om, 1);
+        X *t = in;
+        in = spare;
+        spare = t;
+        m = om;
+    }
+    typename gm_to_host<G>::Args ta = {in, h};
+    ex.template launch<gm_to_host<G>>(ta, 1, 1);
+    ex.compute_done();
+    ex.d2h(out, h, 4 * F::LIMBS * 8);
+    ex.release(a);
+    ex.release(b);
+    ex.release(h);
+    return ex.ok();
+}
+
+/* ---- CPU emulation executor ------------------------------------------------------------- */
+
+struct gm_host_exec {
+    bool ok() const
+    {
+        return true;
+    }
+    template <class T> T *alloc(size_t count)
+    {
+        return count ? (T *)calloc(count, sizeof(T)) : NULL;
+    }
+    void release(void *p)
+    {
+        free(p);
+    }
+    void zero(void *p, size_t bytes)
+    {
+        if (bytes)
+            memset(p, 0, bytes);
+    }
+    void copy(void *d, const void *s, size_t bytes)
+    {
+        memmove(d, s, bytes);
+    }
+    void compute_done()
+    {
+    }
+    void d2h(void *d, const void *s, size_t bytes)
+    {
+        memcpy(d, s, bytes);
+    }
+    template <class B> void launch(const typename B::Args &a, size_t count, unsigned rows)
+    {
+        for (unsigned r = 0; r < rows; r++)
+            for (size_t t = 0; t < count; t++)
+                B::run(a, t, r);
+    }
+    int sort_pairs(uint32_t *k0, uint32_t *k1, uint32_t *v0, uint32_t *v1, size_t n, unsigned)
+    {
+        std::vector<size_t> idx(n);
+        for (size_t i = 0; i < n; i++)
+            idx[i] = i;
+        std::stable_sort(idx.begin(), idx.end(), [&](size_t x, size_t y) { return k0[x] < k0[y]; });
+        for (size_t i = 0; i < n; i++) {
+            k1[i] = k0[idx[i]];
+            v1[i] = v0[idx[i]];
+        }
+        return 1;
+    }
+    size_t budget() const
+    {
+        return (size_t)1 << 40;
+    }
+};
+
+/* ---- host combination ------------------------------------------------------------------- */
+
+/* out = sum_w 2^(wc) W_w by Horner, with the host group law of |G| (HX: host XYZZ type). */
+template <class HJ, class HX>
+static void gm_combine(HJ *out, const uint64_t *wins, const gm_plan *p,
+                       void (*xyzz_to_jac)(HJ *, const HX *), void (*dbl)(HJ *, const HJ *),
+                       void (*add)(HJ *, const HJ *, const HJ *), void (*set_inf)(HJ *),
+                       bool (*is_inf)(const HJ *))
+{
+    HJ acc, t;
+    set_inf(&acc);
+    for (unsigned w = p->nwin; w-- > 0;) {
+        if (!is_inf(&acc))
+            for (unsigned i = 0; i < p->c; i++)
+                dbl(&acc, &acc);
+        HX x;
+        memcpy(&x, wins + (size_t)w * (sizeof(HX) / 8), sizeof x);
+        xyzz_to_jac(&t, &x);
+        add(&acc, &acc, &t);
+    }
+    *out = acc;
+}
+
+#endif

@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * Fr NTT on the device: the same transforms as src/poly (bit-exact; both root families), built from
+ * one kernel that runs a group of radix-2 stages of a recursive four-step in shared memory.
+ *
+ * Layout (the CPU's four-step of src/poly/poly_internal.h, applied recursively). A natural ->
+ * bit-reversed DIF of n = 2^L is split into passes of k_0 + ... + k_{P-1} = L bits. Pass p works on
+ * independent sub-problems of R = 2^(k_p + s_p) elements (s_p = L - k_0 - ... - k_p, the log of
+ * the stride S): element (top, q, low) sits at top * R + q * S + low, q < 2^k_p, low < S. The
+ * pass does a DIF of length 2^k_p over q for every (top, low), with the roots of order 2^k_p, then
+ * multiplies (top, q, low) by omega_R^(low * bitrev_k(q)) (Bailey's twiddle "diagonal"; none when
+ * S = 1). The last pass (S = 1) leaves every element at its radix-2 DIF position, i.e. the output
+ * in bit-reversed order. The bit-reversed -> natural DIT is the transpose: the passes in reverse
+ * order, each the diagonal first, then a DIT of length 2^k_p. A block holds 2^k_p x W elements
+ * (W adjacent columns low, so that loads come in runs of W x 32 bytes) in shared memory:
+ * 2^CUZK_GPU_NTT_LOGE elements, at most 10 bits per pass by default, so 2^27 is 9 + 9 + 9 bits:
+ * three passes over the data plus one bit reversal where the CPU API asks for natural order.
+ *
+ * Roots come from one table per domain, half[i] = omega^i for i < n/2 (omega^(i + n/2) =
+ * -omega^i; inverse roots are omega^(n - i)); scalings by K * s^i (coset shifts, 1/n, 1/Z) from
+ * two small tables lo[i mod 2^12] * hi[i >> 12] with K folded into hi, applied at the load of a
+ * DIF's first pass or at the store of a DIT's last pass, so they cost no extra pass. The H chain
+ * (cuzk_poly_h) runs a to-coset transform per vector (DIF inverse, (1/n) g^bitrev(p) at position
+ * p, DIT forward: no bit reversal), computes a*b - c in the store of c's last pass, and for
+ * bellperson finishes with a bit reversal and a DIT inverse scaled by g^-i / (n Z).
+ *
+ * Cost: (n/2) L multiplications for the butterflies (stage h = 1 has none), n per diagonal, 2n per
+ * scaling; memory: 2 x 32 n bytes per pass, plus 32 n for a diagonal's root reads.
+ */
+#include "gpu/gpu_internal.cuh"
+
+#include <stdlib.h>
+
+#define NTT_THREADS 512
+#define NTT_LOGE_DEFAULT 11 /* 2^11 elements = 64 KiB of shared memory per block */
+#define NTT_KMAX_DEFAULT 10 /* bits per pass */
+#define SCALE_LO_BITS 12
+#define SCALE_LO (1u << SCALE_LO_BITS)
+
+/* ---- device helpers ------------------------------------------------------------------------ */
+
+__device__ __forceinline__ fr_dev ld_fr(const fr_dev *p)
+{
+    const ulonglong2 *q = reinterpret_cast<const ulonglong2 *>(p);
+    ulonglong2 a = q[0], b = q[1];
+    fr_dev r;
+    r.l[0] = a.x;
+    r.l[1] = a.y;
+    r.l[2] = b.x;
+    r.l[3] = b.y;
+    return r;
+}
+
+__device__ __forceinline__ void st_fr(fr_dev *p, const fr_dev &v)
+{
+    ulonglong2 *q = reinterpret_cast<ulonglong2 *>(p);
+    q[0] = make_ulonglong2(v.l[0], v.l[1]);
+    q[1] = make_ulonglong2(v.l[2], v.l[3]);
+}
+
+/* The multiplication of the pass kernels, by variant (mont.cuh); the kernels are instantiated for
+ * all three so that `cuzk-bench ntt --backend cuda` can compare them (env CUZK_GPU_MONT). */
+template <int V> __device__ __forceinline__ void fmul(fr_dev *o, const fr_dev *a, const fr_dev *b)
+{
+    uint32_t x[8], y[8], r[8];
+    fr_to_words_(x, a);
+    fr_to_words_(y, b);
+    if (V == 1)
+        fr_mont::mul_u64(r, x, y);
+    else if (V == 2)
+        fr_mont::mul_wide(r, x, y);
+    else
+        fr_mont::mul_chain(r, x, y);
+    fr_from_words_(o, r);
+}
+
+/* omega^e (or omega^-e when |inv|) from half[i] = omega^i, i < n/2, n = 2^L, e < n. */
+__device__ __forceinline__ fr_dev root_pow(const fr_dev *half, unsigned L, uint32_t e, int inv)
+{
+    const uint32_t n = 1u << L, hn = n >> 1;
+    if (inv)
+        e = (n - e) & (n - 1);
+    if (e < hn)
+        return ld_fr(half + e);
+    fr_dev w = ld_fr(half + (e - hn));
+    fr_neg_dev(&w, &w);
+    return w;
+}
+
+__device__ __forceinline__ uint32_t brev_bits(uint32_t i, unsigned bits)
+{
+    return bits ? __brev(i) >> (32 - bits) : 0;
+}
+
+/* A scaling by K * s^i at index i: mode 1 constant K; mode 2 lo[i mod 2^12] * hi[i >> 12] at the
+ * natural index; mode 3 the same at bitrev_L(index). */
+struct scale_desc {
+    int mode;
+    fr_dev k;
+    const fr_dev *lo, *hi;
+};
+
+template <int V>
+__device__ __forceinline__ void apply_scale(fr_dev &v, const scale_desc &sc, uint32_t idx,
+                                            unsigned L)
+{
+    if (sc.mode == 1) {
+        fmul<V>(&v, &v, &sc.k);
+        return;
+    }
+    uint32_t i = sc.mode == 3 ? brev_bits(idx, L) : idx;
+    fr_dev f = ld_fr(sc.lo + (i & (SCALE_LO - 1)));
+    fr_dev h = ld_fr(sc.hi + (i >> SCALE_LO_BITS));
+    fmul<V>(&f, &f, &h);
+    fmul<V>(&v, &v, &f);
+}
+
+struct pass_desc {
+    unsigned L;  /* log n */
+    unsigned k;  /* bits of this pass */
+    unsigned s;  /* log stride */
+    unsigned lw; /* log columns per block */
+    int inv;     /* inverse roots */
+    const fr_dev *half;
+    scale_desc in, out;
+    /* Epilogue (DIT only): when |ea| is set, the store writes ea[i] * eb[i] - v to ea[i]. */
+    fr_dev *ea;
+    const fr_dev *eb;
+};
+
+/* One pass (see the file comment). Shared memory: 2^(k + lw) elements, then 2^(k-1) twiddles. */
+template <bool DIT, int V>
+__global__ void __launch_bounds__(NTT_THREADS) k_ntt_pass(fr_dev *x, const pass_desc p)
+{
+    extern __shared__ ulonglong2 ntt_smem_[];
+    fr_dev *sh = reinterpret_cast<fr_dev *>(ntt_smem_);
+    const unsigned k = p.k, lw = p.lw, W = 1u << lw, E = 1u << (k + lw), hk = 1u << (k - 1);
+    fr_dev *tw = sh + E;
+    const unsigned tid = threadIdx.x, T = blockDim.x;
+    const unsigned dshift = p.L - p.s - k; /* omega_R = omega^(2^dshift) */
+
+    for (unsigned j = tid; j < hk; j += T)
+        st_fr(tw + j, root_pow(p.half, p.L, j << (p.L - k), p.inv));
+
+    const uint32_t col0 = blockIdx.x << lw, smask = (1u << p.s) - 1;
+    for (unsigned e = tid; e < E; e += T) {
+        const uint32_t q = e >> lw, col = col0 + (e & (W - 1));
+        const uint32_t low = col & smask;
+        const uint32_t addr = ((col >> p.s) << (p.s + k)) | (q << p.s) | low;
+        fr_dev v = ld_fr(x + addr);
+        if (p.in.mode)
+            apply_scale<V>(v, p.in, addr, p.L);
+        if (DIT && low) {
+            fr_dev w = root_pow(p.half, p.L, (low * brev_bits(q, k)) << dshift, p.inv);
+            fmul<V>(&v, &v, &w);
+        }
+        st_fr(sh + e, v);
+    }
+    __syncthreads();
+
+    for (unsigned st = 0; st < k; st++) {
+        const unsigned hl = DIT ? st : k - 1 - st, h = 1u << hl;
+        for (unsigned b = tid; b < E / 2; b += T) {
+            const unsigned wc = b & (W - 1), pi = b >> lw, j = pi & (h - 1);
+            const unsigned q0 = ((pi >> hl) << (hl + 1)) | j;
+            fr_dev *p0 = sh + ((q0 << lw) | wc), *p1 = p0 + (h << lw);
+            fr_dev u = ld_fr(p0), v = ld_fr(p1), s, d;
+            if (DIT) {
+                /* Cooley-Tukey: (u, v) -> (u + v w, u - v w) */
+                if (hl) {
+                    fr_dev w = ld_fr(tw + (j << (k - 1 - hl)));
+                    fmul<V>(&v, &v, &w);
+                }
+                fr_add_dev(&s, &u, &v);
+                fr_sub_dev(&d, &u, &v);
+            } else {
+                /* Gentleman-Sande: (u, v) -> (u + v, (u - v) w) */
+                fr_add_dev(&s, &u, &v);
+                fr_sub_dev(&d, &u, &v);
+                if (hl) {
+                    fr_dev w = ld_fr(tw + (j << (k - 1 - hl)));
+                    fmul<V>(&d, &d, &w);
+                }
+            }
+            st_fr(p0, s);
+            st_fr(p1, d);
+        }
+        __syncthreads();
+    }
+
+    for (unsigned e = tid; e < E; e += T) {
+        const uint32_t q = e >> lw, col = col0 + (e & (W - 1));
+        const uint32_t low = col & smask;
+        const uint32_t addr = ((col >> p.s) << (p.s + k)) | (q << p.s) | low;
+        fr_dev v = ld_fr(sh + e);
+        if (!DIT && low) {
+            fr_dev w = root_pow(p.half, p.L, (low * brev_bits(q, k)) << dshift, p.inv);
+            fmul<V>(&v, &v, &w);
+        }
+        if (p.out.mode)
+            apply_scale<V>(v, p.out, addr, p.L);
+        if (DIT && p.ea) {
+            fr_dev a = ld_fr(p.ea + addr), b = ld_fr(p.eb + addr);
+            fmul<V>(&a, &a, &b);
+            fr_sub_dev(&v, &a, &v);
+            st_fr(p.ea + addr, v);
+        } else {
+            st_fr(x + addr, v);
+        }
+    }
+}
+
+/* x[i] <-> x[bitrev_L(i)]. */
+__global__ void k_bitrev(fr_dev *x, unsigned L)
+{
+    const uint32_t n = 1u << L;
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        uint32_t j = brev_bits(i, L);
+        if (i < j) {
+            fr_dev a = ld_fr(x + i), b = ld_fr(x + j);
+            st_fr(x + i, b);
+            st_fr(x + j, a);
+        }
+    }
+}
+
+/* out[i] = K * base^i for i < count (square and multiply over the bits of i). */
+__global__ void k_powers(fr_dev *out, const fr_dev base, const fr_dev K, uint32_t count)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count)
+        return;
+    fr_dev acc = K, b = base;
+    for (uint32_t e = i; e; e >>= 1) {
+        if (e & 1)
+            fr_mul_dev(&acc, &acc, &b);
+        fr_mul_dev(&b, &b, &b);
+    }
+    st_fr(out + i, acc);
+}
+
+/* out[i] = lo[i mod 2^12] * hi[i >> 12] for i < count. */
+__global__ void k_expand(fr_dev *out, const fr_dev *lo, const fr_dev *hi, uint32_t count)
+{
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
+         i += gridDim.x * blockDim.x) {
+        fr_dev a = ld_fr(lo + (i & (SCALE_LO - 1))), b = ld_fr(hi + (i >> SCALE_LO_BITS));
+        fr_mul_dev(&a, &a, &b);
+        st_fr(out + i, a);
+    }
+}
+
+/* ---- tables -------------------------------------------------------------------------------- */
+
+/* Offsets (in elements) of the tables inside cuzk_gpu_domain_tables::scales. */
+struct scale_layout {
+    size_t nhi;                                    /* entries of a hi table */
+    size_t g_lo, gi_lo, w_lo;                      /* SCALE_LO entries each */
+    size_t g_hi, gn_hi, gin_hi, ginz_hi, w_hi;     /* nhi entries each */
+    size_t total;
+    explicit scale_layout(unsigned L)
+    {
+        nhi = L > SCALE_LO_BITS ? (size_t)1 << (L - SCALE_LO_BITS) : 1;
+        g_lo = 0;
+        gi_lo = SCALE_LO;
+        w_lo = 2 * SCALE_LO;
+        g_hi = 3 * SCALE_LO;
+        gn_hi = g_hi + nhi;
+        gin_hi = gn_hi + nhi;
+        ginz_hi = gin_hi + nhi;
+        w_hi = ginz_hi + nhi;
+        total = w_hi + nhi;
+    }
+};
+
+static fr_dev to_dev(const cuzk_fr_t &a)
+{
+    fr_dev r;
+    for (int i = 0; i < 4; i++)
+        r.l[i] = a.l[i];
+    return r;
+}
+
+static void launch_powers(cudaStream_t st, fr_dev *out, const cuzk_fr_t &base, const cuzk_fr_t &k,
+                          size_t count)
+{
+    k_powers<<<(unsigned)((count + 255) / 256), 256, 0, st>>>(out, to_dev(base), to_dev(k),
+                                                               (uint32_t)count);
+    CUZK_CUDA_LAUNCHED();
+}
+
+cuzk_gpu_domain_tables &cuzk_gpu_ntt_tables_(cuzk_gpu_device &dev, const cuzk_domain *d)
+{
+    /* The family is read back from the coset generator: 7 for bellperson domains. */
+    cuzk_fr_t g, seven;
+    cuzk_domain_coset_gen(d, &g);
+    cuzk_fr_set_u64(&seven, 7);
+    const int roots = cuzk_fr_eq(&g, &seven) ? CUZK_ROOTS_BELLPERSON : CUZK_ROOTS_SNARKJS;
+    const unsigned L = cuzk_domain_log_size(d);
+    cuzk_gpu_domain_tables &t = dev.tabs[roots];
+    if (t.roots == roots && t.log_n == L)
+        return t;
+    t.roots = -1;
+    if (L == 0)
+        return t;
+    const size_t n = (size_t)1 << L;
+    scale_layout lay(L);
+    t.half.reserve((n / 2) * sizeof(fr_dev));
+    t.scales.reserve(lay.total * sizeof(fr_dev));
+    fr_dev *sc = t.scales.as<fr_dev>();
+
+    cuzk_fr_t one, omega, gi, nn, ninv, z, zinv, k, b;
+    cuzk_fr_set_one(&one);
+    cuzk_domain_omega(d, &omega);
+    cuzk_fr_inv_vartime(&gi, &g);
+    cuzk_fr_set_u64(&nn, n);
+    cuzk_fr_inv_vartime(&ninv, &nn);
+    cuzk_domain_coset_z(d, &z);
+    cuzk_fr_inv_vartime(&zinv, &z);
+    auto pow4096 = [](cuzk_fr_t *o, const cuzk_fr_t *a) {
+        *o = *a;
+        for (unsigned i = 0; i < SCALE_LO_BITS; i++)
+            cuzk_fr_sqr(o, o);
+    };
+    cudaStream_t st = dev.stream;
+    launch_powers(st, sc + lay.g_lo, g, one, SCALE_LO);
+    launch_powers(st, sc + lay.gi_lo, gi, one, SCALE_LO);
+    launch_powers(st, sc + lay.w_lo, omega, one, SCALE_LO);
+    pow4096(&b, &g);
+    launch_powers(st, sc + lay.g_hi, b, one, lay.nhi);
+    launch_powers(st, sc + lay.gn_hi, b, ninv, lay.nhi);
+    pow4096(&b, &gi);
+    launch_powers(st, sc + lay.gin_hi, b, ninv, lay.nhi);
+    cuzk_fr_mul(&k, &ninv, &zinv);
+    launch_powers(st, sc + lay.ginz_hi, b, k, lay.nhi);
+    pow4096(&b, &omega);
+    launch_powers(st, sc + lay.w_hi, b, one, lay.nhi);
+    k_expand<<<1024, 256, 0, st>>>(t.half.as<fr_dev>(), sc + lay.w_lo, sc + lay.w_hi,
+                                   (uint32_t)(n / 2));
+    CUZK_CUDA_LAUNCHED();
+    t.roots = roots;
+    t.log_n = L;
+    return t;
+}
+
+/* ---- plans and launches -------------------------------------------------------------------- */
+
+static unsigned env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi)
+{
+    const char *e = getenv(name);
+    if (!e || !*e)
+        return dflt;
+    unsigned long v = strtoul(e, nullptr, 10);
+    return v >= lo && v <= hi ? (unsigned)v : dflt;
+}
+
+struct ntt_plan {
+    unsigned L, P, loge, variant;
+    unsigned k[32];
+    explicit ntt_plan(unsigned log_n)
+    {
+        L = log_n;
+        loge = env_uint("CUZK_GPU_NTT_LOGE", NTT_LOGE_DEFAULT, 9, 12);
+        variant = env_uint("CUZK_GPU_MONT", CUZK_GPU_MONT_MUL, 1, 3);
+        unsigned kmax = env_uint("CUZK_GPU_NTT_KMAX", NTT_KMAX_DEFAULT, 1, 11);
+        if (kmax > loge)
+            kmax = loge;
+        P = (L + kmax - 1) / kmax;
+        for (unsigned i = 0; i < P; i++)
+            k[i] = L / P + (i < L % P ? 1 : 0);
+    }
+    unsigned stride_log(unsigned p) const
+    {
+        unsigned used = 0;
+        for (unsigned i = 0; i <= p; i++)
+            used += k[i];
+        return L - used;
+    }
+};
+
+template <int V> static void configure_smem_v()
+{
+    /* 2^12 elements plus 2^11 twiddles at most */
+    const int max = (int)(((1u << 12) + (1u << 11)) * sizeof(fr_dev));
+    CUZK_CUDA(cudaFuncSetAttribute(k_ntt_pass<true, V>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, max));
+    CUZK_CUDA(cudaFuncSetAttribute(k_ntt_pass<false, V>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, max));
+}
+
+static void configure_smem(cuzk_gpu_device &dev)
+{
+    if (dev.smem_configured)
+        return;
+    configure_smem_v<1>();
+    configure_smem_v<2>();
+    configure_smem_v<3>();
+    dev.smem_configured = 1;
+}
+
+static void launch_pass(cuzk_gpu_device &dev, bool dit, fr_dev *x, const ntt_plan &pl, unsigned p,
+                        pass_desc pd)
+{
+    pd.L = pl.L;
+    pd.k = pl.k[p];
+    pd.s = pl.stride_log(p);
+    unsigned lw = pl.loge - pd.k;
+    if (lw > pl.L - pd.k)
+        lw = pl.L - pd.k;
+    pd.lw = lw;
+    const unsigned E = 1u << (pd.k + lw);
+    unsigned threads = E / 4;
+    if (threads > NTT_THREADS)
+        threads = NTT_THREADS;
+    if (threads < 32)
+        threads = 32;
+    const unsigned blocks = 1u << (pl.L - pd.k - lw);
+    const size_t smem = (E + (1u << (pd.k - 1))) * sizeof(fr_dev);
+#define NTT_LAUNCH_(V)                                                                             \
+    do {                                                                                           \
+        if (dit)                                                                                   \
+            k_ntt_pass<true, V><<<blocks, threads, smem, dev.stream>>>(x, pd);                     \
+        else                                                                                       \
+            k_ntt_pass<false, V><<<blocks, threads, smem, dev.stream>>>(x, pd);                    \
+    } while (0)
+    if (pl.variant == 1)
+        NTT_LAUNCH_(1);
+    else if (pl.variant == 2)
+        NTT_LAUNCH_(2);
+    else
+        NTT_LAUNCH_(3);
+#undef NTT_LAUNCH_
+    CUZK_CUDA_LAUNCHED();
+}
+
+static scale_desc no_scale()
+{
+    scale_desc s;
+    memset(&s, 0, sizeof s);
+    return s;
+}
+
+static scale_desc table_scale(int mode, const fr_dev *lo, const fr_dev *hi)
+{
+    scale_desc s = no_scale();
+    s.mode = mode;
+    s.lo = lo;
+    s.hi = hi;
+    return s;
+}
+
+/* Natural -> bit-reversed DIF; |in| at the first pass's load, |out| at the last pass's store. */
+static void run_dif(cuzk_gpu_device &dev, const cuzk_gpu_domain_tables &t, fr_dev *x,
+                    const ntt_plan &pl, int inv, const scale_desc &in, const scale_desc &out)
+{
+    for (unsigned p = 0; p < pl.P; p++) {
+        pass_desc pd;
+        memset(&pd, 0, sizeof pd);
+        pd.inv = inv;
+        pd.half = t.half.as<fr_dev>();
+        pd.in = p == 0 ? in : no_scale();
+        pd.out = p == pl.P - 1 ? out : no_scale();
+        launch_pass(dev, false, x, pl, p, pd);
+    }
+}
+
+/* Bit-reversed -> natural DIT; |out| (and the a*b - v epilogue) at the last pass's store. */
+static void run_dit(cuzk_gpu_device &dev, const cuzk_gpu_domain_tables &t, fr_dev *x,
+                    const ntt_plan &pl, int inv, const scale_desc &out, fr_dev *ea = nullptr,
+                    const fr_dev *eb = nullptr)
+{
+    for (unsigned p = pl.P; p-- > 0;) {
+        pass_desc pd;
+        memset(&pd, 0, sizeof pd);
+        pd.inv = inv;
+        pd.half = t.half.as<fr_dev>();
+        pd.in = no_scale();
+        pd.out = p == 0 ? out : no_scale();
+        if (p == 0) {
+            pd.ea = ea;
+            pd.eb = eb;
+        }
+        launch_pass(dev, true, x, pl, p, pd);
+    }
+}
+
+static void run_bitrev(cuzk_gpu_device &dev, fr_dev *x, unsigned L)
+{
+    const size_t n = (size_t)1 << L;
+    unsigned blocks = (unsigned)((n + 255) / 256);
+    if (blocks > 65536)
+        blocks = 65536;
+    k_bitrev<<<blocks, 256, 0, dev.stream>>>(x, L);
+    CUZK_CUDA_LAUNCHED();
+}
+
+void cuzk_gpu_ntt_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *x, cuzk_gpu_ntt_op op)
+{
+    const unsigned L = cuzk_domain_log_size(d);
+    if (L == 0)
+        return; /* n = 1: every transform is the identity (1/n = 1, g^0 = 1) */
+    configure_smem(dev);
+    const cuzk_gpu_domain_tables &t = cuzk_gpu_ntt_tables_(dev, d);
+    const fr_dev *sc = t.scales.as<fr_dev>();
+    scale_layout lay(L);
+    ntt_plan pl(L);
+    switch (op) {
+    case CUZK_GPU_NTT:
+        run_bitrev(dev, x, L);
+        run_dit(dev, t, x, pl, 0, no_scale());
+        break;
+    case CUZK_GPU_INTT: {
+        cuzk_fr_t nn, ninv;
+        cuzk_fr_set_u64(&nn, (uint64_t)1 << L);
+        cuzk_fr_inv_vartime(&ninv, &nn);
+        scale_desc s = no_scale();
+        s.mode = 1;
+        s.k = to_dev(ninv);
+        run_bitrev(dev, x, L);
+        run_dit(dev, t, x, pl, 1, s);
+        break;
+    }
+    case CUZK_GPU_COSET_NTT:
+        run_dif(dev, t, x, pl, 0, table_scale(2, sc + lay.g_lo, sc + lay.g_hi), no_scale());
+        run_bitrev(dev, x, L);
+        break;
+    case CUZK_GPU_COSET_INTT:
+        run_bitrev(dev, x, L);
+        run_dit(dev, t, x, pl, 1, table_scale(2, sc + lay.gi_lo, sc + lay.gin_hi));
+        break;
+    }
+}
+
+void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_dev *b, fr_dev *c)
+{
+    const unsigned L = cuzk_domain_log_size(d);
+    configure_smem(dev);
+    const cuzk_gpu_domain_tables &t = cuzk_gpu_ntt_tables_(dev, d);
+    if (L == 0)
+        cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "the device H step needs a domain of 2 or more");
+    const fr_dev *sc = t.scales.as<fr_dev>();
+    scale_layout lay(L);
+    ntt_plan pl(L);
+    const scale_desc mid = table_scale(3, sc + lay.g_lo, sc + lay.gn_hi);
+    fr_dev *v[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        run_dif(dev, t, v[i], pl, 1, no_scale(), mid);
+        if (i < 2)
+            run_dit(dev, t, v[i], pl, 0, no_scale());
+        else
+            run_dit(dev, t, v[i], pl, 0, no_scale(), a, b); /* a := a * b - c */
+    }
+    if (t.roots == CUZK_ROOTS_SNARKJS)
+        return; /* snarkjs keeps the coset values (formats.md 4.6) */
+    run_bitrev(dev, a, L);
+    run_dit(dev, t, a, pl, 1, table_scale(2, sc + lay.gi_lo, sc + lay.ginz_hi));
+}

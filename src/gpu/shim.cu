@@ -1,0 +1,496 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * The extern "C" edge of the CUDA backend (STYLE.md section 6): device queries, the NTT / H entry
+ * points with their host <-> device transfers and timing, resident vectors and the field
+ * micro-kernels. Every entry point runs its body inside cuzk_gpu_guard_, so each CUDA error and
+ * C++ exception becomes a cuzk_status with a message (cuzk_last_error) and nothing throws across.
+ */
+#include "gpu/gpu_internal.cuh"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- errors -------------------------------------------------------------------------------- */
+
+void cuzk_gpu_throw_cuda_(cudaError_t e, const char *what, const char *file, int line)
+{
+    cuzk_gpu_error err;
+    (void)cudaGetLastError(); /* clear a non-sticky error so later calls start clean */
+    if (e == cudaErrorMemoryAllocation)
+        err.status = CUZK_ERR_NOMEM;
+    else if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
+             e == cudaErrorInvalidDevice)
+        err.status = CUZK_ERR_NO_DEVICE;
+    else
+        err.status = CUZK_ERR_DEVICE;
+    const char *base = strrchr(file, '/');
+    snprintf(err.msg, sizeof err.msg, "%s%s (%s, %s at %s:%d)",
+             e == cudaErrorMemoryAllocation ? "device out of memory: " : "", cudaGetErrorString(e),
+             cudaGetErrorName(e), what, base ? base + 1 : file, line);
+    throw err;
+}
+
+void cuzk_gpu_throw_(cuzk_status st, const char *fmt, ...)
+{
+    cuzk_gpu_error err;
+    err.status = st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err.msg, sizeof err.msg, fmt, ap);
+    va_end(ap);
+    throw err;
+}
+
+/* ---- buffers and devices ------------------------------------------------------------------- */
+
+void cuzk_gpu_buf::reserve(size_t want)
+{
+    int cur = -1;
+    CUZK_CUDA(cudaGetDevice(&cur));
+    if (p && bytes >= want && device == cur)
+        return;
+    release();
+    CUZK_CUDA(cudaSetDevice(cur));
+    void *q = nullptr;
+    cudaError_t e = cudaMalloc(&q, want);
+    if (e != cudaSuccess) {
+        char what[96];
+        snprintf(what, sizeof what, "cudaMalloc of %zu MiB", want >> 20);
+        cuzk_gpu_throw_cuda_(e, what, __FILE__, __LINE__);
+    }
+    p = q;
+    bytes = want;
+    device = cur;
+}
+
+void cuzk_gpu_buf::release()
+{
+    if (!p)
+        return;
+    int cur = -1;
+    if (cudaGetDevice(&cur) == cudaSuccess && cur != device)
+        (void)cudaSetDevice(device);
+    (void)cudaFree(p);
+    if (cur >= 0 && cur != device)
+        (void)cudaSetDevice(cur);
+    p = nullptr;
+    bytes = 0;
+}
+
+#define CUZK_GPU_MAX_DEVICES 16
+static cuzk_gpu_device g_devices[CUZK_GPU_MAX_DEVICES];
+static std::mutex g_devices_mu;
+
+static int device_count_raw()
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return n < CUZK_GPU_MAX_DEVICES ? n : CUZK_GPU_MAX_DEVICES;
+}
+
+static int resolve_device(int device)
+{
+    return device == -1 ? cuzk_gpu_default_device() : device;
+}
+
+cuzk_gpu_device &cuzk_gpu_device_get_(int device)
+{
+    int id = resolve_device(device);
+    int n = device_count_raw();
+    if (n == 0)
+        cuzk_gpu_throw_(CUZK_ERR_NO_DEVICE, "no CUDA device (or no driver) on this machine");
+    if (id < 0 || id >= n)
+        cuzk_gpu_throw_(CUZK_ERR_NO_DEVICE, "CUDA device %d does not exist (%d device%s)", id, n,
+                        n == 1 ? "" : "s");
+    cuzk_gpu_device &dev = g_devices[id];
+    std::lock_guard<std::mutex> lock(g_devices_mu);
+    if (!dev.ready) {
+        CUZK_CUDA(cudaSetDevice(id));
+        CUZK_CUDA(cudaStreamCreateWithFlags(&dev.stream, cudaStreamNonBlocking));
+        for (int i = 0; i < CUZK_GPU_EVENTS; i++)
+            CUZK_CUDA(cudaEventCreate(&dev.ev[i]));
+        dev.id = id;
+        dev.ready = true;
+    }
+    return dev;
+}
+
+void cuzk_gpu_device_enter_(cuzk_gpu_device &dev)
+{
+    CUZK_CUDA(cudaSetDevice(dev.id));
+}
+
+/* ---- timing lines -------------------------------------------------------------------------- */
+
+static bool timing_on()
+{
+    const char *e = getenv("CUZK_TIMING");
+    return e && strcmp(e, "1") == 0;
+}
+
+extern "C" void cuzk_gpu_timing_line(const char *phase, double ms, int device,
+                                     const char *extra_json)
+{
+    if (!timing_on())
+        return;
+    char line[512];
+    int len = snprintf(line, sizeof line, "{\"phase\":\"%s\",\"ms\":%.3f,\"device\":%d%s}\n", phase,
+                       ms, device, extra_json ? extra_json : "");
+    if (len <= 0)
+        return;
+    if ((size_t)len >= sizeof line) {
+        len = sizeof line - 1;
+        line[len - 1] = '\n';
+    }
+    /* One write(2): the line is never split by buffering nor interleaved with other writers. */
+    ssize_t w;
+    do {
+        w = write(2, line, (size_t)len);
+    } while (w < 0 && errno == EINTR);
+}
+
+void cuzk_gpu_report_(const char *phase, const cuzk_gpu_timing &t, unsigned log_n)
+{
+    char extra[256];
+    snprintf(extra, sizeof extra,
+             ",\"backend\":\"cuda\",\"log_n\":%u,\"h2d_ms\":%.3f,\"compute_ms\":%.3f,"
+             "\"d2h_ms\":%.3f",
+             log_n, t.h2d_ms, t.compute_ms, t.d2h_ms);
+    cuzk_gpu_timing_line(phase, t.total_ms, t.device, extra);
+}
+
+/* ---- devices (extern "C") ------------------------------------------------------------------ */
+
+extern "C" bool cuzk_gpu_compiled(void)
+{
+    return true;
+}
+
+extern "C" int cuzk_gpu_device_count(void)
+{
+    return device_count_raw();
+}
+
+extern "C" bool cuzk_gpu_available(void)
+{
+    return device_count_raw() > 0;
+}
+
+extern "C" int cuzk_gpu_default_device(void)
+{
+    const char *e = getenv("CUZK_GPU");
+    if (!e || !*e)
+        return 0;
+    char *end = nullptr;
+    long v = strtol(e, &end, 10);
+    return (end && *end == 0 && v >= 0 && v < CUZK_GPU_MAX_DEVICES) ? (int)v : 0;
+}
+
+extern "C" cuzk_status cuzk_gpu_get_device_info(int device, cuzk_gpu_device_info *out)
+{
+    if (!out)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu device info: NULL output");
+    memset(out, 0, sizeof *out);
+    return cuzk_gpu_guard_("gpu device info", [&] {
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+        cudaDeviceProp prop;
+        CUZK_CUDA(cudaGetDeviceProperties(&prop, dev.id));
+        snprintf(out->name, sizeof out->name, "%s", prop.name);
+        out->total_mem = prop.totalGlobalMem;
+        out->sm_count = prop.multiProcessorCount;
+        out->cc_major = prop.major;
+        out->cc_minor = prop.minor;
+        out->l2_bytes = (size_t)prop.l2CacheSize;
+        size_t fr = 0, tot = 0;
+        CUZK_CUDA(cudaSetDevice(dev.id));
+        CUZK_CUDA(cudaMemGetInfo(&fr, &tot));
+        out->free_mem = fr;
+    });
+}
+
+extern "C" void cuzk_gpu_release(int device)
+{
+    int n = device_count_raw();
+    for (int i = 0; i < n; i++) {
+        if (device != -2 && i != resolve_device(device))
+            continue;
+        cuzk_gpu_device &dev = g_devices[i];
+        std::lock_guard<std::mutex> lock(dev.mu);
+        if (!dev.ready)
+            continue;
+        for (auto &v : dev.vec)
+            v.release();
+        for (auto &t : dev.tabs) {
+            t.half.release();
+            t.scales.release();
+            t.roots = -1;
+        }
+    }
+}
+
+/* ---- NTT and H on host arrays -------------------------------------------------------------- */
+
+static void check_domain(const cuzk_domain *d)
+{
+    if (!d)
+        cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "NULL domain");
+    unsigned l = cuzk_domain_log_size(d);
+    if (l > CUZK_GPU_NTT_MAX_LOG)
+        cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG,
+                        "a domain of 2^%u is above the device NTT maximum 2^%u", l,
+                        CUZK_GPU_NTT_MAX_LOG);
+}
+
+static void finish_timing(cuzk_gpu_timer &tm, cuzk_gpu_timing *out, const char *phase,
+                          unsigned log_n, int device)
+{
+    CUZK_CUDA(cudaEventSynchronize(tm.dev.ev[3]));
+    cuzk_gpu_timing t;
+    t.device = device;
+    t.h2d_ms = tm.ms(0, 1);
+    t.compute_ms = tm.ms(1, 2);
+    t.d2h_ms = tm.ms(2, 3);
+    t.total_ms = tm.ms(0, 3);
+    if (out)
+        *out = t;
+    cuzk_gpu_report_(phase, t, log_n);
+}
+
+extern "C" cuzk_status cuzk_gpu_ntt(int device, const cuzk_domain *d, cuzk_fr_t *a,
+                                    cuzk_gpu_ntt_op op, cuzk_gpu_timing *timing)
+{
+    if (!a || (unsigned)op > CUZK_GPU_COSET_INTT)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu ntt: NULL vector or unknown operation %d",
+                         (int)op);
+    return cuzk_gpu_guard_("gpu ntt", [&] {
+        check_domain(d);
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        size_t n = cuzk_domain_size(d), bytes = n * sizeof(fr_dev);
+        dev.vec[0].reserve(bytes);
+        fr_dev *x = dev.vec[0].as<fr_dev>();
+        cuzk_gpu_ntt_tables_(dev, d);
+        cuzk_gpu_timer tm(dev);
+        tm.mark(0);
+        CUZK_CUDA(cudaMemcpyAsync(x, a, bytes, cudaMemcpyHostToDevice, dev.stream));
+        tm.mark(1);
+        cuzk_gpu_ntt_run_(dev, d, x, op);
+        tm.mark(2);
+        CUZK_CUDA(cudaMemcpyAsync(a, x, bytes, cudaMemcpyDeviceToHost, dev.stream));
+        tm.mark(3);
+        finish_timing(tm, timing, "ntt", cuzk_domain_log_size(d), dev.id);
+    });
+}
+
+extern "C" cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
+                                  cuzk_fr_t *c, cuzk_gpu_timing *timing)
+{
+    if (!a || !b || !c)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu h: NULL vector");
+    return cuzk_gpu_guard_("gpu h", [&] {
+        check_domain(d);
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        size_t n = cuzk_domain_size(d), bytes = n * sizeof(fr_dev);
+        for (auto &v : dev.vec)
+            v.reserve(bytes);
+        cuzk_gpu_ntt_tables_(dev, d);
+        fr_dev *x[3] = {dev.vec[0].as<fr_dev>(), dev.vec[1].as<fr_dev>(), dev.vec[2].as<fr_dev>()};
+        const cuzk_fr_t *src[3] = {a, b, c};
+        cuzk_gpu_timer tm(dev);
+        tm.mark(0);
+        for (int i = 0; i < 3; i++)
+            CUZK_CUDA(cudaMemcpyAsync(x[i], src[i], bytes, cudaMemcpyHostToDevice, dev.stream));
+        tm.mark(1);
+        cuzk_gpu_h_run_(dev, d, x[0], x[1], x[2]);
+        tm.mark(2);
+        CUZK_CUDA(cudaMemcpyAsync(a, x[0], bytes, cudaMemcpyDeviceToHost, dev.stream));
+        tm.mark(3);
+        finish_timing(tm, timing, "ntt_h", cuzk_domain_log_size(d), dev.id);
+    });
+}
+
+/* ---- resident vectors ---------------------------------------------------------------------- */
+
+struct cuzk_gpu_frvec {
+    int device;
+    size_t n;
+    cuzk_gpu_buf buf;
+};
+
+extern "C" cuzk_status cuzk_gpu_frvec_alloc(cuzk_gpu_frvec **out, int device, size_t n)
+{
+    if (!out)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu frvec: NULL output");
+    *out = nullptr;
+    if (n == 0 || n > ((size_t)1 << 40))
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu frvec: bad length %zu", n);
+    return cuzk_gpu_guard_("gpu frvec alloc", [&] {
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        cuzk_gpu_frvec *v = new cuzk_gpu_frvec();
+        v->device = dev.id;
+        v->n = n;
+        try {
+            v->buf.reserve(n * sizeof(fr_dev));
+        } catch (...) {
+            delete v;
+            throw;
+        }
+        *out = v;
+    });
+}
+
+extern "C" void cuzk_gpu_frvec_free(cuzk_gpu_frvec *v)
+{
+    delete v; /* the buffer frees itself on its device */
+}
+
+static void check_range(const cuzk_gpu_frvec *v, size_t off, size_t n)
+{
+    if (off > v->n || n > v->n - off)
+        cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "elements [%zu, %zu) outside a vector of %zu", off,
+                        off + n, v->n);
+}
+
+extern "C" cuzk_status cuzk_gpu_frvec_upload(cuzk_gpu_frvec *v, size_t off, const cuzk_fr_t *src,
+                                             size_t n)
+{
+    if (!v || (!src && n))
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu frvec upload: NULL argument");
+    return cuzk_gpu_guard_("gpu frvec upload", [&] {
+        check_range(v, off, n);
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(v->device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        CUZK_CUDA(cudaMemcpyAsync(v->buf.as<fr_dev>() + off, src, n * sizeof(fr_dev),
+                                  cudaMemcpyHostToDevice, dev.stream));
+        CUZK_CUDA(cudaStreamSynchronize(dev.stream));
+    });
+}
+
+extern "C" cuzk_status cuzk_gpu_frvec_download(const cuzk_gpu_frvec *v, size_t off,
+                                               cuzk_fr_t *dst, size_t n)
+{
+    if (!v || (!dst && n))
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu frvec download: NULL argument");
+    return cuzk_gpu_guard_("gpu frvec download", [&] {
+        check_range(v, off, n);
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(v->device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        CUZK_CUDA(cudaMemcpyAsync(dst, v->buf.as<fr_dev>() + off, n * sizeof(fr_dev),
+                                  cudaMemcpyDeviceToHost, dev.stream));
+        CUZK_CUDA(cudaStreamSynchronize(dev.stream));
+    });
+}
+
+/* Runs |body| between events 1 and 2 of a resident call and reports it (no transfers). */
+template <class Fn>
+static void resident_call(cuzk_gpu_device &dev, cuzk_gpu_timing *timing, const char *phase,
+                          unsigned log_n, Fn &&body)
+{
+    cuzk_gpu_timer tm(dev);
+    tm.mark(0);
+    tm.mark(1);
+    body();
+    tm.mark(2);
+    tm.mark(3);
+    finish_timing(tm, timing, phase, log_n, dev.id);
+}
+
+extern "C" cuzk_status cuzk_gpu_frvec_ntt(cuzk_gpu_frvec *v, const cuzk_domain *d,
+                                          cuzk_gpu_ntt_op op, cuzk_gpu_timing *timing)
+{
+    if (!v || (unsigned)op > CUZK_GPU_COSET_INTT)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu frvec ntt: NULL vector or unknown operation");
+    return cuzk_gpu_guard_("gpu frvec ntt", [&] {
+        check_domain(d);
+        check_range(v, 0, cuzk_domain_size(d));
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(v->device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        cuzk_gpu_ntt_tables_(dev, d);
+        resident_call(dev, timing, "ntt", cuzk_domain_log_size(d),
+                      [&] { cuzk_gpu_ntt_run_(dev, d, v->buf.as<fr_dev>(), op); });
+    });
+}
+
+extern "C" cuzk_status cuzk_gpu_frvec_h(cuzk_gpu_frvec *a, cuzk_gpu_frvec *b, cuzk_gpu_frvec *c,
+                                        const cuzk_domain *d, cuzk_gpu_timing *timing)
+{
+    if (!a || !b || !c)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu frvec h: NULL vector");
+    return cuzk_gpu_guard_("gpu frvec h", [&] {
+        check_domain(d);
+        size_t n = cuzk_domain_size(d);
+        check_range(a, 0, n);
+        check_range(b, 0, n);
+        check_range(c, 0, n);
+        if (a->device != b->device || a->device != c->device)
+            cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "vectors on different devices");
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(a->device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        cuzk_gpu_ntt_tables_(dev, d);
+        resident_call(dev, timing, "ntt_h", cuzk_domain_log_size(d), [&] {
+            cuzk_gpu_h_run_(dev, d, a->buf.as<fr_dev>(), b->buf.as<fr_dev>(), c->buf.as<fr_dev>());
+        });
+    });
+}
+
+/* ---- field micro-kernels ------------------------------------------------------------------- */
+
+extern "C" cuzk_status cuzk__gpu_field_op(int device, int field, int op, int variant, void *out,
+                                          const void *a, const void *b, size_t n)
+{
+    if (!out || !a || !b || field < 0 || field > 1 || op < 0 || op > 2 || variant < 0 ||
+        variant > 3)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu field op: bad argument");
+    return cuzk_gpu_guard_("gpu field op", [&] {
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        cuzk_gpu_field_op_run_(dev, field, op, variant, out, a, b, n);
+    });
+}
+
+extern "C" cuzk_status cuzk__gpu_field_bench(int device, int field, int variant,
+                                             double *gmul_per_s)
+{
+    if (!gmul_per_s || field < 0 || field > 1 || variant < 0 || variant > 3)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu field bench: bad argument");
+    return cuzk_gpu_guard_("gpu field bench", [&] {
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        *gmul_per_s = cuzk_gpu_field_bench_run_(dev, field, variant);
+    });
+}
+
+/* ---- MSM stand-ins until src/gpu/msm*.cu exists (the Makefile sets CUZK_GPU_HAVE_MSM) -------- */
+#if !defined(CUZK_GPU_HAVE_MSM)
+#define CUZK_GPU_MSM_MISSING_(name, ...)                                                           \
+    extern "C" cuzk_status name(__VA_ARGS__)                                                       \
+    {                                                                                              \
+        return cuzk_fail(CUZK_ERR_UNSUPPORTED, #name ": the device MSM is not built in yet");      \
+    }
+CUZK_GPU_MSM_MISSING_(cuzk_gpu_msm_g1, int, cuzk_g1_jac_t *, const cuzk_g1_affine_t *,
+                      const cuzk_fr_t *, size_t, cuzk_gpu_timing *)
+CUZK_GPU_MSM_MISSING_(cuzk_gpu_msm_g2, int, cuzk_g2_jac_t *, const cuzk_g2_affine_t *,
+                      const cuzk_fr_t *, size_t, cuzk_gpu_timing *)
+CUZK_GPU_MSM_MISSING_(cuzk_gpu_batch_add_g1, int, cuzk_g1_jac_t *, const cuzk_g1_affine_t *,
+                      const uint64_t *, size_t, cuzk_gpu_timing *)
+CUZK_GPU_MSM_MISSING_(cuzk_gpu_batch_add_g2, int, cuzk_g2_jac_t *, const cuzk_g2_affine_t *,
+                      const uint64_t *, size_t, cuzk_gpu_timing *)
+#endif

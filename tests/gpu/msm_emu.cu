@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * CPU emulation of the device MSM and batch addition: the driver of src/gpu/msm_run.cuh with
+ * gm_host_exec runs every kernel body as a host loop, with the device field code (src/gpu/fp.cuh
+ * emulates its PTX on the host), and the results are compared with the CPU functions of
+ * include/cuzk/msm.h. Needs no device: it checks the algorithm (digits, chunked accumulation and
+ * slot levels, segment reduction, Horner), not the CUDA build.
+ *
+ *   nvcc -std=c++17 -O2 -Iinclude -Isrc tests/gpu/msm_emu.cu build/lib/libcuzk.a \
+ *        -lcrypto -lcjson -lpthread -lm -o build/msm_emu && build/msm_emu
+ */
+extern "C" {
+#include "cuzk/alloc.h"
+#include "cuzk/curve.h"
+#include "cuzk/msm.h"
+}
+#include "gpu/msm_groups.cuh"
+#include "gpu/msm_run.cuh"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static uint64_t rs = 0x1234567887654321ULL;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rs += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void rand_fr(cuzk_fr_t *o)
+{
+    uint64_t l[4];
+    do {
+        for (int i = 0; i < 4; i++)
+            l[i] = rnd();
+        l[3] &= 0x7fffffffffffffffULL;
+    } while (!cuzk_fr_from_canonical(o, l));
+}
+
+template <class AFF, class JAC>
+static void points(AFF *out, size_t n, void (*gen)(AFF *), void (*from)(JAC *, const AFF *),
+                   void (*mul)(JAC *, const JAC *, const cuzk_fr_t *),
+                   void (*norm)(AFF *, const JAC *, size_t))
+{
+    AFF g;
+    JAC gj;
+    gen(&g);
+    from(&gj, &g);
+    JAC *t = (JAC *)calloc(n, sizeof(JAC));
+    for (size_t i = 0; i < n; i++) {
+        cuzk_fr_t k;
+        rand_fr(&k);
+        mul(&t[i], &gj, &k);
+    }
+    norm(out, t, n);
+    free(t);
+}
+
+enum { SC_RANDOM, SC_ZERO, SC_ONE, SC_BINARY, SC_SMALL, SC_MINUS1, SC_COUNT };
+static const char *SC_NAME[] = {"random", "zero", "one", "binary", "small", "r-1"};
+
+static void scalars(cuzk_fr_t *k, size_t n, int kind)
+{
+    for (size_t i = 0; i < n; i++) {
+        switch (kind) {
+        case SC_RANDOM:
+            rand_fr(&k[i]);
+            break;
+        case SC_ZERO:
+            cuzk_fr_set_zero(&k[i]);
+            break;
+        case SC_ONE:
+            cuzk_fr_set_one(&k[i]);
+            break;
+        case SC_BINARY:
+            if (rnd() % 10 == 0)
+                rand_fr(&k[i]);
+            else
+                cuzk_fr_set_u64(&k[i], rnd() & 1);
+            break;
+        case SC_SMALL:
+            cuzk_fr_set_u64(&k[i], rnd() % 1000);
+            break;
+        case SC_MINUS1:
+            cuzk_fr_set_one(&k[i]);
+            cuzk_fr_neg(&k[i], &k[i]);
+            break;
+        }
+    }
+}
+
+static int failures = 0;
+
+static void g1_combine(cuzk_g1_jac_t *out, const uint64_t *wins, const gm_plan *p)
+{
+    gm_combine<cuzk_g1_jac_t, cuzk_g1_xyzz_t>(out, wins, p, cuzk_g1_xyzz_to_jac, cuzk_g1_dbl,
+                                              cuzk_g1_add, cuzk_g1_jac_set_infinity,
+                                              cuzk_g1_jac_is_infinity);
+}
+static void g2_combine(cuzk_g2_jac_t *out, const uint64_t *wins, const gm_plan *p)
+{
+    gm_combine<cuzk_g2_jac_t, cuzk_g2_xyzz_t>(out, wins, p, cuzk_g2_xyzz_to_jac, cuzk_g2_dbl,
+                                              cuzk_g2_add, cuzk_g2_jac_set_infinity,
+                                              cuzk_g2_jac_is_infinity);
+}
+
+template <class G, class AFF, class JAC, class XYZZ>
+static void one_case(const char *gname, const AFF *pts, size_t n, int sk, int layout,
+                     unsigned window, void (*combine)(JAC *, const uint64_t *, const gm_plan *),
+                     cuzk_status (*cpu)(JAC *, const AFF *, const cuzk_fr_t *, size_t, cuzk_pool *),
+                     cuzk_status (*cpu_badd)(JAC *, const AFF *, const uint64_t *, size_t,
+                                             cuzk_pool *),
+                     bool (*eq)(const JAC *, const JAC *), void (*to_jac)(JAC *, const XYZZ *))
+{
+    AFF *b = (AFF *)calloc(n, sizeof(AFF));
+    for (size_t i = 0; i < n; i++) {
+        b[i] = pts[layout == 1 ? 0 : i];
+        if (layout == 2 && i % 5 == 3)
+            b[i].infinity = true;
+    }
+    cuzk_fr_t *k = (cuzk_fr_t *)calloc(n, sizeof(cuzk_fr_t));
+    scalars(k, n, sk);
+    char env[16];
+    snprintf(env, sizeof env, "%u", window);
+    if (window)
+        setenv("CUZK_GPU_MSM_WINDOW", env, 1);
+    else
+        unsetenv("CUZK_GPU_MSM_WINDOW");
+    gm_host_exec ex;
+    gm_plan p;
+    gm_plan_make<G>(&p, n, ex.budget());
+    std::vector<uint64_t> wins((size_t)p.nwin * 4 * G::F::LIMBS);
+    gm_msm_windows<G>(ex, wins.data(), &p, (const uint8_t *)b, (const uint64_t *)k, n);
+    JAC got, want;
+    combine(&got, wins.data(), &p);
+    if (cpu(&want, b, k, n, NULL) != CUZK_OK) {
+        printf("cpu msm failed\n");
+        exit(1);
+    }
+    bool ok = eq(&got, &want);
+    printf("%s msm n=%zu scalars=%s bases=%d c=%u nwin=%u: %s\n", gname, n, SC_NAME[sk], layout,
+           p.c, p.nwin, ok ? "ok" : "MISMATCH");
+    failures += !ok;
+    /* batch addition over a random bitmap */
+    size_t nw = (n + 63) / 64;
+    uint64_t *bm = (uint64_t *)calloc(nw, 8);
+    for (size_t i = 0; i < nw; i++)
+        bm[i] = sk == SC_ZERO ? 0 : sk == SC_ONE ? ~0ULL : rnd();
+    uint64_t h[4 * G::F::LIMBS];
+    gm_batch_add<G>(ex, h, (const uint8_t *)b, bm, n);
+    XYZZ x;
+    memcpy(&x, h, sizeof x);
+    to_jac(&got, &x);
+    if (cpu_badd(&want, b, bm, n, NULL) != CUZK_OK) {
+        printf("cpu batch add failed\n");
+        exit(1);
+    }
+    ok = eq(&got, &want);
+    printf("%s batch_add n=%zu: %s\n", gname, n, ok ? "ok" : "MISMATCH");
+    failures += !ok;
+    free(bm);
+    free(b);
+    free(k);
+}
+
+int main(int argc, char **argv)
+{
+    size_t nmax = argc > 1 ? strtoul(argv[1], NULL, 10) : 3000;
+    cuzk_g1_affine_t *p1 = (cuzk_g1_affine_t *)calloc(nmax, sizeof *p1);
+    cuzk_g2_affine_t *p2 = (cuzk_g2_affine_t *)calloc(nmax, sizeof *p2);
+    points<cuzk_g1_affine_t, cuzk_g1_jac_t>(p1, nmax, cuzk_g1_generator, cuzk_g1_from_affine,
+                                            cuzk_g1_mul_vartime, cuzk_g1_batch_to_affine);
+    points<cuzk_g2_affine_t, cuzk_g2_jac_t>(p2, nmax, cuzk_g2_generator, cuzk_g2_from_affine,
+                                            cuzk_g2_mul_vartime, cuzk_g2_batch_to_affine);
+    size_t sizes[] = {1, 2, 7, 64, 100, 1000, nmax};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t n = sizes[si];
+        if (n > nmax)
+            continue;
+        for (int sk = 0; sk < SC_COUNT; sk++)
+            for (int layout = 0; layout < 3; layout++) {
+                unsigned win = (sk + layout) % 3 == 0 ? 0 : (sk + layout) % 3 == 1 ? 5 : 3;
+                one_case<gm_g1, cuzk_g1_affine_t, cuzk_g1_jac_t, cuzk_g1_xyzz_t>(
+                    "g1", p1, n, sk, layout, win, g1_combine, cuzk_g1_msm, cuzk_g1_batch_add,
+                    cuzk_g1_eq, cuzk_g1_xyzz_to_jac);
+                if (n <= 1000 && layout != 1)
+                    one_case<gm_g2, cuzk_g2_affine_t, cuzk_g2_jac_t, cuzk_g2_xyzz_t>(
+                        "g2", p2, n, sk, layout, win, g2_combine, cuzk_g2_msm, cuzk_g2_batch_add,
+                        cuzk_g2_eq, cuzk_g2_xyzz_to_jac);
+            }
+    }
+    printf("%d failures\n", failures);
+    return failures != 0;
+}

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * Device MSM and batch addition (src/gpu/msm_*.cu, batch_add.cu) against the CPU functions of
+ * include/cuzk/msm.h: results are normalised to affine and compared byte for byte. Random
+ * scalars at sizes up to 2^20 (G1) and 2^16 (G2) (env CUZK_TEST_NPOW lowers or raises the largest
+ * power), and the edge inputs of tests/unit/test_msm.c: zero, one and r-1 scalars, 0/1-heavy
+ * mixes, small scalars, n not a power of two, n = 1, bases at infinity, one base repeated, P next
+ * to -P; bitmaps empty, full, random, with bits set past n; resident bases over sub-ranges.
+ * Without a device (or in the stub build) every test reports SKIP.
+ */
+#include "test.h"
+#include "cuzk/alloc.h"
+#include "cuzk/msm.h"
+#include "cuzk/threadpool.h"
+#include "gpu/gpu_msm.h"
+
+static void need_device(void)
+{
+    if (!cuzk_gpu_available())
+        test_skip("no CUDA device");
+}
+
+static unsigned max_pow(unsigned dflt)
+{
+    const char *e = getenv("CUZK_TEST_NPOW");
+    if (e && *e) {
+        unsigned v = (unsigned)strtoul(e, NULL, 10);
+        if (v >= 1 && v <= 26)
+            return v;
+    }
+    return dflt;
+}
+
+static cuzk_pool *pool_all(void)
+{
+    cuzk_pool *p = NULL;
+    CHECK(cuzk_pool_create(&p, 0) == CUZK_OK);
+    return p;
+}
+
+static void rand_fr(cuzk_fr_t *out)
+{
+    uint64_t l[4];
+    do {
+        test_rand_bytes(l, sizeof l);
+        l[3] &= 0x7fffffffffffffffULL;
+    } while (!cuzk_fr_from_canonical(out, l));
+}
+
+/* ---- inputs ------------------------------------------------------------------------------ */
+
+/* bases[i] = P + i Q for random P, Q (cheap at 2^20, as good as random here), then the layout. */
+enum { BASES_DISTINCT, BASES_SAME, BASES_SOME_INFINITY, BASES_PLUS_MINUS, BASES_COUNT };
+static const char *const BASES_NAME[] = {"distinct", "same", "some-infinity", "plus-minus"};
+
+#define GEN_BATCH 4096
+#define DEFINE_BASES(G, AFF, JAC)                                                                  \
+    static AFF *G##_bases(size_t n, int layout)                                                    \
+    {                                                                                              \
+        AFF *out = cuzk_alloc_array(n ? n : 1, sizeof *out);                                       \
+        JAC *tmp = cuzk_alloc_array(GEN_BATCH, sizeof *tmp);                                       \
+        CHECK(out && tmp);                                                                         \
+        AFF g;                                                                                     \
+        JAC gj, p, q;                                                                              \
+        cuzk_fr_t k;                                                                               \
+        cuzk_##G##_generator(&g);                                                                  \
+        cuzk_##G##_from_affine(&gj, &g);                                                           \
+        rand_fr(&k);                                                                               \
+        cuzk_##G##_mul_vartime(&p, &gj, &k);                                                       \
+        rand_fr(&k);                                                                               \
+        cuzk_##G##_mul_vartime(&q, &gj, &k);                                                       \
+        for (size_t i = 0; i < n; i += GEN_BATCH) {                                                \
+            size_t m = n - i < GEN_BATCH ? n - i : GEN_BATCH;                                      \
+            for (size_t j = 0; j < m; j++) {                                                       \
+                tmp[j] = p;                                                                        \
+                cuzk_##G##_add(&p, &p, &q);                                                        \
+            }                                                                                      \
+            cuzk_##G##_batch_to_affine(out + i, tmp, m);                                           \
+        }                                                                                          \
+        cuzk_free(tmp);                                                                            \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            if (layout == BASES_SAME)                                                              \
+                out[i] = out[0];                                                                   \
+            else if (layout == BASES_SOME_INFINITY && i % 5 == 2)                                  \
+                cuzk_##G##_affine_set_infinity(&out[i]);                                           \
+            else if (layout == BASES_PLUS_MINUS && (i & 1))                                        \
+                cuzk_##G##_affine_neg(&out[i], &out[i - 1]);                                       \
+        }                                                                                          \
+        return out;                                                                                \
+    }
+DEFINE_BASES(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
+DEFINE_BASES(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
+
+enum {
+    SC_RANDOM,
+    SC_ZERO,
+    SC_ONE,
+    SC_R_MINUS_1,
+    SC_BINARY_HEAVY, /* 45 % zero, 45 % one, 10 % random */
+    SC_SMALL,        /* below 2^16 */
+    SC_PAIRS,        /* scalar i equals scalar i - 1 for odd i (cancels with BASES_PLUS_MINUS) */
+    SC_COUNT
+};
+static const char *const SC_NAME[] = {"random", "zero", "one", "r-1", "0/1", "small", "pairs"};
+
+static cuzk_fr_t *make_scalars(size_t n, int kind)
+{
+    cuzk_fr_t *k = cuzk_alloc_array(n ? n : 1, sizeof *k);
+    CHECK(k != NULL);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = test_rand_u64() % 100;
+        switch (kind) {
+        case SC_RANDOM:
+            rand_fr(&k[i]);
+            break;
+        case SC_ZERO:
+            cuzk_fr_set_zero(&k[i]);
+            break;
+        case SC_ONE:
+            cuzk_fr_set_one(&k[i]);
+            break;
+        case SC_R_MINUS_1:
+            cuzk_fr_set_one(&k[i]);
+            cuzk_fr_neg(&k[i], &k[i]);
+            break;
+        case SC_BINARY_HEAVY:
+            if (u >= 90)
+                rand_fr(&k[i]);
+            else
+                cuzk_fr_set_u64(&k[i], u < 45 ? 0 : 1);
+            break;
+        case SC_SMALL:
+            cuzk_fr_set_u64(&k[i], test_rand_u64() & 0xffff);
+            break;
+        case SC_PAIRS:
+            if (i & 1)
+                k[i] = k[i - 1];
+            else
+                rand_fr(&k[i]);
+            break;
+        }
+    }
+    return k;
+}
+
+static uint64_t *make_bitmap(size_t n, int kind)
+{
+    size_t w = (n + 63) / 64;
+    uint64_t *bm = cuzk_alloc_array(w ? w : 1, sizeof *bm);
+    CHECK(bm != NULL);
+    for (size_t i = 0; i < w; i++)
+        bm[i] = kind == 0 ? 0 : kind == 1 ? ~0ULL : test_rand_u64() & test_rand_u64() ? test_rand_u64() : test_rand_u64() | 1;
+    return bm;
+}
+
+/* ---- comparison -------------------------------------------------------------------------- */
+
+#define DEFINE_SAME(G, AFF, JAC)                                                                   \
+    static bool G##_same(const JAC *a, const JAC *b)                                               \
+    {                                                                                              \
+        AFF x, y;                                                                                  \
+        cuzk_##G##_to_affine(&x, a);                                                               \
+        cuzk_##G##_to_affine(&y, b);                                                               \
+        if (x.infinity || y.infinity)                                                              \
+            return x.infinity == y.infinity;                                                       \
+        return memcmp(&x.x, &y.x, sizeof x.x) == 0 && memcmp(&x.y, &y.y, sizeof x.y) == 0;        \
+    }
+DEFINE_SAME(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
+DEFINE_SAME(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
+
+#define CHECK_OK(expr)                                                                             \
+    do {                                                                                           \
+        cuzk_status s_ = (expr);                                                                   \
+        CHECK_MSG(s_ == CUZK_OK, "%s: %s: %s", #expr, cuzk_status_name(s_), cuzk_last_error());    \
+    } while (0)
+
+/* One MSM on the device and on the CPU over the same inputs. */
+#define DEFINE_ONE(G, AFF, JAC)                                                                    \
+    static void G##_msm_case(cuzk_pool *pool, size_t n, int layout, int sk)                        \
+    {                                                                                              \
+        AFF *b = G##_bases(n, layout);                                                             \
+        cuzk_fr_t *k = make_scalars(n, sk);                                                        \
+        JAC got, want;                                                                             \
+        memset(&got, 0xa5, sizeof got);                                                            \
+        cuzk_gpu_timing t;                                                                         \
+        CHECK_OK(cuzk_gpu_msm_##G(-1, &got, b, k, n, &t));                                         \
+        CHECK_OK(cuzk_##G##_msm(&want, b, k, n, pool));                                            \
+        CHECK_MSG(G##_same(&got, &want), #G " msm n=%zu bases=%s scalars=%s: device != CPU", n,    \
+                  BASES_NAME[layout], SC_NAME[sk]);                                                \
+        CHECK(t.total_ms >= t.compute_ms && t.compute_ms > 0);                                     \
+        cuzk_free(b);                                                                              \
+        cuzk_free(k);                                                                              \
+    }                                                                                              \
+    static void G##_badd_case(cuzk_pool *pool, size_t n, int layout, int bk)                       \
+    {                                                                                              \
+        AFF *b = G##_bases(n, layout);                                                             \
+        uint64_t *bm = make_bitmap(n, bk);                                                         \
+        JAC got, want;                                                                             \
+        memset(&got, 0xa5, sizeof got);                                                            \
+        CHECK_OK(cuzk_gpu_batch_add_##G(-1, &got, b, bm, n, NULL));                                \
+        CHECK_OK(cuzk_##G##_batch_add(&want, b, bm, n, pool));                                     \
+        CHECK_MSG(G##_same(&got, &want), #G " batch add n=%zu bases=%s bitmap=%d: device != CPU",  \
+                  n, BASES_NAME[layout], bk);                                                      \
+        cuzk_free(b);                                                                              \
+        cuzk_free(bm);                                                                             \
+    }
+DEFINE_ONE(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
+DEFINE_ONE(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
+
+/* ---- tests ------------------------------------------------------------------------------- */
+
+CUZK_TEST(gpu_msm_g1_random)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    unsigned top = max_pow(20);
+    static const size_t odd[] = {1, 2, 3, 100, 1000, 4097, 12345};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++)
+        g1_msm_case(pool, odd[i], BASES_DISTINCT, SC_RANDOM);
+    for (unsigned p = 10; p <= top; p += 2)
+        g1_msm_case(pool, (size_t)1 << p, BASES_DISTINCT, SC_RANDOM);
+    cuzk_pool_destroy(pool);
+}
+
+CUZK_TEST(gpu_msm_g1_edges)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    static const size_t sizes[] = {1, 5, 777, 5000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int layout = 0; layout < BASES_COUNT; layout++)
+            for (int sk = 0; sk < SC_COUNT; sk++)
+                g1_msm_case(pool, sizes[i], layout, sk);
+    /* 0/1-heavy, all-one and repeated bases at a size where buckets hold many points */
+    size_t big = (size_t)1 << (max_pow(20) < 18 ? max_pow(20) : 18);
+    g1_msm_case(pool, big, BASES_DISTINCT, SC_BINARY_HEAVY);
+    g1_msm_case(pool, big, BASES_DISTINCT, SC_ONE);
+    g1_msm_case(pool, big, BASES_SAME, SC_SMALL);
+    g1_msm_case(pool, big, BASES_SOME_INFINITY, SC_RANDOM);
+    cuzk_pool_destroy(pool);
+}
+
+CUZK_TEST(gpu_msm_g2)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    unsigned top = max_pow(20) < 16 ? max_pow(20) : 16;
+    static const size_t sizes[] = {1, 3, 600};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int layout = 0; layout < BASES_COUNT; layout++)
+            for (int sk = 0; sk < SC_COUNT; sk++)
+                g2_msm_case(pool, sizes[i], layout, sk);
+    for (unsigned p = 10; p <= top; p += 3)
+        g2_msm_case(pool, (size_t)1 << p, BASES_DISTINCT, SC_RANDOM);
+    g2_msm_case(pool, (size_t)1 << top, BASES_DISTINCT, SC_RANDOM);
+    g2_msm_case(pool, (size_t)1 << top, BASES_DISTINCT, SC_BINARY_HEAVY);
+    cuzk_pool_destroy(pool);
+}
+
+CUZK_TEST(gpu_msm_batch_add)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    static const size_t sizes[] = {1, 63, 64, 65, 1000, 4099};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int layout = 0; layout < BASES_COUNT; layout++)
+            for (int bk = 0; bk < 3; bk++) {
+                g1_badd_case(pool, sizes[i], layout, bk);
+                if (sizes[i] <= 1000)
+                    g2_badd_case(pool, sizes[i], layout, bk);
+            }
+    g1_badd_case(pool, (size_t)1 << max_pow(20), BASES_DISTINCT, 2);
+    g1_badd_case(pool, ((size_t)1 << max_pow(20)) - 17, BASES_DISTINCT, 1);
+    g2_badd_case(pool, (size_t)1 << (max_pow(20) < 16 ? max_pow(20) : 16), BASES_DISTINCT, 2);
+    cuzk_pool_destroy(pool);
+}
+
+/* Resident bases: sub-ranges of one upload, repeated calls, the wrong group rejected. */
+CUZK_TEST(gpu_msm_resident)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    size_t n = 20000;
+    cuzk_g1_affine_t *b1 = g1_bases(n, BASES_SOME_INFINITY);
+    cuzk_g2_affine_t *b2 = g2_bases(2000, BASES_DISTINCT);
+    cuzk_fr_t *k = make_scalars(n, SC_BINARY_HEAVY);
+    uint64_t *bm = make_bitmap(n, 2);
+    cuzk_gpu_bases *r1 = NULL, *r2 = NULL;
+    CHECK_OK(cuzk_gpu_bases_upload_g1(&r1, -1, b1, n));
+    CHECK_OK(cuzk_gpu_bases_upload_g2(&r2, -1, b2, 2000));
+    CHECK(cuzk_gpu_bases_count(r1) == n && cuzk_gpu_bases_count(r2) == 2000);
+    static const size_t ranges[][2] = {{0, 20000}, {0, 1}, {3, 9000}, {12345, 7655}, {19999, 1}};
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        size_t first = ranges[i][0], m = ranges[i][1];
+        cuzk_g1_jac_t got, want;
+        CHECK_OK(cuzk_gpu_msm_g1_resident(&got, r1, first, k, m, NULL));
+        CHECK_OK(cuzk_g1_msm(&want, b1 + first, k, m, pool));
+        CHECK_MSG(g1_same(&got, &want), "resident g1 msm [%zu, +%zu)", first, m);
+        if (first % 64 == 0) {
+            CHECK_OK(cuzk_gpu_batch_add_g1_resident(&got, r1, first, bm + first / 64, m, NULL));
+            CHECK_OK(cuzk_g1_batch_add(&want, b1 + first, bm + first / 64, m, pool));
+            CHECK_MSG(g1_same(&got, &want), "resident g1 batch add [%zu, +%zu)", first, m);
+        }
+    }
+    cuzk_g2_jac_t got2, want2;
+    CHECK_OK(cuzk_gpu_msm_g2_resident(&got2, r2, 100, k, 1900, NULL));
+    CHECK_OK(cuzk_g2_msm(&want2, b2 + 100, k, 1900, pool));
+    CHECK(g2_same(&got2, &want2));
+    CHECK_OK(cuzk_gpu_batch_add_g2_resident(&got2, r2, 0, bm, 2000, NULL));
+    CHECK_OK(cuzk_g2_batch_add(&want2, b2, bm, 2000, pool));
+    CHECK(g2_same(&got2, &want2));
+    cuzk_g1_jac_t j;
+    CHECK(cuzk_gpu_msm_g1_resident(&j, r2, 0, k, 10, NULL) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_gpu_msm_g1_resident(&j, r1, n - 5, k, 6, NULL) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_gpu_msm_g2_resident(&got2, r1, 0, k, 10, NULL) == CUZK_ERR_INVALID_ARG);
+    cuzk_gpu_bases_free(r1);
+    cuzk_gpu_bases_free(r2);
+    cuzk_gpu_bases_free(NULL);
+    cuzk_free(b1);
+    cuzk_free(b2);
+    cuzk_free(k);
+    cuzk_free(bm);
+    cuzk_pool_destroy(pool);
+}
+
+CUZK_TEST(gpu_msm_args)
+{
+    need_device();
+    cuzk_g1_jac_t j;
+    cuzk_g2_jac_t j2;
+    cuzk_fr_t k;
+    cuzk_fr_set_one(&k);
+    uint64_t bm = 1;
+    CHECK(cuzk_gpu_msm_g1(-1, NULL, NULL, NULL, 0, NULL) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_gpu_msm_g1(-1, &j, NULL, &k, 1, NULL) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_gpu_msm_g2(-1, &j2, NULL, &k, 1, NULL) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_gpu_batch_add_g1(-1, &j, NULL, &bm, 1, NULL) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_gpu_batch_add_g2(-1, NULL, NULL, &bm, 0, NULL) == CUZK_ERR_INVALID_ARG);
+    /* n = 0 is the identity */
+    CHECK_OK(cuzk_gpu_msm_g1(-1, &j, NULL, NULL, 0, NULL));
+    CHECK(cuzk_g1_jac_is_infinity(&j));
+    CHECK_OK(cuzk_gpu_batch_add_g2(-1, &j2, NULL, NULL, 0, NULL));
+    CHECK(cuzk_g2_jac_is_infinity(&j2));
+    /* an ordinal without a device */
+    CHECK(cuzk_gpu_msm_g1(4096, &j, NULL, NULL, 0, NULL) == CUZK_ERR_NO_DEVICE);
+}

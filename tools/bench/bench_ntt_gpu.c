@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* `cuzk-bench ntt --backend cuda`: the multiplication variants of the device field code, then the
+ * transforms and the H step of both root families on one device, with host arrays (transfers
+ * included) and on device-resident vectors (kernels only). Times are CUDA-event times of the
+ * device (min / median / max over --iters samples after --warmup), with the wall median beside. */
+#include "bench.h"
+#include "cuzk/alloc.h"
+#include "cuzk/poly.h"
+#include "gpu/gpu.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+    int device;
+    const cuzk_domain *d;
+    cuzk_fr_t *a, *b, *c;
+    cuzk_gpu_frvec *va, *vb, *vc;
+    cuzk_gpu_ntt_op op;
+} gpu_ctx;
+
+typedef cuzk_status (*gpu_fn)(gpu_ctx *c, cuzk_gpu_timing *t);
+
+static cuzk_status host_ntt(gpu_ctx *c, cuzk_gpu_timing *t)
+{
+    return cuzk_gpu_ntt(c->device, c->d, c->a, c->op, t);
+}
+
+static cuzk_status host_h(gpu_ctx *c, cuzk_gpu_timing *t)
+{
+    return cuzk_gpu_h(c->device, c->d, c->a, c->b, c->c, t);
+}
+
+static cuzk_status resident_ntt(gpu_ctx *c, cuzk_gpu_timing *t)
+{
+    return cuzk_gpu_frvec_ntt(c->va, c->d, c->op, t);
+}
+
+static cuzk_status resident_h(gpu_ctx *c, cuzk_gpu_timing *t)
+{
+    return cuzk_gpu_frvec_h(c->va, c->vb, c->vc, c->d, t);
+}
+
+static double wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, unsigned n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Runs and prints one device benchmark; 1 on a device error. */
+static int run_gpu(const bench_opts *o, const char *name, unsigned log_n, const char *devname,
+                   bool transfers, gpu_fn fn, gpu_ctx *c)
+{
+    if (o->filter && fnmatch(o->filter, name, 0) != 0)
+        return 0;
+    cuzk_gpu_timing t;
+    cuzk_status s = CUZK_OK;
+    for (unsigned i = 0; i < o->warmup; i++)
+        if ((s = fn(c, &t)) != CUZK_OK)
+            goto fail;
+    unsigned n = o->iters ? o->iters : 1;
+    double dev[64], wall[64], comp[64];
+    if (n > 64)
+        n = 64;
+    for (unsigned i = 0; i < n; i++) {
+        double w0 = wall_ms();
+        if ((s = fn(c, &t)) != CUZK_OK)
+            goto fail;
+        wall[i] = wall_ms() - w0;
+        dev[i] = t.total_ms;
+        comp[i] = t.compute_ms;
+    }
+    double wmed = median(wall, n), cmed = median(comp, n), dmed = median(dev, n);
+    if (o->json)
+        printf("{\"bench\":\"%s\",\"size\":%llu,\"backend\":\"cuda\",\"device\":%d,"
+               "\"device_name\":\"%s\",\"transfers\":%s,\"iters\":%u,\"min_ns\":%.1f,"
+               "\"median_ns\":%.1f,\"max_ns\":%.1f,\"compute_median_ns\":%.1f,"
+               "\"wall_median_ns\":%.1f}\n",
+               name, 1ULL << log_n, t.device, devname, transfers ? "true" : "false", n,
+               dev[0] * 1e6, dmed * 1e6, dev[n - 1] * 1e6, cmed * 1e6, wmed * 1e6);
+    else
+        printf("%-28s 2^%-2u cuda:%d min=%9.3f ms  median=%9.3f ms  max=%9.3f ms  kernels=%9.3f ms"
+               "  wall=%9.3f ms  (%u, %s)\n",
+               name, log_n, t.device, dev[0], dmed, dev[n - 1], cmed, wmed, n,
+               transfers ? "with transfers" : "device-resident");
+    fflush(stdout);
+    return 0;
+fail:
+    fprintf(stderr, "cuzk-bench ntt: %s: %s (%s)\n", name, cuzk_last_error(),
+            cuzk_status_name(s));
+    return 1;
+}
+
+static void field_variants(const bench_opts *o, int device)
+{
+    static const char *const fields[2] = {"fr", "fp"};
+    for (int f = 0; f < 2; f++)
+        for (int v = 1; v <= 3; v++) {
+            char name[32];
+            snprintf(name, sizeof name, "%s_mul_v%d", fields[f], v);
+            if (o->filter && fnmatch(o->filter, name, 0) != 0)
+                continue;
+            double best = 0;
+            for (unsigned i = 0; i < 3; i++) {
+                double g = 0;
+                if (cuzk__gpu_field_bench(device, f, v, &g) != CUZK_OK) {
+                    fprintf(stderr, "cuzk-bench ntt: %s: %s\n", name, cuzk_last_error());
+                    return;
+                }
+                best = g > best ? g : best;
+            }
+            if (o->json)
+                printf("{\"bench\":\"%s\",\"backend\":\"cuda\",\"device\":%d,\"gmul_per_s\":%.3f}\n",
+                       name, device, best);
+            else
+                printf("%-28s cuda:%d %8.2f G mul/s (best of 3)\n", name, device, best);
+            fflush(stdout);
+        }
+}
+
+int bench_ntt_gpu(const bench_opts *o, unsigned log_n, int device, cuzk_fr_t *a, cuzk_fr_t *b,
+                  cuzk_fr_t *c)
+{
+    if (device < 0)
+        device = cuzk_gpu_default_device();
+    cuzk_gpu_device_info info;
+    if (cuzk_gpu_get_device_info(device, &info) != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench ntt: %s\n", cuzk_last_error());
+        return 2;
+    }
+    if (!o->json)
+        printf("# device %d: %s, %d SMs, %.1f GiB\n", device, info.name, info.sm_count,
+               (double)info.total_mem / (1 << 30));
+    field_variants(o, device);
+    if (log_n > CUZK_GPU_NTT_MAX_LOG || log_n < 1) {
+        fprintf(stderr, "cuzk-bench ntt: the device NTT takes 2^1 .. 2^%d\n", CUZK_GPU_NTT_MAX_LOG);
+        return 2;
+    }
+    size_t n = (size_t)1 << log_n;
+    gpu_ctx x;
+    memset(&x, 0, sizeof x);
+    x.device = device;
+    x.a = a;
+    x.b = b;
+    x.c = c;
+    int rc = 0;
+    if (cuzk_gpu_frvec_alloc(&x.va, device, n) != CUZK_OK ||
+        cuzk_gpu_frvec_alloc(&x.vb, device, n) != CUZK_OK ||
+        cuzk_gpu_frvec_alloc(&x.vc, device, n) != CUZK_OK ||
+        cuzk_gpu_frvec_upload(x.va, 0, a, n) != CUZK_OK ||
+        cuzk_gpu_frvec_upload(x.vb, 0, b, n) != CUZK_OK ||
+        cuzk_gpu_frvec_upload(x.vc, 0, c, n) != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench ntt: %s\n", cuzk_last_error());
+        rc = 2;
+        goto done;
+    }
+    /* Tuning sweep (--filter='sweep*'): the device NTT's multiplication variant and pass shape,
+     * set through the environment variables the device code reads at each call. */
+    if (o->filter && fnmatch(o->filter, "sweep", 0) == 0) {
+        cuzk_domain *d;
+        if (cuzk_domain_create(&d, n, CUZK_ROOTS_BELLPERSON) == CUZK_OK) {
+            static const unsigned cfg[][2] = {{10, 11}, {9, 11}, {11, 12}, {9, 12}, {8, 10}, {10, 12}};
+            x.d = d;
+            x.op = CUZK_GPU_NTT;
+            bench_opts os = *o;
+            os.filter = NULL;
+            for (int v = 1; v <= 3 && rc == 0; v++)
+                for (size_t k = 0; k < sizeof cfg / sizeof *cfg && rc == 0; k++) {
+                    char name[64], val[16];
+                    snprintf(val, sizeof val, "%d", v);
+                    setenv("CUZK_GPU_MONT", val, 1);
+                    snprintf(val, sizeof val, "%u", cfg[k][0]);
+                    setenv("CUZK_GPU_NTT_KMAX", val, 1);
+                    snprintf(val, sizeof val, "%u", cfg[k][1]);
+                    setenv("CUZK_GPU_NTT_LOGE", val, 1);
+                    snprintf(name, sizeof name, "sweep_ntt_v%d_k%u_e%u", v, cfg[k][0], cfg[k][1]);
+                    rc |= run_gpu(&os, name, log_n, info.name, false, resident_ntt, &x);
+                }
+            unsetenv("CUZK_GPU_MONT");
+            unsetenv("CUZK_GPU_NTT_KMAX");
+            unsetenv("CUZK_GPU_NTT_LOGE");
+            cuzk_domain_destroy(d);
+        }
+    }
+    static const struct {
+        cuzk_roots roots;
+        const char *name;
+    } fam[2] = {{CUZK_ROOTS_BELLPERSON, "bellperson"}, {CUZK_ROOTS_SNARKJS, "snarkjs"}};
+    static const struct {
+        cuzk_gpu_ntt_op op;
+        const char *name;
+    } ops[4] = {{CUZK_GPU_NTT, "ntt"},
+                {CUZK_GPU_INTT, "intt"},
+                {CUZK_GPU_COSET_NTT, "coset_ntt"},
+                {CUZK_GPU_COSET_INTT, "coset_intt"}};
+    for (int f = 0; f < 2 && rc == 0; f++) {
+        cuzk_domain *d;
+        if (cuzk_domain_create(&d, n, fam[f].roots) != CUZK_OK) {
+            fprintf(stderr, "cuzk-bench ntt: %s\n", cuzk_last_error());
+            rc = 2;
+            break;
+        }
+        x.d = d;
+        char name[64];
+        for (int k = 0; k < 4 && rc == 0; k++) {
+            x.op = ops[k].op;
+            snprintf(name, sizeof name, "%s_%s_resident", ops[k].name, fam[f].name);
+            rc |= run_gpu(o, name, log_n, info.name, false, resident_ntt, &x);
+            snprintf(name, sizeof name, "%s_%s", ops[k].name, fam[f].name);
+            rc |= run_gpu(o, name, log_n, info.name, true, host_ntt, &x);
+        }
+        snprintf(name, sizeof name, "h_%s_resident", fam[f].name);
+        rc |= run_gpu(o, name, log_n, info.name, false, resident_h, &x);
+        snprintf(name, sizeof name, "h_%s", fam[f].name);
+        rc |= run_gpu(o, name, log_n, info.name, true, host_h, &x);
+        cuzk_domain_destroy(d);
+    }
+done:
+    cuzk_gpu_frvec_free(x.va);
+    cuzk_gpu_frvec_free(x.vb);
+    cuzk_gpu_frvec_free(x.vc);
+    cuzk_gpu_release(device);
+    return rc;
+}
