@@ -20,6 +20,17 @@ if [ -d .debs ] && ls .debs/*.deb >/dev/null 2>&1; then
     mkdir -p /tmp/cuzk-debs
     for f in .debs/*.deb; do dpkg -x "$f" /tmp/cuzk-debs; done
 fi
+# Carried binaries may not run here (other CPU, other libraries): rebuild then.
+if [ -x "$B" ] && ldd "$B" | grep -q "not found"; then
+    export LD_LIBRARY_PATH=/tmp/cuzk-debs/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+if [ -x "$B" ] && ! "$B" info >"$OUT/info.txt" 2>&1; then
+    log "carried binaries fail here (rc $?): rebuilding"
+    rm -f "$T" "$B"
+    BUILD=build/gpu-local
+    T=$BUILD/bin/cuzk-test
+    B=$BUILD/bin/cuzk-bench
+fi
 if [ ! -x "$T" ] || [ ! -x "$B" ]; then
     export CPATH=/tmp/cuzk-debs/usr/include${CPATH:+:$CPATH}
     export LIBRARY_PATH=/tmp/cuzk-debs/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
@@ -47,7 +58,7 @@ bench)
     run --backend cuda --group g1 --log-n 22 --iters 5 --warmup 1
     run --backend cuda --group g1 --log-n 22 --resident --iters 5 --warmup 1
     run --backend cuda --group g1 --log-n 24 --iters 3 --warmup 1
-    run --backend cuda --group g1 --log-n 24 --resident --iters 5 --warmup 1
+    CUZK_TIMING=1 run --backend cuda --group g1 --log-n 24 --resident --iters 5 --warmup 1
     run --backend cuda --group g1 --log-n 26 --resident --threads "$NT" --iters 3
     run --backend cuda --group g2 --log-n 16 --threads "$NT" --check --iters 3
     run --backend cuda --group g2 --log-n 20 --resident --iters 3 --warmup 1
