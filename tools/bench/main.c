@@ -33,7 +33,7 @@ static void usage(FILE *f)
                "        [--params-checked]\n"
                "                                     prove a built-in circuit, print phase timings\n"
                "  prove --zkey FILE --wtns FILE --proof OUT.json --public OUT.json [--threads N]\n"
-               "        [--check --r1cs FILE] [--unchecked-subgroup] [--json]\n"
+               "        [--check --r1cs FILE] [--unchecked-subgroup] [--backend cpu|auto] [--json]\n"
                "                                     snarkjs prover (same proof as `snarkjs groth16\n"
                "                                     prove`), phase timings; exit 1: unsatisfied\n"
                "  verify-snarkjs --vk verification_key.json --proof proof.json --public public.json\n"
