@@ -11,7 +11,7 @@ VERIFY   ?=
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 VERSION  := 0.1.0
 
-CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE -DCUZK_VERSION='"$(VERSION)"' -DCUZK_GIT_COMMIT='"$(GIT_COMMIT)"'
+CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE -DCUZK_VERSION='"$(VERSION)"'
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -g $(OPT) -pthread
 ifneq ($(SAN),)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -74,6 +74,16 @@ $(BUILD)/gen/test_list.h: $(filter-out tests/common/runner.c,$(TEST_SRC))
 	@mkdir -p $(dir $@)
 	@grep -ho '^CUZK_TEST([A-Za-z0-9_]*)' $^ | sed 's/^CUZK_TEST(\(.*\))/X(\1)/' > $@.tmp
 	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+# The commit `cuzk-bench info` reports: rewritten on every make, touched only when it changes, so
+# that cmd_info.o (and nothing else) is rebuilt after a commit.
+$(BUILD)/gen/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define CUZK_GIT_COMMIT "$(GIT_COMMIT)"' > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+FORCE:
+$(BUILD)/obj/tools/bench/cmd_info.o: $(BUILD)/gen/version.h
+$(BUILD)/obj/tools/bench/cmd_info.o: CPPFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/obj/tests/common/runner.o: CPPFLAGS += -I$(BUILD)/gen
 $(BUILD)/obj/tests/common/runner.o: $(BUILD)/gen/test_list.h

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 #include "commands.h"
+#include "version.h"
 #include "field/fp_internal.h"
 #include "gpu/gpu.h"
 
