@@ -10,11 +10,10 @@
 #include <string.h>
 
 template <class G, class HJ>
-static cuzk_status badd_entry(const char *what, int device, HJ *out, const void *h_bases,
-                              const uint8_t *d_bases, const uint64_t *bitmap, size_t n,
-                              cuzk_gpu_timing *timing,
-                              void (*to_jac)(HJ *, const typename G::host_xyzz *),
-                              void (*set_inf)(HJ *))
+static cuzk_status
+badd_entry(const char *what, int device, HJ *out, const void *h_bases, const uint8_t *d_bases,
+           const uint64_t *bitmap, size_t n, cuzk_gpu_timing *timing,
+           void (*to_jac)(HJ *, const typename G::host_xyzz *), void (*set_inf)(HJ *))
 {
     HJ r;
     cuzk_status s = cuzk_gpu_guard_(what, [&] {

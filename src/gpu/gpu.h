@@ -61,6 +61,14 @@ cuzk_status cuzk_gpu_get_device_info(int device,
 /* Frees the device buffers cached for |device| (-1: the default; every device with -2). */
 void cuzk_gpu_release(int device);
 
+/* Page-locked (pinned) host memory: copies to and from it run at the PCIe rate (about 55 GB/s on
+ * the H200 host) instead of through the driver's pageable staging (about 8 GB/s measured). Meant
+ * for buffers allocated once and reused (a/b/c of a prover); pinning is slow (tens of ms per GiB).
+ * Returns: CUZK_ERR_NOMEM when the memory cannot be pinned; CUZK_ERR_NO_DEVICE without CUDA. */
+cuzk_status cuzk_gpu_host_alloc(void **out, size_t bytes) CUZK_WARN_UNUSED_RESULT;
+/* NULL is a no-op. */
+void cuzk_gpu_host_free(void *p);
+
 /* ---- timing -------------------------------------------------------------------------------- */
 
 /* Times of one call in milliseconds (CUDA events on the call's stream); 0 where not measured.

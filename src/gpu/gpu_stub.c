@@ -44,6 +44,19 @@ void cuzk_gpu_release(int device)
     (void)device;
 }
 
+cuzk_status cuzk_gpu_host_alloc(void **out, size_t bytes)
+{
+    (void)bytes;
+    if (out)
+        *out = NULL;
+    return NO_DEVICE_("gpu host alloc");
+}
+
+void cuzk_gpu_host_free(void *p)
+{
+    (void)p;
+}
+
 cuzk_status cuzk_gpu_ntt(int device, const cuzk_domain *d, cuzk_fr_t *a, cuzk_gpu_ntt_op op,
                          cuzk_gpu_timing *timing)
 {

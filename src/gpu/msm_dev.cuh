@@ -17,6 +17,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include <utility>
 #include <vector>
 
 /* Threads per block of every MSM kernel (registers: up to ~230 per thread for G2). */
@@ -53,6 +54,9 @@ struct gm_dev_exec {
     void *sort_tmp;
     size_t sort_bytes;
     cuzk_gpu_timer *tm; /* event 2 marks the end of the kernels */
+    /* Profile (env CUZK_GPU_MSM_PROFILE=1): an event per phase mark, summed per phase. */
+    bool prof;
+    std::vector<std::pair<int, cudaEvent_t>> marks;
 
     bool ok() const
     {
@@ -76,6 +80,39 @@ struct gm_dev_exec {
     void compute_done()
     {
         tm->mark(2);
+    }
+    void mark(int phase)
+    {
+        if (!prof)
+            return;
+        cudaEvent_t e;
+        CUZK_CUDA(cudaEventCreate(&e));
+        marks.push_back(std::make_pair(phase, e));
+        CUZK_CUDA(cudaEventRecord(e, st));
+    }
+    /* After the stream's sync: one stderr line with the time of each phase, events freed. */
+    void profile_report(const gm_plan *p, size_t n)
+    {
+        static const char *const names[GM_PH_COUNT] = {"digits", "sort",   "accum0",
+                                                       "accum1", "reduce", "end"};
+        double ms[GM_PH_COUNT] = {0};
+        for (size_t i = 0; i + 1 < marks.size(); i++) {
+            float f = 0;
+            if (cudaEventElapsedTime(&f, marks[i].second, marks[i + 1].second) == cudaSuccess)
+                ms[marks[i].first] += f;
+        }
+        if (prof && !marks.empty()) {
+            char line[512];
+            int k = snprintf(line, sizeof line,
+                             "msm profile n=%zu c=%u nwin=%u group=%u L0=%u S=%u:", n, p->c,
+                             p->nwin, p->group, p->L0, p->S);
+            for (int i = 0; i < GM_PH_END && k > 0 && k < (int)sizeof line; i++)
+                k += snprintf(line + k, sizeof line - k, " %s=%.3f", names[i], ms[i]);
+            fprintf(stderr, "%s ms\n", line);
+        }
+        for (auto &m : marks)
+            (void)cudaEventDestroy(m.second);
+        marks.clear();
     }
     void zero(void *p, size_t bytes)
     {
@@ -102,8 +139,8 @@ struct gm_dev_exec {
     {
         cub::DoubleBuffer<uint32_t> dk(k0, k1), dv(v0, v1);
         size_t bytes = sort_bytes;
-        CUZK_CUDA(cub::DeviceRadixSort::SortPairs(sort_tmp, bytes, dk, dv, (int)n, 0, (int)bits,
-                                                  st));
+        CUZK_CUDA(
+            cub::DeviceRadixSort::SortPairs(sort_tmp, bytes, dk, dv, (int)n, 0, (int)bits, st));
         return dk.selector;
     }
 };
@@ -131,8 +168,8 @@ static inline size_t gm_budget(const gm_cache &c)
 template <class G> static size_t gm_msm_ws_bytes(const gm_plan *p, size_t n, size_t sortb)
 {
     typedef typename gm_pt<typename G::F>::X X;
-    return gm_pass_bytes<G>(p, n, p->group) + p->nwin * (sizeof(X) + 4 * G::F::LIMBS * 8) +
-           sortb + 20 * 256;
+    return gm_pass_bytes<G>(p, n, p->group) + p->nwin * (sizeof(X) + 4 * G::F::LIMBS * 8) + sortb +
+           20 * 256;
 }
 
 template <class G> static const char *gm_phase()
@@ -182,19 +219,23 @@ static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bas
     cc.ws.reserve(gm_msm_ws_bytes<G>(&p, n, sortb));
     std::vector<uint64_t> wins((size_t)p.nwin * 4 * F::LIMBS);
     cuzk_gpu_timer tm(dev);
-    gm_dev_exec ex = {dev.stream, cc.ws.as<uint8_t>(), cc.ws.bytes, 0, NULL, sortb, &tm};
+    gm_dev_exec ex = {dev.stream,  cc.ws.as<uint8_t>(),
+                      cc.ws.bytes, 0,
+                      NULL,        sortb,
+                      &tm,         gm_env_uint("CUZK_GPU_MSM_PROFILE", 0) != 0,
+                      {}};
     ex.sort_tmp = ex.alloc<uint8_t>(sortb);
     if (h_bases)
         d_bases = cc.bases.as<uint8_t>();
     tm.mark(0);
     if (h_bases)
-        CUZK_CUDA(cudaMemcpyAsync(cc.bases.p, h_bases, bbytes, cudaMemcpyHostToDevice,
-                                  dev.stream));
+        CUZK_CUDA(cudaMemcpyAsync(cc.bases.p, h_bases, bbytes, cudaMemcpyHostToDevice, dev.stream));
     CUZK_CUDA(cudaMemcpyAsync(cc.scalars.p, scalars, sbytes, cudaMemcpyHostToDevice, dev.stream));
     tm.mark(1);
     gm_msm_windows<G>(ex, wins.data(), &p, d_bases, cc.scalars.as<uint64_t>(), n);
     tm.mark(3);
     CUZK_CUDA(cudaStreamSynchronize(dev.stream));
+    ex.profile_report(&p, n);
     cuzk_gpu_timing t;
     gm_fill_timing(&t, tm, dev.id);
     if (timing)
@@ -224,13 +265,12 @@ static void gm_badd_call(int device, typename G::host_jac *out, const void *h_ba
     cc.ws.reserve(2 * nwords * sizeof(X) + 4096);
     uint64_t h[4 * F::LIMBS];
     cuzk_gpu_timer tm(dev);
-    gm_dev_exec ex = {dev.stream, cc.ws.as<uint8_t>(), cc.ws.bytes, 0, NULL, 0, &tm};
+    gm_dev_exec ex = {dev.stream, cc.ws.as<uint8_t>(), cc.ws.bytes, 0, NULL, 0, &tm, false, {}};
     if (h_bases)
         d_bases = cc.bases.as<uint8_t>();
     tm.mark(0);
     if (h_bases)
-        CUZK_CUDA(cudaMemcpyAsync(cc.bases.p, h_bases, bbytes, cudaMemcpyHostToDevice,
-                                  dev.stream));
+        CUZK_CUDA(cudaMemcpyAsync(cc.bases.p, h_bases, bbytes, cudaMemcpyHostToDevice, dev.stream));
     CUZK_CUDA(cudaMemcpyAsync(cc.scalars.p, bitmap, mbytes, cudaMemcpyHostToDevice, dev.stream));
     tm.mark(1);
     gm_batch_add<G>(ex, h, d_bases, cc.scalars.as<uint64_t>(), n);

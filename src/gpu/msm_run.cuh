@@ -10,8 +10,9 @@
  *
  * E provides: ok(); alloc<T>(count) (NULL for count 0 or on failure, which ok() then reports);
  * release(p); zero(p, bytes); copy(dst, src, bytes) (device to device); d2h(dst, src, bytes);
- * compute_done() (marks the end of the kernels); launch<Body>(args, count, rows); sort_pairs(k0, k1, v0, v1, n, bits) -> 0 when the sorted pairs are in (k0, v0),
- * 1 when in (k1, v1); budget() (bytes of working memory the call may use).
+ * compute_done() (marks the end of the kernels); mark(phase) (optional profile);
+ * launch<Body>(args, count, rows); sort_pairs(k0, k1, v0, v1, n, bits) -> 0 when the sorted pairs
+ * are in (k0, v0), 1 when in (k1, v1); budget() (bytes of working memory the call may use).
  *
  * The algorithm is described in src/gpu/msm_kernels.cuh. Window width, chunk lengths and the
  * number of windows processed at once (bounded by memory) are chosen here; the windows' sums
@@ -26,12 +27,17 @@
 #include <algorithm>
 #include <vector>
 
-/* Level-0 chunk (points per thread), later levels, reduction segment, sums per thread. */
-#define GM_L0 32
+/* Level-0 chunk (points per thread), later levels, reduction segment, sums per thread. L0 = 64
+ * measured 2 % faster than 32 and 16 at 2^24 (fewer slots for the later levels; docs/PERFORMANCE.md
+ * "GPU MSM (issue 4)"); env CUZK_GPU_MSM_CHUNK and CUZK_GPU_MSM_SEG override L0 and S. */
+#define GM_L0 64
 #define GM_L1 8
 #define GM_SEG 32
 #define GM_SUMK 8
 #define GM_MAX_WINDOW 23
+
+/* Phases of the optional profile (env CUZK_GPU_MSM_PROFILE=1, src/gpu/msm_dev.cuh). */
+enum { GM_PH_DIGITS, GM_PH_SORT, GM_PH_ACCUM0, GM_PH_ACCUM1, GM_PH_REDUCE, GM_PH_END, GM_PH_COUNT };
 
 typedef struct {
     unsigned c, nwin, group; /* window width, windows, windows per pass */
@@ -103,7 +109,9 @@ template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
     if (p->L0 < 2)
         p->L0 = 2;
     p->L1 = GM_L1;
-    p->S = p->nb < GM_SEG ? (uint32_t)p->nb : GM_SEG;
+    uint32_t seg = gm_env_uint("CUZK_GPU_MSM_SEG", GM_SEG);
+    seg = seg < 1 ? 1 : seg;
+    p->S = p->nb < seg ? (uint32_t)p->nb : seg;
     p->K = GM_SUMK;
     p->nseg = gm_div_up(p->nb, p->S);
     unsigned g = p->nwin;
@@ -130,7 +138,8 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
     uint64_t *d_winh = ex.template alloc<uint64_t>((size_t)p->nwin * 4 * F::LIMBS);
     uint32_t *k0 = ex.template alloc<uint32_t>(G_ * n), *k1 = ex.template alloc<uint32_t>(G_ * n);
     uint32_t *v0 = ex.template alloc<uint32_t>(G_ * n), *v1 = ex.template alloc<uint32_t>(G_ * n);
-    uint32_t *pk[2] = {ex.template alloc<uint32_t>(G_ * om0), ex.template alloc<uint32_t>(G_ * om1)};
+    uint32_t *pk[2] = {ex.template alloc<uint32_t>(G_ * om0),
+                       ex.template alloc<uint32_t>(G_ * om1)};
     X *pi[2] = {ex.template alloc<X>(G_ * om0), ex.template alloc<X>(G_ * om1)};
     X *bk = ex.template alloc<X>(G_ * p->nb);
     X *segs = p->nseg > 1 ? ex.template alloc<X>(G_ * p->nseg) : NULL;
@@ -143,7 +152,9 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
         unsigned nw = p->nwin - w0 < G_ ? p->nwin - w0 : G_;
         /* 1. digits */
         typename gm_digits<G>::Args da = {d_scalars, d_bases, n, p->c, w0, nw, k0, v0};
+        ex.mark(GM_PH_DIGITS);
         ex.template launch<gm_digits<G>>(da, n, 1);
+        ex.mark(GM_PH_SORT);
         /* 2. sort each window's pairs by key */
         int sel = -1;
         for (unsigned g = 0; g < nw; g++) {
@@ -158,24 +169,27 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
         }
         const uint32_t *ks = sel == 1 ? k1 : k0, *vs = sel == 1 ? v1 : v0;
         /* 3. accumulation, level 0 then slot lists until one chunk per window */
+        ex.mark(GM_PH_ACCUM0);
         ex.zero(bk, (size_t)nw * p->nb * sizeof(X));
         {
             typename gm_accum<G, true>::Args aa = {
                 ks, vs, NULL, d_bases, n, p->L0, bk, p->nb, om0 ? pk[0] : NULL, pi[0], om0};
             ex.template launch<gm_accum<G, true>>(aa, gm_div_up(n, p->L0), nw);
         }
+        ex.mark(GM_PH_ACCUM1);
         size_t m = om0;
         int cur = 0;
         while (m > 0 && ex.ok()) {
             size_t om = gm_level_out(m, p->L1);
             typename gm_accum<G, false>::Args aa = {
-                pk[cur], NULL, pi[cur], NULL, m, p->L1, bk, p->nb, om ? pk[cur ^ 1] : NULL,
+                pk[cur],     NULL, pi[cur], NULL, m, p->L1, bk, p->nb, om ? pk[cur ^ 1] : NULL,
                 pi[cur ^ 1], om};
             ex.template launch<gm_accum<G, false>>(aa, gm_div_up(m, p->L1), nw);
             m = om;
             cur ^= 1;
         }
         /* 4. window sums: segments, then sums of K until one per window */
+        ex.mark(GM_PH_REDUCE);
         X *out0 = p->nseg > 1 ? segs : d_wins + w0;
         typename gm_bucket_seg<G>::Args ba = {bk, p->nb, p->S, out0, p->nseg};
         ex.template launch<gm_bucket_seg<G>>(ba, p->nseg, nw);
@@ -192,12 +206,13 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
             t ^= 1;
         }
     }
+    ex.mark(GM_PH_END);
     typename gm_to_host<G>::Args ta = {d_wins, d_winh};
     ex.template launch<gm_to_host<G>>(ta, p->nwin, 1);
     ex.compute_done();
     ex.d2h(wins, d_winh, (size_t)p->nwin * 4 * F::LIMBS * 8);
-    void *all[] = {d_wins, d_winh, k0, k1, v0, v1, pk[0], pk[1], pi[0], pi[1], bk, segs, tmp[0],
-                   tmp[1]};
+    void *all[] = {d_wins, d_winh, k0,    k1, v0,   v1,     pk[0],
+                   pk[1],  pi[0],  pi[1], bk, segs, tmp[0], tmp[1]};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         ex.release(all[i]);
     return ex.ok();
@@ -264,6 +279,9 @@ struct gm_host_exec {
         memmove(d, s, bytes);
     }
     void compute_done()
+    {
+    }
+    void mark(int)
     {
     }
     void d2h(void *d, const void *s, size_t bytes)

@@ -34,6 +34,8 @@
 #define NTT_THREADS 512
 #define NTT_LOGE_DEFAULT 11 /* 2^11 elements = 64 KiB of shared memory per block */
 #define NTT_KMAX_DEFAULT 10 /* bits per pass */
+#define NTT_JMAJOR_DEFAULT 0
+#define NTT_MONT_DEFAULT CUZK_GPU_MONT_MUL /* multiplication variant of the pass kernels */
 #define SCALE_LO_BITS 12
 #define SCALE_LO (1u << SCALE_LO_BITS)
 
@@ -121,6 +123,7 @@ struct pass_desc {
     unsigned s;  /* log stride */
     unsigned lw; /* log columns per block */
     int inv;     /* inverse roots */
+    int jmajor;  /* butterfly order: 0 pairs in q order, 1 twiddle index slowest (see below) */
     const fr_dev *half;
     scale_desc in, out;
     /* Epilogue (DIT only): when |ea| is set, the store writes ea[i] * eb[i] - v to ea[i]. */
@@ -158,17 +161,23 @@ __global__ void __launch_bounds__(NTT_THREADS) k_ntt_pass(fr_dev *x, const pass_
     }
     __syncthreads();
 
+    /* Butterfly b of a stage of half size h = 2^hl: column wc = b mod W, then either (jmajor 0)
+     * pair index pi = b / W with twiddle index j = pi mod h, or (jmajor 1) block index first and
+     * j slowest, so that a warp shares j when W * 2^(k-1-hl) >= 32 and the j = 0 (w = 1) warps
+     * skip their multiplication. */
     for (unsigned st = 0; st < k; st++) {
-        const unsigned hl = DIT ? st : k - 1 - st, h = 1u << hl;
+        const unsigned hl = DIT ? st : k - 1 - st, h = 1u << hl, nb = k - 1 - hl;
         for (unsigned b = tid; b < E / 2; b += T) {
-            const unsigned wc = b & (W - 1), pi = b >> lw, j = pi & (h - 1);
-            const unsigned q0 = ((pi >> hl) << (hl + 1)) | j;
+            const unsigned wc = b & (W - 1), r = b >> lw;
+            const unsigned j = p.jmajor ? r >> nb : r & (h - 1);
+            const unsigned q0 = p.jmajor ? ((r & ((1u << nb) - 1)) << (hl + 1)) | j
+                                         : ((r >> hl) << (hl + 1)) | j;
             fr_dev *p0 = sh + ((q0 << lw) | wc), *p1 = p0 + (h << lw);
             fr_dev u = ld_fr(p0), v = ld_fr(p1), s, d;
             if (DIT) {
                 /* Cooley-Tukey: (u, v) -> (u + v w, u - v w) */
-                if (hl) {
-                    fr_dev w = ld_fr(tw + (j << (k - 1 - hl)));
+                if (j) {
+                    fr_dev w = ld_fr(tw + (j << nb));
                     fmul<V>(&v, &v, &w);
                 }
                 fr_add_dev(&s, &u, &v);
@@ -177,8 +186,8 @@ __global__ void __launch_bounds__(NTT_THREADS) k_ntt_pass(fr_dev *x, const pass_
                 /* Gentleman-Sande: (u, v) -> (u + v, (u - v) w) */
                 fr_add_dev(&s, &u, &v);
                 fr_sub_dev(&d, &u, &v);
-                if (hl) {
-                    fr_dev w = ld_fr(tw + (j << (k - 1 - hl)));
+                if (j) {
+                    fr_dev w = ld_fr(tw + (j << nb));
                     fmul<V>(&d, &d, &w);
                 }
             }
@@ -355,13 +364,15 @@ static unsigned env_uint(const char *name, unsigned dflt, unsigned lo, unsigned 
 }
 
 struct ntt_plan {
-    unsigned L, P, loge, variant;
+    unsigned L, P, loge, variant, threads, jmajor;
     unsigned k[32];
     explicit ntt_plan(unsigned log_n)
     {
         L = log_n;
         loge = env_uint("CUZK_GPU_NTT_LOGE", NTT_LOGE_DEFAULT, 9, 12);
-        variant = env_uint("CUZK_GPU_MONT", CUZK_GPU_MONT_MUL, 1, 3);
+        variant = env_uint("CUZK_GPU_MONT", NTT_MONT_DEFAULT, 1, 3);
+        threads = env_uint("CUZK_GPU_NTT_THREADS", NTT_THREADS, 32, NTT_THREADS);
+        jmajor = env_uint("CUZK_GPU_NTT_JMAJOR", NTT_JMAJOR_DEFAULT, 0, 1);
         unsigned kmax = env_uint("CUZK_GPU_NTT_KMAX", NTT_KMAX_DEFAULT, 1, 11);
         if (kmax > loge)
             kmax = loge;
@@ -410,10 +421,11 @@ static void launch_pass(cuzk_gpu_device &dev, bool dit, fr_dev *x, const ntt_pla
     pd.lw = lw;
     const unsigned E = 1u << (pd.k + lw);
     unsigned threads = E / 4;
-    if (threads > NTT_THREADS)
-        threads = NTT_THREADS;
+    if (threads > pl.threads)
+        threads = pl.threads;
     if (threads < 32)
         threads = 32;
+    pd.jmajor = (int)pl.jmajor;
     const unsigned blocks = 1u << (pl.L - pd.k - lw);
     const size_t smem = (E + (1u << (pd.k - 1))) * sizeof(fr_dev);
 #define NTT_LAUNCH_(V)                                                                             \

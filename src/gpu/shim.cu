@@ -235,6 +235,32 @@ extern "C" void cuzk_gpu_release(int device)
     }
 }
 
+/* ---- pinned host memory -------------------------------------------------------------------- */
+
+extern "C" cuzk_status cuzk_gpu_host_alloc(void **out, size_t bytes)
+{
+    if (!out)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu host alloc: NULL output");
+    *out = nullptr;
+    return cuzk_gpu_guard_("gpu host alloc", [&] {
+        (void)cuzk_gpu_device_get_(-1); /* a clear "no device" first */
+        void *p = nullptr;
+        cudaError_t e = cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocPortable);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            cuzk_gpu_throw_(CUZK_ERR_NOMEM, "cannot pin %zu MiB of host memory: %s", bytes >> 20,
+                            cudaGetErrorString(e));
+        }
+        *out = p;
+    });
+}
+
+extern "C" void cuzk_gpu_host_free(void *p)
+{
+    if (p)
+        (void)cudaFreeHost(p);
+}
+
 /* ---- NTT and H on host arrays -------------------------------------------------------------- */
 
 static void check_domain(const cuzk_domain *d)

@@ -6,8 +6,13 @@
  * include/cuzk/msm.h. Needs no device: it checks the algorithm (digits, chunked accumulation and
  * slot levels, segment reduction, Horner), not the CUDA build.
  *
- *   nvcc -std=c++17 -O2 -Iinclude -Isrc tests/gpu/msm_emu.cu build/lib/libcuzk.a \
- *        -lcrypto -lcjson -lpthread -lm -o build/msm_emu && build/msm_emu
+ * Not part of the default build (CI compiles the kernels with nvcc but cannot run them; this
+ * runs their bodies). Host C++ with the CUDA qualifiers defined away, after `make`:
+ *   g++ -std=c++17 -O2 -x c++ -D__CUDACC__ -D__host__= -D__device__= -D__forceinline__=inline \
+ *       '-D__noinline__=__attribute__((noinline))' -Wno-unknown-pragmas -Iinclude -Isrc \
+ *       tests/gpu/msm_emu.cu -x none build/lib/libcuzk.a -lcrypto -lcjson -lpthread -lm \
+ *       -L/usr/local/cuda/lib64 -lcudart_static -ldl -lrt -o build/msm_emu && build/msm_emu [nmax]
+ * Env CUZK_GPU_MSM_WINDOW / _CHUNK / _SEG vary the plan as on the device.
  */
 extern "C" {
 #include "cuzk/alloc.h"

@@ -299,3 +299,27 @@ CUZK_TEST(gpu_errors)
     cuzk_domain_destroy(big);
     cuzk_domain_destroy(d);
 }
+
+/* The tuning knobs of src/gpu/ntt.cu (multiplication variant, bits per pass, block size, threads,
+ * butterfly order) change the schedule, never the result: every op of both families at a spread
+ * of sizes under each setting. */
+CUZK_TEST(gpu_ntt_configs)
+{
+    need_device();
+    /* variant, kmax, loge, threads, jmajor */
+    static const char *const cfg[][5] = {
+        {"1", "10", "11", "512", "1"}, {"2", "8", "10", "256", "1"}, {"3", "7", "9", "128", "0"},
+        {"1", "3", "9", "64", "1"},    {"3", "11", "12", "512", "1"}, {"2", "1", "9", "32", "0"}};
+    static const char *const envs[5] = {"CUZK_GPU_MONT", "CUZK_GPU_NTT_KMAX", "CUZK_GPU_NTT_LOGE",
+                                        "CUZK_GPU_NTT_THREADS", "CUZK_GPU_NTT_JMAJOR"};
+    for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++) {
+        for (int e = 0; e < 5; e++)
+            setenv(envs[e], cfg[c][e], 1);
+        check_sizes(1, 6);
+        check_sizes(11, 12);
+        if (max_log() >= 17)
+            check_sizes(17, 17);
+    }
+    for (int e = 0; e < 5; e++)
+        unsetenv(envs[e]);
+}

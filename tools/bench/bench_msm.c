@@ -5,7 +5,7 @@
  *   cuzk-bench msm --group g1|g2 --log-n N [--backend cpu|cuda] [--threads T]
  *                  [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]
  *                  [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]
- *                  [--resident] [--check] [--iters N] [--warmup W] [--json]
+ *                  [--resident] [--pinned] [--check] [--iters N] [--warmup W] [--json]
  *
  * Timed through bench_run (min / median / max of wall time over --iters samples), followed by
  * the same statistics of process CPU time per call (all threads), which a shared, loaded
@@ -18,7 +18,9 @@
  * env CUZK_GPU): after the wall-time line comes a line of CUDA-event times per call, "total"
  * with the host <-> device transfers included and "compute" with the kernels only (no
  * transfers). --resident uploads the bases once (cuzk_gpu_bases_upload_gX) so that each call
- * moves only its scalars or bitmap (the SRS case). --check compares one result with the CPU
+ * moves only its scalars or bitmap (the SRS case). --pinned allocates the host arrays (bases,
+ * scalars, bitmap) with cuzk_gpu_host_alloc, so transfers run at the PCIe rate instead of through
+ * the driver's pageable staging. --check compares one result with the CPU
  * (threads: --threads) first. --raw, --accum, --window and --chunks apply to the CPU only (env
  * CUZK_GPU_MSM_WINDOW sets the device window).
  */
@@ -48,7 +50,7 @@ typedef struct {
     double cpu_ns[64];
     unsigned ncpu;
     /* --backend cuda: CUDA-event times of each call. */
-    bool cuda, resident;
+    bool cuda, resident, pinned;
     cuzk_gpu_bases *rb;
     double gpu_total[64], gpu_compute[64], gpu_h2d[64];
     unsigned ngpu;
@@ -328,7 +330,8 @@ static int usage_err(const char *what)
         "usage: cuzk-bench msm --group g1|g2 --log-n N [--backend cpu|cuda] [--threads T]\n"
         "                      [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]\n"
         "                      [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]\n"
-        "                      [--resident] [--check] [--iters N] [--warmup W] [--json]\n",
+        "                      [--resident] [--pinned] [--check] [--iters N] [--warmup W]\n"
+        "                      [--json]\n",
         what);
     return 2;
 }
@@ -354,7 +357,8 @@ int bench_msm_main(int argc, char **argv)
         memcpy(key, a, kl);
         key[kl] = 0;
         bool flag = strcmp(key, "--json") == 0 || strcmp(key, "--raw") == 0 ||
-                    strcmp(key, "--resident") == 0 || strcmp(key, "--check") == 0;
+                    strcmp(key, "--resident") == 0 || strcmp(key, "--check") == 0 ||
+                    strcmp(key, "--pinned") == 0;
         if (!flag) {
             if (eq)
                 v = eq + 1;
@@ -371,6 +375,8 @@ int bench_msm_main(int argc, char **argv)
             b.resident = true;
         else if (strcmp(key, "--check") == 0)
             check = true;
+        else if (strcmp(key, "--pinned") == 0)
+            b.pinned = true;
         else if (strcmp(key, "--backend") == 0)
             backend = v;
         else if (strcmp(key, "--group") == 0)
@@ -411,8 +417,8 @@ int bench_msm_main(int argc, char **argv)
                 cuzk_gpu_compiled() ? "none found" : "CUDA is not compiled into this binary");
         return 2;
     }
-    if ((b.resident || check) && !b.cuda)
-        return usage_err("--resident and --check need --backend cuda");
+    if ((b.resident || check || b.pinned) && !b.cuda)
+        return usage_err("--resident, --pinned and --check need --backend cuda");
     if (log_n > 28)
         return usage_err("--log-n must be at most 28");
     if (threads == 0 || threads > 1024)
@@ -447,13 +453,35 @@ int bench_msm_main(int argc, char **argv)
         fprintf(stderr, "cuzk-bench msm: %s\n", cuzk_last_error());
         return 2;
     }
-    if (b.g2)
-        b.b2 = cuzk_alloc_array(b.n, sizeof *b.b2);
-    else
-        b.b1 = cuzk_alloc_array(b.n, sizeof *b.b1);
-    b.k = cuzk_alloc_array(b.n, sizeof *b.k);
+    if (b.pinned) {
+        void *p = NULL, *q = NULL, *r = NULL;
+        size_t bsz = b.n * (b.g2 ? sizeof *b.b2 : sizeof *b.b1);
+        if (cuzk_gpu_host_alloc(&p, bsz) != CUZK_OK ||
+            cuzk_gpu_host_alloc(&q, b.n * sizeof *b.k) != CUZK_OK ||
+            cuzk_gpu_host_alloc(&r, (b.n + 63) / 64 * sizeof(uint64_t)) != CUZK_OK) {
+            fprintf(stderr, "cuzk-bench msm: --pinned: %s\n", cuzk_last_error());
+            cuzk_gpu_host_free(p);
+            cuzk_gpu_host_free(q);
+            cuzk_gpu_host_free(r);
+            cuzk_pool_destroy(b.pool);
+            return 2;
+        }
+        if (b.g2)
+            b.b2 = p;
+        else
+            b.b1 = p;
+        b.k = q;
+        b.bitmap = r;
+        memset(b.bitmap, 0, (b.n + 63) / 64 * sizeof(uint64_t));
+    } else {
+        if (b.g2)
+            b.b2 = cuzk_alloc_array(b.n, sizeof *b.b2);
+        else
+            b.b1 = cuzk_alloc_array(b.n, sizeof *b.b1);
+        b.k = cuzk_alloc_array(b.n, sizeof *b.k);
+        b.bitmap = cuzk_calloc_array((b.n + 63) / 64, sizeof(uint64_t));
+    }
     b.kraw = b.cuda ? NULL : cuzk_alloc_array(b.n, 4 * sizeof(uint64_t));
-    b.bitmap = cuzk_calloc_array((b.n + 63) / 64, sizeof(uint64_t));
     if ((!b.b1 && !b.b2) || !b.k || (!b.kraw && !b.cuda) || !b.bitmap) {
         fprintf(stderr, "cuzk-bench msm: out of memory\n");
         goto done;
@@ -486,11 +514,11 @@ int bench_msm_main(int argc, char **argv)
         }
         char name[96];
         if (b.batch_add)
-            snprintf(name, sizeof name, "%s_batch_add_cuda%s_d%u", group,
-                     b.resident ? "_resident" : "", density);
+            snprintf(name, sizeof name, "%s_batch_add_cuda%s%s_d%u", group,
+                     b.resident ? "_resident" : "", b.pinned ? "_pinned" : "", density);
         else
-            snprintf(name, sizeof name, "%s_msm_%s_cuda%s", group, binary ? "binary" : "random",
-                     b.resident ? "_resident" : "");
+            snprintf(name, sizeof name, "%s_msm_%s_cuda%s%s", group, binary ? "binary" : "random",
+                     b.resident ? "_resident" : "", b.pinned ? "_pinned" : "");
         b.ngpu = 0;
         bench_run(&o, name, b.n, body, &b);
         print_gpu(&b, name, o.json);
@@ -525,6 +553,16 @@ int bench_msm_main(int argc, char **argv)
     rc = 0;
 done:
     cuzk_gpu_bases_free(b.rb);
+    if (b.pinned) {
+        cuzk_gpu_host_free(b.b1);
+        cuzk_gpu_host_free(b.b2);
+        cuzk_gpu_host_free(b.k);
+        cuzk_gpu_host_free(b.bitmap);
+        b.b1 = NULL;
+        b.b2 = NULL;
+        b.k = NULL;
+        b.bitmap = NULL;
+    }
     cuzk_free(b.b1);
     cuzk_free(b.b2);
     cuzk_free(b.k);

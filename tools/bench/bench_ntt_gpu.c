@@ -175,7 +175,13 @@ int bench_ntt_gpu(const bench_opts *o, unsigned log_n, int device, cuzk_fr_t *a,
     if (o->filter && fnmatch(o->filter, "sweep", 0) == 0) {
         cuzk_domain *d;
         if (cuzk_domain_create(&d, n, CUZK_ROOTS_BELLPERSON) == CUZK_OK) {
-            static const unsigned cfg[][2] = {{10, 11}, {9, 11}, {11, 12}, {9, 12}, {8, 10}, {10, 12}};
+            /* kmax, loge, threads, jmajor */
+            static const unsigned cfg[][4] = {
+                {10, 11, 512, 0}, {9, 11, 512, 1}, {10, 11, 512, 1}, {9, 11, 256, 0},
+                {9, 11, 256, 1},  {8, 10, 256, 0}, {8, 10, 256, 1},  {9, 10, 256, 1},
+                {8, 10, 128, 1},  {7, 9, 128, 1},  {10, 12, 512, 1}, {11, 12, 512, 1}};
+            static const char *const envs[4] = {"CUZK_GPU_NTT_KMAX", "CUZK_GPU_NTT_LOGE",
+                                                "CUZK_GPU_NTT_THREADS", "CUZK_GPU_NTT_JMAJOR"};
             x.d = d;
             x.op = CUZK_GPU_NTT;
             bench_opts os = *o;
@@ -185,16 +191,17 @@ int bench_ntt_gpu(const bench_opts *o, unsigned log_n, int device, cuzk_fr_t *a,
                     char name[64], val[16];
                     snprintf(val, sizeof val, "%d", v);
                     setenv("CUZK_GPU_MONT", val, 1);
-                    snprintf(val, sizeof val, "%u", cfg[k][0]);
-                    setenv("CUZK_GPU_NTT_KMAX", val, 1);
-                    snprintf(val, sizeof val, "%u", cfg[k][1]);
-                    setenv("CUZK_GPU_NTT_LOGE", val, 1);
-                    snprintf(name, sizeof name, "sweep_ntt_v%d_k%u_e%u", v, cfg[k][0], cfg[k][1]);
+                    for (int e = 0; e < 4; e++) {
+                        snprintf(val, sizeof val, "%u", cfg[k][e]);
+                        setenv(envs[e], val, 1);
+                    }
+                    snprintf(name, sizeof name, "sweep_ntt_v%d_k%u_e%u_t%u_j%u", v, cfg[k][0],
+                             cfg[k][1], cfg[k][2], cfg[k][3]);
                     rc |= run_gpu(&os, name, log_n, info.name, false, resident_ntt, &x);
                 }
+            for (int e = 0; e < 4; e++)
+                unsetenv(envs[e]);
             unsetenv("CUZK_GPU_MONT");
-            unsetenv("CUZK_GPU_NTT_KMAX");
-            unsetenv("CUZK_GPU_NTT_LOGE");
             cuzk_domain_destroy(d);
         }
     }
@@ -229,6 +236,24 @@ int bench_ntt_gpu(const bench_opts *o, unsigned log_n, int device, cuzk_fr_t *a,
         rc |= run_gpu(o, name, log_n, info.name, false, resident_h, &x);
         snprintf(name, sizeof name, "h_%s", fam[f].name);
         rc |= run_gpu(o, name, log_n, info.name, true, host_h, &x);
+        /* The same with a, b, c in pinned host memory (what a prover with a pinned pool sees). */
+        snprintf(name, sizeof name, "h_%s_pinned", fam[f].name);
+        if (!o->filter || fnmatch(o->filter, name, 0) == 0) {
+            void *pin = NULL;
+            if (cuzk_gpu_host_alloc(&pin, 3 * n * sizeof(cuzk_fr_t)) == CUZK_OK) {
+                gpu_ctx y = x;
+                y.a = pin;
+                y.b = y.a + n;
+                y.c = y.b + n;
+                memcpy(y.a, a, n * sizeof *a);
+                memcpy(y.b, b, n * sizeof *b);
+                memcpy(y.c, c, n * sizeof *c);
+                rc |= run_gpu(o, name, log_n, info.name, true, host_h, &y);
+                cuzk_gpu_host_free(pin);
+            } else {
+                fprintf(stderr, "cuzk-bench ntt: %s: %s\n", name, cuzk_last_error());
+            }
+        }
         cuzk_domain_destroy(d);
     }
 done:
