@@ -139,8 +139,8 @@ cuzk_status cuzk_backend_h(cuzk_backend *be, const cuzk_domain *d, cuzk_fr_t *a,
     return CUZK_OK;
 }
 
-cuzk_status cuzk_backend_msm_g1(cuzk_backend *be, cuzk_g1_jac_t *out,
-                                const cuzk_g1_affine_t *bases, const cuzk_fr_t *scalars, size_t n)
+cuzk_status cuzk_backend_msm_g1(cuzk_backend *be, cuzk_g1_jac_t *out, const cuzk_g1_affine_t *bases,
+                                const cuzk_fr_t *scalars, size_t n)
 {
     if (be->kind == CUZK_BACKEND_CUDA) {
         static atomic_bool said;
@@ -152,8 +152,8 @@ cuzk_status cuzk_backend_msm_g1(cuzk_backend *be, cuzk_g1_jac_t *out,
     return cuzk_g1_msm(out, bases, scalars, n, be->pool);
 }
 
-cuzk_status cuzk_backend_msm_g2(cuzk_backend *be, cuzk_g2_jac_t *out,
-                                const cuzk_g2_affine_t *bases, const cuzk_fr_t *scalars, size_t n)
+cuzk_status cuzk_backend_msm_g2(cuzk_backend *be, cuzk_g2_jac_t *out, const cuzk_g2_affine_t *bases,
+                                const cuzk_fr_t *scalars, size_t n)
 {
     if (be->kind == CUZK_BACKEND_CUDA) {
         static atomic_bool said;

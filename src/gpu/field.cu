@@ -7,8 +7,9 @@
 #include "gpu/fp.cuh"
 #include "gpu/gpu_internal.cuh"
 
-template <class M> __device__ __forceinline__ void mul_variant(int v, uint32_t *r, const uint32_t *a,
-                                                               const uint32_t *b)
+template <class M>
+__device__ __forceinline__ void mul_variant(int v, uint32_t *r, const uint32_t *a,
+                                            const uint32_t *b)
 {
     if (v == 1)
         M::mul_u64(r, a, b);

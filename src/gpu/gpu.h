@@ -56,8 +56,7 @@ typedef struct {
 } cuzk_gpu_device_info;
 
 /* Fills |out| for |device|. Returns: CUZK_ERR_NO_DEVICE (stub, no device, ordinal out of range). */
-cuzk_status cuzk_gpu_get_device_info(int device,
-                                     cuzk_gpu_device_info *out) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_gpu_get_device_info(int device, cuzk_gpu_device_info *out) CUZK_WARN_UNUSED_RESULT;
 /* Frees the device buffers cached for |device| (-1: the default; every device with -2). */
 void cuzk_gpu_release(int device);
 
@@ -103,8 +102,9 @@ cuzk_status cuzk_gpu_ntt(int device, const cuzk_domain *d, cuzk_fr_t *a, cuzk_gp
 /* cuzk_poly_h on the device, bit-exact (a receives h for a bellperson domain, the coset values
  * a*b - c for a snarkjs domain; b and c are left unchanged here, but callers must not rely on
  * that: the CPU version clobbers them). Uploads a, b, c once and downloads a once; no host
- * round trip in between. Needs 3 * n * 32 bytes of device memory (12 GiB at 2^27).
- * Returns: as cuzk_gpu_ntt. */
+ * round trip in between. Needs 3 * n * 32 bytes of device memory (12 GiB at 2^27), kept cached
+ * for the next call (cuzk_gpu_release frees it). Returns: as cuzk_gpu_ntt; a 1-element domain is
+ * CUZK_ERR_INVALID_ARG (the backend runs domains below 2^10 on the CPU). */
 cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c,
                        cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
 
@@ -130,8 +130,7 @@ cuzk_status cuzk_gpu_frvec_ntt(cuzk_gpu_frvec *v, const cuzk_domain *d, cuzk_gpu
 /* The H step on resident vectors (same device, each at least the domain size): a receives the
  * result, b and c are clobbered. */
 cuzk_status cuzk_gpu_frvec_h(cuzk_gpu_frvec *a, cuzk_gpu_frvec *b, cuzk_gpu_frvec *c,
-                             const cuzk_domain *d,
-                             cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
+                             const cuzk_domain *d, cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
 
 /* ---- MSM and batch addition (src/gpu/msm*.cu) ---------------------------------------------
  * The same meaning as the CPU functions of include/cuzk/msm.h (cuzk_g1_msm, cuzk_g2_msm,
@@ -167,8 +166,8 @@ void cuzk_gpu_timing_line(const char *phase, double ms, int device, const char *
 /* Element-wise out[i] = a[i] op b[i] on the device for i < n, in Fr (|field| 0, 32-byte elements)
  * or Fp (1, 48 bytes); |op| 0 mul, 1 add, 2 sub; |variant| the multiplication (1..3, see
  * src/gpu/mont.cuh; 0 the compiled default). Host arrays. */
-cuzk_status cuzk__gpu_field_op(int device, int field, int op, int variant, void *out,
-                               const void *a, const void *b, size_t n) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk__gpu_field_op(int device, int field, int op, int variant, void *out, const void *a,
+                               const void *b, size_t n) CUZK_WARN_UNUSED_RESULT;
 /* Multiplication throughput of |field| / |variant| on |device| in 10^9 products per second (a
  * kernel of long dependent chains over every SM). */
 cuzk_status cuzk__gpu_field_bench(int device, int field, int variant,

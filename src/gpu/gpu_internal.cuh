@@ -66,8 +66,14 @@ struct cuzk_gpu_buf {
     /* Makes the buffer at least |want| bytes (contents lost when it grows). */
     void reserve(size_t want);
     void release();
-    ~cuzk_gpu_buf() { release(); }
-    template <class T> T *as() const { return static_cast<T *>(p); }
+    ~cuzk_gpu_buf()
+    {
+        release();
+    }
+    template <class T> T *as() const
+    {
+        return static_cast<T *>(p);
+    }
 };
 
 /* Root and scaling tables of one domain (one family, one size), on one device. */
@@ -86,9 +92,9 @@ struct cuzk_gpu_device {
     bool ready = false;
     cudaStream_t stream = nullptr;
     cudaEvent_t ev[CUZK_GPU_EVENTS] = {};
-    cuzk_gpu_buf vec[3];             /* a, b, c of host-array calls */
-    cuzk_gpu_domain_tables tabs[2];  /* per root family: the last domain used */
-    int smem_configured = 0;         /* ntt.cu: dynamic shared memory limits raised */
+    cuzk_gpu_buf vec[3];            /* a, b, c of host-array calls */
+    cuzk_gpu_domain_tables tabs[2]; /* per root family: the last domain used */
+    int smem_configured = 0;        /* ntt.cu: dynamic shared memory limits raised */
 };
 
 /* The state of |device| (-1: default), created on first use (stream, events). Throws
@@ -100,8 +106,13 @@ void cuzk_gpu_device_enter_(cuzk_gpu_device &dev);
 /* Event timing of one call: mark(i) records event i on the stream; ms(i, j) after a sync. */
 struct cuzk_gpu_timer {
     cuzk_gpu_device &dev;
-    explicit cuzk_gpu_timer(cuzk_gpu_device &d) : dev(d) {}
-    void mark(int i) { CUZK_CUDA(cudaEventRecord(dev.ev[i], dev.stream)); }
+    explicit cuzk_gpu_timer(cuzk_gpu_device &d) : dev(d)
+    {
+    }
+    void mark(int i)
+    {
+        CUZK_CUDA(cudaEventRecord(dev.ev[i], dev.stream));
+    }
     double ms(int i, int j) const
     {
         float f = 0;

@@ -7,8 +7,9 @@
 #include <string.h>
 
 #define NO_DEVICE_(what)                                                                           \
-    cuzk_fail(CUZK_ERR_NO_DEVICE, "%s: the CUDA backend is not compiled into this binary "        \
-                                  "(build with nvcc on the PATH and CUDA=1)",                     \
+    cuzk_fail(CUZK_ERR_NO_DEVICE,                                                                  \
+              "%s: the CUDA backend is not compiled into this binary "                             \
+              "(build with nvcc on the PATH and CUDA=1)",                                          \
               what)
 
 bool cuzk_gpu_compiled(void)
@@ -208,8 +209,8 @@ void cuzk_gpu_timing_line(const char *phase, double ms, int device, const char *
     (void)phase, (void)ms, (void)device, (void)extra_json;
 }
 
-cuzk_status cuzk__gpu_field_op(int device, int field, int op, int variant, void *out,
-                               const void *a, const void *b, size_t n)
+cuzk_status cuzk__gpu_field_op(int device, int field, int op, int variant, void *out, const void *a,
+                               const void *b, size_t n)
 {
     (void)device, (void)field, (void)op, (void)variant, (void)out, (void)a, (void)b, (void)n;
     return NO_DEVICE_("gpu field op");

@@ -11,8 +11,11 @@
  * emulated in C, so the exact device algorithms run in host tests too (tests compile this file
  * with nvcc only, so that emulation is checked on the device by the GPU-vs-CPU tests).
  *
- * Three multiplications, chosen at compile time by CUZK_GPU_MONT_MUL (measured on the H200 with
- * `cuzk-bench gpu-field`, docs/PERFORMANCE.md "GPU NTT (issue 4)"):
+ * Three multiplications, chosen at compile time by CUZK_GPU_MONT_MUL. Measured on the H200
+ * (`cuzk-bench ntt --backend cuda --filter='f[rp]_mul*'`, docs/PERFORMANCE.md "GPU NTT (issue 4)"),
+ * in 10^9 products/s: Fr 40.1 / 36.6 / 37.4, Fp 17.4 / 15.7 / 17.1 for variants 1 / 2 / 3. The
+ * NTT's pass kernels use variant 1 (src/gpu/ntt.cu, 16% faster at 2^27 with its other settings);
+ * the default here stays 3, which the MSM kernels were tuned with (1 is within 1% for Fp):
  *   1  64-bit limbs, CIOS on unsigned __int128 (the host algorithm of src/field/mont.h);
  *   2  32-bit words, CIOS with 64-bit accumulators: (C,S) = t + a*b + C as one IMAD.WIDE chain;
  *   3  32-bit words, CIOS with PTX carry chains: per row a mad.lo.cc chain then a mad.hi.cc chain
@@ -70,8 +73,8 @@
 #define CZ_ADDC_CC(d, a, b) CZ_SET_(d, (uint64_t)(a) + (b) + cz_cf_, s_ >> 32)
 #define CZ_ADDC(d, a, b) ((d) = (uint32_t)((a) + (b) + cz_cf_))
 #define CZ_SUB_CC(d, a, b) CZ_SET_(d, (uint64_t)(a) - (b), s_ >> 63)
-#define CZ_SUBC_CC(d, a, b) CZ_SET_(d, (uint64_t)(a) - (b) - cz_cf_, s_ >> 63)
-#define CZ_SUBC(d, a, b) ((d) = (uint32_t)((a) - (b) - cz_cf_))
+#define CZ_SUBC_CC(d, a, b) CZ_SET_(d, (uint64_t)(a) - (b)-cz_cf_, s_ >> 63)
+#define CZ_SUBC(d, a, b) ((d) = (uint32_t)((a) - (b)-cz_cf_))
 #define CZ_LO_(a, b) ((uint64_t)(uint32_t)((uint64_t)(a) * (b)))
 #define CZ_HI_(a, b) (((uint64_t)(a) * (b)) >> 32)
 #define CZ_MADLO_CC(d, a, b, c) CZ_SET_(d, CZ_LO_(a, b) + (c), s_ >> 32)

@@ -13,8 +13,9 @@
  * in bit-reversed order. The bit-reversed -> natural DIT is the transpose: the passes in reverse
  * order, each the diagonal first, then a DIT of length 2^k_p. A block holds 2^k_p x W elements
  * (W adjacent columns low, so that loads come in runs of W x 32 bytes) in shared memory:
- * 2^CUZK_GPU_NTT_LOGE elements, at most 10 bits per pass by default, so 2^27 is 9 + 9 + 9 bits:
- * three passes over the data plus one bit reversal where the CPU API asks for natural order.
+ * 2^10 elements and at most 8 bits per pass by default (NTT_*_DEFAULT below), so 2^27 is
+ * 7 + 7 + 7 + 6 bits: four passes over the data plus one bit reversal where the CPU API asks for
+ * natural order.
  *
  * Roots come from one table per domain, half[i] = omega^i for i < n/2 (omega^(i + n/2) =
  * -omega^i; inverse roots are omega^(n - i)); scalings by K * s^i (coset shifts, 1/n, 1/Z) from
@@ -31,11 +32,20 @@
 
 #include <stdlib.h>
 
-#define NTT_THREADS 512
-#define NTT_LOGE_DEFAULT 11 /* 2^11 elements = 64 KiB of shared memory per block */
-#define NTT_KMAX_DEFAULT 10 /* bits per pass */
-#define NTT_JMAJOR_DEFAULT 0
-#define NTT_MONT_DEFAULT CUZK_GPU_MONT_MUL /* multiplication variant of the pass kernels */
+/* Defaults of the pass kernels, the fastest of the 36 settings of `cuzk-bench ntt --backend cuda
+ * --log-n 27 --filter=sweep` on the H200 (docs/PERFORMANCE.md, "GPU NTT (issue 4)"): the 64-bit
+ * multiplication, 2^10-element blocks (32 KiB of shared memory) of at most 8 bits per pass
+ * (2^27 = 7 + 7 + 7 + 6), 128 threads of 4 butterflies each, twiddle-major butterfly order:
+ * 58.2 ms against 69.1 ms for the first choice (variant 3, 10 bits, 2^11, 512 threads). Each has an
+ * environment override read at every call (CUZK_GPU_MONT, CUZK_GPU_NTT_KMAX, CUZK_GPU_NTT_LOGE,
+ * CUZK_GPU_NTT_THREADS, CUZK_GPU_NTT_JMAJOR) for tuning; tests/unit/test_gpu_ntt.c checks that
+ * none changes a result. */
+#define NTT_THREADS 512 /* the most threads a block may have (launch bound) */
+#define NTT_THREADS_DEFAULT 128
+#define NTT_LOGE_DEFAULT 10
+#define NTT_KMAX_DEFAULT 8
+#define NTT_JMAJOR_DEFAULT 1
+#define NTT_MONT_DEFAULT 1
 #define SCALE_LO_BITS 12
 #define SCALE_LO (1u << SCALE_LO_BITS)
 
@@ -170,8 +180,8 @@ __global__ void __launch_bounds__(NTT_THREADS) k_ntt_pass(fr_dev *x, const pass_
         for (unsigned b = tid; b < E / 2; b += T) {
             const unsigned wc = b & (W - 1), r = b >> lw;
             const unsigned j = p.jmajor ? r >> nb : r & (h - 1);
-            const unsigned q0 = p.jmajor ? ((r & ((1u << nb) - 1)) << (hl + 1)) | j
-                                         : ((r >> hl) << (hl + 1)) | j;
+            const unsigned q0 =
+                p.jmajor ? ((r & ((1u << nb) - 1)) << (hl + 1)) | j : ((r >> hl) << (hl + 1)) | j;
             fr_dev *p0 = sh + ((q0 << lw) | wc), *p1 = p0 + (h << lw);
             fr_dev u = ld_fr(p0), v = ld_fr(p1), s, d;
             if (DIT) {
@@ -263,9 +273,9 @@ __global__ void k_expand(fr_dev *out, const fr_dev *lo, const fr_dev *hi, uint32
 
 /* Offsets (in elements) of the tables inside cuzk_gpu_domain_tables::scales. */
 struct scale_layout {
-    size_t nhi;                                    /* entries of a hi table */
-    size_t g_lo, gi_lo, w_lo;                      /* SCALE_LO entries each */
-    size_t g_hi, gn_hi, gin_hi, ginz_hi, w_hi;     /* nhi entries each */
+    size_t nhi;                                /* entries of a hi table */
+    size_t g_lo, gi_lo, w_lo;                  /* SCALE_LO entries each */
+    size_t g_hi, gn_hi, gin_hi, ginz_hi, w_hi; /* nhi entries each */
     size_t total;
     explicit scale_layout(unsigned L)
     {
@@ -294,7 +304,7 @@ static void launch_powers(cudaStream_t st, fr_dev *out, const cuzk_fr_t &base, c
                           size_t count)
 {
     k_powers<<<(unsigned)((count + 255) / 256), 256, 0, st>>>(out, to_dev(base), to_dev(k),
-                                                               (uint32_t)count);
+                                                              (uint32_t)count);
     CUZK_CUDA_LAUNCHED();
 }
 
@@ -371,7 +381,7 @@ struct ntt_plan {
         L = log_n;
         loge = env_uint("CUZK_GPU_NTT_LOGE", NTT_LOGE_DEFAULT, 9, 12);
         variant = env_uint("CUZK_GPU_MONT", NTT_MONT_DEFAULT, 1, 3);
-        threads = env_uint("CUZK_GPU_NTT_THREADS", NTT_THREADS, 32, NTT_THREADS);
+        threads = env_uint("CUZK_GPU_NTT_THREADS", NTT_THREADS_DEFAULT, 32, NTT_THREADS);
         jmajor = env_uint("CUZK_GPU_NTT_JMAJOR", NTT_JMAJOR_DEFAULT, 0, 1);
         unsigned kmax = env_uint("CUZK_GPU_NTT_KMAX", NTT_KMAX_DEFAULT, 1, 11);
         if (kmax > loge)
@@ -393,8 +403,8 @@ template <int V> static void configure_smem_v()
 {
     /* 2^12 elements plus 2^11 twiddles at most */
     const int max = (int)(((1u << 12) + (1u << 11)) * sizeof(fr_dev));
-    CUZK_CUDA(cudaFuncSetAttribute(k_ntt_pass<true, V>,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize, max));
+    CUZK_CUDA(cudaFuncSetAttribute(k_ntt_pass<true, V>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   max));
     CUZK_CUDA(cudaFuncSetAttribute(k_ntt_pass<false, V>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, max));
 }

@@ -405,8 +405,8 @@ extern "C" cuzk_status cuzk_gpu_frvec_upload(cuzk_gpu_frvec *v, size_t off, cons
     });
 }
 
-extern "C" cuzk_status cuzk_gpu_frvec_download(const cuzk_gpu_frvec *v, size_t off,
-                                               cuzk_fr_t *dst, size_t n)
+extern "C" cuzk_status cuzk_gpu_frvec_download(const cuzk_gpu_frvec *v, size_t off, cuzk_fr_t *dst,
+                                               size_t n)
 {
     if (!v || (!dst && n))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu frvec download: NULL argument");
@@ -491,8 +491,7 @@ extern "C" cuzk_status cuzk__gpu_field_op(int device, int field, int op, int var
     });
 }
 
-extern "C" cuzk_status cuzk__gpu_field_bench(int device, int field, int variant,
-                                             double *gmul_per_s)
+extern "C" cuzk_status cuzk__gpu_field_bench(int device, int field, int variant, double *gmul_per_s)
 {
     if (!gmul_per_s || field < 0 || field > 1 || variant < 0 || variant > 3)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu field bench: bad argument");

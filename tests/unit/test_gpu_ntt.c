@@ -102,8 +102,8 @@ static void check_sizes(unsigned lo, unsigned hi)
                 cpu_ops[op](d, x, pool);
                 if (v) {
                     CHECK(cuzk_gpu_frvec_upload(v, 0, y, n) == CUZK_OK);
-                    CHECK_MSG(cuzk_gpu_frvec_ntt(v, d, (cuzk_gpu_ntt_op)op, NULL) == CUZK_OK,
-                              "%s", cuzk_last_error());
+                    CHECK_MSG(cuzk_gpu_frvec_ntt(v, d, (cuzk_gpu_ntt_op)op, NULL) == CUZK_OK, "%s",
+                              cuzk_last_error());
                     memset(y, 0xa5, n * sizeof *y);
                     CHECK(cuzk_gpu_frvec_download(v, 0, y, n) == CUZK_OK);
                 } else {
@@ -308,7 +308,7 @@ CUZK_TEST(gpu_ntt_configs)
     need_device();
     /* variant, kmax, loge, threads, jmajor */
     static const char *const cfg[][5] = {
-        {"1", "10", "11", "512", "1"}, {"2", "8", "10", "256", "1"}, {"3", "7", "9", "128", "0"},
+        {"1", "10", "11", "512", "1"}, {"2", "8", "10", "256", "1"},  {"3", "7", "9", "128", "0"},
         {"1", "3", "9", "64", "1"},    {"3", "11", "12", "512", "1"}, {"2", "1", "9", "32", "0"}};
     static const char *const envs[5] = {"CUZK_GPU_MONT", "CUZK_GPU_NTT_KMAX", "CUZK_GPU_NTT_LOGE",
                                         "CUZK_GPU_NTT_THREADS", "CUZK_GPU_NTT_JMAJOR"};

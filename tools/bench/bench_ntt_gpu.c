@@ -102,8 +102,7 @@ static int run_gpu(const bench_opts *o, const char *name, unsigned log_n, const 
     fflush(stdout);
     return 0;
 fail:
-    fprintf(stderr, "cuzk-bench ntt: %s: %s (%s)\n", name, cuzk_last_error(),
-            cuzk_status_name(s));
+    fprintf(stderr, "cuzk-bench ntt: %s: %s (%s)\n", name, cuzk_last_error(), cuzk_status_name(s));
     return 1;
 }
 
@@ -126,8 +125,9 @@ static void field_variants(const bench_opts *o, int device)
                 best = g > best ? g : best;
             }
             if (o->json)
-                printf("{\"bench\":\"%s\",\"backend\":\"cuda\",\"device\":%d,\"gmul_per_s\":%.3f}\n",
-                       name, device, best);
+                printf(
+                    "{\"bench\":\"%s\",\"backend\":\"cuda\",\"device\":%d,\"gmul_per_s\":%.3f}\n",
+                    name, device, best);
             else
                 printf("%-28s cuda:%d %8.2f G mul/s (best of 3)\n", name, device, best);
             fflush(stdout);
@@ -176,10 +176,10 @@ int bench_ntt_gpu(const bench_opts *o, unsigned log_n, int device, cuzk_fr_t *a,
         cuzk_domain *d;
         if (cuzk_domain_create(&d, n, CUZK_ROOTS_BELLPERSON) == CUZK_OK) {
             /* kmax, loge, threads, jmajor */
-            static const unsigned cfg[][4] = {
-                {10, 11, 512, 0}, {9, 11, 512, 1}, {10, 11, 512, 1}, {9, 11, 256, 0},
-                {9, 11, 256, 1},  {8, 10, 256, 0}, {8, 10, 256, 1},  {9, 10, 256, 1},
-                {8, 10, 128, 1},  {7, 9, 128, 1},  {10, 12, 512, 1}, {11, 12, 512, 1}};
+            static const unsigned cfg[][4] = {{10, 11, 512, 0}, {9, 11, 512, 1},  {10, 11, 512, 1},
+                                              {9, 11, 256, 0},  {9, 11, 256, 1},  {8, 10, 256, 0},
+                                              {8, 10, 256, 1},  {9, 10, 256, 1},  {8, 10, 128, 1},
+                                              {7, 9, 128, 1},   {10, 12, 512, 1}, {11, 12, 512, 1}};
             static const char *const envs[4] = {"CUZK_GPU_NTT_KMAX", "CUZK_GPU_NTT_LOGE",
                                                 "CUZK_GPU_NTT_THREADS", "CUZK_GPU_NTT_JMAJOR"};
             x.d = d;

@@ -36,8 +36,8 @@ int cmd_info(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         if (cuzk_gpu_get_device_info(i, &info) != CUZK_OK)
             continue;
-        printf("  device %d: %s, %d SMs, compute %d.%d, %.1f GiB (%.1f GiB free), L2 %zu KiB%s\n", i,
-               info.name, info.sm_count, info.cc_major, info.cc_minor,
+        printf("  device %d: %s, %d SMs, compute %d.%d, %.1f GiB (%.1f GiB free), L2 %zu KiB%s\n",
+               i, info.name, info.sm_count, info.cc_major, info.cc_minor,
                (double)info.total_mem / (1 << 30), (double)info.free_mem / (1 << 30),
                info.l2_bytes >> 10, i == cuzk_gpu_default_device() ? " (default)" : "");
     }
