@@ -84,6 +84,19 @@ static int report_invalid(const char *what)
     return EXIT_INVALID;
 }
 
+/* The verifier's status as the commands' output and exit code. */
+static int report_verdict(cuzk_status s)
+{
+    if (s == CUZK_OK) {
+        printf("valid\n");
+        return EXIT_VALID;
+    }
+    if (s == CUZK_ERR_VERIFY_FAILED)
+        return report_invalid(cuzk_last_error());
+    fprintf(stderr, "error: %s\n", cuzk_last_error());
+    return EXIT_ERROR;
+}
+
 int cmd_verify_winning_post(int argc, char **argv)
 {
     const char *keys[2] = {"--vk", "--vector"}, *vals[2] = {NULL, NULL};
@@ -199,14 +212,7 @@ int cmd_verify_winning_post(int argc, char **argv)
     double t_verify = now_ms() - t0;
     printf("timings: vk_load %.2f ms, inputs %.3f ms, verify %.2f ms\n", t_vk, t_inputs,
            t_verify);
-    if (s == CUZK_OK) {
-        printf("valid\n");
-        rc = EXIT_VALID;
-    } else if (s == CUZK_ERR_VERIFY_FAILED) {
-        rc = report_invalid(cuzk_last_error());
-    } else {
-        fprintf(stderr, "error: %s\n", cuzk_last_error());
-    }
+    rc = report_verdict(s);
 out:
     cJSON_Delete(root);
     cuzk_free(text);
@@ -314,14 +320,7 @@ int cmd_verify(int argc, char **argv)
     cuzk_status s = cuzk_groth16_verify_batch(vk, proofs, n_proofs, inputs, per);
     printf("timings: vk_load %.2f ms, verify %.2f ms (%zu proof%s)\n", t_vk, now_ms() - t0,
            n_proofs, n_proofs == 1 ? "" : "s");
-    if (s == CUZK_OK) {
-        printf("valid\n");
-        rc = EXIT_VALID;
-    } else if (s == CUZK_ERR_VERIFY_FAILED) {
-        rc = report_invalid(cuzk_last_error());
-    } else {
-        fprintf(stderr, "error: %s\n", cuzk_last_error());
-    }
+    rc = report_verdict(s);
 out:
     cuzk_free(proofs);
     cuzk_free(inputs);
