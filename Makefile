@@ -22,7 +22,14 @@ CPPFLAGS += -DCUZK_VERIFY
 endif
 LDLIBS   += -lcrypto -lcjson -lpthread -lm
 
-LIB_SRC   := $(shell find src -name '*.c' | sort)
+LIB_SRC   := $(shell find src -name '*.c' -not -path 'src/daemon/*' | sort)
+# The daemon (src/daemon, the only place with gRPC server code) and the cuzk-bench client link
+# Debian's gRPC core and protobuf-c; the message code is generated from proto/ by protoc-c.
+DAEMON_SRC := $(shell find src/daemon -name '*.c' 2>/dev/null | sort)
+PROTO      := proto/cuzk/v1/proving.proto
+PROTO_C    := $(BUILD)/gen/proto/cuzk/v1/proving.pb-c.c
+PROTO_H    := $(PROTO_C:.c=.h)
+GRPC_LIBS  := $(shell pkg-config --libs grpc libprotobuf-c 2>/dev/null || echo -lgrpc -lgpr -lprotobuf-c)
 
 # CUDA backend (STYLE.md section 6): with nvcc every src/gpu/*.cu is compiled for sm_90 plus
 # embedded PTX and the CUDA runtime is linked statically; without nvcc, or with CUDA=0,
@@ -52,14 +59,17 @@ TEST_SRC  := $(shell find tests/unit tests/vectors -name '*.c' 2>/dev/null | sor
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CUDA_SRC:%.cu=$(BUILD)/obj/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
+DAEMON_OBJ := $(DAEMON_SRC:%.c=$(BUILD)/obj/%.o)
+PROTO_OBJ := $(BUILD)/obj/gen/proving.pb-c.o
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
 LIB   := $(BUILD)/lib/libcuzk.a
 BENCH := $(BUILD)/bin/cuzk-bench
+DAEMON := $(BUILD)/bin/cuzk
 TESTS := $(BUILD)/bin/cuzk-test
 
 .PHONY: all deps test check check-san interop demo clean format
-all: $(LIB) $(BENCH) $(TESTS)
+all: $(LIB) $(BENCH) $(DAEMON) $(TESTS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -94,9 +104,26 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BENCH): $(BENCH_OBJ) $(LIB)
+$(PROTO_C) $(PROTO_H): $(PROTO)
+	@mkdir -p $(BUILD)/gen/proto
+	protoc-c --c_out=$(BUILD)/gen/proto -Iproto $(PROTO)
+
+# Generated code is compiled without -Werror-prone extras but with the same flags otherwise.
+$(PROTO_OBJ): $(PROTO_C) $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(LIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -I$(BUILD)/gen/proto $(CFLAGS) -Wno-unused-parameter -c $< -o $@
+
+# Everything that includes the generated header needs it first.
+$(DAEMON_OBJ) $(BENCH_OBJ): $(PROTO_H)
+$(DAEMON_OBJ) $(BENCH_OBJ): CPPFLAGS += -I$(BUILD)/gen/proto
+
+$(BENCH): $(BENCH_OBJ) $(PROTO_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(LDLIBS) $(GRPC_LIBS)
+
+$(DAEMON): $(DAEMON_OBJ) $(PROTO_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(DAEMON_OBJ) $(PROTO_OBJ) $(LIB) $(LDLIBS) $(GRPC_LIBS)
 
 $(TESTS): $(TEST_OBJ) $(LIB)
 	@mkdir -p $(dir $@)

@@ -21,7 +21,8 @@
     X(ERR_UNSATISFIED, 14, "witness does not satisfy the constraints")                             \
     X(ERR_CANCELLED, 15, "cancelled")                                                              \
     X(ERR_TIMEOUT, 16, "timed out")                                                                \
-    X(ERR_NOT_FOUND, 17, "not found")
+    X(ERR_NOT_FOUND, 17, "not found")                                                              \
+    X(ERR_UNAVAILABLE, 18, "service unavailable")
 
 typedef enum {
 #define CUZK_STATUS_ENUM_(name, val, text) CUZK_##name = val,
