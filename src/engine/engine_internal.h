@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_ENGINE_ENGINE_INTERNAL_H
+#define CUZK_ENGINE_ENGINE_INTERNAL_H
+
+/*
+ * Engine internals. Locking is deliberately simple: ONE mutex (e->mu) guards every shared field
+ * below (jobs, scheduler state, the work queue, SRS entries' tiers and reference counts, budgets,
+ * counters, histograms). Heavy work — synthesis, proving, parameter generation and decoding — runs
+ * with the mutex released; an SRS entry being loaded is marked |busy| so that others wait on
+ * srs_cv instead of loading it twice. Condition variables:
+ *   work_cv   synthesis workers: a partition became schedulable, or stop;
+ *   queue_cv  prover workers: an item entered the queue, or stop;
+ *   space_cv  synthesis workers: queue space, budget released, or a job finished;
+ *   srs_cv    an SRS load finished, an entry became idle;
+ *   done_cv   awaiters and shutdown: a job finished.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/groth16.h"
+#include "cuzk/r1cs.h"
+#include "cuzk/snarkjs.h"
+
+/* ---- SRS (parameter set) entries; never removed once registered ---------------------------- */
+
+typedef struct srs_entry {
+    char id[CUZK_ENGINE_ID_MAX];
+    cuzk_circuit_source source;
+    char *spec;        /* BUILTIN */
+    cuzk_circuit circuit;
+    char *path;        /* .params (BUILTIN) or .zkey (ZKEY) */
+    bool generated;    /* BUILTIN without params_path: test setup into cache_dir on first use */
+
+    cuzk_srs_tier tier;
+    bool busy;           /* a load runs outside the lock */
+    bool drop_when_idle; /* evicted while in use: drop to COLD when ref_count reaches 0 */
+    uint32_t ref_count;  /* partitions in flight holding the HOT parameters */
+    uint64_t last_used_ms;
+
+    /* WARM: mapped file, key, sizes */
+    uint8_t *map;
+    size_t map_len;
+    uint8_t *vk_image; /* bellperson .vk bytes (cuzk_alloc) */
+    size_t vk_len;
+    uint32_t n_public;      /* without ONE */
+    uint64_t n_constraints; /* 0 until known */
+    uint64_t hot_bytes;     /* memory the decoded set needs */
+    uint64_t part_bytes;    /* memory-budget estimate of one partition in flight */
+
+    /* HOT */
+    cuzk_groth16_params *params;
+    cuzk_snarkjs_zkey *zkey;
+    uint64_t held_bytes; /* charged to the pinned budget */
+
+    uint64_t completed, failed, cancelled;
+} srs_entry;
+
+/* ---- jobs ---------------------------------------------------------------------------------- */
+
+typedef struct job {
+    char id[CUZK_ENGINE_ID_MAX];
+    srs_entry *circ;
+    cuzk_proof_kind kind;
+    int prio;
+    uint64_t seq;
+    uint64_t seed;            /* BUILTIN: partition p uses seed + p */
+    cuzk_snarkjs_wtns *wtns;  /* ZKEY */
+    uint32_t n_parts, next_part, parts_done, in_flight;
+    cuzk_job_outcome outcome; /* UNKNOWN while pending or running */
+    bool started, superseded;
+    char error[512];
+    uint8_t *proof, *pub;
+    uint32_t n_public;
+    char backend[16];
+    bool verified;
+    double phase_ms[CUZK_PHASE_COUNT];
+    double t_submit, t_start, t_end; /* ms, monotonic */
+    bool srs_load_seen;
+    uint32_t waiters;
+    struct job *prev, *next;
+} job;
+
+/* One partition between the synthesis and prover stages. */
+typedef struct item {
+    job *j;
+    uint32_t part;
+    srs_entry *circ;
+    cuzk_prover_data pd;
+    uint64_t budget;
+    bool holds_ref;
+    double synth_ms, srs_wait_ms, queue_wait_ms, t_start;
+    struct item *next;
+} item;
+
+typedef struct {
+    struct cuzk_engine *e;
+    cuzk_backend *be;
+    pthread_t th;
+    bool started;
+    int device;       /* -1 for the CPU */
+    char name[16];    /* "cpu" or "cuda:N" */
+    job *current;
+} prover_worker;
+
+#define ENGINE_HIST_BUCKETS 18
+typedef struct {
+    uint64_t bucket[ENGINE_HIST_BUCKETS + 1]; /* non-cumulative; last = +Inf */
+    uint64_t count;
+    double sum; /* seconds */
+} engine_hist;
+extern const double cuzk__engine_hist_bounds[ENGINE_HIST_BUCKETS];
+
+struct cuzk_engine {
+    cuzk_engine_config cfg;
+    char *cache_dir;
+    int *devices;
+    cuzk_backend_kind kind; /* resolved: CPU or CUDA */
+
+    pthread_mutex_t mu;
+    pthread_cond_t work_cv, queue_cv, space_cv, srs_cv, done_cv;
+    bool accepting, shutdown_done, stopping;
+
+    job *jobs_head, *jobs_tail;
+    uint64_t next_seq;
+
+    srs_entry **circs;
+    size_t n_circs, cap_circs;
+
+    item *q_head;
+    size_t q_len;
+
+    uint64_t mem_in_use, mem_budget;
+    uint64_t pinned_in_use, pinned_budget;
+
+    pthread_t *synth;
+    unsigned n_synth, n_synth_started;
+    prover_worker *provers;
+    unsigned n_provers;
+    cuzk_pool *load_pool;
+
+    uint64_t completed, failed, cancelled;
+    uint64_t partitions_in_flight;
+    engine_hist phase_hist[CUZK_PHASE_COUNT];
+    engine_hist proof_hist;
+    double t_created;
+};
+
+/* engine.c */
+double cuzk__engine_now_ms(void);
+void cuzk__engine_hist_observe(engine_hist *h, double seconds);
+const char *cuzk__engine_kind_name(cuzk_proof_kind k);
+
+/* srs.c (e->mu NOT held unless the name ends in _locked) */
+srs_entry *cuzk__srs_find_locked(cuzk_engine *e, const char *id);
+/* Makes |c| HOT and takes a reference (jobs: waits for pinned space that in-use entries hold). */
+cuzk_status cuzk__srs_acquire(cuzk_engine *e, srs_entry *c) CUZK_WARN_UNUSED_RESULT;
+/* Drops a reference taken by cuzk__srs_acquire. */
+void cuzk__srs_release_locked(cuzk_engine *e, srs_entry *c);
+/* Makes |c| at least WARM (generating test parameters if configured so). */
+cuzk_status cuzk__srs_warm(cuzk_engine *e, srs_entry *c) CUZK_WARN_UNUSED_RESULT;
+void cuzk__srs_entry_free(srs_entry *c);
+
+/* jobs.c */
+void cuzk__job_finish_locked(cuzk_engine *e, job *j, cuzk_job_outcome o, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void cuzk__jobs_reap_locked(cuzk_engine *e, bool all);
+job *cuzk__job_pick_locked(cuzk_engine *e);
+
+/* pipeline.c */
+void *cuzk__synth_main(void *arg);
+void *cuzk__prover_main(void *arg);
+void cuzk__item_discard_locked(cuzk_engine *e, item *it);
+
+#endif

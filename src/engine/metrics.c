@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* Status snapshot and Prometheus text exposition. */
+#include "engine/engine_internal.h"
+
+#include "cuzk/alloc.h"
+#include "gpu/gpu.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *tier_name(cuzk_srs_tier t)
+{
+    return t == CUZK_TIER_HOT ? "hot" : t == CUZK_TIER_WARM ? "warm" : "cold";
+}
+
+static uint64_t tier_bytes(const srs_entry *c)
+{
+    return c->tier == CUZK_TIER_HOT ? c->held_bytes
+           : c->tier == CUZK_TIER_WARM ? c->map_len
+                                       : 0;
+}
+
+/* Copies |src| into |dst| (|n| bytes), truncating: names are bounded, truncation is expected. */
+static void copy_trunc(char *dst, size_t n, const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > n - 1)
+        la = n - 1;
+    memcpy(dst, a, la);
+    if (lb > n - 1 - la)
+        lb = n - 1 - la;
+    memcpy(dst + la, b, lb);
+    dst[la + lb] = 0;
+}
+
+static void queue_kind(char *out, size_t n, const job *j)
+{
+    if (j->kind == CUZK_PROOF_GENERIC)
+        copy_trunc(out, n, "circuit:", j->circ->id);
+    else
+        copy_trunc(out, n, cuzk__engine_kind_name(j->kind), "");
+}
+
+cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out)
+{
+    if (!e || !out)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "status: engine and output are required");
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&e->mu);
+    cuzk__jobs_reap_locked(e, false);
+    /* GPUs: one entry per device in use. */
+    size_t n_dev = e->kind == CUZK_BACKEND_CUDA ? e->cfg.n_devices : 0;
+    out->gpus = n_dev ? cuzk_calloc_array(n_dev, sizeof *out->gpus) : NULL;
+    out->srs = e->n_circs ? cuzk_calloc_array(e->n_circs, sizeof *out->srs) : NULL;
+    /* Queues: at most one per circuit (generic) or kind. */
+    out->queues = e->n_circs ? cuzk_calloc_array(e->n_circs, sizeof *out->queues) : NULL;
+    if ((n_dev && !out->gpus) || (e->n_circs && (!out->srs || !out->queues))) {
+        pthread_mutex_unlock(&e->mu);
+        cuzk_engine_status_clear(out);
+        return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
+    }
+    for (size_t d = 0; d < n_dev; d++) {
+        cuzk_engine_gpu_status *g = &out->gpus[d];
+        g->ordinal = (uint32_t)e->devices[d];
+        for (unsigned i = 0; i < e->n_provers; i++) {
+            const prover_worker *w = &e->provers[i];
+            if (w->device == e->devices[d] && w->current) {
+                snprintf(g->current_job, sizeof g->current_job, "%s", w->current->id);
+                queue_kind(g->current_kind, sizeof g->current_kind, w->current);
+                break;
+            }
+        }
+    }
+    out->n_gpus = n_dev;
+    for (size_t i = 0; i < e->n_circs; i++) {
+        const srs_entry *c = e->circs[i];
+        cuzk_engine_srs_status *s = &out->srs[i];
+        snprintf(s->circuit_id, sizeof s->circuit_id, "%s", c->id);
+        s->tier = c->tier;
+        s->size_bytes = tier_bytes(c);
+        s->ref_count = c->ref_count;
+    }
+    out->n_srs = e->n_circs;
+    size_t nq = 0;
+    for (const job *j = e->jobs_head; j; j = j->next) {
+        if (j->outcome != CUZK_JOB_UNKNOWN)
+            continue;
+        char kind[CUZK_ENGINE_ID_MAX];
+        queue_kind(kind, sizeof kind, j);
+        size_t q = 0;
+        while (q < nq && strcmp(out->queues[q].kind, kind) != 0)
+            q++;
+        if (q == nq) {
+            if (nq == e->n_circs)
+                continue; /* cannot happen: one kind per circuit */
+            snprintf(out->queues[nq++].kind, sizeof out->queues[0].kind, "%s", kind);
+        }
+        if (j->in_flight > 0)
+            out->queues[q].in_progress++;
+        else
+            out->queues[q].pending++;
+    }
+    out->n_queues = nq;
+    out->completed = e->completed;
+    out->failed = e->failed;
+    out->cancelled = e->cancelled;
+    out->uptime_s = (uint64_t)((cuzk__engine_now_ms() - e->t_created) / 1e3);
+    out->pinned_bytes = e->pinned_in_use;
+    out->pinned_limit = e->pinned_budget;
+    out->memory_in_use = e->mem_in_use;
+    out->memory_budget = e->mem_budget;
+    pthread_mutex_unlock(&e->mu);
+    /* Device queries outside the lock: they may take a while. */
+    for (size_t d = 0; d < n_dev; d++) {
+        cuzk_gpu_device_info info;
+        if (cuzk_gpu_get_device_info((int)out->gpus[d].ordinal, &info) == CUZK_OK) {
+            copy_trunc(out->gpus[d].name, sizeof out->gpus[d].name, info.name, "");
+            out->gpus[d].vram_total = info.total_mem;
+            out->gpus[d].vram_free = info.free_mem;
+        }
+    }
+    return CUZK_OK;
+}
+
+void cuzk_engine_status_clear(cuzk_engine_status *s)
+{
+    if (!s)
+        return;
+    cuzk_free(s->gpus);
+    cuzk_free(s->srs);
+    cuzk_free(s->queues);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- Prometheus text ----------------------------------------------------------------------- */
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    bool oom;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    if (b->oom)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = true;
+            return;
+        }
+        if ((size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = 2 * b->cap + (size_t)n + 1;
+        char *nb = cuzk_alloc(cap);
+        if (!nb) {
+            b->oom = true;
+            return;
+        }
+        memcpy(nb, b->buf, b->len + 1);
+        cuzk_free(b->buf);
+        b->buf = nb;
+        b->cap = cap;
+    }
+}
+
+static void family(sbuf *b, const char *name, const char *type, const char *help)
+{
+    sb_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void hist(sbuf *b, const char *name, const char *label, const engine_hist *h)
+{
+    uint64_t cum = 0;
+    const char *sep = label[0] ? "," : "";
+    for (size_t i = 0; i < ENGINE_HIST_BUCKETS; i++) {
+        cum += h->bucket[i];
+        sb_printf(b, "%s_bucket{%s%sle=\"%g\"} %llu\n", name, label, sep,
+                  cuzk__engine_hist_bounds[i], (unsigned long long)cum);
+    }
+    cum += h->bucket[ENGINE_HIST_BUCKETS];
+    sb_printf(b, "%s_bucket{%s%sle=\"+Inf\"} %llu\n", name, label, sep, (unsigned long long)cum);
+    if (label[0]) {
+        sb_printf(b, "%s_sum{%s} %.6f\n", name, label, h->sum);
+        sb_printf(b, "%s_count{%s} %llu\n", name, label, (unsigned long long)h->count);
+    } else {
+        sb_printf(b, "%s_sum %.6f\n", name, h->sum);
+        sb_printf(b, "%s_count %llu\n", name, (unsigned long long)h->count);
+    }
+}
+
+cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
+{
+    if (!e || !out)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "metrics: engine and output are required");
+    *out = NULL;
+    sbuf b = {.buf = cuzk_alloc(4096), .cap = 4096};
+    if (!b.buf)
+        return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
+    b.buf[0] = 0;
+    pthread_mutex_lock(&e->mu);
+    cuzk__jobs_reap_locked(e, false);
+    static const char *const counters[3][2] = {
+        {"cuzk_proofs_completed_total", "Proofs completed."},
+        {"cuzk_proofs_failed_total", "Proofs that failed."},
+        {"cuzk_proofs_cancelled_total", "Proofs cancelled (by request or at shutdown)."},
+    };
+    const uint64_t totals[3] = {e->completed, e->failed, e->cancelled};
+    for (int k = 0; k < 3; k++) {
+        family(&b, counters[k][0], "counter", counters[k][1]);
+        sb_printf(&b, "%s %llu\n", counters[k][0], (unsigned long long)totals[k]);
+        for (size_t i = 0; i < e->n_circs; i++) {
+            const srs_entry *c = e->circs[i];
+            uint64_t v = k == 0 ? c->completed : k == 1 ? c->failed : c->cancelled;
+            sb_printf(&b, "%s{circuit=\"%s\"} %llu\n", counters[k][0], c->id,
+                      (unsigned long long)v);
+        }
+    }
+    uint64_t waiting = 0, running = 0;
+    for (const job *j = e->jobs_head; j; j = j->next) {
+        if (j->outcome != CUZK_JOB_UNKNOWN)
+            continue;
+        waiting += j->n_parts - j->next_part;
+        if (j->in_flight > 0)
+            running++;
+    }
+    family(&b, "cuzk_uptime_seconds", "gauge", "Seconds since the engine started.");
+    sb_printf(&b, "cuzk_uptime_seconds %.3f\n", (cuzk__engine_now_ms() - e->t_created) / 1e3);
+    family(&b, "cuzk_queue_depth", "gauge", "Partitions accepted and not yet started.");
+    sb_printf(&b, "cuzk_queue_depth %llu\n", (unsigned long long)waiting);
+    family(&b, "cuzk_running_jobs", "gauge", "Jobs with a partition being worked on.");
+    sb_printf(&b, "cuzk_running_jobs %llu\n", (unsigned long long)running);
+    family(&b, "cuzk_partitions_in_flight", "gauge",
+           "Partitions between the scheduler and the finalizer.");
+    sb_printf(&b, "cuzk_partitions_in_flight %llu\n",
+              (unsigned long long)e->partitions_in_flight);
+    family(&b, "cuzk_srs_bytes", "gauge",
+           "Bytes a parameter set holds in its tier (hot: decoded; warm: mapped file).");
+    for (size_t i = 0; i < e->n_circs; i++) {
+        const srs_entry *c = e->circs[i];
+        sb_printf(&b, "cuzk_srs_bytes{circuit=\"%s\",tier=\"%s\"} %llu\n", c->id,
+                  tier_name(c->tier), (unsigned long long)tier_bytes(c));
+    }
+    family(&b, "cuzk_pinned_bytes", "gauge", "Bytes of HOT parameter sets.");
+    sb_printf(&b, "cuzk_pinned_bytes %llu\n", (unsigned long long)e->pinned_in_use);
+    family(&b, "cuzk_pinned_limit_bytes", "gauge", "The pinned budget.");
+    sb_printf(&b, "cuzk_pinned_limit_bytes %llu\n", (unsigned long long)e->pinned_budget);
+    family(&b, "cuzk_memory_in_use_bytes", "gauge",
+           "Memory-budget bytes reserved by partitions in flight.");
+    sb_printf(&b, "cuzk_memory_in_use_bytes %llu\n", (unsigned long long)e->mem_in_use);
+    family(&b, "cuzk_memory_budget_bytes", "gauge", "The memory budget for partitions.");
+    sb_printf(&b, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)e->mem_budget);
+    family(&b, "cuzk_phase_duration_seconds", "histogram",
+           "Duration of each phase of every proved partition.");
+    for (int p = 0; p < CUZK_PHASE_COUNT; p++) {
+        char label[64];
+        snprintf(label, sizeof label, "phase=\"%s\"", cuzk_phase_name((cuzk_phase)p));
+        hist(&b, "cuzk_phase_duration_seconds", label, &e->phase_hist[p]);
+    }
+    family(&b, "cuzk_proof_duration_seconds", "histogram",
+           "Submit-to-completion time of every completed job.");
+    hist(&b, "cuzk_proof_duration_seconds", "", &e->proof_hist);
+    pthread_mutex_unlock(&e->mu);
+    if (b.oom) {
+        cuzk_free(b.buf);
+        return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
+    }
+    *out = b.buf;
+    return CUZK_OK;
+}

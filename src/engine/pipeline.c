@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * The per-partition pipeline: synthesis workers take the next partition from the scheduler
+ * (highest priority first, FIFO inside a level; decided at every partition boundary), make the
+ * parameter set HOT, wait for memory budget, synthesise, and hand the partition to the bounded
+ * queue; prover workers (one per backend) prove it and the result is stored at the partition's
+ * index. a/b/c are consumed by the prover, the assignment freed right after.
+ */
+#include "engine/engine_internal.h"
+
+#include "common/trace.h"
+#include "cuzk/alloc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void cuzk__item_discard_locked(cuzk_engine *e, item *it)
+{
+    job *j = it->j;
+    if (it->budget) {
+        e->mem_in_use -= it->budget;
+        it->budget = 0;
+        pthread_cond_broadcast(&e->space_cv);
+    }
+    if (it->holds_ref)
+        cuzk__srs_release_locked(e, it->circ);
+    cuzk_prover_data_free(&it->pd);
+    j->in_flight--;
+    e->partitions_in_flight--;
+    if (j->outcome != CUZK_JOB_UNKNOWN && j->in_flight == 0) {
+        cuzk_snarkjs_wtns_free(j->wtns);
+        j->wtns = NULL;
+    }
+    pthread_cond_broadcast(&e->done_cv);
+    cuzk_free(it);
+}
+
+/* Builtin circuits: a PROVE-mode synthesis with the partition's seed. */
+static cuzk_status synthesize(const srs_entry *c, uint64_t seed, cuzk_prover_data *pd)
+{
+    cuzk_circuit circ = c->circuit;
+    circ.params.seed = seed;
+    const cuzk_groth16_params *p = c->params;
+    cuzk_cs *cs = NULL;
+    cuzk_status s = cuzk_cs_create(&cs, CUZK_CS_PROVE, p->n_l, p->n_h + 1);
+    if (s == CUZK_OK)
+        s = cuzk_circuit_synthesize(cs, &circ);
+    if (s == CUZK_OK)
+        s = cuzk_cs_take_prover_data(cs, pd);
+    cuzk_cs_destroy(cs);
+    if (s == CUZK_OK && (pd->n_inputs != p->vk->ic_len || pd->n_aux != p->n_l))
+        s = cuzk_fail(CUZK_ERR_INVALID_ARG, "circuit %s synthesised %zu inputs and %zu aux "
+                      "variables but its parameters (%s) are for %zu and %zu",
+                      c->id, pd->n_inputs, pd->n_aux, c->path, p->vk->ic_len, p->n_l);
+    return s;
+}
+
+void *cuzk__synth_main(void *arg)
+{
+    cuzk_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        if (e->stopping)
+            break;
+        job *j = cuzk__job_pick_locked(e);
+        if (!j) {
+            pthread_cond_wait(&e->work_cv, &e->mu);
+            continue;
+        }
+        item *it = cuzk_calloc_array(1, sizeof *it);
+        if (!it) {
+            cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED, "out of memory for a partition");
+            continue;
+        }
+        double now = cuzk__engine_now_ms();
+        it->j = j;
+        it->part = j->next_part++;
+        it->circ = j->circ;
+        it->t_start = now;
+        it->queue_wait_ms = now - j->t_submit;
+        j->in_flight++;
+        e->partitions_in_flight++;
+        if (!j->started) {
+            j->started = true;
+            j->t_start = now;
+            j->phase_ms[CUZK_PHASE_QUEUE_WAIT] = now - j->t_submit;
+        }
+        srs_entry *c = it->circ;
+        pthread_mutex_unlock(&e->mu);
+
+        cuzk_status s = cuzk__srs_acquire(e, c);
+        double t1 = cuzk__engine_now_ms();
+        it->srs_wait_ms = t1 - now;
+        pthread_mutex_lock(&e->mu);
+        if (s != CUZK_OK) {
+            cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED, "circuit %s: %s", c->id,
+                                    cuzk_last_error());
+            cuzk__item_discard_locked(e, it);
+            continue;
+        }
+        it->holds_ref = true;
+        if (!j->srs_load_seen) {
+            j->srs_load_seen = true;
+            j->phase_ms[CUZK_PHASE_SRS_LOAD] = it->srs_wait_ms;
+        }
+        uint64_t need = c->part_bytes;
+        if (need > e->mem_budget) {
+            cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED,
+                                    "a partition of circuit %s needs about %llu bytes in flight, "
+                                    "more than the whole memory budget (%llu bytes)",
+                                    c->id, (unsigned long long)need,
+                                    (unsigned long long)e->mem_budget);
+            cuzk__item_discard_locked(e, it);
+            continue;
+        }
+        while (j->outcome == CUZK_JOB_UNKNOWN && !e->stopping &&
+               e->mem_in_use + need > e->mem_budget)
+            pthread_cond_wait(&e->space_cv, &e->mu);
+        if (j->outcome != CUZK_JOB_UNKNOWN || e->stopping) {
+            cuzk__item_discard_locked(e, it);
+            continue;
+        }
+        e->mem_in_use += need;
+        it->budget = need;
+        uint64_t seed = j->seed + it->part;
+        pthread_mutex_unlock(&e->mu);
+
+        /* ZKEY: cuzk_snarkjs_prove builds a, b, c itself, in the prover stage. */
+        double t2 = cuzk__engine_now_ms();
+        s = c->source == CUZK_CIRCUIT_BUILTIN ? synthesize(c, seed, &it->pd) : CUZK_OK;
+        it->synth_ms = c->source == CUZK_CIRCUIT_BUILTIN ? cuzk__engine_now_ms() - t2 : 0;
+
+        pthread_mutex_lock(&e->mu);
+        if (s != CUZK_OK) {
+            cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED, "partition %u synthesis: %s",
+                                    it->part, cuzk_last_error());
+            cuzk__item_discard_locked(e, it);
+            continue;
+        }
+        if (c->source == CUZK_CIRCUIT_BUILTIN && !c->n_constraints)
+            c->n_constraints = it->pd.n_constraints;
+        while (j->outcome == CUZK_JOB_UNKNOWN && !e->stopping && e->q_len >= e->cfg.queue_depth)
+            pthread_cond_wait(&e->space_cv, &e->mu);
+        if (j->outcome != CUZK_JOB_UNKNOWN || e->stopping) {
+            cuzk__item_discard_locked(e, it);
+            continue;
+        }
+        item **tail = &e->q_head;
+        while (*tail)
+            tail = &(*tail)->next;
+        *tail = it;
+        e->q_len++;
+        pthread_cond_signal(&e->queue_cv);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* The queued partition to prove next: highest job priority, then job order, then index. */
+static item *pop_best_locked(cuzk_engine *e)
+{
+    item **best = NULL;
+    for (item **p = &e->q_head; *p; p = &(*p)->next) {
+        const job *a = (*p)->j;
+        if (!best) {
+            best = p;
+            continue;
+        }
+        const job *b = (*best)->j;
+        if (a->prio > b->prio || (a->prio == b->prio && (a->seq < b->seq ||
+                                                         (a->seq == b->seq &&
+                                                          (*p)->part < (*best)->part))))
+            best = p;
+    }
+    item *it = *best;
+    *best = it->next;
+    it->next = NULL;
+    e->q_len--;
+    return it;
+}
+
+typedef struct {
+    cuzk_phase phase;
+    double ms;
+} phase_ms;
+
+void *cuzk__prover_main(void *arg)
+{
+    prover_worker *w = arg;
+    cuzk_engine *e = w->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        if (!e->q_head) {
+            if (e->stopping)
+                break;
+            pthread_cond_wait(&e->queue_cv, &e->mu);
+            continue;
+        }
+        item *it = pop_best_locked(e);
+        pthread_cond_broadcast(&e->space_cv);
+        job *j = it->j;
+        if (j->outcome != CUZK_JOB_UNKNOWN) {
+            cuzk__item_discard_locked(e, it);
+            continue;
+        }
+        w->current = j;
+        snprintf(j->backend, sizeof j->backend, "%s", w->name);
+        srs_entry *c = it->circ;
+        cuzk_snarkjs_wtns *wtns = j->wtns;
+        uint32_t n_pub = c->n_public;
+        char job_id[CUZK_ENGINE_ID_MAX];
+        snprintf(job_id, sizeof job_id, "%s", j->id);
+        bool self_verify = e->cfg.self_verify;
+        pthread_mutex_unlock(&e->mu);
+
+        double t0 = cuzk__engine_now_ms();
+        cuzk_groth16_proof proof;
+        cuzk_prove_timings t;
+        memset(&t, 0, sizeof t);
+        uint8_t proof_bytes[CUZK_GROTH16_PROOF_BYTES];
+        uint8_t *pub = cuzk_alloc(n_pub ? (size_t)n_pub * 32 : 1);
+        cuzk_status s;
+        if (!pub) {
+            s = cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
+        } else if (c->source == CUZK_CIRCUIT_BUILTIN) {
+            cuzk_prove_opts o = {.verify = self_verify};
+            s = cuzk_groth16_prove(&proof, c->params, &it->pd, w->be, &o, &t);
+            for (uint32_t i = 0; s == CUZK_OK && i < n_pub; i++)
+                cuzk_fr_to_bytes_le(pub + 32 * (size_t)i, &it->pd.input[i + 1]);
+        } else {
+            cuzk_fr_t *fr = cuzk_alloc_array(n_pub ? n_pub : 1, sizeof *fr);
+            s = fr ? cuzk_snarkjs_prove(&proof, fr, c->zkey, wtns, cuzk_backend_pool(w->be), &t)
+                   : cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
+            for (uint32_t i = 0; s == CUZK_OK && i < n_pub; i++)
+                cuzk_fr_to_bytes_le(pub + 32 * (size_t)i, &fr[i]);
+            cuzk_free(fr);
+        }
+        double t1 = cuzk__engine_now_ms();
+        cuzk_prover_data_free(&it->pd);
+        if (s == CUZK_OK)
+            cuzk_groth16_proof_serialize(proof_bytes, &proof);
+        phase_ms ph[] = {
+            {CUZK_PHASE_QUEUE_WAIT, it->queue_wait_ms},
+            {CUZK_PHASE_SRS_LOAD, it->srs_wait_ms},
+            {CUZK_PHASE_SYNTHESIS, it->synth_ms + t.synthesis},
+            {CUZK_PHASE_NTT_H, t.ntt_h},
+            {CUZK_PHASE_MSM_H, t.msm_h},
+            {CUZK_PHASE_BATCH_ADD, t.batch_add},
+            {CUZK_PHASE_TAIL_MSM, t.tail_msm},
+            {CUZK_PHASE_MSM_B_G2, t.msm_b_g2},
+            {CUZK_PHASE_ASSEMBLE, t.assemble},
+            {CUZK_PHASE_VERIFY, t.verify},
+            {CUZK_PHASE_GPU_COMPUTE, t1 - t0},
+            {CUZK_PHASE_TOTAL, t1 - it->t_start},
+        };
+        size_t n_ph = sizeof ph / sizeof ph[0];
+        if (s == CUZK_OK && cuzk__trace_enabled())
+            for (size_t i = 0; i < n_ph; i++)
+                cuzk__trace_phase(job_id, it->part, cuzk_phase_name(ph[i].phase), ph[i].ms,
+                                  w->name);
+
+        pthread_mutex_lock(&e->mu);
+        w->current = NULL;
+        if (s == CUZK_OK && j->outcome == CUZK_JOB_UNKNOWN) {
+            if (!j->proof) {
+                j->n_public = n_pub;
+                j->proof = cuzk_calloc_array(j->n_parts, CUZK_GROTH16_PROOF_BYTES);
+                j->pub = cuzk_calloc_array((size_t)j->n_parts * (n_pub ? n_pub : 1), 32);
+            }
+            if (!j->proof || !j->pub) {
+                cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED, "out of memory for the result");
+            } else {
+                memcpy(j->proof + (size_t)it->part * CUZK_GROTH16_PROOF_BYTES, proof_bytes,
+                       CUZK_GROTH16_PROOF_BYTES);
+                if (n_pub)
+                    memcpy(j->pub + (size_t)it->part * n_pub * 32, pub, (size_t)n_pub * 32);
+                for (size_t i = 0; i < n_ph; i++) {
+                    /* queue_wait, srs_load: per job (first partition); total: submit -> done */
+                    if (ph[i].phase > CUZK_PHASE_SRS_LOAD && ph[i].phase != CUZK_PHASE_TOTAL)
+                        j->phase_ms[ph[i].phase] += ph[i].ms;
+                    cuzk__engine_hist_observe(&e->phase_hist[ph[i].phase], ph[i].ms / 1e3);
+                }
+                if (++j->parts_done == j->n_parts) {
+                    j->verified = c->source == CUZK_CIRCUIT_ZKEY || self_verify;
+                    cuzk__job_finish_locked(e, j, CUZK_JOB_COMPLETED, NULL);
+                }
+            }
+        } else if (s != CUZK_OK) {
+            cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED, "partition %u proving on %s: %s",
+                                    it->part, w->name, cuzk_last_error());
+        }
+        cuzk_free(pub);
+        cuzk__item_discard_locked(e, it);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}

@@ -1,0 +1,422 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* Engine: SRS tiers, pinned budget, corrupt files, zkey jobs, metrics. */
+#include "test_engine_util.h"
+
+#include "cuzk/snarkjs.h"
+
+static const cuzk_engine_srs_status *srs_of(const cuzk_engine_status *st, const char *id)
+{
+    for (size_t i = 0; i < st->n_srs; i++)
+        if (strcmp(st->srs[i].circuit_id, id) == 0)
+            return &st->srs[i];
+    test_fail_at(__FILE__, __LINE__, "circuit %s missing from status", id);
+}
+
+CUZK_TEST(engine_srs_tiers)
+{
+    char *dir = eng_tmpdir();
+    uint64_t live0 = cuzk_alloc_live_bytes();
+    cuzk_engine_config c;
+    eng_config(&c, dir);
+    cuzk_engine *e = eng_create(&c);
+    eng_add(e, "pm", ENG_SMALL, NULL);
+    cuzk_engine_status st;
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(st.n_srs == 1 && st.srs[0].tier == CUZK_TIER_COLD && st.srs[0].size_bytes == 0);
+    CHECK(st.pinned_bytes == 0 && st.pinned_limit > 0 && st.n_gpus == 0);
+    cuzk_engine_status_clear(&st);
+    bool already, was;
+    uint64_t ms, freed;
+    CHECK(cuzk_engine_preload(e, "nope", &already, &ms) == CUZK_ERR_NOT_FOUND);
+    CHECK(cuzk_engine_preload(e, "pm", &already, &ms) == CUZK_OK && !already);
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    uint64_t hot = st.srs[0].size_bytes;
+    CHECK(st.srs[0].tier == CUZK_TIER_HOT && hot > 0 && st.pinned_bytes == hot);
+    cuzk_engine_status_clear(&st);
+    CHECK(cuzk_engine_preload(e, "pm", &already, &ms) == CUZK_OK && already);
+    CHECK(cuzk_engine_evict(e, "pm", &was, &freed) == CUZK_OK && was && freed == hot);
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(st.srs[0].tier == CUZK_TIER_COLD && st.pinned_bytes == 0);
+    cuzk_engine_status_clear(&st);
+    CHECK(cuzk_engine_evict(e, "pm", &was, &freed) == CUZK_OK && !was && freed == 0);
+    CHECK(cuzk_engine_evict(e, "nope", &was, &freed) == CUZK_ERR_NOT_FOUND);
+    /* circuit info needs only the WARM tier (mapped file, key) */
+    cuzk_engine_circuit_info info;
+    CHECK(cuzk_engine_circuit_info_get(e, "pm", &info) == CUZK_OK);
+    CHECK(info.n_public_inputs == 2 && info.n_constraints == 533);
+    cuzk_engine_circuit_info_clear(&info);
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(st.srs[0].tier == CUZK_TIER_WARM && st.srs[0].size_bytes > 0 && st.pinned_bytes == 0);
+    cuzk_engine_status_clear(&st);
+    /* a job makes it HOT; params were generated once and reused (same key file) */
+    char id[CUZK_ENGINE_ID_MAX];
+    eng_submit(e, "pm", NULL, CUZK_PRIORITY_NORMAL, 1, id);
+    cuzk_job_result r;
+    CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
+    char vk[512];
+    snprintf(vk, sizeof vk, "%s/pm.vk", dir);
+    eng_verify(vk, &r);
+    cuzk_job_result_clear(&r);
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(st.srs[0].tier == CUZK_TIER_HOT && st.srs[0].ref_count == 0);
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_destroy(e);
+    CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
+              (unsigned long long)(cuzk_alloc_live_bytes() - live0));
+    eng_rm_rf(dir);
+}
+
+/* The pinned budget fits one parameter set: loading B evicts idle A; with a long minimum idle
+ * time nothing can be evicted and the preload fails NOMEM naming the budget. */
+CUZK_TEST(engine_pinned_eviction)
+{
+    char *dir = eng_tmpdir();
+    uint64_t live0 = cuzk_alloc_live_bytes();
+    cuzk_engine_config c;
+    eng_config(&c, dir);
+    cuzk_engine *e = eng_create(&c);
+    eng_add(e, "a", "poseidon-merkle:1", NULL);
+    eng_add(e, "b", "poseidon-merkle:2", NULL);
+    bool already;
+    uint64_t ms;
+    CHECK(cuzk_engine_preload(e, "a", &already, &ms) == CUZK_OK);
+    CHECK(cuzk_engine_preload(e, "b", &already, &ms) == CUZK_OK);
+    cuzk_engine_status st;
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    uint64_t sa = srs_of(&st, "a")->size_bytes, sb = srs_of(&st, "b")->size_bytes;
+    CHECK(st.pinned_bytes == sa + sb);
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_destroy(e);
+    printf("# hot sizes: a %llu, b %llu bytes\n", (unsigned long long)sa,
+           (unsigned long long)sb);
+
+    c.pinned_budget = (sa > sb ? sa : sb) + (sa < sb ? sa : sb) / 2;
+    e = eng_create(&c); /* same cache dir: the files exist now */
+    eng_add(e, "a", "poseidon-merkle:1", NULL);
+    eng_add(e, "b", "poseidon-merkle:2", NULL);
+    CHECK(cuzk_engine_preload(e, "a", &already, &ms) == CUZK_OK && !already);
+    CHECK(cuzk_engine_preload(e, "b", &already, &ms) == CUZK_OK && !already);
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(srs_of(&st, "a")->tier == CUZK_TIER_WARM && srs_of(&st, "b")->tier == CUZK_TIER_HOT);
+    CHECK(st.pinned_bytes == sb);
+    cuzk_engine_status_clear(&st);
+    /* a job on A evicts idle B */
+    char id[CUZK_ENGINE_ID_MAX];
+    eng_submit(e, "a", NULL, CUZK_PRIORITY_NORMAL, 1, id);
+    cuzk_job_result r;
+    CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
+    CHECK(r.srs_load_ms > 0 || r.phase_ms[CUZK_PHASE_SRS_LOAD] > 0);
+    cuzk_job_result_clear(&r);
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(srs_of(&st, "a")->tier == CUZK_TIER_HOT && srs_of(&st, "b")->tier == CUZK_TIER_WARM);
+    CHECK(st.pinned_bytes == sa);
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_destroy(e);
+
+    c.eviction_min_idle_ms = 3600 * 1000;
+    e = eng_create(&c);
+    eng_add(e, "a", "poseidon-merkle:1", NULL);
+    eng_add(e, "b", "poseidon-merkle:2", NULL);
+    CHECK(cuzk_engine_preload(e, "a", &already, &ms) == CUZK_OK);
+    CHECK(cuzk_engine_preload(e, "b", &already, &ms) == CUZK_ERR_NOMEM);
+    CHECK_MSG(strstr(cuzk_last_error(), "pinned budget"), "%s", cuzk_last_error());
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(srs_of(&st, "a")->tier == CUZK_TIER_HOT && srs_of(&st, "b")->tier == CUZK_TIER_COLD);
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_destroy(e);
+
+    /* larger than the whole budget */
+    c.pinned_budget = (sa < sb ? sa : sb) / 2;
+    e = eng_create(&c);
+    eng_add(e, "a", "poseidon-merkle:1", NULL);
+    CHECK(cuzk_engine_preload(e, "a", &already, &ms) == CUZK_ERR_NOMEM);
+    CHECK(strstr(cuzk_last_error(), "whole pinned budget"));
+    eng_submit(e, "a", NULL, CUZK_PRIORITY_NORMAL, 1, id);
+    CHECK(eng_await(e, id, &r) == CUZK_JOB_FAILED && strstr(r.error, "pinned budget"));
+    cuzk_job_result_clear(&r);
+    cuzk_engine_destroy(e);
+    CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
+              (unsigned long long)(cuzk_alloc_live_bytes() - live0));
+    eng_rm_rf(dir);
+}
+
+/* A partition larger than the whole memory budget fails its job instead of waiting forever. */
+CUZK_TEST(engine_memory_budget)
+{
+    char *dir = eng_tmpdir();
+    uint64_t live0 = cuzk_alloc_live_bytes();
+    cuzk_engine_config c;
+    eng_config(&c, dir);
+    c.memory_budget = 4096;
+    cuzk_engine *e = eng_create(&c);
+    eng_add(e, "pm", ENG_SMALL, NULL);
+    char id[CUZK_ENGINE_ID_MAX];
+    eng_submit(e, "pm", NULL, CUZK_PRIORITY_NORMAL, 2, id);
+    cuzk_job_result r;
+    CHECK(eng_await(e, id, &r) == CUZK_JOB_FAILED);
+    CHECK_MSG(strstr(r.error, "memory budget"), "%s", r.error);
+    cuzk_job_result_clear(&r);
+    cuzk_engine_destroy(e);
+    /* a budget for exactly one partition still completes several jobs (they wait their turn) */
+    c.memory_budget = 0;
+    e = eng_create(&c);
+    eng_add(e, "pm", ENG_SMALL, NULL);
+    eng_submit(e, "pm", NULL, CUZK_PRIORITY_NORMAL, 1, id);
+    CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
+    cuzk_job_result_clear(&r);
+    cuzk_engine_destroy(e);
+    /* one poseidon-merkle:1 partition is estimated at 3 * 1024 * 32 + 542 * 32 + 152 bytes =
+     * 115,800: this budget admits one at a time */
+    c.memory_budget = 150000;
+    c.synthesis_workers = 2;
+    e = eng_create(&c);
+    eng_add(e, "pm", ENG_SMALL, NULL);
+    char ids[3][CUZK_ENGINE_ID_MAX];
+    for (int i = 0; i < 3; i++)
+        eng_submit(e, "pm", NULL, CUZK_PRIORITY_NORMAL, 2, ids[i]);
+    for (int i = 0; i < 3; i++) {
+        CHECK(eng_await(e, ids[i], &r) == CUZK_JOB_COMPLETED);
+        cuzk_job_result_clear(&r);
+    }
+    cuzk_engine_destroy(e);
+    CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
+              (unsigned long long)(cuzk_alloc_live_bytes() - live0));
+    eng_rm_rf(dir);
+}
+
+static void write_file(const char *path, const uint8_t *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(b, 1, n, f) == n && fclose(f) == 0);
+}
+
+/* Corrupt and truncated parameter files: clear failures, the engine keeps proving. */
+CUZK_TEST(engine_corrupt_params)
+{
+    char *dir = eng_tmpdir();
+    uint64_t live0 = cuzk_alloc_live_bytes();
+    cuzk_engine_config c;
+    eng_config(&c, dir);
+    cuzk_engine *e = eng_create(&c);
+    eng_add(e, "pm", ENG_SMALL, NULL);
+    bool already;
+    uint64_t ms;
+    CHECK(cuzk_engine_preload(e, "pm", &already, &ms) == CUZK_OK);
+    char good[512], cut[512], flip[512], junk[512], missing[512];
+    snprintf(good, sizeof good, "%s/pm.params", dir);
+    snprintf(cut, sizeof cut, "%s/cut.params", dir);
+    snprintf(flip, sizeof flip, "%s/flip.params", dir);
+    snprintf(junk, sizeof junk, "%s/junk.params", dir);
+    snprintf(missing, sizeof missing, "%s/missing.params", dir);
+    uint8_t *img;
+    size_t len;
+    CHECK(cuzk_read_file(good, &img, &len, 1 << 30) == CUZK_OK);
+    size_t cut_at = 900 + (size_t)(test_rand_u64() % (len - 1000));
+    printf("# truncating at %zu of %zu bytes\n", cut_at, len);
+    write_file(cut, img, cut_at);
+    /* a byte in the middle of the L query's points: not on the curve any more */
+    size_t at = len - 100 - (size_t)(test_rand_u64() % 1000);
+    img[at] ^= 0x5a;
+    write_file(flip, img, len);
+    img[at] ^= 0x5a;
+    uint8_t rnd[4096];
+    test_rand_bytes(rnd, sizeof rnd);
+    write_file(junk, rnd, sizeof rnd);
+    eng_add(e, "cut", ENG_SMALL, cut);
+    eng_add(e, "flip", ENG_SMALL, flip);
+    eng_add(e, "junk", ENG_SMALL, junk);
+    eng_add(e, "missing", ENG_SMALL, missing);
+    const char *bad[4] = {"cut", "flip", "junk", "missing"};
+    for (int i = 0; i < 4; i++) {
+        cuzk_status s = cuzk_engine_preload(e, bad[i], &already, &ms);
+        printf("# preload %s: %s: %s\n", bad[i], cuzk_status_name(s), cuzk_last_error());
+        CHECK(s != CUZK_OK && strstr(cuzk_last_error(), bad[i]) &&
+              strstr(cuzk_last_error(), ".params"));
+        char id[CUZK_ENGINE_ID_MAX];
+        eng_submit(e, bad[i], NULL, CUZK_PRIORITY_NORMAL, 2, id);
+        cuzk_job_result r;
+        CHECK(eng_await(e, id, &r) == CUZK_JOB_FAILED);
+        CHECK_MSG(strstr(r.error, bad[i]), "%s", r.error);
+        cuzk_job_result_clear(&r);
+        eng_submit(e, "pm", NULL, CUZK_PRIORITY_NORMAL, 1, id);
+        CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
+        cuzk_job_result_clear(&r);
+    }
+    cuzk_engine_status st;
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    for (int i = 0; i < 4; i++)
+        CHECK(srs_of(&st, bad[i])->tier == CUZK_TIER_COLD);
+    CHECK(st.failed == 4 && st.completed == 4 && st.pinned_bytes == srs_of(&st, "pm")->size_bytes);
+    cuzk_engine_status_clear(&st);
+    cuzk_free(img);
+    cuzk_engine_destroy(e);
+    CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
+              (unsigned long long)(cuzk_alloc_live_bytes() - live0));
+    eng_rm_rf(dir);
+}
+
+static uint8_t *fixture(const char *name, size_t *len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/snarkjs/%s", test_fixtures_dir(), name);
+    uint8_t *b = NULL;
+    if (cuzk_read_file(path, &b, len, 1 << 30) != CUZK_OK)
+        return NULL;
+    return b;
+}
+
+/* A snarkjs key: the witness is checked at submit; the proof verifies with the key the engine
+ * exports; a witness that does not satisfy the circuit fails the job. */
+CUZK_TEST(engine_zkey)
+{
+    char *dir = eng_tmpdir();
+    uint64_t live0 = cuzk_alloc_live_bytes();
+    size_t wl, pl;
+    uint8_t *w = fixture("multiplier.wtns", &wl), *other = fixture("poseidon.wtns", &pl);
+    if (!w || !other)
+        test_skip("fixtures/snarkjs/multiplier.wtns not available");
+    char zkey[512];
+    snprintf(zkey, sizeof zkey, "%s/snarkjs/multiplier.zkey", test_fixtures_dir());
+    cuzk_engine_config c;
+    eng_config(&c, dir);
+    cuzk_engine *e = eng_create(&c);
+    cuzk_engine_circuit zc = {.id = "mul", .source = CUZK_CIRCUIT_ZKEY, .zkey_path = zkey};
+    CHECK(cuzk_engine_add_circuit(e, &zc) == CUZK_OK);
+    cuzk_job_request r = {.circuit_id = "mul", .witness = w, .witness_len = wl};
+    cuzk_submit_info si;
+    CHECK_MSG(cuzk_engine_submit(e, &r, &si) == CUZK_OK, "%s", cuzk_last_error());
+    cuzk_job_result res;
+    CHECK(eng_await(e, si.job_id, &res) == CUZK_JOB_COMPLETED);
+    CHECK(res.verified && res.partitions == 1 && res.gpu_compute_ms <= res.total_ms);
+    cuzk_engine_circuit_info info;
+    CHECK(cuzk_engine_circuit_info_get(e, "mul", &info) == CUZK_OK);
+    CHECK(strcmp(info.source, "zkey") == 0 && info.n_public_inputs == res.n_public);
+    char vk[512];
+    snprintf(vk, sizeof vk, "%s/mul.vk", dir);
+    eng_verify(vk, &res);
+    cuzk_engine_circuit_info_clear(&info);
+    cuzk_job_result_clear(&res);
+    /* bad witnesses are refused at submit */
+    r.witness_len = wl - 7;
+    CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_INVALID_ARG);
+    r.witness = other;
+    r.witness_len = pl;
+    CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(cuzk_last_error(), "wires"), "%s", cuzk_last_error());
+    r.witness = NULL;
+    r.witness_len = 0;
+    CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_INVALID_ARG);
+    r.witness = w;
+    r.witness_len = wl;
+    r.partitions = 2;
+    CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_INVALID_ARG);
+    r.partitions = 1;
+    /* a value >= r (the field modulus) in the last wire */
+    uint8_t *big = cuzk_alloc(wl);
+    memcpy(big, w, wl);
+    memset(big + wl - 32, 0xff, 32);
+    r.witness = big;
+    CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_INVALID_ARG);
+    /* an unsatisfying witness: the job fails the self-check */
+    memcpy(big, w, wl);
+    big[wl - 32] ^= 1;
+    CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_OK);
+    CHECK(eng_await(e, si.job_id, &res) == CUZK_JOB_FAILED);
+    printf("# unsatisfied witness: %s\n", res.error);
+    cuzk_job_result_clear(&res);
+    cuzk_free(big);
+    cuzk_free(w);
+    cuzk_free(other);
+    cuzk_engine_destroy(e);
+    CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
+              (unsigned long long)(cuzk_alloc_live_bytes() - live0));
+    eng_rm_rf(dir);
+}
+
+static uint64_t metric(const char *text, const char *line_prefix)
+{
+    const char *p = text;
+    size_t n = strlen(line_prefix);
+    while (p && *p) {
+        if (strncmp(p, line_prefix, n) == 0 && p[n] == ' ')
+            return strtoull(p + n + 1, NULL, 10);
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    test_fail_at(__FILE__, __LINE__, "metric %s missing", line_prefix);
+}
+
+CUZK_TEST(engine_metrics)
+{
+    char *dir = eng_tmpdir();
+    uint64_t live0 = cuzk_alloc_live_bytes();
+    cuzk_engine_config c;
+    eng_config(&c, dir);
+    cuzk_engine *e = eng_create(&c);
+    eng_add(e, "pm", ENG_SMALL, NULL);
+    eng_add(e, "bad", ENG_SMALL, "/nonexistent/bad.params");
+    char ok[CUZK_ENGINE_ID_MAX], fail[CUZK_ENGINE_ID_MAX], can[CUZK_ENGINE_ID_MAX];
+    unsigned parts = 1 + (unsigned)(test_rand_u64() % 3);
+    eng_submit(e, "pm", NULL, CUZK_PRIORITY_NORMAL, parts, ok);
+    eng_submit(e, "bad", NULL, CUZK_PRIORITY_NORMAL, 1, fail);
+    eng_submit(e, "pm", NULL, CUZK_PRIORITY_LOW, 50, can);
+    cuzk_job_result r;
+    CHECK(eng_await(e, ok, &r) == CUZK_JOB_COMPLETED);
+    cuzk_job_result_clear(&r);
+    CHECK(eng_await(e, fail, &r) == CUZK_JOB_FAILED);
+    cuzk_job_result_clear(&r);
+    bool running, cancelled;
+    CHECK(cuzk_engine_cancel(e, can, &running, &cancelled) == CUZK_OK && cancelled);
+    CHECK(eng_await(e, can, &r) == CUZK_JOB_CANCELLED);
+    cuzk_job_result_clear(&r);
+    char *m = NULL;
+    CHECK(cuzk_engine_metrics(e, &m) == CUZK_OK);
+    CHECK(strstr(m, "# TYPE cuzk_proofs_completed_total counter\n"));
+    CHECK(strstr(m, "# TYPE cuzk_phase_duration_seconds histogram\n"));
+    CHECK(strstr(m, "# HELP cuzk_proof_duration_seconds "));
+    CHECK(metric(m, "cuzk_proofs_completed_total") == 1);
+    CHECK(metric(m, "cuzk_proofs_completed_total{circuit=\"pm\"}") == 1);
+    CHECK(metric(m, "cuzk_proofs_failed_total") == 1);
+    CHECK(metric(m, "cuzk_proofs_failed_total{circuit=\"bad\"}") == 1);
+    CHECK(metric(m, "cuzk_proofs_cancelled_total") == 1);
+    CHECK(metric(m, "cuzk_proof_duration_seconds_count") == 1);
+    CHECK(metric(m, "cuzk_srs_bytes{circuit=\"pm\",tier=\"hot\"}") > 0);
+    CHECK(metric(m, "cuzk_srs_bytes{circuit=\"bad\",tier=\"cold\"}") == 0);
+    CHECK(metric(m, "cuzk_pinned_bytes") == metric(m, "cuzk_srs_bytes{circuit=\"pm\",tier=\"hot\"}"));
+    /* every proved partition (the cancelled job's may add some) is in each phase histogram */
+    uint64_t cnt = metric(m, "cuzk_phase_duration_seconds_count{phase=\"msm_h\"}");
+    CHECK(cnt >= parts);
+    CHECK(metric(m, "cuzk_phase_duration_seconds_count{phase=\"total\"}") == cnt);
+    uint64_t prev = 0;
+    const char *p = m;
+    unsigned buckets = 0;
+    while ((p = strstr(p, "cuzk_phase_duration_seconds_bucket{phase=\"msm_h\",le=\""))) {
+        const char *v = strchr(p, '}') + 2;
+        uint64_t x = strtoull(v, NULL, 10);
+        CHECK(x >= prev);
+        prev = x;
+        buckets++;
+        p = v;
+    }
+    CHECK(buckets > 5 && prev == cnt); /* +Inf bucket = count */
+    cuzk_engine_status st;
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(st.completed == 1 && st.failed == 1 && st.cancelled == 1);
+    cuzk_engine_status_clear(&st);
+    /* counters are monotonic across calls */
+    char id[CUZK_ENGINE_ID_MAX];
+    eng_submit(e, "pm", NULL, CUZK_PRIORITY_NORMAL, 1, id);
+    CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
+    cuzk_job_result_clear(&r);
+    char *m2 = NULL;
+    CHECK(cuzk_engine_metrics(e, &m2) == CUZK_OK);
+    CHECK(metric(m2, "cuzk_proofs_completed_total") == 2);
+    CHECK(metric(m2, "cuzk_phase_duration_seconds_count{phase=\"msm_h\"}") > cnt);
+    cuzk_free(m);
+    cuzk_free(m2);
+    cuzk_engine_destroy(e);
+    CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
+              (unsigned long long)(cuzk_alloc_live_bytes() - live0));
+    eng_rm_rf(dir);
+}
