@@ -87,6 +87,9 @@ typedef struct {
     cuzk_g1_affine_t *a;    /* inputs (all) then A-dense aux */
     cuzk_g1_affine_t *b_g1; /* B-dense inputs then B-dense aux */
     cuzk_g2_affine_t *b_g2;
+    /* How the five point arrays are freed: NULL = cuzk_free; otherwise the |free_points| given
+     * to cuzk_groth16_params_parse_ex (e.g. pinned host memory for a GPU backend). */
+    void (*free_points)(void *p);
 } cuzk_groth16_params;
 
 typedef enum {
@@ -100,6 +103,13 @@ typedef enum {
 cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params **out, const uint8_t *buf, size_t len,
                                       cuzk_params_check check,
                                       cuzk_pool *pool) CUZK_WARN_UNUSED_RESULT;
+/* The same, with the point arrays (the bulk of a parameter set) taken from |alloc_points| and
+ * released by cuzk_groth16_params_free through |free_points| (both NULL: cuzk_alloc/cuzk_free).
+ * The engine uses it to put HOT parameter sets in pinned host memory when a CUDA backend runs. */
+cuzk_status cuzk_groth16_params_parse_ex(cuzk_groth16_params **out, const uint8_t *buf, size_t len,
+                                         cuzk_params_check check, cuzk_pool *pool,
+                                         void *(*alloc_points)(size_t bytes),
+                                         void (*free_points)(void *p)) CUZK_WARN_UNUSED_RESULT;
 cuzk_status cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path,
                                      cuzk_params_check check,
                                      cuzk_pool *pool) CUZK_WARN_UNUSED_RESULT;

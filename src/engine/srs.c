@@ -9,6 +9,7 @@
 
 #include "common/file.h"
 #include "cuzk/alloc.h"
+#include "gpu/gpu.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -412,14 +413,24 @@ static cuzk_status warm_zkey(srs_entry *c, warm_info *w)
     return CUZK_OK;
 }
 
+/* HOT sets of a CUDA engine live in pinned host memory, so the device reads them at the PCIe
+ * rate instead of through the driver's pageable staging (gpu.h). */
+static void *pinned_points_alloc(size_t bytes)
+{
+    void *p = NULL;
+    return cuzk_gpu_host_alloc(&p, bytes) == CUZK_OK ? p : NULL;
+}
+
 /* Decodes the mapped file; ZKEY also writes <cache>/<id>.vk (bellperson form) the first time. */
 static cuzk_status decode(cuzk_engine *e, srs_entry *c, cuzk_groth16_params **pp,
                           cuzk_snarkjs_zkey **zp, warm_info *w)
 {
     cuzk_status s;
     if (c->source == CUZK_CIRCUIT_BUILTIN) {
-        if ((s = cuzk_groth16_params_parse(pp, c->map, c->map_len, CUZK_PARAMS_UNCHECKED,
-                                           e->load_pool)) != CUZK_OK)
+        bool pin = e->kind == CUZK_BACKEND_CUDA;
+        if ((s = cuzk_groth16_params_parse_ex(pp, c->map, c->map_len, CUZK_PARAMS_UNCHECKED,
+                                              e->load_pool, pin ? pinned_points_alloc : NULL,
+                                              pin ? cuzk_gpu_host_free : NULL)) != CUZK_OK)
             return cuzk_fail(s, "%s: %s", c->path, cuzk_last_error());
         if ((*pp)->vk->ic_len != (size_t)c->n_public + 1)
             return cuzk_fail(CUZK_ERR_FORMAT, "%s: key changed while loading", c->path);

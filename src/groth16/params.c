@@ -60,9 +60,24 @@ static void decode_chunk(void *ctx, size_t task)
 }
 
 /* Reads one query at *|off|: count, then points. */
+typedef struct {
+    void *(*alloc)(size_t bytes);
+    void (*free)(void *p);
+} point_mem;
+
+static void points_free(void (*fn)(void *), void *p)
+{
+    if (!p)
+        return;
+    if (fn)
+        fn(p);
+    else
+        cuzk_free(p);
+}
+
 static cuzk_status read_query(const uint8_t *buf, size_t len, size_t *off, const char *name,
-                              bool g2, cuzk_params_check check, cuzk_pool *pool, void **out,
-                              size_t *count)
+                              bool g2, cuzk_params_check check, cuzk_pool *pool,
+                              const point_mem *mem, void **out, size_t *count)
 {
     size_t psz = g2 ? 192 : 96;
     if (len - *off < 4)
@@ -76,8 +91,8 @@ static cuzk_status read_query(const uint8_t *buf, size_t len, size_t *off, const
                          "params: %s query claims %u points (%llu bytes) but %zu bytes remain "
                          "at byte %zu",
                          name, n, (unsigned long long)n * psz, len - *off, *off);
-    void *dst = n ? cuzk_alloc_array(n, g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t))
-                  : NULL;
+    size_t esz = g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
+    void *dst = !n ? NULL : mem->alloc ? mem->alloc((size_t)n * esz) : cuzk_alloc_array(n, esz);
     if (n && !dst)
         return cuzk_fail(CUZK_ERR_NOMEM, "params: cannot allocate the %s query (%u points)", name,
                          n);
@@ -85,7 +100,7 @@ static cuzk_status read_query(const uint8_t *buf, size_t len, size_t *off, const
     cuzk_pool_run(pool, (n + CHUNK - 1) / CHUNK, decode_chunk, &j);
     size_t bad = atomic_load(&j.bad);
     if (bad) {
-        cuzk_free(dst);
+        points_free(mem->free, dst);
         cuzk_status s = (cuzk_status)atomic_load(&j.bad_status);
         size_t at = *off + (bad - 1) * psz;
         if (s == CUZK_ERR_BAD_ENCODING)
@@ -106,18 +121,29 @@ void cuzk_groth16_params_free(cuzk_groth16_params *p)
     if (!p)
         return;
     cuzk_groth16_vk_free(p->vk);
-    cuzk_free(p->h);
-    cuzk_free(p->l);
-    cuzk_free(p->a);
-    cuzk_free(p->b_g1);
-    cuzk_free(p->b_g2);
+    points_free(p->free_points, p->h);
+    points_free(p->free_points, p->l);
+    points_free(p->free_points, p->a);
+    points_free(p->free_points, p->b_g1);
+    points_free(p->free_points, p->b_g2);
     cuzk_free(p);
 }
 
 cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params **out, const uint8_t *buf, size_t len,
                                       cuzk_params_check check, cuzk_pool *pool)
 {
+    return cuzk_groth16_params_parse_ex(out, buf, len, check, pool, NULL, NULL);
+}
+
+cuzk_status cuzk_groth16_params_parse_ex(cuzk_groth16_params **out, const uint8_t *buf, size_t len,
+                                         cuzk_params_check check, cuzk_pool *pool,
+                                         void *(*alloc_points)(size_t bytes),
+                                         void (*free_points)(void *p))
+{
     *out = NULL;
+    if (!alloc_points != !free_points)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "params: give both point allocators or neither");
+    point_mem mem = {alloc_points, free_points};
     if (len < 868)
         return cuzk_fail(CUZK_ERR_FORMAT, "params: %zu bytes is shorter than a verifying key", len);
     uint32_t ic_len = (uint32_t)buf[864] << 24 | (uint32_t)buf[865] << 16 |
@@ -130,17 +156,18 @@ cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params **out, const uint8_t *
     if (!p)
         return cuzk_fail(CUZK_ERR_NOMEM, "params: out of memory");
     memset(p, 0, sizeof *p);
+    p->free_points = free_points;
     cuzk_status s = cuzk_groth16_vk_parse(&p->vk, buf, off);
     if (s != CUZK_OK) {
         cuzk_free(p);
         return cuzk_fail(s, "params: %s", cuzk_last_error());
     }
-    if ((s = read_query(buf, len, &off, "h", false, check, pool, (void **)&p->h, &p->n_h)) ||
-        (s = read_query(buf, len, &off, "l", false, check, pool, (void **)&p->l, &p->n_l)) ||
-        (s = read_query(buf, len, &off, "a", false, check, pool, (void **)&p->a, &p->n_a)) ||
-        (s = read_query(buf, len, &off, "b_g1", false, check, pool, (void **)&p->b_g1,
+    if ((s = read_query(buf, len, &off, "h", false, check, pool, &mem, (void **)&p->h, &p->n_h)) ||
+        (s = read_query(buf, len, &off, "l", false, check, pool, &mem, (void **)&p->l, &p->n_l)) ||
+        (s = read_query(buf, len, &off, "a", false, check, pool, &mem, (void **)&p->a, &p->n_a)) ||
+        (s = read_query(buf, len, &off, "b_g1", false, check, pool, &mem, (void **)&p->b_g1,
                         &p->n_b_g1)) ||
-        (s = read_query(buf, len, &off, "b_g2", true, check, pool, (void **)&p->b_g2,
+        (s = read_query(buf, len, &off, "b_g2", true, check, pool, &mem, (void **)&p->b_g2,
                         &p->n_b_g2))) {
         cuzk_groth16_params_free(p);
         return s;
