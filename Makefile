@@ -68,7 +68,7 @@ BENCH := $(BUILD)/bin/cuzk-bench
 DAEMON := $(BUILD)/bin/cuzk
 TESTS := $(BUILD)/bin/cuzk-test
 
-.PHONY: all deps test check check-san interop demo clean format
+.PHONY: all deps test check check-san interop daemon-test demo clean format
 all: $(LIB) $(BENCH) $(DAEMON) $(TESTS)
 
 $(BUILD)/obj/%.o: %.c
@@ -138,6 +138,7 @@ test: deps
 	$(MAKE) check BUILD=build/verify VERIFY=1
 	$(MAKE) check-san
 	$(MAKE) interop
+	$(MAKE) daemon-test
 
 check: all
 	$(TESTS)
@@ -150,6 +151,11 @@ check-san:
 # first run makes a 2^12 powers-of-tau file (~2-3 min) cached in build/interop.
 interop: all
 	scripts/interop-snarkjs.sh $(BENCH) || [ $$? = 77 ]
+
+# The daemon on a unix socket and a loopback port, driven by cuzk-bench and a grpc-js client
+# (tests/daemon; tests needing node are skipped without it, exit 77 = all skipped).
+daemon-test: all
+	tests/daemon/run.sh $(DAEMON) $(BENCH) || [ $$? = 77 ]
 
 demo:
 	scripts/demo.sh

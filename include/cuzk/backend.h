@@ -45,6 +45,19 @@ unsigned cuzk_backend_threads(const cuzk_backend *be);
 bool cuzk_backend_cuda_compiled(void);
 bool cuzk_backend_cuda_usable(void);
 
+/* Device residency (DESIGN.md section 3): keeps a copy of bases[0 .. n) (G1 or G2 affine points)
+ * in the backend's device memory, so every later MSM / batch addition whose bases lie inside that
+ * array moves only its scalars or bitmap. Idempotent for the same array; a no-op returning
+ * CUZK_OK on the CPU backend. Returns CUZK_ERR_NOMEM when the device cannot hold it (calls then
+ * upload their bases as before). The host array must stay valid, unchanged and at the same
+ * address until cuzk_backend_drop_resident, which must not run while a call uses it. */
+cuzk_status cuzk_backend_keep_resident(cuzk_backend *be, const void *bases, size_t n,
+                                       bool g2) CUZK_WARN_UNUSED_RESULT;
+/* Frees the device copy of the array that starts at |bases| (none held: no-op). */
+void cuzk_backend_drop_resident(cuzk_backend *be, const void *bases);
+/* Bytes of device memory the resident arrays of |be| hold. */
+uint64_t cuzk_backend_resident_bytes(cuzk_backend *be);
+
 /* See cuzk_poly_h (a receives h; b, c clobbered). The CUDA backend runs domains of 2^10 .. 2^27 on
  * the device (smaller ones on the CPU, where transfers would dominate) and falls back to the CPU,
  * with one note on stderr, when the device runs out of memory. MSMs and batch additions go to

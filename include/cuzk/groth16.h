@@ -160,6 +160,14 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
                                const cuzk_prove_opts *opts,
                                cuzk_prove_timings *t) CUZK_WARN_UNUSED_RESULT;
 
+/* Keeps the five point arrays of |p| resident on the device of |be| (all or none), so proofs on
+ * |be| move only scalars and bitmaps (cuzk_backend_keep_resident: a no-op on the CPU backend;
+ * CUZK_ERR_NOMEM when the device cannot hold them). Drop before freeing |p|, and never while a
+ * proof on |be| uses it. */
+cuzk_status cuzk_groth16_params_keep_resident(struct cuzk_backend *be,
+                                              const cuzk_groth16_params *p) CUZK_WARN_UNUSED_RESULT;
+void cuzk_groth16_params_drop_resident(struct cuzk_backend *be, const cuzk_groth16_params *p);
+
 /*
  * Test and benchmark aid: builds a random verifying key with |n_inputs| public inputs, random
  * inputs and a valid proof for them, directly from trapdoors chosen from |seed| (no circuit).

@@ -55,6 +55,17 @@ typedef enum {
     CUZK_MSM_ACCUM_AFFINE = 2,
 } cuzk_msm_accum;
 
+/* Whether scalars are split by the curve endomorphism (G1: GLV with phi = [-x^2], two 128-bit
+ * halves; G2: GLS with psi = [x], four 64-bit digits): the MSM then runs over 2n (4n) points
+ * with scalars a half (a quarter) as long, so the running sums of half (a quarter) as many
+ * windows. Needs bases in the prime-order subgroup, as every MSM here does. */
+typedef enum {
+    /* The measured default: split for n up to a few times 10^5 points with wide scalars. */
+    CUZK_MSM_ENDO_AUTO = 0,
+    CUZK_MSM_ENDO_OFF = 1,
+    CUZK_MSM_ENDO_ON = 2,
+} cuzk_msm_endo;
+
 /* Largest window the MSM accepts (2^(c-1) buckets per worker). */
 #define CUZK_MSM_MAX_WINDOW 24
 
@@ -69,6 +80,8 @@ typedef struct {
      * bytes for the same n, pool and options, and nothing is allocated. */
     void *scratch;
     size_t scratch_bytes;
+    /* MSMs only (not batch additions). */
+    cuzk_msm_endo endo;
 } cuzk_msm_opts;
 
 /* The same operations with explicit options; |opts| NULL means all defaults.

@@ -114,6 +114,27 @@ cuzk_status cuzk_snarkjs_wtns_load(cuzk_snarkjs_wtns **out,
                                    const char *path) CUZK_WARN_UNUSED_RESULT;
 void cuzk_snarkjs_wtns_free(cuzk_snarkjs_wtns *w);
 
+/* ---- .ptau (powers of tau) for tests and benchmarks -------------------------------------- */
+
+#define CUZK_SNARKJS_PTAU_MAX_POWER 27
+
+/*
+ * Writes to |path| a prepared ("phase 2") powers-of-tau file of power |power| (1 ..
+ * CUZK_SNARKJS_PTAU_MAX_POWER) for BLS12-381 made from the toxic waste |tau|, |alpha|, |beta|
+ * (Montgomery form, non-zero; tau must not be a 2^(power+1)-th root of unity): the sections
+ * `snarkjs powersoftau new` + `prepare phase2` write (formats.md 4.7), with no contribution
+ * records, accepted by `snarkjs groth16 setup` for circuits with N <= 2^power. The file takes
+ * about 1,728 * 2^power bytes and 12 * 2^power G1 + 3 * 2^power G2 fixed-base multiplications
+ * (|pool| may be NULL). Written atomically (temporary file next to |path|, fsync, rename); on
+ * failure nothing is left behind.
+ *
+ * FOR TESTS AND BENCHMARKS ONLY: whoever knows tau can forge proofs for every key made from
+ * this file. Real keys need a real ceremony.
+ */
+cuzk_status cuzk_snarkjs_ptau_write(const char *path, unsigned power, const cuzk_fr_t *tau,
+                                    const cuzk_fr_t *alpha, const cuzk_fr_t *beta,
+                                    cuzk_pool *pool) CUZK_WARN_UNUSED_RESULT;
+
 /* ---- checking and proving ----------------------------------------------------------------- */
 
 /*

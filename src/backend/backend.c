@@ -5,7 +5,9 @@
 #include "cuzk/alloc.h"
 #include "cuzk/msm.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_msm.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,10 +16,24 @@
  * CPU. */
 #define BACKEND_GPU_H_MIN_LOG 10
 
+/* A parameter array kept in device memory (cuzk_backend_keep_resident). */
+typedef struct {
+    const void *host;
+    size_t n;
+    bool g2;
+    cuzk_gpu_bases *dev;
+} resident_set;
+
+#define BACKEND_MAX_RESIDENT 32
+
 struct cuzk_backend {
     cuzk_backend_kind kind;
     cuzk_pool *pool;
     int device; /* CUDA ordinal, -1 for the CPU backend */
+    pthread_mutex_t lock; /* guards the resident table, not the calls that use it */
+    resident_set resident[BACKEND_MAX_RESIDENT];
+    size_t n_resident;
+    uint64_t resident_bytes;
 };
 
 /* One stderr note per process and reason when a CUDA backend call runs on the CPU instead. */
@@ -78,10 +94,13 @@ cuzk_status cuzk_backend_create_on(cuzk_backend **out, cuzk_backend_kind kind, u
     cuzk_backend *be = cuzk_alloc(sizeof *be);
     if (!be)
         return cuzk_fail(CUZK_ERR_NOMEM, "cannot allocate a backend");
+    memset(be, 0, sizeof *be);
+    pthread_mutex_init(&be->lock, NULL);
     be->kind = dev >= 0 ? CUZK_BACKEND_CUDA : CUZK_BACKEND_CPU;
     be->device = dev;
     cuzk_status s = cuzk_pool_create(&be->pool, threads);
     if (s != CUZK_OK) {
+        pthread_mutex_destroy(&be->lock);
         cuzk_free(be);
         return s;
     }
@@ -93,6 +112,9 @@ void cuzk_backend_destroy(cuzk_backend *be)
 {
     if (!be)
         return;
+    for (size_t i = 0; i < be->n_resident; i++)
+        cuzk_gpu_bases_free(be->resident[i].dev);
+    pthread_mutex_destroy(&be->lock);
     cuzk_pool_destroy(be->pool);
     cuzk_free(be);
 }
@@ -115,6 +137,97 @@ cuzk_pool *cuzk_backend_pool(const cuzk_backend *be)
 unsigned cuzk_backend_threads(const cuzk_backend *be)
 {
     return cuzk_pool_threads(be->pool);
+}
+
+/* ---- device residency ------------------------------------------------------------------- */
+
+static size_t point_bytes(bool g2)
+{
+    return g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
+}
+
+cuzk_status cuzk_backend_keep_resident(cuzk_backend *be, const void *bases, size_t n, bool g2)
+{
+    if (!be || !bases || n == 0)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "keep_resident: NULL bases or n = 0");
+    if (be->kind != CUZK_BACKEND_CUDA)
+        return CUZK_OK;
+    pthread_mutex_lock(&be->lock);
+    for (size_t i = 0; i < be->n_resident; i++)
+        if (be->resident[i].host == bases && be->resident[i].n == n && be->resident[i].g2 == g2) {
+            pthread_mutex_unlock(&be->lock);
+            return CUZK_OK;
+        }
+    bool full = be->n_resident == BACKEND_MAX_RESIDENT;
+    pthread_mutex_unlock(&be->lock);
+    if (full)
+        return cuzk_fail(CUZK_ERR_NOMEM, "keep_resident: %d resident arrays already held",
+                         BACKEND_MAX_RESIDENT);
+    /* The upload runs unlocked: it takes seconds for a PoRep set and other calls go on. */
+    cuzk_gpu_bases *dev = NULL;
+    cuzk_status s = g2 ? cuzk_gpu_bases_upload_g2(&dev, be->device, bases, n)
+                       : cuzk_gpu_bases_upload_g1(&dev, be->device, bases, n);
+    if (s != CUZK_OK)
+        return s;
+    pthread_mutex_lock(&be->lock);
+    if (be->n_resident == BACKEND_MAX_RESIDENT) {
+        pthread_mutex_unlock(&be->lock);
+        cuzk_gpu_bases_free(dev);
+        return cuzk_fail(CUZK_ERR_NOMEM, "keep_resident: %d resident arrays already held",
+                         BACKEND_MAX_RESIDENT);
+    }
+    be->resident[be->n_resident++] = (resident_set){bases, n, g2, dev};
+    be->resident_bytes += (uint64_t)n * point_bytes(g2);
+    pthread_mutex_unlock(&be->lock);
+    return CUZK_OK;
+}
+
+void cuzk_backend_drop_resident(cuzk_backend *be, const void *bases)
+{
+    if (!be || !bases)
+        return;
+    cuzk_gpu_bases *dev = NULL;
+    pthread_mutex_lock(&be->lock);
+    for (size_t i = 0; i < be->n_resident; i++)
+        if (be->resident[i].host == bases) {
+            dev = be->resident[i].dev;
+            be->resident_bytes -= (uint64_t)be->resident[i].n * point_bytes(be->resident[i].g2);
+            be->resident[i] = be->resident[--be->n_resident];
+            break;
+        }
+    pthread_mutex_unlock(&be->lock);
+    cuzk_gpu_bases_free(dev);
+}
+
+uint64_t cuzk_backend_resident_bytes(cuzk_backend *be)
+{
+    pthread_mutex_lock(&be->lock);
+    uint64_t b = be->resident_bytes;
+    pthread_mutex_unlock(&be->lock);
+    return b;
+}
+
+/* The resident copy holding bases[0 .. n) of a call, and the offset of |bases| in it; NULL when
+ * the call's bases are not (wholly) resident. */
+static const cuzk_gpu_bases *find_resident(cuzk_backend *be, const void *bases, size_t n, bool g2,
+                                           size_t *first)
+{
+    const cuzk_gpu_bases *dev = NULL;
+    size_t psz = point_bytes(g2);
+    pthread_mutex_lock(&be->lock);
+    for (size_t i = 0; i < be->n_resident && !dev; i++) {
+        const resident_set *r = &be->resident[i];
+        const char *lo = r->host, *p = bases;
+        if (r->g2 != g2 || p < lo || (size_t)(p - lo) % psz)
+            continue;
+        size_t off = (size_t)(p - lo) / psz;
+        if (off <= r->n && n <= r->n - off) {
+            dev = r->dev;
+            *first = off;
+        }
+    }
+    pthread_mutex_unlock(&be->lock);
+    return dev;
 }
 
 /* Whether a device status lets the call run on the CPU instead: the device path is missing or
@@ -144,7 +257,10 @@ cuzk_status cuzk_backend_msm_g1(cuzk_backend *be, cuzk_g1_jac_t *out, const cuzk
 {
     if (be->kind == CUZK_BACKEND_CUDA) {
         static atomic_bool said;
-        cuzk_status s = cuzk_gpu_msm_g1(be->device, out, bases, scalars, n, NULL);
+        size_t first = 0;
+        const cuzk_gpu_bases *rb = find_resident(be, bases, n, false, &first);
+        cuzk_status s = rb ? cuzk_gpu_msm_g1_resident(out, rb, first, scalars, n, NULL)
+                           : cuzk_gpu_msm_g1(be->device, out, bases, scalars, n, NULL);
         if (!cpu_can_take(s))
             return s;
         fallback_note(&said, "G1 MSMs run");
@@ -157,7 +273,10 @@ cuzk_status cuzk_backend_msm_g2(cuzk_backend *be, cuzk_g2_jac_t *out, const cuzk
 {
     if (be->kind == CUZK_BACKEND_CUDA) {
         static atomic_bool said;
-        cuzk_status s = cuzk_gpu_msm_g2(be->device, out, bases, scalars, n, NULL);
+        size_t first = 0;
+        const cuzk_gpu_bases *rb = find_resident(be, bases, n, true, &first);
+        cuzk_status s = rb ? cuzk_gpu_msm_g2_resident(out, rb, first, scalars, n, NULL)
+                           : cuzk_gpu_msm_g2(be->device, out, bases, scalars, n, NULL);
         if (!cpu_can_take(s))
             return s;
         fallback_note(&said, "G2 MSMs run");
@@ -171,7 +290,10 @@ cuzk_status cuzk_backend_batch_add_g1(cuzk_backend *be, cuzk_g1_jac_t *out,
 {
     if (be->kind == CUZK_BACKEND_CUDA) {
         static atomic_bool said;
-        cuzk_status s = cuzk_gpu_batch_add_g1(be->device, out, bases, bitmap, n, NULL);
+        size_t first = 0;
+        const cuzk_gpu_bases *rb = find_resident(be, bases, n, false, &first);
+        cuzk_status s = rb ? cuzk_gpu_batch_add_g1_resident(out, rb, first, bitmap, n, NULL)
+                           : cuzk_gpu_batch_add_g1(be->device, out, bases, bitmap, n, NULL);
         if (!cpu_can_take(s))
             return s;
         fallback_note(&said, "G1 batch additions run");
@@ -185,7 +307,10 @@ cuzk_status cuzk_backend_batch_add_g2(cuzk_backend *be, cuzk_g2_jac_t *out,
 {
     if (be->kind == CUZK_BACKEND_CUDA) {
         static atomic_bool said;
-        cuzk_status s = cuzk_gpu_batch_add_g2(be->device, out, bases, bitmap, n, NULL);
+        size_t first = 0;
+        const cuzk_gpu_bases *rb = find_resident(be, bases, n, true, &first);
+        cuzk_status s = rb ? cuzk_gpu_batch_add_g2_resident(out, rb, first, bitmap, n, NULL)
+                           : cuzk_gpu_batch_add_g2(be->device, out, bases, bitmap, n, NULL);
         if (!cpu_can_take(s))
             return s;
         fallback_note(&said, "G2 batch additions run");

@@ -103,6 +103,7 @@ typedef struct {
     int device;       /* -1 for the CPU */
     char name[16];    /* "cpu" or "cuda:N" */
     job *current;
+    bool said_vram;   /* warned once that a parameter set did not fit on the device */
 } prover_worker;
 
 #define ENGINE_HIST_BUCKETS 18

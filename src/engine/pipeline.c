@@ -224,6 +224,16 @@ void *cuzk__prover_main(void *arg)
             s = cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
         } else if (c->source == CUZK_CIRCUIT_BUILTIN) {
             cuzk_prove_opts o = {.verify = self_verify};
+            /* On a GPU the HOT set stays on the device between proofs (dropped with the HOT
+             * tier, srs.c); when it does not fit, each call uploads its bases instead. */
+            if (w->be && cuzk_backend_device(w->be) >= 0 &&
+                cuzk_groth16_params_keep_resident(w->be, c->params) != CUZK_OK && !w->said_vram) {
+                w->said_vram = true;
+                fprintf(stderr,
+                        "cuzk: prover %s: parameter set %s not kept on the device (%s); bases "
+                        "are uploaded per call\n",
+                        w->name, c->id, cuzk_last_error());
+            }
             s = cuzk_groth16_prove(&proof, c->params, &it->pd, w->be, &o, &t);
             for (uint32_t i = 0; s == CUZK_OK && i < n_pub; i++)
                 cuzk_fr_to_bytes_le(pub + 32 * (size_t)i, &it->pd.input[i + 1]);

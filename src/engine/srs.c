@@ -133,6 +133,10 @@ cuzk_status cuzk_engine_add_circuit(cuzk_engine *e, const cuzk_engine_circuit *c
 
 static void drop_hot_locked(cuzk_engine *e, srs_entry *c)
 {
+    /* Unused now (ref_count 0), so no prover reads the device copies being freed. */
+    for (unsigned i = 0; c->params && i < e->n_provers; i++)
+        if (e->provers[i].be)
+            cuzk_groth16_params_drop_resident(e->provers[i].be, c->params);
     cuzk_groth16_params_free(c->params);
     cuzk_snarkjs_zkey_free(c->zkey);
     c->params = NULL;

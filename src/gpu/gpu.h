@@ -173,6 +173,15 @@ cuzk_status cuzk__gpu_field_op(int device, int field, int op, int variant, void 
 cuzk_status cuzk__gpu_field_bench(int device, int field, int variant,
                                   double *gmul_per_s) CUZK_WARN_UNUSED_RESULT;
 
+/* Host memory for transfers, measured (`cuzk-bench msm --pin-gib G,...`): |method| 0
+ * cudaHostAlloc, 1 malloc + first touch + cudaHostRegister, 2 pageable malloc (first touch only).
+ * Times in ms (wall); copy rates in GB/s over the whole buffer (CUDA events). */
+typedef struct {
+    double alloc_ms, touch_ms, pin_ms, free_ms, h2d_gbs, d2h_gbs;
+} cuzk_gpu_pin_result;
+cuzk_status cuzk__gpu_pin_bench(int device, size_t bytes, int method,
+                                cuzk_gpu_pin_result *out) CUZK_WARN_UNUSED_RESULT;
+
 #ifdef __cplusplus
 }
 #endif

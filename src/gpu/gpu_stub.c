@@ -58,6 +58,15 @@ void cuzk_gpu_host_free(void *p)
     (void)p;
 }
 
+cuzk_status cuzk__gpu_pin_bench(int device, size_t bytes, int method, cuzk_gpu_pin_result *out)
+{
+    (void)device;
+    (void)bytes;
+    (void)method;
+    (void)out;
+    return NO_DEVICE_("gpu pin bench");
+}
+
 cuzk_status cuzk_gpu_ntt(int device, const cuzk_domain *d, cuzk_fr_t *a, cuzk_gpu_ntt_op op,
                          cuzk_gpu_timing *timing)
 {

@@ -16,6 +16,8 @@
 #include "gpu/msm_run.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include <utility>
 #include <vector>
@@ -36,7 +38,7 @@ __global__ void __launch_bounds__(GM_TPB) k_gm_body(const typename Body::Args a,
 /* Per-device cached memory of the MSM: working space, uploaded bases, uploaded scalars or
  * bitmap. Guarded by the device's mutex; freed by cuzk_gpu_msm_release_. */
 struct gm_cache {
-    cuzk_gpu_buf ws, bases, scalars;
+    cuzk_gpu_buf ws, bases, scalars, sel;
 };
 gm_cache &gm_cache_of(int device);
 
@@ -194,6 +196,43 @@ static inline void gm_fill_timing(cuzk_gpu_timing *t, cuzk_gpu_timer &tm, int de
     t->total_ms = tm.ms(0, 3);
 }
 
+/* Sparse scalars (the tail MSMs of a prover, where most scalars are 0 after the 0/1 split):
+ * from this many points on, the indices of the non-zero scalars are selected on the device and,
+ * when they are at most half of n, the MSM runs over them alone (window, sort and accumulation
+ * sized by that count). Env CUZK_GPU_MSM_SPARSE=0 turns it off. */
+#define GM_SPARSE_MIN 4096
+
+struct gm_nonzero {
+    const uint64_t *s;
+    __device__ bool operator()(uint32_t i) const
+    {
+        return (s[4 * (size_t)i] | s[4 * (size_t)i + 1] | s[4 * (size_t)i + 2] |
+                s[4 * (size_t)i + 3]) != 0;
+    }
+};
+
+/* Selects the non-zero scalars of the |n| on the device (into cc.sel); returns their count and
+ * sets *|idx| to the index list. Synchronises the stream (the plan needs the count). */
+static inline size_t gm_select_nonzero(gm_cache &cc, cudaStream_t st, const uint64_t *d_scalars,
+                                       size_t n, const uint32_t **idx)
+{
+    thrust::counting_iterator<uint32_t> first(0);
+    gm_nonzero pred = {d_scalars};
+    size_t tmp = 0;
+    CUZK_CUDA(cub::DeviceSelect::If(NULL, tmp, first, (uint32_t *)NULL, (uint32_t *)NULL, (int)n,
+                                    pred, st));
+    size_t off = (n * 4 + 255) & ~(size_t)255;
+    cc.sel.reserve(off + 256 + tmp);
+    uint32_t *out = cc.sel.as<uint32_t>(), *cnt = (uint32_t *)(cc.sel.as<uint8_t>() + off);
+    CUZK_CUDA(cub::DeviceSelect::If(cc.sel.as<uint8_t>() + off + 256, tmp, first, out, cnt,
+                                    (int)n, pred, st));
+    uint32_t m = 0;
+    CUZK_CUDA(cudaMemcpyAsync(&m, cnt, sizeof m, cudaMemcpyDeviceToHost, st));
+    CUZK_CUDA(cudaStreamSynchronize(st));
+    *idx = out;
+    return m;
+}
+
 /*
  * One MSM: bases either on the host (|h_bases|, uploaded into the cache) or resident
  * (|d_bases|), scalars on the host. The window sums come back and are combined on the host.
@@ -213,18 +252,7 @@ static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bas
     if (h_bases)
         cc.bases.reserve(bbytes);
     cc.scalars.reserve(sbytes);
-    gm_plan p;
-    gm_plan_make<G>(&p, n, gm_budget(cc));
-    size_t sortb = gm_sort_bytes(n, p.c);
-    cc.ws.reserve(gm_msm_ws_bytes<G>(&p, n, sortb));
-    std::vector<uint64_t> wins((size_t)p.nwin * 4 * F::LIMBS);
     cuzk_gpu_timer tm(dev);
-    gm_dev_exec ex = {dev.stream,  cc.ws.as<uint8_t>(),
-                      cc.ws.bytes, 0,
-                      NULL,        sortb,
-                      &tm,         gm_env_uint("CUZK_GPU_MSM_PROFILE", 0) != 0,
-                      {}};
-    ex.sort_tmp = ex.alloc<uint8_t>(sortb);
     if (h_bases)
         d_bases = cc.bases.as<uint8_t>();
     tm.mark(0);
@@ -232,10 +260,33 @@ static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bas
         CUZK_CUDA(cudaMemcpyAsync(cc.bases.p, h_bases, bbytes, cudaMemcpyHostToDevice, dev.stream));
     CUZK_CUDA(cudaMemcpyAsync(cc.scalars.p, scalars, sbytes, cudaMemcpyHostToDevice, dev.stream));
     tm.mark(1);
-    gm_msm_windows<G>(ex, wins.data(), &p, d_bases, cc.scalars.as<uint64_t>(), n);
+    /* Sparse scalars: the MSM over the non-zero ones (all zero: still one entry, index 0, whose
+     * zero scalar adds nothing, so the path below needs no special case). */
+    const uint32_t *idx = NULL;
+    size_t m = n;
+    if (n >= GM_SPARSE_MIN && gm_env_uint("CUZK_GPU_MSM_SPARSE", 1) != 0) {
+        const uint32_t *sel = NULL;
+        size_t nz = gm_select_nonzero(cc, dev.stream, cc.scalars.as<uint64_t>(), n, &sel);
+        if (nz <= n / 2) {
+            idx = nz ? sel : NULL;
+            m = nz ? nz : 1;
+        }
+    }
+    gm_plan p;
+    gm_plan_make<G>(&p, m, gm_budget(cc));
+    size_t sortb = gm_sort_bytes(m, p.c);
+    cc.ws.reserve(gm_msm_ws_bytes<G>(&p, m, sortb));
+    std::vector<uint64_t> wins((size_t)p.nwin * 4 * F::LIMBS);
+    gm_dev_exec ex = {dev.stream,  cc.ws.as<uint8_t>(),
+                      cc.ws.bytes, 0,
+                      NULL,        sortb,
+                      &tm,         gm_env_uint("CUZK_GPU_MSM_PROFILE", 0) != 0,
+                      {}};
+    ex.sort_tmp = ex.alloc<uint8_t>(sortb);
+    gm_msm_windows<G>(ex, wins.data(), &p, d_bases, cc.scalars.as<uint64_t>(), m, idx);
     tm.mark(3);
     CUZK_CUDA(cudaStreamSynchronize(dev.stream));
-    ex.profile_report(&p, n);
+    ex.profile_report(&p, m);
     cuzk_gpu_timing t;
     gm_fill_timing(&t, tm, dev.id);
     if (timing)

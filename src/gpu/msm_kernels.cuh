@@ -12,6 +12,8 @@
  *
  * Pipeline of one MSM (facts/gpu-techniques.md section 1 and 6: signed digits, sort by bucket,
  * XYZZ buckets, running-sum reduction):
+ *  0. (sparse scalars, src/gpu/msm_dev.cuh) the indices of the non-zero scalars are selected
+ *     first when they are at most half of n; the steps below then run over that list only.
  *  1. gm_digits: scalar i -> canonical, flipped when above (r-1)/2, then for each window of the
  *     group a (key, value) pair: key = |digit| (0 = nothing to add, else bucket key - 1), value =
  *     i | sign << 31 (sign = digit sign xor flip). Bases at infinity get key 0 everywhere.
@@ -68,9 +70,11 @@ template <class G> struct gm_digits {
         unsigned c, w0, nw; /* window width, first window of the group, windows in the group */
         uint32_t *keys;     /* [nw][n] */
         uint32_t *vals;     /* [nw][n] */
+        const uint32_t *idx; /* NULL, or entry i is scalar / base idx[i] (the non-zero ones) */
     };
-    static GM_HD void run(const Args &a, size_t i, unsigned)
+    static GM_HD void run(const Args &a, size_t e, unsigned)
     {
+        size_t i = a.idx ? a.idx[e] : e;
         uint64_t k[4];
         for (int j = 0; j < 4; j++)
             k[j] = a.scalars[4 * i + j];
@@ -84,8 +88,8 @@ template <class G> struct gm_digits {
         for (unsigned g = 0; g < a.nw; g++) {
             int32_t d = gm_digit(k, a.w0 + g, a.c);
             uint32_t neg = (d < 0) ^ flip;
-            a.keys[g * a.n + i] = (uint32_t)(d < 0 ? -d : d);
-            a.vals[g * a.n + i] = (uint32_t)i | (neg << 31);
+            a.keys[g * a.n + e] = (uint32_t)(d < 0 ? -d : d);
+            a.vals[g * a.n + e] = (uint32_t)i | (neg << 31);
         }
     }
 };

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- errors -------------------------------------------------------------------------------- */
@@ -259,6 +260,90 @@ extern "C" void cuzk_gpu_host_free(void *p)
 {
     if (p)
         (void)cudaFreeHost(p);
+}
+
+/* Host memory of |bytes| by |method| (gpu.h), its setup and free costs, and the copy rates to and
+ * from one device buffer of at most 2 GiB (the host buffer is copied through it in turn). */
+extern "C" cuzk_status cuzk__gpu_pin_bench(int device, size_t bytes, int method,
+                                           cuzk_gpu_pin_result *out)
+{
+    if (!out || bytes == 0 || method < 0 || method > 2)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu pin bench: bad arguments");
+    memset(out, 0, sizeof *out);
+    return cuzk_gpu_guard_("gpu pin bench", [&] {
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        auto wall = [] {
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+        };
+        char *h = nullptr;
+        double t0 = wall();
+        if (method == 0) {
+            cudaError_t e = cudaHostAlloc((void **)&h, bytes, cudaHostAllocPortable);
+            if (e != cudaSuccess) {
+                (void)cudaGetLastError();
+                cuzk_gpu_throw_(CUZK_ERR_NOMEM, "cudaHostAlloc of %zu MiB: %s", bytes >> 20,
+                                cudaGetErrorString(e));
+            }
+        } else {
+            h = (char *)malloc(bytes);
+            if (!h)
+                cuzk_gpu_throw_(CUZK_ERR_NOMEM, "malloc of %zu MiB failed", bytes >> 20);
+        }
+        out->alloc_ms = wall() - t0;
+        t0 = wall();
+        memset(h, 0x5a, bytes); /* first touch (pageable, registered) or a write (host alloc) */
+        out->touch_ms = wall() - t0;
+        if (method == 1) {
+            t0 = wall();
+            cudaError_t e = cudaHostRegister(h, bytes, cudaHostRegisterPortable);
+            out->pin_ms = wall() - t0;
+            if (e != cudaSuccess) {
+                (void)cudaGetLastError();
+                free(h);
+                cuzk_gpu_throw_(CUZK_ERR_NOMEM, "cudaHostRegister of %zu MiB: %s", bytes >> 20,
+                                cudaGetErrorString(e));
+            }
+        }
+        size_t chunk = bytes < ((size_t)2 << 30) ? bytes : ((size_t)2 << 30);
+        void *d = nullptr;
+        cudaError_t e = cudaMalloc(&d, chunk);
+        if (e == cudaSuccess) {
+            cuzk_gpu_timer tm(dev);
+            for (int dir = 0; dir < 2; dir++) {
+                tm.mark(0);
+                for (size_t off = 0; off < bytes && e == cudaSuccess; off += chunk) {
+                    size_t len = bytes - off < chunk ? bytes - off : chunk;
+                    e = dir == 0 ? cudaMemcpyAsync(d, h + off, len, cudaMemcpyHostToDevice,
+                                                   dev.stream)
+                                 : cudaMemcpyAsync(h + off, d, len, cudaMemcpyDeviceToHost,
+                                                   dev.stream);
+                }
+                tm.mark(1);
+                if (e == cudaSuccess)
+                    e = cudaStreamSynchronize(dev.stream);
+                if (e == cudaSuccess)
+                    (dir == 0 ? out->h2d_gbs : out->d2h_gbs) = (double)bytes / tm.ms(0, 1) / 1e6;
+            }
+            (void)cudaFree(d);
+        }
+        t0 = wall();
+        if (method == 0) {
+            (void)cudaFreeHost(h);
+        } else {
+            if (method == 1)
+                (void)cudaHostUnregister(h);
+            free(h);
+        }
+        out->free_ms = wall() - t0;
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            cuzk_gpu_throw_cuda_(e, "pin bench copy", __FILE__, __LINE__);
+        }
+    });
 }
 
 /* ---- NTT and H on host arrays -------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 #include "cuzk/msm.h"
 #include "cuzk/poly.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -98,14 +99,43 @@ static void synthesize(prove_bufs *p, const cuzk_snarkjs_zkey *zk, const cuzk_sn
         cuzk_fr_mul(&p->c[i], &p->a[i], &p->b[i]);
 }
 
-static cuzk_status g1_msm_raw_n(cuzk_g1_jac_t *out, const cuzk_g1_affine_t *bases,
-                                const uint64_t *scalars, size_t n, cuzk_pool *pool)
+/*
+ * One G1 MSM of a pair that runs concurrently, one per pool thread: at 2^12 points an MSM on
+ * one thread batches its additions over all its windows at once, which two threads splitting
+ * one MSM cannot, and the pair's two MSMs cost the same (docs/PERFORMANCE.md, "cuzk vs snarkjs
+ * prove"). Exactly one of |mont| / |raw| is set.
+ */
+typedef struct {
+    cuzk_g1_jac_t *out;
+    const cuzk_g1_affine_t *bases;
+    const cuzk_fr_t *mont;
+    const uint64_t *raw;
+    size_t n;
+    cuzk_status st;
+    char err[256]; /* the worker thread's message (cuzk_last_error is per thread) */
+} g1_job;
+
+static void g1_job_run(void *ctx, size_t i)
 {
-    if (n == 0) {
-        cuzk_g1_jac_set_infinity(out);
-        return CUZK_OK;
+    g1_job *j = (g1_job *)ctx + i;
+    if (j->n == 0) {
+        cuzk_g1_jac_set_infinity(j->out);
+        j->st = CUZK_OK;
+        return;
     }
-    return cuzk_g1_msm_raw(out, bases, scalars, n, pool);
+    j->st = j->mont ? cuzk_g1_msm(j->out, j->bases, j->mont, j->n, NULL)
+                    : cuzk_g1_msm_raw(j->out, j->bases, j->raw, j->n, NULL);
+    if (j->st != CUZK_OK)
+        snprintf(j->err, sizeof j->err, "%s", cuzk_last_error());
+}
+
+static cuzk_status g1_pair(g1_job jobs[2], cuzk_pool *pool)
+{
+    cuzk_pool_run(pool, 2, g1_job_run, jobs);
+    for (int i = 0; i < 2; i++)
+        if (jobs[i].st != CUZK_OK)
+            return cuzk_fail(jobs[i].st, "%s", jobs[i].err);
+    return CUZK_OK;
 }
 
 cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
@@ -155,15 +185,21 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
 
     cuzk_g1_jac_t h_acc, a_acc, b1_acc, c_acc;
     cuzk_g2_jac_t b2_acc;
+    /* The four G1 MSMs as two concurrent pairs of about equal size (msm_h: H with A; tail_msm:
+     * B1 with C); the G2 MSM alone, split over the pool by windows. */
+    g1_job jobs[4] = {
+        {.out = &h_acc, .bases = zk->h, .mont = p.a, .n = n},
+        {.out = &a_acc, .bases = zk->a, .raw = w->values, .n = nv},
+        {.out = &b1_acc, .bases = zk->b1, .raw = w->values, .n = nv},
+        {.out = &c_acc, .bases = zk->c, .raw = w->values + 4 * (np + 1), .n = nv - np - 1},
+    };
     t0 = now_ms();
-    if ((s = cuzk_g1_msm(&h_acc, zk->h, p.a, n, pool)) != CUZK_OK)
+    if ((s = g1_pair(&jobs[0], pool)) != CUZK_OK)
         goto out;
     tm.msm_h = now_ms() - t0;
 
     t0 = now_ms();
-    if ((s = g1_msm_raw_n(&a_acc, zk->a, w->values, nv, pool)) != CUZK_OK ||
-        (s = g1_msm_raw_n(&b1_acc, zk->b1, w->values, nv, pool)) != CUZK_OK ||
-        (s = g1_msm_raw_n(&c_acc, zk->c, w->values + 4 * (np + 1), nv - np - 1, pool)) != CUZK_OK)
+    if ((s = g1_pair(&jobs[2], pool)) != CUZK_OK)
         goto out;
     tm.tail_msm = now_ms() - t0;
 

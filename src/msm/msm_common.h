@@ -36,6 +36,13 @@
 #define MSM_LANES_MAX 1024
 /* The max-bit-length scan splits the scalars into at most this many chunks. */
 #define MSM_SCAN_CHUNKS 64
+/* Windows per task: at most this many, and their affine buckets in at most this many bytes
+ * (half the 2 MiB L2 of the development machine). */
+#define MSM_GROUP_MAX 32
+#define MSM_GROUP_BYTES ((size_t)1 << 20)
+/* The automatic endomorphism split applies up to this many points: its images take
+ * (m - 1) n affine points of working memory (G2 at 2^16: 39 MiB). */
+#define MSM_ENDO_MAX_N ((size_t)1 << 16)
 
 /*
  * Cost model constants, in field multiplications (src/msm/pippenger_impl.h). The operation
@@ -209,7 +216,9 @@ static inline void msm_fr_canonical(uint64_t out[4], const cuzk_fr_t *a)
 
 typedef struct {
     const uint64_t *raw;   /* canonical scalars, 4 limbs each, or NULL */
-    const cuzk_fr_t *mont; /* Montgomery scalars when |raw| is NULL */
+    const cuzk_fr_t *mont; /* Montgomery scalars when |raw| and |small| are NULL */
+    const uint64_t *small; /* endomorphism pieces, |limbs| limbs each, applied as they are */
+    unsigned limbs;
 } msm_scalars;
 
 /* (r - 1) / 2, little-endian limbs. */
@@ -240,6 +249,12 @@ static inline uint64_t msm_sub4(uint64_t out[4], const uint64_t a[4], const uint
 static inline uint32_t msm_scalar(uint64_t out[4], const msm_scalars *s, size_t i)
 {
     uint64_t k[4], t[4], neg[4];
+    if (s->small) {
+        out[0] = out[1] = out[2] = out[3] = 0;
+        for (unsigned j = 0; j < s->limbs; j++)
+            out[j] = s->small[(size_t)s->limbs * i + j];
+        return 0;
+    }
     if (s->raw)
         memcpy(k, s->raw + 4 * i, sizeof k);
     else
@@ -251,6 +266,36 @@ static inline uint32_t msm_scalar(uint64_t out[4], const msm_scalars *s, size_t 
     for (int j = 0; j < 4; j++)
         out[j] = (k[j] & ~mask) | (neg[j] & mask);
     return (uint32_t)flip;
+}
+
+/* (hi:lo) / d for hi < d (so the quotient fits in 64 bits), remainder in *rem: one divq on
+ * x86-64 instead of the library's 128-bit division call. */
+static inline uint64_t msm_div128(uint64_t hi, uint64_t lo, uint64_t d, uint64_t *rem)
+{
+#if defined(__x86_64__)
+    uint64_t q, r;
+    __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d));
+    *rem = r;
+    return q;
+#else
+    unsigned __int128 num = ((unsigned __int128)hi << 64) | lo;
+    *rem = (uint64_t)(num % d);
+    return (uint64_t)(num / d);
+#endif
+}
+
+/* Scalar |i| as an integer below r (raw values >= r reduced: for a base of order r that is the
+ * same multiple), for the endomorphism split. */
+static inline void msm_scalar_mod_r(uint64_t out[4], const msm_scalars *s, size_t i)
+{
+    uint64_t t[4];
+    if (!s->raw) {
+        msm_fr_canonical(out, &s->mont[i]);
+        return;
+    }
+    memcpy(out, s->raw + 4 * i, 4 * sizeof(uint64_t));
+    while (!msm_sub4(t, out, cuzk_fr_modulus)) /* 2^256 < 3r: at most twice */
+        memcpy(out, t, sizeof t);
 }
 
 /* The signed digit of window |w| (Booth recoding, see src/msm/pippenger_impl.h), from bits
@@ -312,27 +357,34 @@ static bool msm_region(size_t *start, size_t *off, size_t count, size_t size)
 /* Sizes of one group's types. */
 typedef struct {
     size_t aff, xyzz, jac, f, entry, qitem;
+    size_t pre; /* batch state per addition: prefix product and norm */
     double inv; /* one inversion, in multiplications */
 } msm_group;
 
 typedef struct {
     unsigned c;           /* window width */
     unsigned nwin;        /* windows */
+    unsigned group;       /* windows per task */
+    unsigned ngroups;     /* ceil(nwin / group) */
     unsigned chunks;      /* point chunks per window */
     unsigned workers;     /* bucket sets in use at once */
     cuzk_msm_accum accum; /* XYZZ or AFFINE, never AUTO */
     size_t nb;            /* buckets per window, 2^(c-1) */
+    size_t gb;            /* buckets per task: group x nb */
     size_t batch;         /* AFFINE: additions per inversion */
     size_t queue;         /* AFFINE: conflict queue capacity */
-    size_t tasks;         /* nwin x chunks */
+    size_t tasks;         /* ngroups x chunks */
     double cost;          /* model estimate */
+    unsigned endo;        /* pieces per scalar (1: no endomorphism split) */
+    size_t n;             /* points as given; the MSM runs over endo x n */
 } msm_plan;
 
 /* Byte offsets inside one worker's region, and the region sizes of the whole call. */
 typedef struct {
     size_t bk, side, used, side_used, busy, ent, pre, queue; /* per worker */
     size_t worker;                                           /* bytes per worker (aligned) */
-    size_t results;                                          /* offset of the task results */
+    size_t results;                                          /* offset of the window results */
+    size_t ext, sub;                                         /* endomorphism images, pieces */
     size_t workers;                                          /* offset of worker 0's region */
     size_t total;                                            /* whole scratch incl. slack */
 } msm_layout;
@@ -349,34 +401,38 @@ static size_t msm_batch_size(size_t nb)
     return b > MSM_BATCH_MAX ? MSM_BATCH_MAX : b;
 }
 
-static double msm_cost(const msm_group *g, size_t n, unsigned threads, unsigned nwin, size_t nb,
-                       unsigned k, cuzk_msm_accum accum, size_t batch)
+/* Tasks of |group| windows each: the tasks of one round run at once, a round costs its
+ * largest task. */
+static double msm_cost(const msm_group *g, size_t n, unsigned threads, unsigned nwin,
+                       unsigned group, size_t nb, unsigned k, cuzk_msm_accum accum, size_t batch)
 {
     double a = accum == CUZK_MSM_ACCUM_XYZZ ? MSM_COST_ADD_XYZZ
                                             : MSM_COST_ADD_AFFINE + g->inv / (double)batch;
-    double tasks = (double)nwin * k;
-    double rounds = (double)((nwin * (size_t)k + threads - 1) / threads);
+    unsigned ngroups = (nwin + group - 1) / group;
+    size_t tasks = (size_t)ngroups * k;
+    double rounds = (double)((tasks + threads - 1) / threads);
     double r = accum == CUZK_MSM_ACCUM_XYZZ ? MSM_COST_REDUCE_XYZZ : MSM_COST_REDUCE_AFFINE;
-    double per_task = ((double)n / k) * (a + MSM_COST_OVERHEAD) + (double)nb * r;
-    return rounds * per_task + tasks * MSM_COST_JAC_ADD;
+    double per_task = ((double)n / k) * group * (a + MSM_COST_OVERHEAD) + (double)(group * nb) * r;
+    return rounds * per_task + (double)nwin * k * MSM_COST_JAC_ADD;
 }
 
-static bool msm_layout_make(msm_layout *l, const msm_plan *p, const msm_group *g)
+/* |limbs|: 64-bit limbs per endomorphism piece. */
+static bool msm_layout_make(msm_layout *l, const msm_plan *p, const msm_group *g, unsigned limbs)
 {
-    size_t off = 0, w = msm_words(p->nb);
+    size_t off = 0, w = msm_words(p->gb);
     memset(l, 0, sizeof *l);
     if (p->accum == CUZK_MSM_ACCUM_XYZZ) {
-        if (!msm_region(&l->bk, &off, p->nb, g->xyzz) ||
+        if (!msm_region(&l->bk, &off, p->gb, g->xyzz) ||
             !msm_region(&l->used, &off, w, sizeof(uint64_t)))
             return false;
     } else {
-        if (!msm_region(&l->bk, &off, p->nb, g->aff) ||
-            !msm_region(&l->side, &off, p->nb, g->xyzz) ||
+        if (!msm_region(&l->bk, &off, p->gb, g->aff) ||
+            !msm_region(&l->side, &off, p->gb, g->xyzz) ||
             !msm_region(&l->used, &off, w, sizeof(uint64_t)) ||
             !msm_region(&l->side_used, &off, w, sizeof(uint64_t)) ||
             !msm_region(&l->busy, &off, w, sizeof(uint64_t)) ||
             !msm_region(&l->ent, &off, p->batch, g->entry) ||
-            !msm_region(&l->pre, &off, p->batch, g->f) ||
+            !msm_region(&l->pre, &off, p->batch, g->pre) ||
             !msm_region(&l->queue, &off, p->queue ? p->queue : 1, g->qitem))
             return false;
     }
@@ -384,7 +440,13 @@ static bool msm_layout_make(msm_layout *l, const msm_plan *p, const msm_group *g
     if (!msm_region(&dummy, &off, 0, 1)) /* align the worker stride */
         return false;
     l->worker = off;
-    if (!msm_region(&l->results, &total, p->tasks, g->jac) ||
+    size_t ext = p->endo > 1 ? (p->endo - 1) * p->n : 0;
+    size_t sub = p->endo > 1 ? p->endo * p->n : 0;
+    if (ext && ext / (p->endo - 1) != p->n)
+        return false;
+    if (!msm_region(&l->results, &total, (size_t)p->nwin * p->chunks, g->jac) ||
+        !msm_region(&l->ext, &total, ext, g->aff) ||
+        !msm_region(&l->sub, &total, sub, (size_t)limbs * sizeof(uint64_t)) ||
         !msm_region(&l->workers, &total, p->workers, l->worker) ||
         !msm_region(&dummy, &total, 1, MSM_ALIGN)) /* slack to align the base pointer */
         return false;
@@ -413,35 +475,48 @@ static void msm_plan_make(msm_plan *out, const msm_group *g, size_t n, unsigned 
             cuzk_msm_accum acc = (cuzk_msm_accum)a;
             if (o->accum != CUZK_MSM_ACCUM_AUTO && acc != o->accum)
                 continue;
-            if (o->accum == CUZK_MSM_ACCUM_AUTO && acc == CUZK_MSM_ACCUM_AFFINE &&
-                nb < MSM_AFFINE_MIN_BUCKETS)
-                continue;
-            size_t batch = acc == CUZK_MSM_ACCUM_AFFINE ? msm_batch_size(nb) : 0;
-            unsigned kmin = 1, kmax = (2 * threads + nwin - 1) / nwin;
-            if (o->chunks)
-                kmin = kmax = o->chunks;
-            size_t nmax = n ? n : 1;
-            if (kmax > nmax)
-                kmax = (unsigned)nmax;
-            if (kmin > kmax)
-                kmin = kmax;
-            for (unsigned k = kmin; k <= kmax; k++) {
-                double cost = msm_cost(g, n, threads, nwin, nb, k, acc, batch);
-                if (best.cost < 0 || cost < best.cost) {
-                    best.c = c;
-                    best.nwin = nwin;
-                    best.chunks = k;
-                    best.accum = acc;
-                    best.nb = nb;
-                    best.batch = batch;
-                    best.queue = batch / 2;
-                    best.tasks = (size_t)nwin * k;
-                    best.workers = best.tasks < threads ? (unsigned)best.tasks : threads;
-                    best.cost = cost;
+            /* Grouping windows gives a batch-affine task more buckets to batch over; it is
+             * bounded by the cache (MSM_GROUP_BYTES). One window is always allowed. */
+            for (unsigned grp = 1; grp <= nwin && grp <= MSM_GROUP_MAX; grp++) {
+                size_t gb = grp * nb;
+                if (grp > 1 && gb * g->aff > MSM_GROUP_BYTES)
+                    break;
+                if (o->accum == CUZK_MSM_ACCUM_AUTO && acc == CUZK_MSM_ACCUM_AFFINE &&
+                    gb < MSM_AFFINE_MIN_BUCKETS)
+                    continue;
+                unsigned ngroups = (nwin + grp - 1) / grp;
+                size_t batch = acc == CUZK_MSM_ACCUM_AFFINE ? msm_batch_size(gb) : 0;
+                unsigned kmin = 1, kmax = (2 * threads + ngroups - 1) / ngroups;
+                if (o->chunks)
+                    kmin = kmax = o->chunks;
+                size_t nmax = n ? n : 1;
+                if (kmax > nmax)
+                    kmax = (unsigned)nmax;
+                if (kmin > kmax)
+                    kmin = kmax;
+                for (unsigned k = kmin; k <= kmax; k++) {
+                    double cost = msm_cost(g, n, threads, nwin, grp, nb, k, acc, batch);
+                    if (best.cost < 0 || cost < best.cost) {
+                        best.c = c;
+                        best.nwin = nwin;
+                        best.group = grp;
+                        best.ngroups = ngroups;
+                        best.chunks = k;
+                        best.accum = acc;
+                        best.nb = nb;
+                        best.gb = gb;
+                        best.batch = batch;
+                        best.queue = batch / 2;
+                        best.tasks = (size_t)ngroups * k;
+                        best.workers = best.tasks < threads ? (unsigned)best.tasks : threads;
+                        best.cost = cost;
+                    }
                 }
             }
         }
     }
+    best.endo = 1;
+    best.n = n;
     *out = best;
 }
 
@@ -554,7 +629,7 @@ static bool msm_badd_plan_make(msm_badd_plan *p, const msm_group *g, size_t n, u
     if (p->accum == CUZK_MSM_ACCUM_AFFINE) {
         if (!msm_region(&p->lanes_off, &off, p->lanes, g->aff) ||
             !msm_region(&p->ent_off, &off, p->lanes, g->entry) ||
-            !msm_region(&p->pre_off, &off, p->lanes, g->f))
+            !msm_region(&p->pre_off, &off, p->lanes, g->pre))
             return false;
     }
     if (!msm_region(&dummy, &off, 0, 1))

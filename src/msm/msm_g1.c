@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* MSM and bitmap batch addition in G1 (over Fp): src/msm/pippenger_impl.h instantiated. */
 #include "cuzk/msm.h"
+#include "curve/curve_internal.h"
+#include "msm/msm_common.h"
 
 #define M_(name) cuzk_g1_##name
 #define F_T cuzk_fp_t
@@ -13,10 +15,81 @@
 #define F_NEG msm_fp_neg
 #define F_MUL msm_fp_mul
 #define F_SQR msm_fp_sqr
-#define F_INV cuzk_fp_inv_vartime
+#define B_T cuzk_fp_t
+#define B_ONE cuzk_fp_set_one
+#define B_MUL msm_fp_mul
+#define B_INV cuzk_fp_inv_vartime
+#define F_NORM(n, a) (*(n) = *(a))
+#define F_INV_FROM_NORM(inv, a, ninv) (*(inv) = *(ninv))
 #define AFF_T cuzk_g1_affine_t
 #define JAC_T cuzk_g1_jac_t
 #define XYZZ_T cuzk_g1_xyzz_t
 /* cuzk_fp_inv_vartime / cuzk_fp_mul measured on the development machine: ~21 us / ~45 ns. */
 #define MSM_INV_COST 450.0
+/*
+ * GLV split (as cuzk_g1_mul_vartime): phi(x, y) = (beta x, y) acts on G1 as [-z], z = x^2
+ * (128 bits), and r = z^2 - z + 1, so k = q z + s with q, s < z and k P = s P + q (-phi(P)).
+ */
+#define MSM_ENDO_M 2
+#define MSM_ENDO_LIMBS 2
+#define MSM_ENDO_BITS 128
+static void msm_endo_split(uint64_t out[4], const uint64_t k[4])
+{
+    typedef unsigned __int128 u128;
+    /* k / z by schoolbook division in base 2^64 (Knuth's algorithm D): z's top limb has its
+     * top bit set, so each quotient limb is estimated from the top limb and corrected at
+     * most twice; k < r < 2^255 and z > 2^127 leave two quotient limbs. */
+    const uint64_t v1 = 0xac45a4010001a402ULL, v0 = 0x0000000100000000ULL;
+    uint64_t u[5] = {k[0], k[1], k[2], k[3], 0}, q[2];
+    for (int j = 1; j >= 0; j--) {
+        u128 qh, rh;
+        if (u[j + 2] >= v1) { /* the estimate would not fit: start from 2^64 - 1 */
+            qh = UINT64_MAX;
+            rh = (((u128)u[j + 2] << 64) | u[j + 1]) - qh * v1;
+        } else {
+            uint64_t r;
+            qh = msm_div128(u[j + 2], u[j + 1], v1, &r);
+            rh = r;
+        }
+        while (!(rh >> 64) && qh * v0 > ((rh << 64) | u[j])) {
+            qh--;
+            rh += v1;
+        }
+        /* u[j..j+2] -= qh * (v1, v0) */
+        u128 p0 = qh * v0, p1 = qh * v1 + (uint64_t)(p0 >> 64);
+        u128 d0 = (u128)u[j] - (uint64_t)p0;
+        u128 d1 = (u128)u[j + 1] - (uint64_t)p1 - (uint64_t)((d0 >> 64) & 1);
+        u128 d2 = (u128)u[j + 2] - (uint64_t)(p1 >> 64) - (uint64_t)((d1 >> 64) & 1);
+        u[j] = (uint64_t)d0;
+        u[j + 1] = (uint64_t)d1;
+        u[j + 2] = (uint64_t)d2;
+        if ((d2 >> 64) & 1) { /* one too many: add z back */
+            qh--;
+            u128 a0 = (u128)u[j] + v0;
+            u128 a1 = (u128)u[j + 1] + v1 + (uint64_t)(a0 >> 64);
+            u[j] = (uint64_t)a0;
+            u[j + 1] = (uint64_t)a1;
+            u[j + 2] += (uint64_t)(a1 >> 64);
+        }
+        q[j] = (uint64_t)qh;
+    }
+    out[0] = u[0];
+    out[1] = u[1];
+    out[2] = q[0];
+    out[3] = q[1];
+}
+
+static void cuzk_g1_endo_images_(cuzk_g1_affine_t out[1], const cuzk_g1_affine_t *p)
+{
+    if (p->infinity) {
+        cuzk_g1_affine_set_infinity(&out[0]);
+        return;
+    }
+    cuzk_g1_jac_t j = {p->x, p->y, p->x}, t; /* z is not read by phi's x, y */
+    cuzk__g1_phi(&t, &j);
+    out[0].x = t.x;
+    cuzk_fp_neg(&out[0].y, &p->y); /* -phi(P) */
+    out[0].infinity = false;
+}
+
 #include "msm/pippenger_impl.h"

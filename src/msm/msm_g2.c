@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* MSM and bitmap batch addition in G2 (over Fp2): src/msm/pippenger_impl.h instantiated. */
+#include <pthread.h>
+
 #include "cuzk/msm.h"
+#include "curve/curve_internal.h"
+#include "msm/msm_common.h"
 
 #define M_(name) cuzk_g2_##name
 #define F_T cuzk_fp2_t
@@ -13,10 +17,95 @@
 #define F_NEG msm_fp2_neg
 #define F_MUL msm_fp2_mul
 #define F_SQR msm_fp2_sqr
-#define F_INV cuzk_fp2_inv_vartime
+#define B_T cuzk_fp_t
+#define B_ONE cuzk_fp_set_one
+#define B_MUL msm_fp_mul
+#define B_INV cuzk_fp_inv_vartime
+#define F_NORM msm_fp2_norm
+#define F_INV_FROM_NORM msm_fp2_inv_from_norm
 #define AFF_T cuzk_g2_affine_t
 #define JAC_T cuzk_g2_jac_t
 #define XYZZ_T cuzk_g2_xyzz_t
-/* cuzk_fp2_inv_vartime / cuzk_fp2_mul measured on the development machine: ~15 us / ~250 ns. */
-#define MSM_INV_COST 60.0
+/* cuzk_fp_inv_vartime / cuzk_fp2_mul (docs/PERFORMANCE.md, "Field arithmetic"): ~17 us / ~170 ns. */
+#define MSM_INV_COST 100.0
+/* N(a) = a0^2 + a1^2 (u^2 = -1), and 1/a = conj(a) / N(a). */
+static inline void msm_fp2_norm(cuzk_fp_t *n, const cuzk_fp2_t *a)
+{
+    cuzk_fp_t t;
+    msm_fp_sqr(n, &a->c0);
+    msm_fp_sqr(&t, &a->c1);
+    msm_fp_add(n, n, &t);
+}
+
+static inline void msm_fp2_inv_from_norm(cuzk_fp2_t *inv, const cuzk_fp2_t *a,
+                                         const cuzk_fp_t *ninv)
+{
+    cuzk_fp_t t;
+    msm_fp_mul(&inv->c0, &a->c0, ninv);
+    msm_fp_mul(&t, &a->c1, ninv);
+    msm_fp_neg(&inv->c1, &t);
+}
+
+/*
+ * GLS split (as cuzk_g2_mul_vartime): psi acts on G2 as [x], x = -c, c = 0xd201000000010000,
+ * and r < c^4, so k has four base-c digits d_m and k P = sum_m d_m ((-1)^m psi^m(P)).
+ */
+#define MSM_ENDO_M 4
+#define MSM_ENDO_LIMBS 1
+#define MSM_ENDO_BITS 64
+static void msm_endo_split(uint64_t out[4], const uint64_t k[4])
+{
+    uint64_t t[4] = {k[0], k[1], k[2], k[3]};
+    for (size_t m = 0; m < 4; m++) {
+        uint64_t rem = 0;
+        for (size_t j = 4; j-- > 0;) /* rem < c: each step's quotient fits */
+            t[j] = msm_div128(rem, t[j], CUZK_BLS_X_ABS, &rem);
+        out[m] = rem;
+    }
+}
+
+/* psi(x, y) = (conj(x) cx, conj(y) cy): the constants are psi's image of the Jacobian
+ * (1, 1, 1), taken once from the curve code. */
+static cuzk_fp2_t msm_psi_c[2];
+static pthread_once_t msm_psi_once = PTHREAD_ONCE_INIT;
+
+static void msm_psi_init(void)
+{
+    cuzk_g2_jac_t one;
+    cuzk_fp2_set_one(&one.x);
+    cuzk_fp2_set_one(&one.y);
+    cuzk_fp2_set_one(&one.z);
+    cuzk__g2_psi(&one, &one);
+    msm_psi_c[0] = one.x;
+    msm_psi_c[1] = one.y;
+}
+
+static inline void msm_psi_coord(cuzk_fp2_t *out, const cuzk_fp2_t *a, const cuzk_fp2_t *c)
+{
+    cuzk_fp2_t t;
+    t.c0 = a->c0;
+    msm_fp_neg(&t.c1, &a->c1);
+    msm_fp2_mul(out, &t, c);
+}
+
+static void cuzk_g2_endo_images_(cuzk_g2_affine_t out[3], const cuzk_g2_affine_t *p)
+{
+    if (p->infinity) {
+        for (int m = 0; m < 3; m++)
+            cuzk_g2_affine_set_infinity(&out[m]);
+        return;
+    }
+    pthread_once(&msm_psi_once, msm_psi_init);
+    cuzk_fp2_t x = p->x, y = p->y;
+    for (int m = 0; m < 3; m++) {
+        msm_psi_coord(&x, &x, &msm_psi_c[0]);
+        msm_psi_coord(&y, &y, &msm_psi_c[1]);
+        out[m].x = x;
+        out[m].y = y;
+        if (!(m & 1)) /* psi^(m+1) with sign (-1)^(m+1) */
+            msm_fp2_neg(&out[m].y, &out[m].y);
+        out[m].infinity = false;
+    }
+}
+
 #include "msm/pippenger_impl.h"

@@ -10,9 +10,20 @@
  *   F_T             field element type of the coordinates
  *   F_ONE F_IS_ZERO F_EQ F_ADD F_SUB F_DBL F_NEG F_MUL F_SQR
  *                   field operations with the cuzk_fp_* signatures
- *   F_INV           a (variable-time) inversion
+ *   B_T B_ONE B_MUL B_INV
+ *                   the base field (Fp), where batch inversions run
+ *   F_NORM(B_T *n, const F_T *a), F_INV_FROM_NORM(F_T *inv, const F_T *a, const B_T *ninv)
+ *                   n = N(a), an element of the base field whose inverse gives a's; then
+ *                   inv = 1/a from ninv = 1/N(a)
  *   AFF_T JAC_T XYZZ_T  point types
- *   MSM_INV_COST    cost of F_INV in field multiplications (measured, see the .c file)
+ *   MSM_INV_COST    cost of B_INV in F_T multiplications (measured, see the .c file)
+ *   MSM_ENDO_M MSM_ENDO_LIMBS MSM_ENDO_BITS
+ *                   the endomorphism split: pieces per scalar, 64-bit limbs per piece, and the
+ *                   most bits a piece has
+ *   msm_endo_split(uint64_t out[M * LIMBS], const uint64_t k[4])
+ *                   pieces of a canonical k < r: k P = sum_m piece_m Q_m
+ *   M_(endo_images_)(AFF_T out[M - 1], const AFF_T *p)
+ *                   Q_1 .. Q_{M-1} for Q_0 = p (infinity maps to infinity)
  *
  * ---- Algorithm -------------------------------------------------------------------------------
  *
@@ -49,16 +60,32 @@
  *    XYZZ cost instead of to one inversion per point. Equal x inside a batch is a doubling
  *    (lambda = 3x^2 / 2y, same batch) or a cancellation (the bucket becomes infinity).
  *
+ * Window groups: a task may take g consecutive windows at once (g x 2^(c-1) buckets), so one
+ * scalar conversion serves g digits and a batch-affine batch can span all g windows' buckets.
+ * This matters at small n: at 2^12 points (c = 10, 512 buckets per window) one window allows
+ * batches of 128 additions, each paying 1/128 of a ~450 M inversion; 13 windows together fill
+ * batches of MSM_BATCH_MAX. g is bounded by MSM_GROUP_MAX and by MSM_GROUP_BYTES of buckets.
+ *
  * Window choice (cost model, in field multiplications M of the group):
- *     time(c, k) = ceil(nwin * k / threads) * ((n / k) * A + 2^(c-1) * R) + nwin * k * J
- * with k point chunks per window, A the cost of one bucket addition (XYZZ: 10 + 1.5 overhead;
- * AFFINE: 8.5 + MSM_INV_COST / batch + 1.5), R the running-sum cost per bucket (28 with XYZZ
- * buckets, 24 with affine ones) and J one Jacobian addition to combine task results. The
- * planner tries every c up to MSM_AUTO_MAX_WINDOW (capped at bits + 1), both strategies (AUTO;
- * AFFINE only from MSM_AFFINE_MIN_BUCKETS buckets up) and k up to 2 * threads / nwin, and keeps
- * the cheapest. The constants were fitted to the measurements in docs/PERFORMANCE.md, "CPU MSM
+ *     time(c, g, k) = ceil(ceil(nwin / g) * k / threads) * ((n / k) * g * A + g 2^(c-1) * R)
+ *                     + nwin * k * J
+ * with k point chunks per window group, A the cost of one bucket addition (XYZZ: 10 + 1.5
+ * overhead; AFFINE: 8.5 + MSM_INV_COST / batch + 1.5, batch from g 2^(c-1) buckets), R the
+ * running-sum cost per bucket (28 with XYZZ buckets, 24 with affine ones) and J one Jacobian
+ * addition to combine task results. The planner tries every c up to MSM_AUTO_MAX_WINDOW
+ * (capped at bits + 1), both strategies (AUTO; AFFINE only from MSM_AFFINE_MIN_BUCKETS buckets
+ * per task up), every g and k up to 2 * threads / ceil(nwin / g), and keeps the cheapest (ties:
+ * the smallest g). The constants were fitted to the measurements in docs/PERFORMANCE.md, "CPU MSM
  * (issue 3)": G1 picks XYZZ up to about 2^13 points and AFFINE above (c = 13 at 2^16, 15 at
  * 2^18, 16 at 2^20, 20 from 2^24), where AFFINE measured 1.2-1.3x faster than XYZZ.
+ *
+ * Endomorphism split (cuzk_msm_opts.endo; automatic up to MSM_ENDO_MAX_N points when the
+ * scalars are wider than a piece): each scalar becomes MSM_ENDO_M pieces (G1: k = s + q z with
+ * -phi(P) for the second point; G2: four base-|x| digits with +-psi^m(P)), the images are
+ * computed once per call into the working memory, and the MSM runs over MSM_ENDO_M x n points
+ * with 128-bit (G1) or 64-bit (G2) scalars: as many bucket additions, but a half (a quarter)
+ * of the windows and so of the running sums, and no fold. Measured at 2^12 (callgrind, one
+ * thread): G1 -14 %, G2 -15 % instructions; at 2^16 (G1) and 2^14 (G2) -9 % / -19 % CPU time.
  *
  * Scalars: a scalar k above (r-1)/2 is applied as r - k to the negated point (msm_scalar), so
  * scalars below r have at most 254 bits. One parallel pass ORs all applied scalars to find the
@@ -67,7 +94,8 @@
  * reduction, about 20 integer multiplications): no converted copy is allocated, and the measured
  * cost of this against raw scalars was within noise.
  *
- * Memory, allocated once per call (or supplied by the caller): the task results, and per worker
+ * Memory, allocated once per call (or supplied by the caller): the window results, the
+ * endomorphism images and pieces when split, and per worker
  * the buckets with 1-bit "used" maps (so no bucket is cleared between tasks), plus for AFFINE
  * the side XYZZ buckets (touched only on queue overflow), the batch entries, prefix products
  * and the conflict queue. G1 at 2^20 (c = 16): 3.3 MiB of affine buckets, 6 MiB of side buckets
@@ -105,21 +133,25 @@ typedef struct {
     uint32_t neg;
 } MSM_QITEM_T;
 
-static const msm_group M_(group_) = {sizeof(AFF_T), sizeof(XYZZ_T),      sizeof(JAC_T),
-                                     sizeof(F_T),   sizeof(MSM_ENTRY_T), sizeof(MSM_QITEM_T),
-                                     MSM_INV_COST};
+static const msm_group M_(group_) = {sizeof(AFF_T),       sizeof(XYZZ_T),      sizeof(JAC_T),
+                                     sizeof(F_T),         sizeof(MSM_ENTRY_T), sizeof(MSM_QITEM_T),
+                                     2 * sizeof(B_T), MSM_INV_COST};
 
 /*
  * Performs the |m| independent affine additions of |ent| with one inversion (Montgomery's
  * trick). Each dst appears at most once and is not at infinity; src is not at infinity.
- * |pre| holds |m| prefix products. Cost per addition: 5M + 1S + 7 subtractions, plus the
- * shared inversion.
+ * The trick runs on the norms N(den) in the base field (G1: den itself; G2: den times its
+ * conjugate, so 1/den = conj(den) / N(den) and the prefix products are Fp, not Fp2,
+ * multiplications: 7 instead of 9 Fp multiplications per addition for the inverse). |pre|
+ * holds 2m base-field elements: prefix product and norm of each entry. Cost per addition:
+ * 5M + 1S + 7 subtractions (G1), plus the shared inversion.
  */
-static void M_(batch_apply_)(MSM_ENTRY_T *ent, size_t m, F_T *pre)
+static void M_(batch_apply_)(MSM_ENTRY_T *ent, size_t m, B_T *pre)
 {
-    F_T acc, den, num, py;
+    F_T den, num, py;
+    B_T acc;
     size_t live = 0;
-    F_ONE(&acc);
+    B_ONE(&acc);
     for (size_t k = 0; k < m; k++) {
         MSM_ENTRY_T *e = &ent[k];
         AFF_T *a = e->dst;
@@ -141,13 +173,14 @@ static void M_(batch_apply_)(MSM_ENTRY_T *ent, size_t m, F_T *pre)
             e->kind = MSM_KIND_ADD;
             F_SUB(&den, &p->x, &a->x);
         }
-        pre[k] = acc;
-        F_MUL(&acc, &acc, &den);
+        pre[2 * k] = acc;
+        F_NORM(&pre[2 * k + 1], &den);
+        B_MUL(&acc, &acc, &pre[2 * k + 1]);
         live++;
     }
     if (!live)
         return;
-    F_INV(&acc, &acc);
+    B_INV(&acc, &acc);
     for (size_t k = m; k-- > 0;) {
         MSM_ENTRY_T *e = &ent[k];
         if (e->kind == MSM_KIND_CANCEL)
@@ -155,6 +188,7 @@ static void M_(batch_apply_)(MSM_ENTRY_T *ent, size_t m, F_T *pre)
         AFF_T *a = e->dst;
         const AFF_T *p = e->src;
         F_T inv, lam, x3;
+        B_T ninv;
         if (e->kind == MSM_KIND_ADD) {
             if (e->neg)
                 F_NEG(&py, &p->y);
@@ -168,8 +202,9 @@ static void M_(batch_apply_)(MSM_ENTRY_T *ent, size_t m, F_T *pre)
             F_DBL(&lam, &num);
             F_ADD(&num, &num, &lam);
         }
-        F_MUL(&inv, &acc, &pre[k]); /* 1 / den_k */
-        F_MUL(&acc, &acc, &den);    /* 1 / (den_0 ... den_{k-1}) */
+        B_MUL(&ninv, &acc, &pre[2 * k]);     /* 1 / N_k */
+        B_MUL(&acc, &acc, &pre[2 * k + 1]); /* 1 / (N_0 ... N_{k-1}) */
+        F_INV_FROM_NORM(&inv, &den, &ninv);
         F_MUL(&lam, &num, &inv);
         F_SQR(&x3, &lam);
         F_SUB(&x3, &x3, &a->x);
@@ -179,6 +214,122 @@ static void M_(batch_apply_)(MSM_ENTRY_T *ent, size_t m, F_T *pre)
         F_SUB(&a->y, &num, &a->y);
         a->x = x3;
     }
+}
+
+/*
+ * XYZZ arithmetic with the inline field helpers of this file (the library's cuzk_gX_xyzz_*
+ * use out-of-line field additions: callgrind put them at 18 % (G1) and, through the running
+ * sums, 40 % (G2) of a 2^12-point MSM). Same formulas as src/curve/point_impl.h: dbl-2008-s-1,
+ * add-2008-s, madd-2008-s; outputs may alias inputs.
+ */
+static inline bool M_(x_inf_)(const XYZZ_T *p)
+{
+    return F_IS_ZERO(&p->zz);
+}
+
+static inline void M_(x_dbl_)(XYZZ_T *out, const XYZZ_T *p)
+{
+    F_T u, v, w, s, m, t;
+    F_DBL(&u, &p->y);
+    F_SQR(&v, &u);
+    F_MUL(&w, &u, &v);
+    F_MUL(&s, &p->x, &v);
+    F_SQR(&m, &p->x);
+    F_DBL(&t, &m);
+    F_ADD(&m, &m, &t); /* M = 3 X1^2 */
+    XYZZ_T o;
+    F_SQR(&o.x, &m);
+    F_DBL(&t, &s);
+    F_SUB(&o.x, &o.x, &t); /* X3 = M^2 - 2S */
+    F_SUB(&t, &s, &o.x);
+    F_MUL(&t, &m, &t);
+    F_MUL(&s, &w, &p->y);
+    F_SUB(&o.y, &t, &s); /* Y3 = M (S - X3) - W Y1 */
+    F_MUL(&o.zz, &v, &p->zz);
+    F_MUL(&o.zzz, &w, &p->zzz);
+    *out = o;
+}
+
+static inline void M_(x_add_)(XYZZ_T *out, const XYZZ_T *p, const XYZZ_T *q)
+{
+    if (M_(x_inf_)(p)) {
+        *out = *q;
+        return;
+    }
+    if (M_(x_inf_)(q)) {
+        *out = *p;
+        return;
+    }
+    F_T u1, u2, s1, s2, pd, r, pp, ppp, qq, t;
+    F_MUL(&u1, &p->x, &q->zz);
+    F_MUL(&u2, &q->x, &p->zz);
+    F_MUL(&s1, &p->y, &q->zzz);
+    F_MUL(&s2, &q->y, &p->zzz);
+    F_SUB(&pd, &u2, &u1);
+    F_SUB(&r, &s2, &s1);
+    if (F_IS_ZERO(&pd)) {
+        if (F_IS_ZERO(&r))
+            M_(x_dbl_)(out, p);
+        else
+            M_(xyzz_set_infinity)(out);
+        return;
+    }
+    F_SQR(&pp, &pd);
+    F_MUL(&ppp, &pd, &pp);
+    F_MUL(&qq, &u1, &pp);
+    XYZZ_T o;
+    F_SQR(&o.x, &r);
+    F_SUB(&o.x, &o.x, &ppp);
+    F_DBL(&t, &qq);
+    F_SUB(&o.x, &o.x, &t); /* X3 = R^2 - PPP - 2Q */
+    F_SUB(&t, &qq, &o.x);
+    F_MUL(&t, &r, &t);
+    F_MUL(&s1, &s1, &ppp);
+    F_SUB(&o.y, &t, &s1); /* Y3 = R (Q - X3) - S1 PPP */
+    F_MUL(&o.zz, &p->zz, &q->zz);
+    F_MUL(&o.zz, &o.zz, &pp);
+    F_MUL(&o.zzz, &p->zzz, &q->zzz);
+    F_MUL(&o.zzz, &o.zzz, &ppp);
+    *out = o;
+}
+
+/* *out = p + q for affine q not at infinity. */
+static inline void M_(x_madd_)(XYZZ_T *out, const XYZZ_T *p, const AFF_T *q)
+{
+    if (M_(x_inf_)(p)) {
+        out->x = q->x;
+        out->y = q->y;
+        F_ONE(&out->zz);
+        F_ONE(&out->zzz);
+        return;
+    }
+    F_T u2, s2, pd, r, pp, ppp, qq, t;
+    F_MUL(&u2, &q->x, &p->zz);
+    F_MUL(&s2, &q->y, &p->zzz);
+    F_SUB(&pd, &u2, &p->x);
+    F_SUB(&r, &s2, &p->y);
+    if (F_IS_ZERO(&pd)) {
+        if (F_IS_ZERO(&r))
+            M_(x_dbl_)(out, p);
+        else
+            M_(xyzz_set_infinity)(out);
+        return;
+    }
+    F_SQR(&pp, &pd);
+    F_MUL(&ppp, &pd, &pp);
+    F_MUL(&qq, &p->x, &pp);
+    XYZZ_T o;
+    F_SQR(&o.x, &r);
+    F_SUB(&o.x, &o.x, &ppp);
+    F_DBL(&t, &qq);
+    F_SUB(&o.x, &o.x, &t); /* X3 = R^2 - PPP - 2Q */
+    F_SUB(&t, &qq, &o.x);
+    F_MUL(&t, &r, &t);
+    F_MUL(&s2, &p->y, &ppp);
+    F_SUB(&o.y, &t, &s2); /* Y3 = R (Q - X3) - Y1 PPP */
+    F_MUL(&o.zz, &p->zz, &pp);
+    F_MUL(&o.zzz, &p->zzz, &ppp);
+    *out = o;
 }
 
 /* |p| or its negation as an affine point in |tmp|. */
@@ -200,7 +351,7 @@ typedef struct {
     uint64_t *side_used; /* side bucket holds a value */
     uint64_t *busy;      /* bucket has an addition in the current batch */
     MSM_ENTRY_T *ent;
-    F_T *pre;
+    B_T *pre;
     MSM_QITEM_T *q;
     size_t m, qn, batch, qcap, nb;
 } MSM_WORKER_T;
@@ -215,7 +366,7 @@ static inline void M_(xyzz_put_)(XYZZ_T *bk, uint64_t *used, const AFF_T *p, uin
         msm_bit_set(used, b);
         M_(xyzz_from_affine)(&bk[b], q);
     } else {
-        M_(xyzz_add_affine)(&bk[b], &bk[b], q);
+        M_(x_madd_)(&bk[b], &bk[b], q);
     }
 }
 
@@ -296,31 +447,34 @@ static void M_(aff_finish_)(MSM_WORKER_T *s)
     }
 }
 
-/* Window sum sum_b (b+1) B_b by running sums from the top bucket down: 2 additions per bucket. */
-static void M_(reduce_)(JAC_T *out, const MSM_WORKER_T *s, cuzk_msm_accum accum)
+/* Window sum sum_b (b+1) B_b of the |nb| buckets from |lo| by running sums from the top bucket
+ * down: 2 additions per bucket. */
+static void M_(reduce_)(JAC_T *out, const MSM_WORKER_T *s, cuzk_msm_accum accum, size_t lo,
+                        size_t nb)
 {
     XYZZ_T run, tot;
     M_(xyzz_set_infinity)(&run);
     M_(xyzz_set_infinity)(&tot);
-    for (size_t b = s->nb; b-- > 0;) {
+    for (size_t b = lo + nb; b-- > lo;) {
         if (accum == CUZK_MSM_ACCUM_XYZZ) {
             if (msm_bit_get(s->used, b))
-                M_(xyzz_add)(&run, &run, (const XYZZ_T *)s->bk + b);
+                M_(x_add_)(&run, &run, (const XYZZ_T *)s->bk + b);
         } else {
             if (msm_bit_get(s->used, b))
-                M_(xyzz_add_affine)(&run, &run, (const AFF_T *)s->bk + b);
+                M_(x_madd_)(&run, &run, (const AFF_T *)s->bk + b);
             if (msm_bit_get(s->side_used, b))
-                M_(xyzz_add)(&run, &run, &s->side[b]);
+                M_(x_add_)(&run, &run, &s->side[b]);
         }
-        M_(xyzz_add)(&tot, &tot, &run);
+        M_(x_add_)(&tot, &tot, &run);
     }
     M_(xyzz_to_jac)(out, &tot);
 }
 
 typedef struct {
-    const AFF_T *bases;
+    const AFF_T *bases; /* points [0, n0) */
+    const AFF_T *ext;   /* points [n0, n): endomorphism images (plan.endo > 1) */
     msm_scalars sc;
-    size_t n;
+    size_t n, n0;
     msm_plan plan;
     msm_layout lay;
     unsigned char *mem;
@@ -328,14 +482,17 @@ typedef struct {
     _Atomic size_t next;
 } MSM_CTX_T;
 
-/* Task t = (window t / chunks, chunk t % chunks): accumulate, reduce into results[t]. */
+/* Task t = (window group t / chunks, chunk t % chunks): accumulate the chunk's points into the
+ * buckets of every window of the group (one scalar conversion per point, and batches that
+ * span the group's buckets), then reduce each window into results[w * chunks + chunk]. */
 static void M_(msm_task_)(MSM_CTX_T *x, MSM_WORKER_T *s, size_t t)
 {
     const msm_plan *pl = &x->plan;
-    unsigned w = (unsigned)(t / pl->chunks), c = pl->c;
+    unsigned gi = (unsigned)(t / pl->chunks), c = pl->c;
+    unsigned w0 = gi * pl->group, w1 = w0 + pl->group < pl->nwin ? w0 + pl->group : pl->nwin;
     size_t j = t % pl->chunks;
     size_t lo = msm_chunk_start(x->n, pl->chunks, j), hi = msm_chunk_start(x->n, pl->chunks, j + 1);
-    size_t words = msm_words(pl->nb);
+    size_t words = msm_words((size_t)(w1 - w0) * pl->nb);
     bool affine = pl->accum == CUZK_MSM_ACCUM_AFFINE;
     memset(s->used, 0, words * sizeof(uint64_t));
     if (affine) {
@@ -343,34 +500,42 @@ static void M_(msm_task_)(MSM_CTX_T *x, MSM_WORKER_T *s, size_t t)
         s->m = s->qn = 0;
     }
     int32_t dig[MSM_BLOCK];
-    uint64_t k[4];
+    uint64_t k[MSM_BLOCK][4];
+    int32_t flip[MSM_BLOCK];
     for (size_t i0 = lo; i0 < hi; i0 += MSM_BLOCK) {
         size_t cnt = hi - i0 < MSM_BLOCK ? hi - i0 : MSM_BLOCK;
-        for (size_t i = 0; i < cnt; i++) {
-            int32_t flip = (int32_t)msm_scalar(k, &x->sc, i0 + i);
-            dig[i] = (msm_digit(k, w, c) ^ -flip) + flip; /* negated when flipped */
-        }
-        for (size_t i = 0; i < cnt; i++) {
-            /* XYZZ buckets are read at once: prefetch a few points ahead. */
-            if (!affine && i + MSM_PREFETCH < cnt && dig[i + MSM_PREFETCH]) {
-                int32_t d = dig[i + MSM_PREFETCH];
-                M_(prefetch_)((const XYZZ_T *)s->bk + ((d < 0 ? -d : d) - 1), sizeof(XYZZ_T));
+        for (size_t i = 0; i < cnt; i++)
+            flip[i] = (int32_t)msm_scalar(k[i], &x->sc, i0 + i);
+        for (unsigned w = w0; w < w1; w++) {
+            uint32_t off = (uint32_t)((w - w0) * pl->nb);
+            for (size_t i = 0; i < cnt; i++) /* negated when flipped */
+                dig[i] = (msm_digit(k[i], w, c) ^ -flip[i]) + flip[i];
+            for (size_t i = 0; i < cnt; i++) {
+                /* XYZZ buckets are read at once: prefetch a few points ahead. */
+                if (!affine && i + MSM_PREFETCH < cnt && dig[i + MSM_PREFETCH]) {
+                    int32_t d = dig[i + MSM_PREFETCH];
+                    M_(prefetch_)((const XYZZ_T *)s->bk + off + ((d < 0 ? -d : d) - 1),
+                                  sizeof(XYZZ_T));
+                }
+                int32_t d = dig[i];
+                size_t v = i0 + i;
+                const AFF_T *p = v < x->n0 ? &x->bases[v] : &x->ext[v - x->n0];
+                if (d == 0 || p->infinity)
+                    continue;
+                CUZK_VERIFY_CHECK(d >= -(int32_t)pl->nb && d <= (int32_t)pl->nb);
+                uint32_t b = off + (uint32_t)(d < 0 ? -d : d) - 1, neg = d < 0;
+                if (!affine)
+                    M_(xyzz_put_)((XYZZ_T *)s->bk, s->used, p, b, neg);
+                else if (M_(aff_place_)(s, p, b, neg))
+                    M_(aff_flush_)(s);
             }
-            int32_t d = dig[i];
-            const AFF_T *p = &x->bases[i0 + i];
-            if (d == 0 || p->infinity)
-                continue;
-            CUZK_VERIFY_CHECK(d >= -(int32_t)pl->nb && d <= (int32_t)pl->nb);
-            uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1, neg = d < 0;
-            if (!affine)
-                M_(xyzz_put_)((XYZZ_T *)s->bk, s->used, p, b, neg);
-            else if (M_(aff_place_)(s, p, b, neg))
-                M_(aff_flush_)(s);
         }
     }
     if (affine)
         M_(aff_finish_)(s);
-    M_(reduce_)(&x->results[t], s, pl->accum);
+    for (unsigned w = w0; w < w1; w++)
+        M_(reduce_)(&x->results[(size_t)w * pl->chunks + j], s, pl->accum,
+                    (size_t)(w - w0) * pl->nb, pl->nb);
 }
 
 static void M_(msm_worker_)(void *vctx, size_t wi)
@@ -379,7 +544,7 @@ static void M_(msm_worker_)(void *vctx, size_t wi)
     const msm_layout *l = &x->lay;
     unsigned char *base = x->mem + l->workers + wi * l->worker;
     MSM_WORKER_T s = {0};
-    s.nb = x->plan.nb;
+    s.nb = x->plan.gb;
     s.bk = base + l->bk;
     s.used = (uint64_t *)(base + l->used);
     if (x->plan.accum == CUZK_MSM_ACCUM_AFFINE) {
@@ -387,7 +552,7 @@ static void M_(msm_worker_)(void *vctx, size_t wi)
         s.side_used = (uint64_t *)(base + l->side_used);
         s.busy = (uint64_t *)(base + l->busy);
         s.ent = (MSM_ENTRY_T *)(base + l->ent);
-        s.pre = (F_T *)(base + l->pre);
+        s.pre = (B_T *)(base + l->pre);
         s.q = (MSM_QITEM_T *)(base + l->queue);
         s.batch = x->plan.batch;
         s.qcap = x->plan.queue;
@@ -398,6 +563,58 @@ static void M_(msm_worker_)(void *vctx, size_t wi)
         if (t >= x->plan.tasks)
             break;
         M_(msm_task_)(x, &s, t);
+    }
+}
+
+/*
+ * The plan and memory layout for |n| scalars of at most |bits| bits (after the fold): with the
+ * endomorphism split (MSM_ENDO_M pieces of at most MSM_ENDO_BITS bits per scalar) when forced,
+ * or automatically when the scalars are wider than a piece and n is at most MSM_ENDO_MAX_N.
+ * Measured at 2^12 points (docs/PERFORMANCE.md, "CPU MSM"): the split halves (G1) or quarters
+ * (G2) the windows, hence the running sums, for the same number of bucket additions.
+ */
+static bool M_(msm_setup_)(msm_plan *p, msm_layout *l, size_t n, unsigned threads, unsigned bits,
+                           const cuzk_msm_opts *o)
+{
+    bool endo = o->endo == CUZK_MSM_ENDO_ON ||
+                (o->endo == CUZK_MSM_ENDO_AUTO && n <= MSM_ENDO_MAX_N && bits > MSM_ENDO_BITS);
+    if (endo && n > SIZE_MAX / MSM_ENDO_M)
+        return false;
+    if (endo) {
+        msm_plan_make(p, &M_(group_), MSM_ENDO_M * n, threads, MSM_ENDO_BITS, o);
+        p->endo = MSM_ENDO_M;
+        p->n = n;
+    } else {
+        msm_plan_make(p, &M_(group_), n, threads, bits, o);
+    }
+    return msm_layout_make(l, p, &M_(group_), MSM_ENDO_LIMBS);
+}
+
+/* The endomorphism split of points [lo, hi): pieces into |sub|, images into |ext|. */
+typedef struct {
+    const AFF_T *bases;
+    const msm_scalars *sc;
+    size_t n, chunks;
+    uint64_t *sub;
+    AFF_T *ext;
+} M_(split_ctx_t_);
+
+static void M_(split_chunk_)(void *vctx, size_t j)
+{
+    M_(split_ctx_t_) *x = vctx;
+    size_t lo = msm_chunk_start(x->n, x->chunks, j), hi = msm_chunk_start(x->n, x->chunks, j + 1);
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t k[4], piece[MSM_ENDO_M * MSM_ENDO_LIMBS];
+        AFF_T img[MSM_ENDO_M - 1];
+        msm_scalar_mod_r(k, x->sc, i);
+        msm_endo_split(piece, k);
+        M_(endo_images_)(img, &x->bases[i]);
+        for (size_t m = 0; m < MSM_ENDO_M; m++) {
+            memcpy(x->sub + (m * x->n + i) * MSM_ENDO_LIMBS, piece + m * MSM_ENDO_LIMBS,
+                   MSM_ENDO_LIMBS * sizeof(uint64_t));
+            if (m > 0)
+                x->ext[(m - 1) * x->n + i] = img[m - 1];
+        }
     }
 }
 
@@ -418,15 +635,26 @@ static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const msm_scalar
         M_(jac_set_infinity)(out);
         return CUZK_OK;
     }
-    MSM_CTX_T x = {.bases = bases, .sc = *sc, .n = n};
-    msm_plan_make(&x.plan, &M_(group_), n, cuzk_pool_threads(pool), bits, o);
-    if (!msm_layout_make(&x.lay, &x.plan, &M_(group_)))
+    if (o->endo > CUZK_MSM_ENDO_ON)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: unknown endomorphism mode %d", (int)o->endo);
+    MSM_CTX_T x = {.bases = bases, .sc = *sc, .n = n, .n0 = n};
+    if (!M_(msm_setup_)(&x.plan, &x.lay, n, cuzk_pool_threads(pool), bits, o))
         return cuzk_fail(CUZK_ERR_NOMEM, "msm: working memory size overflows");
     void *owned;
     st = msm_get_memory(&x.mem, &owned, x.lay.total, o, "msm");
     if (st != CUZK_OK)
         return st;
     x.results = (JAC_T *)(x.mem + x.lay.results);
+    if (x.plan.endo > 1) {
+        M_(split_ctx_t_) sx = {bases, sc, n, 0, (uint64_t *)(x.mem + x.lay.sub),
+                               (AFF_T *)(x.mem + x.lay.ext)};
+        size_t threads = cuzk_pool_threads(pool);
+        sx.chunks = n < 64 * threads ? 1 : 4 * threads;
+        cuzk_pool_run(pool, sx.chunks, M_(split_chunk_), &sx);
+        x.ext = sx.ext;
+        x.n = MSM_ENDO_M * n;
+        x.sc = (msm_scalars){NULL, NULL, sx.sub, MSM_ENDO_LIMBS};
+    }
     atomic_init(&x.next, 0);
     cuzk_pool_run(pool, x.plan.workers, M_(msm_worker_), &x);
     /* Horner over the windows: acc = 2^c acc + (window sum), top window first. */
@@ -465,7 +693,7 @@ static void M_(badd_worker_)(void *vctx, size_t wi)
     bool affine = pl->accum == CUZK_MSM_ACCUM_AFFINE;
     AFF_T *lanes = (AFF_T *)(base + pl->lanes_off);
     MSM_ENTRY_T *ent = (MSM_ENTRY_T *)(base + pl->ent_off);
-    F_T *pre = (F_T *)(base + pl->pre_off);
+    B_T *pre = (B_T *)(base + pl->pre_off);
     size_t nl = pl->lanes, cur = 0, m = 0;
     if (affine)
         for (size_t l = 0; l < nl; l++)
@@ -489,7 +717,7 @@ static void M_(badd_worker_)(void *vctx, size_t wi)
                 if (p->infinity)
                     continue;
                 if (!affine) {
-                    M_(xyzz_add_affine)(&acc, &acc, p);
+                    M_(x_madd_)(&acc, &acc, p);
                     continue;
                 }
                 AFF_T *l = &lanes[cur];
@@ -509,7 +737,7 @@ static void M_(badd_worker_)(void *vctx, size_t wi)
         M_(batch_apply_)(ent, m, pre);
         for (size_t l = 0; l < nl; l++)
             if (!lanes[l].infinity)
-                M_(xyzz_add_affine)(&acc, &acc, &lanes[l]);
+                M_(x_madd_)(&acc, &acc, &lanes[l]);
     }
     M_(xyzz_to_jac)(&x->results[wi], &acc);
 }
@@ -555,14 +783,14 @@ static cuzk_status M_(badd_run_)(JAC_T *out, const AFF_T *bases, const uint64_t 
 cuzk_status M_(msm_ex)(JAC_T *out, const AFF_T *bases, const cuzk_fr_t *scalars, size_t n,
                        cuzk_pool *pool, const cuzk_msm_opts *opts)
 {
-    msm_scalars sc = {NULL, scalars};
+    msm_scalars sc = {NULL, scalars, NULL, 0};
     return M_(msm_run_)(out, bases, &sc, n, pool, opts);
 }
 
 cuzk_status M_(msm_raw_ex)(JAC_T *out, const AFF_T *bases, const uint64_t *scalars, size_t n,
                            cuzk_pool *pool, const cuzk_msm_opts *opts)
 {
-    msm_scalars sc = {scalars, NULL};
+    msm_scalars sc = {scalars, NULL, NULL, 0};
     return M_(msm_run_)(out, bases, &sc, n, pool, opts);
 }
 
@@ -601,8 +829,7 @@ size_t M_(msm_scratch_size)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts
     for (unsigned bits = 1; bits <= 256; bits++) {
         msm_plan p;
         msm_layout l;
-        msm_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), bits, o);
-        if (!msm_layout_make(&l, &p, &M_(group_)))
+        if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), bits, o))
             return SIZE_MAX;
         if (l.total > most)
             most = l.total;
@@ -626,11 +853,14 @@ void M_(msm_plan)(cuzk_msm_opts *out, size_t n, const cuzk_pool *pool, const cuz
     static const cuzk_msm_opts defaults = {0};
     const cuzk_msm_opts *o = opts ? opts : &defaults;
     msm_plan p;
-    msm_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), 254, o);
+    msm_layout l;
+    if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), 254, o))
+        msm_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), 254, o);
     *out = *o;
     out->window = p.c;
     out->chunks = p.chunks;
     out->accum = p.accum;
+    out->endo = p.endo > 1 ? CUZK_MSM_ENDO_ON : CUZK_MSM_ENDO_OFF;
 }
 
 #undef MSM_ENTRY_T

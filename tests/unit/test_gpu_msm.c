@@ -4,7 +4,7 @@
  * include/cuzk/msm.h: results are normalised to affine and compared byte for byte. Random
  * scalars at sizes up to 2^20 (G1) and 2^16 (G2) (env CUZK_TEST_NPOW lowers or raises the largest
  * power), and the edge inputs of tests/unit/test_msm.c: zero, one and r-1 scalars, 0/1-heavy
- * mixes, small scalars, n not a power of two, n = 1, bases at infinity, one base repeated, P next
+ * mixes, sparse (95 % zero) scalars, small scalars, n not a power of two, n = 1, bases at infinity, one base repeated, P next
  * to -P; bitmaps empty, full, random, with bits set past n; resident bases over sub-ranges.
  * Without a device (or in the stub build) every test reports SKIP.
  */
@@ -99,9 +99,11 @@ enum {
     SC_BINARY_HEAVY, /* 45 % zero, 45 % one, 10 % random */
     SC_SMALL,        /* below 2^16 */
     SC_PAIRS,        /* scalar i equals scalar i - 1 for odd i (cancels with BASES_PLUS_MINUS) */
+    SC_SPARSE,       /* 95 % zero, 5 % random: the device selects the non-zero ones first */
     SC_COUNT
 };
-static const char *const SC_NAME[] = {"random", "zero", "one", "r-1", "0/1", "small", "pairs"};
+static const char *const SC_NAME[] = {"random", "zero",  "one",   "r-1",
+                                      "0/1",    "small", "pairs", "sparse"};
 
 static cuzk_fr_t *make_scalars(size_t n, int kind)
 {
@@ -131,6 +133,12 @@ static cuzk_fr_t *make_scalars(size_t n, int kind)
             break;
         case SC_SMALL:
             cuzk_fr_set_u64(&k[i], test_rand_u64() & 0xffff);
+            break;
+        case SC_SPARSE:
+            if (u >= 95)
+                rand_fr(&k[i]);
+            else
+                cuzk_fr_set_zero(&k[i]);
             break;
         case SC_PAIRS:
             if (i & 1)
@@ -235,6 +243,9 @@ CUZK_TEST(gpu_msm_g1_edges)
     /* 0/1-heavy, all-one and repeated bases at a size where buckets hold many points */
     size_t big = (size_t)1 << (max_pow(20) < 18 ? max_pow(20) : 18);
     g1_msm_case(pool, big, BASES_DISTINCT, SC_BINARY_HEAVY);
+    g1_msm_case(pool, big, BASES_DISTINCT, SC_SPARSE);
+    g1_msm_case(pool, big, BASES_SOME_INFINITY, SC_SPARSE);
+    g1_msm_case(pool, big, BASES_DISTINCT, SC_ZERO);
     g1_msm_case(pool, big, BASES_DISTINCT, SC_ONE);
     g1_msm_case(pool, big, BASES_SAME, SC_SMALL);
     g1_msm_case(pool, big, BASES_SOME_INFINITY, SC_RANDOM);
@@ -255,6 +266,7 @@ CUZK_TEST(gpu_msm_g2)
         g2_msm_case(pool, (size_t)1 << p, BASES_DISTINCT, SC_RANDOM);
     g2_msm_case(pool, (size_t)1 << top, BASES_DISTINCT, SC_RANDOM);
     g2_msm_case(pool, (size_t)1 << top, BASES_DISTINCT, SC_BINARY_HEAVY);
+    g2_msm_case(pool, (size_t)1 << top, BASES_DISTINCT, SC_SPARSE);
     cuzk_pool_destroy(pool);
 }
 
@@ -302,6 +314,15 @@ CUZK_TEST(gpu_msm_resident)
             CHECK_OK(cuzk_g1_batch_add(&want, b1 + first, bm + first / 64, m, pool));
             CHECK_MSG(g1_same(&got, &want), "resident g1 batch add [%zu, +%zu)", first, m);
         }
+    }
+    {
+        /* sparse scalars over a sub-range (the non-zero selection with an offset base array) */
+        cuzk_fr_t *ks = make_scalars(n, SC_SPARSE);
+        cuzk_g1_jac_t got, want;
+        CHECK_OK(cuzk_gpu_msm_g1_resident(&got, r1, 3, ks, 9000, NULL));
+        CHECK_OK(cuzk_g1_msm(&want, b1 + 3, ks, 9000, pool));
+        CHECK_MSG(g1_same(&got, &want), "resident sparse g1 msm");
+        cuzk_free(ks);
     }
     cuzk_g2_jac_t got2, want2;
     CHECK_OK(cuzk_gpu_msm_g2_resident(&got2, r2, 100, k, 1900, NULL));

@@ -188,18 +188,21 @@ static void make_scalars(cuzk_fr_t *k, size_t n, int kind)
 DEFINE_NAIVE(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
 DEFINE_NAIVE(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
 
-/* Option sets every MSM comparison runs: the default, each strategy with the automatic window,
- * forced chunks, and batch-affine with small windows (many bucket conflicts, so the queue and
- * the side buckets are used). The last ones pay an inversion every few points: they run only
- * up to SMALL_N points. */
+/* Option sets every MSM comparison runs: the default (endomorphism split for wide scalars), no
+ * split, each strategy with the automatic window, forced chunks, and batch-affine with small
+ * windows (many bucket conflicts, so the queue and the side buckets are used). The last ones
+ * pay an inversion every few points: they run only up to SMALL_N points. */
 static const cuzk_msm_opts VARIANTS[] = {
     {0},
+    {.endo = CUZK_MSM_ENDO_OFF},
     {.accum = CUZK_MSM_ACCUM_XYZZ},
-    {.accum = CUZK_MSM_ACCUM_AFFINE},
+    {.accum = CUZK_MSM_ACCUM_AFFINE, .endo = CUZK_MSM_ENDO_OFF},
+    {.accum = CUZK_MSM_ACCUM_AFFINE, .endo = CUZK_MSM_ENDO_ON},
     {.window = 7, .chunks = 3, .accum = CUZK_MSM_ACCUM_XYZZ},
     {.window = 9, .accum = CUZK_MSM_ACCUM_AFFINE},
     {.window = 4, .accum = CUZK_MSM_ACCUM_AFFINE},
     {.window = 6, .chunks = 2, .accum = CUZK_MSM_ACCUM_AFFINE},
+    {.window = 5, .chunks = 2, .accum = CUZK_MSM_ACCUM_XYZZ, .endo = CUZK_MSM_ENDO_ON},
 };
 #define NVARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
 #define SMALL_N 300
@@ -524,6 +527,159 @@ CUZK_TEST(msm_g2_matches_naive)
     cuzk_pool_destroy(pool);
     cuzk_free(bases);
     cuzk_free(pts);
+}
+
+/* ---- endomorphism split at its boundaries --------------------------------------------------- */
+
+/* Raw scalars around the split's boundaries (0, 1, (r-1)/2 and (r+1)/2 where the fold flips,
+ * r-1, values >= r, G1's z = x^2 and G2's c = |x| powers, random) against a reference that
+ * does not use the endomorphism (mul_raw_vartime: plain wNAF on the integer). */
+enum { EDGE_N = 40 };
+static void edge_scalars(uint64_t *raw)
+{
+    static const uint64_t z[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL};
+    static const uint64_t half[4] = {0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL,
+                                     0x199cec0404d0ec02ULL, 0x39f6d3a994cebea4ULL};
+    const uint64_t c = 0xd201000000010000ULL;
+    for (size_t i = 0; i < EDGE_N; i++) {
+        uint64_t *l = raw + 4 * i;
+        memset(l, 0, 32);
+        switch (i) {
+        case 0: /* zero */
+            break;
+        case 1:
+            l[0] = 1;
+            break;
+        case 2: /* r - 1 */
+        case 3: /* r */
+        case 4: /* r + 1 */
+            memcpy(l, R_LIMBS, 32);
+            if (i == 2)
+                l[0] -= 1;
+            else if (i == 4)
+                l[0] += 1;
+            break;
+        case 5: /* (r - 1) / 2 and (r + 1) / 2 */
+        case 6:
+            memcpy(l, half, 32);
+            l[0] += i - 5;
+            break;
+        case 7: /* 2^256 - 1 */
+            memset(l, 0xff, 32);
+            break;
+        case 8: /* z - 1, z, z + 1, z^2 + 1 - z (= r) is case 3 */
+        case 9:
+        case 10:
+            l[0] = z[0] + (i - 9);
+            l[1] = z[1];
+            break;
+        case 11: /* c - 1, c, c^2, c^3 */
+            l[0] = c - 1;
+            break;
+        case 12:
+            l[0] = c;
+            break;
+        case 13: {
+            unsigned __int128 c2 = (unsigned __int128)c * c;
+            l[0] = (uint64_t)c2;
+            l[1] = (uint64_t)(c2 >> 64);
+            break;
+        }
+        case 14: { /* c^3 = c^2 * c over three limbs */
+            unsigned __int128 c2 = (unsigned __int128)c * c;
+            unsigned __int128 lo = (unsigned __int128)(uint64_t)c2 * c;
+            unsigned __int128 hi = (unsigned __int128)(uint64_t)(c2 >> 64) * c + (lo >> 64);
+            l[0] = (uint64_t)lo;
+            l[1] = (uint64_t)hi;
+            l[2] = (uint64_t)(hi >> 64);
+            break;
+        }
+        default:
+            test_rand_bytes(l, 32);
+            if (i % 3 == 0)
+                l[3] &= 0x3fffffffffffffffULL; /* below r */
+        }
+    }
+}
+
+#define DEFINE_EDGE_REF(G, AFF, JAC)                                                               \
+    static void G##_ref_raw(JAC *out, const AFF *bases, const uint64_t *raw, size_t n)             \
+    {                                                                                              \
+        cuzk_##G##_jac_set_infinity(out);                                                          \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            JAC p;                                                                                 \
+            cuzk_##G##_from_affine(&p, &bases[i]);                                                 \
+            cuzk_##G##_mul_raw_vartime(&p, &p, raw + 4 * i, 4);                                    \
+            cuzk_##G##_add(out, out, &p);                                                          \
+        }                                                                                          \
+    }
+DEFINE_EDGE_REF(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
+DEFINE_EDGE_REF(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
+
+CUZK_TEST(msm_endo_edges)
+{
+    static uint64_t raw[4 * EDGE_N];
+    static const cuzk_msm_opts modes[] = {
+        {.endo = CUZK_MSM_ENDO_ON},
+        {.endo = CUZK_MSM_ENDO_OFF},
+        {.endo = CUZK_MSM_ENDO_ON, .accum = CUZK_MSM_ACCUM_AFFINE, .window = 4},
+        {.endo = CUZK_MSM_ENDO_ON, .accum = CUZK_MSM_ACCUM_XYZZ, .chunks = 3},
+    };
+    cuzk_g1_affine_t *p1 = g1_points(EDGE_N);
+    cuzk_g2_affine_t *p2 = g2_points(EDGE_N);
+    cuzk_pool *pool;
+    CHECK(cuzk_pool_create(&pool, 2) == CUZK_OK);
+    edge_scalars(raw);
+    /* Each scalar alone (n = 1), in pairs (n = 2), all together, and with one base at infinity. */
+    for (size_t i = 0; i < EDGE_N; i++) {
+        for (size_t len = 1; len <= 2 && i + len <= EDGE_N; len++) {
+            cuzk_g1_jac_t w1, g1;
+            cuzk_g2_jac_t w2, g2;
+            g1_ref_raw(&w1, p1 + i, raw + 4 * i, len);
+            g2_ref_raw(&w2, p2 + i, raw + 4 * i, len);
+            for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+                g1 = poisoned_g1();
+                g2 = poisoned_g2();
+                CHECK(cuzk_g1_msm_raw_ex(&g1, p1 + i, raw + 4 * i, len, NULL, &modes[m]) ==
+                      CUZK_OK);
+                CHECK(cuzk_g2_msm_raw_ex(&g2, p2 + i, raw + 4 * i, len, NULL, &modes[m]) ==
+                      CUZK_OK);
+                CHECK_MSG(cuzk_g1_eq(&g1, &w1), "G1 scalar %zu n=%zu mode %zu", i, len, m);
+                CHECK_MSG(cuzk_g2_eq(&g2, &w2), "G2 scalar %zu n=%zu mode %zu", i, len, m);
+            }
+        }
+    }
+    cuzk_g1_affine_set_infinity(&p1[5]);
+    cuzk_g2_affine_set_infinity(&p2[5]);
+    cuzk_g1_jac_t w1, g1;
+    cuzk_g2_jac_t w2, g2;
+    g1_ref_raw(&w1, p1, raw, EDGE_N);
+    g2_ref_raw(&w2, p2, raw, EDGE_N);
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        for (int threaded = 0; threaded < 2; threaded++) {
+            CHECK(cuzk_g1_msm_raw_ex(&g1, p1, raw, EDGE_N, threaded ? pool : NULL, &modes[m]) ==
+                  CUZK_OK);
+            CHECK(cuzk_g2_msm_raw_ex(&g2, p2, raw, EDGE_N, threaded ? pool : NULL, &modes[m]) ==
+                  CUZK_OK);
+            CHECK_MSG(cuzk_g1_eq(&g1, &w1), "G1 all, mode %zu threads %d", m, threaded + 1);
+            CHECK_MSG(cuzk_g2_eq(&g2, &w2), "G2 all, mode %zu threads %d", m, threaded + 1);
+        }
+    }
+    /* The plan reports the split; an unknown mode is rejected. */
+    cuzk_msm_opts plan;
+    cuzk_g1_msm_plan(&plan, 4096, NULL, NULL);
+    CHECK(plan.endo == CUZK_MSM_ENDO_ON);
+    cuzk_msm_opts off = {.endo = CUZK_MSM_ENDO_OFF};
+    cuzk_g2_msm_plan(&plan, 4096, NULL, &off);
+    CHECK(plan.endo == CUZK_MSM_ENDO_OFF);
+    cuzk_msm_opts bad = {.endo = (cuzk_msm_endo)9};
+    g1 = poisoned_g1();
+    cuzk_g1_jac_t p0 = poisoned_g1();
+    CHECK(cuzk_g1_msm_raw_ex(&g1, p1, raw, EDGE_N, NULL, &bad) == CUZK_ERR_INVALID_ARG);
+    CHECK(memcmp(&g1, &p0, sizeof g1) == 0);
+    cuzk_pool_destroy(pool);
+    cuzk_free(p2);
+    cuzk_free(p1);
 }
 
 /* ---- batch addition ------------------------------------------------------------------------ */

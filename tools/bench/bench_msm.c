@@ -4,8 +4,13 @@
  *
  *   cuzk-bench msm --group g1|g2 --log-n N [--backend cpu|cuda] [--threads T]
  *                  [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]
- *                  [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]
+ *                  [--endo auto|on|off] [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]
  *                  [--resident] [--pinned] [--check] [--iters N] [--warmup W] [--json]
+ *   cuzk-bench msm --pin-gib G[,G...] [--json]
+ *
+ * --pin-gib: per size in GiB, the cost of cudaHostAlloc, of malloc + cudaHostRegister and of
+ * plain pageable memory (allocation, first write, pinning, free) and the H2D / D2H copy rate
+ * from each (src/gpu/shim.cu cuzk__gpu_pin_bench).
  *
  * Timed through bench_run (min / median / max of wall time over --iters samples), followed by
  * the same statistics of process CPU time per call (all threads), which a shared, loaded
@@ -21,7 +26,8 @@
  * moves only its scalars or bitmap (the SRS case). --pinned allocates the host arrays (bases,
  * scalars, bitmap) with cuzk_gpu_host_alloc, so transfers run at the PCIe rate instead of through
  * the driver's pageable staging. --check compares one result with the CPU
- * (threads: --threads) first. --raw, --accum, --window and --chunks apply to the CPU only (env
+ * (threads: --threads) first. --endo (the endomorphism split, "_endo" in the name when used),
+ * --raw, --accum, --window and --chunks apply to the CPU only (env
  * CUZK_GPU_MSM_WINDOW sets the device window).
  */
 #include "bench.h"
@@ -329,11 +335,53 @@ static int usage_err(const char *what)
         "cuzk-bench msm: %s\n"
         "usage: cuzk-bench msm --group g1|g2 --log-n N [--backend cpu|cuda] [--threads T]\n"
         "                      [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]\n"
+        "                      [--endo auto|on|off]\n"
         "                      [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]\n"
         "                      [--resident] [--pinned] [--check] [--iters N] [--warmup W]\n"
-        "                      [--json]\n",
+        "                      [--json]\n"
+        "       cuzk-bench msm --pin-gib G[,G...] [--json]   (host memory for transfers)\n",
         what);
     return 2;
+}
+
+/* --pin-gib G1,G2,...: host memory for transfers at each size (GiB), by the three methods of
+ * cuzk__gpu_pin_bench (cudaHostAlloc, malloc + cudaHostRegister, pageable), one line each. */
+static int pin_bench(const char *list, bool json)
+{
+    static const char *const names[3] = {"cudaHostAlloc", "cudaHostRegister", "pageable"};
+    int rc = 0;
+    for (const char *p = list; *p;) {
+        char *end;
+        double gib = strtod(p, &end);
+        if (end == p || gib <= 0 || gib > 1024)
+            return usage_err("--pin-gib takes sizes in GiB separated by commas");
+        size_t bytes = (size_t)(gib * 1073741824.0);
+        for (int m = 0; m < 3; m++) {
+            cuzk_gpu_pin_result r;
+            if (cuzk__gpu_pin_bench(-1, bytes, m, &r) != CUZK_OK) {
+                fprintf(stderr, "cuzk-bench msm: pin %g GiB %s: %s\n", gib, names[m],
+                        cuzk_last_error());
+                rc = 1;
+                continue;
+            }
+            if (json)
+                printf("{\"bench\":\"host_memory\",\"gib\":%g,\"method\":\"%s\","
+                       "\"alloc_ms\":%.1f,\"touch_ms\":%.1f,\"pin_ms\":%.1f,\"free_ms\":%.1f,"
+                       "\"h2d_gbs\":%.2f,\"d2h_gbs\":%.2f}\n",
+                       gib, names[m], r.alloc_ms, r.touch_ms, r.pin_ms, r.free_ms, r.h2d_gbs,
+                       r.d2h_gbs);
+            else
+                printf("host memory %g GiB %-16s alloc %8.1f ms  first write %8.1f ms  pin %8.1f ms  "
+                       "free %8.1f ms  h2d %6.2f GB/s  d2h %6.2f GB/s\n",
+                       gib, names[m], r.alloc_ms, r.touch_ms, r.pin_ms, r.free_ms, r.h2d_gbs,
+                       r.d2h_gbs);
+            fflush(stdout);
+        }
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return usage_err("--pin-gib takes sizes in GiB separated by commas");
+    }
+    return rc;
 }
 
 int bench_msm_main(int argc, char **argv)
@@ -345,8 +393,10 @@ int bench_msm_main(int argc, char **argv)
     msm_bench b = {0};
     unsigned log_n = 16, threads = 1, window = 0, chunks = 0, density = 50;
     const char *group = "g1", *accum = "auto", *scalars = "random", *op = "msm";
+    const char *endo = "auto";
     const char *backend = "cpu";
     bool check = false;
+    const char *pin_list = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         const char *eq = strchr(a, '=');
@@ -369,6 +419,8 @@ int bench_msm_main(int argc, char **argv)
         }
         if (strcmp(key, "--json") == 0)
             o.json = true;
+        else if (strcmp(key, "--pin-gib") == 0)
+            pin_list = v;
         else if (strcmp(key, "--raw") == 0)
             b.raw = true;
         else if (strcmp(key, "--resident") == 0)
@@ -387,6 +439,8 @@ int bench_msm_main(int argc, char **argv)
             threads = (unsigned)strtoul(v, NULL, 10);
         else if (strcmp(key, "--accum") == 0)
             accum = v;
+        else if (strcmp(key, "--endo") == 0)
+            endo = v;
         else if (strcmp(key, "--scalars") == 0)
             scalars = v;
         else if (strcmp(key, "--window") == 0)
@@ -406,6 +460,8 @@ int bench_msm_main(int argc, char **argv)
     }
     if (o.iters == 0)
         o.iters = 1;
+    if (pin_list)
+        return pin_bench(pin_list, o.json);
     if (strcmp(group, "g1") != 0 && strcmp(group, "g2") != 0)
         return usage_err("--group must be g1 or g2");
     if (strcmp(backend, "cuda") == 0)
@@ -425,6 +481,13 @@ int bench_msm_main(int argc, char **argv)
         return usage_err("--threads must be 1..1024");
     if (density > 100)
         return usage_err("--density is a percentage");
+    cuzk_msm_endo endo_mode = CUZK_MSM_ENDO_AUTO;
+    if (strcmp(endo, "on") == 0)
+        endo_mode = CUZK_MSM_ENDO_ON;
+    else if (strcmp(endo, "off") == 0)
+        endo_mode = CUZK_MSM_ENDO_OFF;
+    else if (strcmp(endo, "auto") != 0)
+        return usage_err("--endo must be auto, on or off");
     cuzk_msm_accum list[2];
     size_t nacc = 1;
     if (strcmp(accum, "auto") == 0)
@@ -527,7 +590,8 @@ int bench_msm_main(int argc, char **argv)
     }
     for (size_t a = 0; a < nacc; a++) {
         char name[96];
-        b.opts = (cuzk_msm_opts){.window = window, .chunks = chunks, .accum = list[a]};
+        b.opts = (cuzk_msm_opts){
+            .window = window, .chunks = chunks, .accum = list[a], .endo = endo_mode};
         if (b.batch_add) {
             snprintf(name, sizeof name, "%s_batch_add_%s_d%u", group, accum_name(list[a]), density);
         } else {
@@ -541,8 +605,9 @@ int bench_msm_main(int argc, char **argv)
                 snprintf(name, sizeof name, "%s_msm%s_binary_%s", group, b.raw ? "_raw" : "",
                          accum_name(list[a]));
             else
-                snprintf(name, sizeof name, "%s_msm%s_random_%s_c%u_k%u", group,
-                         b.raw ? "_raw" : "", accum_name(plan.accum), plan.window, plan.chunks);
+                snprintf(name, sizeof name, "%s_msm%s_random_%s_c%u_k%u%s", group,
+                         b.raw ? "_raw" : "", accum_name(plan.accum), plan.window, plan.chunks,
+                         plan.endo == CUZK_MSM_ENDO_ON ? "_endo" : "");
         }
         b.ncpu = 0;
         bench_run(&o, name, b.n, body, &b);

@@ -13,5 +13,23 @@ int cmd_prove_zkey(int argc, char **argv);
 int cmd_list_circuits(int argc, char **argv);
 int cmd_verify_snarkjs(int argc, char **argv);
 int cmd_export_vk_snarkjs(int argc, char **argv);
+/* Daemon client commands (cmd_client_*.c): 0 ok, 1 proof failed / invalid, 2 usage,
+ * connection or RPC error. */
+int cmd_client_single(int argc, char **argv);
+int cmd_client_submit(int argc, char **argv);
+int cmd_client_await(int argc, char **argv);
+int cmd_client_batch(int argc, char **argv);
+int cmd_client_status(int argc, char **argv);
+int cmd_client_preload(int argc, char **argv);
+int cmd_client_evict(int argc, char **argv);
+int cmd_client_cancel(int argc, char **argv);
+int cmd_client_metrics(int argc, char **argv);
+int cmd_client_circuit_info(int argc, char **argv);
+/* The proof request flags of single / submit / batch, for the usage text. */
+extern const char prove_opts_usage[];
+/* Test/benchmark powers of tau for snarkjs (tools/bench/cmd_gen_ptau.c). */
+int cmd_gen_ptau(int argc, char **argv);
+/* PoRep-shaped partition on random data (tools/bench/cmd_porep_shape.c). */
+int cmd_porep_shape(int argc, char **argv);
 
 #endif

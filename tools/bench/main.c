@@ -40,6 +40,9 @@ static void usage(FILE *f)
                "                                     verify a snarkjs proof\n"
                "  export-vk-snarkjs --zkey FILE --out verification_key.json\n"
                "                                     snarkjs verification key of a .zkey\n"
+               "  gen-ptau --power P --out FILE [--seed HEX64] [--threads N]\n"
+               "                                     prepared snarkjs powers of tau (bls12381) from\n"
+               "                                     printed random toxic waste: TESTS/BENCHMARKS ONLY\n"
                "  msm --group g1|g2 --log-n N [--threads T] [--accum auto|xyzz|affine|both]\n"
                "      [--scalars random|binary] [--op msm|batch-add] [--density PCT] [--window C]\n"
                "      [--iters N] [--json]       CPU MSM / bitmap batch addition (min/median/max)\n"
@@ -47,7 +50,30 @@ static void usage(FILE *f)
                "             [--threads T] [--seed S] [--json]\n"
                "                                     circuit synthesis alone: counts, time per\n"
                "                                     repeat, constraints/s, memory high-water mark\n"
-               "exit codes: 0 ok/valid, 1 invalid proof, 2 usage or input error\n");
+               "  porep-shape [--log-domain 27] [--constraints N] [--aux N] [--a-density PCT]\n"
+               "      [--b-density PCT] [--binary-frac F] [--backend cuda|cpu] [--scale S]\n"
+               "      [--mode prove|resident|both] [--compare] [--repeat K] [--json]\n"
+               "                                     one PoRep-shaped partition on random data,\n"
+               "                                     prover phase times (GPU/CPU on the same inputs)\n"
+               "daemon client (--addr unix:///PATH|HOST:PORT, default $CUZK_ADDR or the daemon's\n"
+               "default socket; --json; --deadline-ms MS):\n"
+               "  single [flags below]               prove through the daemon (Prove), verify every\n"
+               "                                     partition client-side, phase timings\n"
+               "%s"
+               "  submit [single's flags]            queue a proof (SubmitProof): job id, position\n"
+               "  await --job ID [--timeout-ms T] [--no-verify] [--proof-out F] [--public-out F]\n"
+               "                                     wait for a job (AwaitProof); exit 1 unless done\n"
+               "  batch -c COUNT -j CONCURRENCY [single's flags]\n"
+               "                                     COUNT proofs over J connections: latency,\n"
+               "                                     throughput, client verification\n"
+               "  status | metrics                   daemon status / Prometheus text\n"
+               "  preload|evict --circuit ID         move a parameter set into / out of memory\n"
+               "  cancel --job ID                    cancel a queued or running job\n"
+               "  circuit-info --circuit ID [--vk-out FILE]\n"
+               "                                     a circuit's key and counts (GetCircuitInfo)\n"
+               "exit codes: 0 ok/valid, 1 invalid proof (client commands: also failed,\n"
+               "cancelled or timed-out jobs), 2 usage, input, connection or RPC error\n",
+            prove_opts_usage);
 }
 
 static int parse_bench_opts(int argc, char **argv, bench_opts *o)
@@ -99,6 +125,8 @@ int main(int argc, char **argv)
         return cmd_verify_snarkjs(argc - 2, argv + 2);
     if (strcmp(cmd, "export-vk-snarkjs") == 0)
         return cmd_export_vk_snarkjs(argc - 2, argv + 2);
+    if (strcmp(cmd, "gen-ptau") == 0)
+        return cmd_gen_ptau(argc - 2, argv + 2);
     if (strcmp(cmd, "circuits") == 0)
         return cmd_list_circuits(argc - 2, argv + 2);
     if (strcmp(cmd, "setup") == 0)
@@ -110,10 +138,25 @@ int main(int argc, char **argv)
                 return cmd_prove_zkey(argc - 2, argv + 2);
         return cmd_prove_params(argc - 2, argv + 2);
     }
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } client_cmds[] = {
+        {"single", cmd_client_single},   {"submit", cmd_client_submit},
+        {"await", cmd_client_await},     {"batch", cmd_client_batch},
+        {"status", cmd_client_status},   {"preload", cmd_client_preload},
+        {"evict", cmd_client_evict},     {"cancel", cmd_client_cancel},
+        {"metrics", cmd_client_metrics}, {"circuit-info", cmd_client_circuit_info},
+    };
+    for (size_t i = 0; i < sizeof client_cmds / sizeof client_cmds[0]; i++)
+        if (strcmp(cmd, client_cmds[i].name) == 0)
+            return client_cmds[i].fn(argc - 2, argv + 2);
     if (strcmp(cmd, "synth-only") == 0) {
         int cmd_synth_only(int argc, char **argv); /* cmd_synth.c */
         return cmd_synth_only(argc - 2, argv + 2);
     }
+    if (strcmp(cmd, "porep-shape") == 0)
+        return cmd_porep_shape(argc - 2, argv + 2);
     if (strcmp(cmd, "msm") == 0)
         return bench_msm_main(argc - 2, argv + 2);
     if (strcmp(cmd, "ntt") == 0)

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+# PoRep-shaped partition (cuzk-bench porep-shape), host-memory pinning and MSM variants on a CUDA
+# host, in one call of the device tool (issue 4). Usage:
+#   scripts/gpu-porep.sh pack                 here: strip the binaries of $BUILD into build/gpu-carry
+#                                             with the shared libraries they need (the device image
+#                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
+#                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
+#   scripts/gpu-porep.sh [compare] [full] [ratio] [pin] [msm] [tests] [ncu]   on the device
+# Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
+set -u
+OUT=${OUT:-gpu-out}
+CARRY=${CARRY:-build/gpu-carry}
+modes=${*:-compare full ratio pin}
+
+if [ "$modes" = pack ]; then
+    BUILD=${BUILD:-build/gpu-port}
+    rm -rf "$CARRY" && mkdir -p "$CARRY/bin" "$CARRY/rt" || exit 1
+    for b in cuzk-bench cuzk-test; do strip -o "$CARRY/bin/$b" "$BUILD/bin/$b" || exit 1; done
+    # MSM variants linked beside the main binary (bin/cuzk-bench-<variant>), timed by mode msm.
+    for v in "$BUILD"/bin/cuzk-bench-*; do
+        [ -x "$v" ] && { strip -o "$CARRY/bin/$(basename "$v")" "$v" || exit 1; }
+    done
+    for b in "$CARRY"/bin/*; do ldd "$b"; done | awk '$3 ~ /^\// {print $3}' | sort -u |
+        grep -Ev '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
+        while read -r l; do cp -L "$l" "$CARRY/rt/"; done
+    # The working tree plus carried files must stay under 64 MiB: carry the xz archive.
+    tar -cJf "$CARRY.tar.xz" -C "$(dirname "$CARRY")" "$(basename "$CARRY")" || exit 1
+    du -sh "$CARRY" "$CARRY.tar.xz"
+    exit 0
+fi
+if [ ! -x "$CARRY/bin/cuzk-bench" ] && [ -f "$CARRY.tar.xz" ]; then
+    tar -xJf "$CARRY.tar.xz" -C "$(dirname "$CARRY")" || exit 1
+fi
+
+mkdir -p "$OUT"
+B=$CARRY/bin/cuzk-bench
+T=$CARRY/bin/cuzk-test
+log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+if ldd "$B" | grep -q "not found"; then
+    export LD_LIBRARY_PATH=$PWD/$CARRY/rt${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+ldd "$B" | grep "not found" && { log "missing libraries"; exit 1; }
+"$B" info >"$OUT/info.txt" 2>&1 || { log "cuzk-bench info failed"; cat "$OUT/info.txt"; exit 1; }
+nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm,driver_version --format=csv |
+    tee -a "$OUT/summary.txt"
+free -g | head -2 | tee -a "$OUT/summary.txt"
+NT=$(nproc)
+# Each step: a time limit, output to its log, the lines that matter to the summary.
+step() {
+    local lim=$1 name=$2
+    shift 2
+    log "$name: $*"
+    timeout "$lim" "$@" >"$OUT/$name.log" 2>&1
+    local rc=$?
+    grep -E "^(prove|resident|  G1|    G1|proofs|porep-shape|  gener|  host|host memory)|error|DIFFER" \
+        "$OUT/$name.log" | tee -a "$OUT/summary.txt"
+    log "$name rc=$rc"
+}
+
+for m in $modes; do
+case $m in
+tests)
+    step 200 tests "$T" --filter='gpu_msm*' --timeout=190
+    ;;
+compare)
+    # Same inputs, same r and s: CPU prove, CUDA prove, resident partition; proofs must be equal.
+    step 120 compare "$B" porep-shape --scale 2^-6 --backend cuda --compare --threads "$NT"
+    ;;
+full)
+    # The full shape: the prover as it is (bases passed per call), then SRS-resident.
+    CUZK_TIMING=0 step 330 full "$B" porep-shape --backend cuda --mode "${FULL_MODE:-both}" --repeat "${FULL_REPEAT:-1}" \
+        --threads "$NT"
+    ;;
+ratio)
+    # GPU/CPU on the same inputs at 1/16 of the shape (domain 2^23), all cores.
+    step 200 ratio "$B" porep-shape --scale 2^-4 --backend cuda --compare --repeat 2 \
+        --threads "$NT"
+    ;;
+pin)
+    step 200 pin "$B" msm --pin-gib 16,64
+    ;;
+msm)
+    # G1 2^24 resident MSM, the current code and the variants built beside it (bin/cuzk-bench-*).
+    for v in "$B" "$CARRY"/bin/cuzk-bench-*; do
+        [ -x "$v" ] || continue
+        n=$(basename "$v")
+        step 200 "msm-$n" "$v" msm --backend cuda --group g1 --log-n 20 --check --iters 2 \
+            --threads "$NT"
+        CUZK_GPU_MSM_PROFILE=1 step 200 "msm24-$n" "$v" msm --backend cuda --group g1 \
+            --log-n 24 --resident --pinned --iters 5 --warmup 1 --threads "$NT"
+        grep -E "cuda events|msm profile" "$OUT/msm24-$n.log" | tail -3 | tee -a "$OUT/summary.txt"
+    done
+    ;;
+ncu)
+    # Hardware counters of one level-0 accumulation launch (G1 2^22, clocks left alone).
+    NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+    [ -n "$NCU" ] || NCU=$(ls /usr/local/cuda/bin/ncu 2>/dev/null)
+    step 100 ncu "$NCU" --clock-control none --kernel-name-base demangled \
+        --kernel-name regex:'gm_accum<gm_g1, (true|\(bool\)1)>' --launch-count 1 \
+        --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+        --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+        "$B" msm --backend cuda --group g1 --log-n 22 --resident --iters 1
+    grep -E "Duration|Throughput|Occupancy|Registers|Stall|Issue|Pipe|Executed Ipc|Warp Cycles|Eligible" \
+        "$OUT/ncu.log" | head -40 | tee -a "$OUT/summary.txt"
+    ;;
+esac
+done
+log done

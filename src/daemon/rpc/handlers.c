@@ -1,0 +1,686 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * cuzk.v1 methods: request bytes -> engine call -> reply bytes. Semantics follow
+ * shared/facts/formats.md section 6.4 (Curio's daemon) plus the comments in proving.proto and
+ * include/cuzk/engine.h. Every failure is a gRPC status with a message; nothing a client sends
+ * can make a handler crash or change engine state before it is validated.
+ */
+#include <grpc/status.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuzk/alloc.h"
+#include "cuzk/v1/proving.pb-c.h"
+#include "daemon/log.h"
+#include "daemon/rpc/rpc.h"
+
+/* How often a long wait checks whether its client is still there. */
+#define AWAIT_SLICE_MS 250
+
+/* ---- protobuf-c through the counting allocator --------------------------------------------- */
+
+static void *pb_alloc(void *data, size_t size)
+{
+    (void)data;
+    return cuzk_alloc(size ? size : 1);
+}
+
+static void pb_free(void *data, void *p)
+{
+    (void)data;
+    cuzk_free(p);
+}
+
+static ProtobufCAllocator pb_allocator = {pb_alloc, pb_free, NULL};
+
+/* ---- replies ------------------------------------------------------------------------------- */
+
+static void reply_error(cuzk_rpc_reply *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void reply_error(cuzk_rpc_reply *r, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->message, sizeof r->message, fmt, ap);
+    va_end(ap);
+    r->code = code;
+}
+
+/* The one mapping of engine statuses to gRPC codes (STYLE.md section 4). */
+static int grpc_code_of(cuzk_status st)
+{
+    switch (st) {
+    case CUZK_OK:
+        return GRPC_STATUS_OK;
+    case CUZK_ERR_INVALID_ARG:
+    case CUZK_ERR_FORMAT:
+        return GRPC_STATUS_INVALID_ARGUMENT;
+    case CUZK_ERR_NOT_FOUND:
+        return GRPC_STATUS_NOT_FOUND;
+    case CUZK_ERR_UNSUPPORTED:
+        return GRPC_STATUS_UNIMPLEMENTED;
+    case CUZK_ERR_NOMEM:
+        return GRPC_STATUS_RESOURCE_EXHAUSTED;
+    case CUZK_ERR_UNAVAILABLE:
+        return GRPC_STATUS_UNAVAILABLE;
+    case CUZK_ERR_TIMEOUT:
+        return GRPC_STATUS_DEADLINE_EXCEEDED;
+    case CUZK_ERR_CANCELLED:
+        return GRPC_STATUS_CANCELLED;
+    default:
+        return GRPC_STATUS_INTERNAL;
+    }
+}
+
+/* Call right after the failing engine call: cuzk_last_error() is per thread. */
+static void reply_engine_error(cuzk_rpc_reply *r, cuzk_status st, const char *what)
+{
+    const char *msg = cuzk_last_error();
+    if (!msg || !msg[0])
+        msg = cuzk_status_str(st);
+    reply_error(r, grpc_code_of(st), "%s", msg);
+    cuzk__log_debug("%s failed: %s: %s", what, cuzk_status_name(st), msg);
+}
+
+static void reply_message(cuzk_rpc_reply *r, const ProtobufCMessage *m)
+{
+    size_t n = protobuf_c_message_get_packed_size(m);
+    uint8_t *buf = n ? cuzk_alloc(n) : NULL;
+    if (n && !buf) {
+        reply_error(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory packing a %zu-byte reply",
+                    n);
+        return;
+    }
+    if (n)
+        protobuf_c_message_pack(m, buf);
+    r->code = GRPC_STATUS_OK;
+    r->body = buf;
+    r->body_len = n;
+}
+
+/* ---- request validation -------------------------------------------------------------------- */
+
+/* Strings go back to clients in replies and logs: proto3 requires UTF-8, so reject anything else
+ * here rather than emit a message a strict client cannot decode. */
+static bool utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned char c = *p;
+        size_t n;
+        uint32_t cp;
+        if (c < 0x80) {
+            p++;
+            continue;
+        } else if ((c & 0xe0) == 0xc0) {
+            n = 1;
+            cp = c & 0x1f;
+        } else if ((c & 0xf0) == 0xe0) {
+            n = 2;
+            cp = c & 0x0f;
+        } else if ((c & 0xf8) == 0xf0) {
+            n = 3;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        for (size_t i = 1; i <= n; i++) {
+            if ((p[i] & 0xc0) != 0x80)
+                return false;
+            cp = cp << 6 | (p[i] & 0x3f);
+        }
+        if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+            cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return false;
+        p += n + 1;
+    }
+    return true;
+}
+
+/* An id field: at most CUZK_ENGINE_ID_MAX - 1 bytes of UTF-8 without control characters. */
+static bool check_id(cuzk_rpc_reply *r, const char *field, const char *s, bool required)
+{
+    size_t n = strlen(s);
+    if (required && n == 0) {
+        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "%s is required", field);
+        return false;
+    }
+    if (n >= CUZK_ENGINE_ID_MAX) {
+        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "%s is %zu bytes; at most %d are allowed",
+                    field, n, CUZK_ENGINE_ID_MAX - 1);
+        return false;
+    }
+    if (!utf8_valid(s)) {
+        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "%s is not valid UTF-8", field);
+        return false;
+    }
+    for (const char *p = s; *p; p++) {
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+            reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "%s contains a control character",
+                        field);
+            return false;
+        }
+    }
+    return true;
+}
+
+static const char *kind_name(int kind)
+{
+    switch (kind) {
+    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
+        return "porep-c2";
+    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
+        return "snap-update";
+    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
+        return "window-post";
+    case CUZK__V1__PROOF_KIND__WINNING_POST:
+        return "winning-post";
+    default:
+        return "circuit";
+    }
+}
+
+/* SubmitProofRequest -> cuzk_job_request (pointers into |m|). */
+static bool job_request_of(cuzk_rpc_reply *r, const Cuzk__V1__SubmitProofRequest *m,
+                           cuzk_job_request *req)
+{
+    memset(req, 0, sizeof *req);
+    if (!check_id(r, "request_id", m->request_id, false) ||
+        !check_id(r, "circuit_id", m->circuit_id, false))
+        return false;
+    int kind = (int)m->proof_kind;
+    if (kind < 0 || kind > CUZK__V1__PROOF_KIND__WINNING_POST) {
+        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "invalid proof_kind %d", kind);
+        return false;
+    }
+    if (kind == CUZK__V1__PROOF_KIND__PROOF_KIND_UNSPECIFIED && !m->circuit_id[0]) {
+        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT,
+                    "invalid proof_kind: PROOF_KIND_UNSPECIFIED needs circuit_id (a circuit "
+                    "registered in the daemon)");
+        return false;
+    }
+    int prio = (int)m->priority;
+    if (prio < CUZK_PRIORITY_DEFAULT || prio > CUZK_PRIORITY_CRITICAL)
+        prio = CUZK_PRIORITY_NORMAL; /* Curio: any other unknown value is NORMAL */
+    req->request_id = m->request_id;
+    req->kind = (cuzk_proof_kind)kind;
+    req->circuit_id = m->circuit_id[0] ? m->circuit_id : NULL;
+    req->priority = (cuzk_priority)prio;
+    req->witness = m->witness.len ? m->witness.data : NULL;
+    req->witness_len = m->witness.len;
+    req->partitions = m->partitions;
+    return true;
+}
+
+/* ---- waiting for a job --------------------------------------------------------------------- */
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+typedef enum { WAIT_DONE, WAIT_TIMEOUT, WAIT_GONE, WAIT_ERROR } wait_result;
+
+/*
+ * cuzk_engine_await in slices so that a client that cancels, or whose deadline passes, frees its
+ * worker thread within AWAIT_SLICE_MS instead of holding it until the job ends. |timeout_ms| 0 =
+ * no limit. On WAIT_DONE |out| holds the result; on WAIT_ERROR *st is the engine status.
+ */
+static wait_result await_job(cuzk_engine *e, cuzk_rpc_call *call, const char *job_id,
+                             uint64_t timeout_ms, cuzk_job_result *out, cuzk_status *st)
+{
+    uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+    if (deadline && deadline < timeout_ms)
+        deadline = UINT64_MAX;
+    for (;;) {
+        uint64_t slice = AWAIT_SLICE_MS;
+        if (deadline) {
+            uint64_t now = now_ms();
+            if (now >= deadline)
+                return WAIT_TIMEOUT;
+            if (deadline - now < slice)
+                slice = deadline - now;
+        }
+        memset(out, 0, sizeof *out);
+        *st = cuzk_engine_await(e, job_id, slice, out);
+        bool timed_out = *st == CUZK_ERR_TIMEOUT ||
+                         (*st == CUZK_OK && out->status == CUZK_JOB_TIMEOUT);
+        if (!timed_out)
+            return *st == CUZK_OK ? WAIT_DONE : WAIT_ERROR;
+        cuzk_job_result_clear(out);
+        if (cuzk__rpc_call_gone(call))
+            return WAIT_GONE;
+    }
+}
+
+/* Fills |resp| from |res|; |phases| and |phase_ptrs| (CUZK_PHASE_COUNT each) hold the phase
+ * list. Strings point into |res|. */
+static void await_response_of(Cuzk__V1__AwaitProofResponse *resp, cuzk_job_result *res,
+                              Cuzk__V1__PhaseTiming *phases, Cuzk__V1__PhaseTiming **phase_ptrs)
+{
+    cuzk__v1__await_proof_response__init(resp);
+    resp->job_id = res->job_id;
+    resp->circuit_id = res->circuit_id;
+    switch (res->status) {
+    case CUZK_JOB_COMPLETED:
+        resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+        break;
+    case CUZK_JOB_FAILED:
+        resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
+        break;
+    case CUZK_JOB_CANCELLED:
+        resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED;
+        break;
+    case CUZK_JOB_TIMEOUT:
+        resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
+        break;
+    default:
+        resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__UNKNOWN;
+        break;
+    }
+    resp->error_message = res->error;
+    if (res->status != CUZK_JOB_COMPLETED)
+        return; /* Curio: proof empty and timings 0 unless COMPLETED */
+    resp->proof.data = res->proof;
+    resp->proof.len = res->proof_len;
+    resp->queue_wait_ms = res->queue_wait_ms;
+    resp->srs_load_ms = res->srs_load_ms;
+    resp->synthesis_ms = res->synthesis_ms;
+    resp->gpu_compute_ms = res->gpu_compute_ms;
+    resp->total_ms = res->total_ms;
+    resp->public_inputs.data = res->public_inputs;
+    resp->public_inputs.len = res->public_inputs_len;
+    resp->num_public_inputs = res->n_public;
+    resp->partitions = res->partitions;
+    resp->backend = res->backend;
+    resp->verified = res->verified;
+    size_t n = 0;
+    for (int p = 0; p < CUZK_PHASE_COUNT; p++) {
+        const char *name = cuzk_phase_name((cuzk_phase)p);
+        if (!name)
+            continue;
+        cuzk__v1__phase_timing__init(&phases[n]);
+        phases[n].phase = (char *)name;
+        phases[n].ms = res->phase_ms[p];
+        phase_ptrs[n] = &phases[n];
+        n++;
+    }
+    resp->n_phases = n;
+    resp->phases = phase_ptrs;
+}
+
+static void log_outcome(const cuzk_job_result *res)
+{
+    if (res->status == CUZK_JOB_COMPLETED)
+        cuzk__log_info("job %s completed: circuit %s, %u partition(s), %zu-byte proof on %s, "
+                       "total %llu ms (queue %llu, synthesis %llu, gpu %llu)%s",
+                       res->job_id, res->circuit_id, res->partitions, res->proof_len,
+                       res->backend, (unsigned long long)res->total_ms,
+                       (unsigned long long)res->queue_wait_ms,
+                       (unsigned long long)res->synthesis_ms,
+                       (unsigned long long)res->gpu_compute_ms,
+                       res->verified ? ", verified" : ", NOT verified");
+    else
+        cuzk__log_info("job %s not completed (%s): %s", res->job_id,
+                       res->status == CUZK_JOB_FAILED ? "FAILED" : "CANCELLED", res->error);
+}
+
+/* Shared tail of AwaitProof and Prove: wait, then build the AwaitProofResponse and hand it to
+ * |pack| (which wraps it for Prove). */
+static void wait_and_reply(cuzk_engine *e, cuzk_rpc_call *call, const char *job_id,
+                           uint64_t timeout_ms, bool wrap_prove, cuzk_rpc_reply *r)
+{
+    cuzk_job_result res;
+    cuzk_status st = CUZK_OK;
+    wait_result w = await_job(e, call, job_id, timeout_ms, &res, &st);
+    if (w == WAIT_ERROR) {
+        reply_engine_error(r, st, "AwaitProof");
+        return;
+    }
+    if (w == WAIT_GONE) {
+        reply_error(r, GRPC_STATUS_CANCELLED, "the client went away; job %s goes on", job_id);
+        return;
+    }
+    if (w == WAIT_TIMEOUT) {
+        memset(&res, 0, sizeof res);
+        snprintf(res.job_id, sizeof res.job_id, "%s", job_id);
+        res.status = CUZK_JOB_TIMEOUT;
+        snprintf(res.error, sizeof res.error,
+                 "not finished after %llu ms; the job goes on (await it again)",
+                 (unsigned long long)timeout_ms);
+    } else {
+        log_outcome(&res);
+    }
+    Cuzk__V1__AwaitProofResponse resp;
+    Cuzk__V1__PhaseTiming phases[CUZK_PHASE_COUNT];
+    Cuzk__V1__PhaseTiming *phase_ptrs[CUZK_PHASE_COUNT];
+    await_response_of(&resp, &res, phases, phase_ptrs);
+    if (wrap_prove) {
+        Cuzk__V1__ProveResponse pr = CUZK__V1__PROVE_RESPONSE__INIT;
+        pr.result = &resp;
+        reply_message(r, &pr.base);
+    } else {
+        reply_message(r, &resp.base);
+    }
+    if (w == WAIT_DONE)
+        cuzk_job_result_clear(&res);
+}
+
+/* ---- methods ------------------------------------------------------------------------------- */
+
+/* Decodes the request into |var| or answers INVALID_ARGUMENT naming the expected message. */
+#define UNPACK(type, prefix, var, data, len, r)                                                    \
+    type *var = prefix##__unpack(&pb_allocator, len, data);                                        \
+    if (!var) {                                                                                    \
+        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "the request is not a valid %s message",     \
+                    prefix##__descriptor.name);                                                    \
+        return;                                                                                    \
+    }
+
+/* Submits |m|; on success |info| names the job. */
+static bool submit(cuzk_engine *e, const Cuzk__V1__SubmitProofRequest *m, cuzk_submit_info *info,
+                   cuzk_rpc_reply *r)
+{
+    cuzk_job_request req;
+    if (!job_request_of(r, m, &req))
+        return false;
+    memset(info, 0, sizeof *info);
+    cuzk_status st = cuzk_engine_submit(e, &req, info);
+    if (st != CUZK_OK) {
+        reply_engine_error(r, st, "SubmitProof");
+        return false;
+    }
+    cuzk__log_info("job %s %s: %s %s, %u partition(s), priority %d, queue position %u",
+                   info->job_id, info->existing ? "already known" : "accepted",
+                   kind_name(req.kind), req.circuit_id ? req.circuit_id : "",
+                   req.partitions ? req.partitions : 1, (int)req.priority, info->queue_position);
+    return true;
+}
+
+static void h_submit(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
+                     cuzk_rpc_reply *r)
+{
+    (void)call;
+    UNPACK(Cuzk__V1__SubmitProofRequest, cuzk__v1__submit_proof_request, m, data, len, r);
+    cuzk_submit_info info;
+    if (submit(e, m, &info, r)) {
+        Cuzk__V1__SubmitProofResponse resp = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+        resp.job_id = info.job_id;
+        resp.queue_position = info.queue_position;
+        resp.assigned_gpu = info.assigned_gpu;
+        resp.existing_job = info.existing;
+        reply_message(r, &resp.base);
+    }
+    cuzk__v1__submit_proof_request__free_unpacked(m, &pb_allocator);
+}
+
+static void h_await(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
+                    cuzk_rpc_reply *r)
+{
+    UNPACK(Cuzk__V1__AwaitProofRequest, cuzk__v1__await_proof_request, m, data, len, r);
+    if (check_id(r, "job_id", m->job_id, true))
+        wait_and_reply(e, call, m->job_id, m->timeout_ms, false, r);
+    cuzk__v1__await_proof_request__free_unpacked(m, &pb_allocator);
+}
+
+static void h_prove(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
+                    cuzk_rpc_reply *r)
+{
+    UNPACK(Cuzk__V1__ProveRequest, cuzk__v1__prove_request, m, data, len, r);
+    cuzk_submit_info info;
+    if (!m->submit)
+        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "Prove needs its submit field");
+    else if (submit(e, m->submit, &info, r))
+        wait_and_reply(e, call, info.job_id, 0, true, r);
+    cuzk__v1__prove_request__free_unpacked(m, &pb_allocator);
+}
+
+static void h_cancel(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
+                     cuzk_rpc_reply *r)
+{
+    (void)call;
+    UNPACK(Cuzk__V1__CancelProofRequest, cuzk__v1__cancel_proof_request, m, data, len, r);
+    if (check_id(r, "job_id", m->job_id, true)) {
+        bool was_running = false, cancelled = false;
+        cuzk_status st = cuzk_engine_cancel(e, m->job_id, &was_running, &cancelled);
+        if (st != CUZK_OK) {
+            reply_engine_error(r, st, "CancelProof");
+        } else {
+            cuzk__log_info("job %s: cancel requested (%s)", m->job_id,
+                           !cancelled ? "already finished"
+                           : was_running ? "was running" : "was pending");
+            Cuzk__V1__CancelProofResponse resp = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+            resp.was_running = was_running;
+            resp.cancelled = cancelled;
+            reply_message(r, &resp.base);
+        }
+    }
+    cuzk__v1__cancel_proof_request__free_unpacked(m, &pb_allocator);
+}
+
+static void free_strings(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cuzk_free(v[i]);
+    cuzk_free(v);
+}
+
+static void h_status(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
+                     cuzk_rpc_reply *r)
+{
+    (void)call;
+    UNPACK(Cuzk__V1__GetStatusRequest, cuzk__v1__get_status_request, m, data, len, r);
+    cuzk__v1__get_status_request__free_unpacked(m, &pb_allocator);
+
+    cuzk_engine_status s;
+    memset(&s, 0, sizeof s);
+    cuzk_status st = cuzk_engine_status_get(e, &s);
+    if (st != CUZK_OK) {
+        reply_engine_error(r, st, "GetStatus");
+        return;
+    }
+    char **ids = NULL;
+    size_t n_ids = 0;
+    if ((st = cuzk_engine_circuits(e, &ids, &n_ids)) != CUZK_OK) {
+        reply_engine_error(r, st, "GetStatus");
+        cuzk_engine_status_clear(&s);
+        return;
+    }
+    size_t total = s.n_gpus + s.n_srs + s.n_queues;
+    Cuzk__V1__GPUStatus *gpus = cuzk_calloc_array(s.n_gpus + 1, sizeof *gpus);
+    Cuzk__V1__SRSStatus *srs = cuzk_calloc_array(s.n_srs + 1, sizeof *srs);
+    Cuzk__V1__QueueStatus *qs = cuzk_calloc_array(s.n_queues + 1, sizeof *qs);
+    void **ptrs = cuzk_calloc_array(total + 1, sizeof *ptrs);
+    if (!gpus || !srs || !qs || !ptrs) {
+        reply_error(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory building the status");
+        goto out;
+    }
+    Cuzk__V1__GetStatusResponse resp = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+    void **pp = ptrs;
+    resp.gpus = (Cuzk__V1__GPUStatus **)pp;
+    resp.n_gpus = s.n_gpus;
+    for (size_t i = 0; i < s.n_gpus; i++) {
+        cuzk__v1__gpustatus__init(&gpus[i]);
+        gpus[i].ordinal = s.gpus[i].ordinal;
+        gpus[i].name = s.gpus[i].name;
+        gpus[i].vram_total_bytes = s.gpus[i].vram_total;
+        gpus[i].vram_free_bytes = s.gpus[i].vram_free;
+        gpus[i].current_job_id = s.gpus[i].current_job;
+        gpus[i].current_proof_kind = s.gpus[i].current_kind;
+        *pp++ = &gpus[i];
+    }
+    resp.loaded_srs = (Cuzk__V1__SRSStatus **)pp;
+    resp.n_loaded_srs = s.n_srs;
+    for (size_t i = 0; i < s.n_srs; i++) {
+        cuzk__v1__srsstatus__init(&srs[i]);
+        srs[i].circuit_id = s.srs[i].circuit_id;
+        srs[i].tier = (Cuzk__V1__SRSStatus__Tier)s.srs[i].tier;
+        srs[i].size_bytes = s.srs[i].size_bytes;
+        srs[i].ref_count = s.srs[i].ref_count;
+        *pp++ = &srs[i];
+    }
+    resp.queues = (Cuzk__V1__QueueStatus **)pp;
+    resp.n_queues = s.n_queues;
+    for (size_t i = 0; i < s.n_queues; i++) {
+        cuzk__v1__queue_status__init(&qs[i]);
+        qs[i].proof_kind = s.queues[i].kind;
+        qs[i].pending = s.queues[i].pending;
+        qs[i].in_progress = s.queues[i].in_progress;
+        *pp++ = &qs[i];
+    }
+    resp.total_proofs_completed = s.completed;
+    resp.total_proofs_failed = s.failed;
+    resp.total_proofs_cancelled = s.cancelled;
+    resp.uptime_seconds = s.uptime_s;
+    resp.pinned_memory_bytes = s.pinned_bytes;
+    resp.pinned_memory_limit_bytes = s.pinned_limit;
+    resp.memory_budget_bytes = s.memory_budget;
+    resp.memory_in_use_bytes = s.memory_in_use;
+    resp.version = (char *)CUZK_VERSION;
+    resp.circuits = ids;
+    resp.n_circuits = n_ids;
+    reply_message(r, &resp.base);
+out:
+    cuzk_free(gpus);
+    cuzk_free(srs);
+    cuzk_free(qs);
+    cuzk_free(ptrs);
+    free_strings(ids, n_ids);
+    cuzk_engine_status_clear(&s);
+}
+
+static void h_metrics(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
+                      cuzk_rpc_reply *r)
+{
+    UNPACK(Cuzk__V1__GetMetricsRequest, cuzk__v1__get_metrics_request, m, data, len, r);
+    cuzk__v1__get_metrics_request__free_unpacked(m, &pb_allocator);
+    char *text = NULL;
+    cuzk_status st = cuzk_engine_metrics(e, &text);
+    if (st != CUZK_OK) {
+        reply_engine_error(r, st, "GetMetrics");
+        return;
+    }
+    char *ours = cuzk__rpc_call_server_metrics(call);
+    size_t a = strlen(text), b = ours ? strlen(ours) : 0;
+    char *all = cuzk_alloc(a + b + 1);
+    if (!all) {
+        reply_error(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory building the metrics");
+    } else {
+        memcpy(all, text, a);
+        if (b)
+            memcpy(all + a, ours, b);
+        all[a + b] = '\0';
+        Cuzk__V1__GetMetricsResponse resp = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+        resp.prometheus_text = all;
+        reply_message(r, &resp.base);
+    }
+    cuzk_free(all);
+    cuzk_free(ours);
+    cuzk_free(text);
+}
+
+static void h_preload(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
+                      cuzk_rpc_reply *r)
+{
+    (void)call;
+    UNPACK(Cuzk__V1__PreloadSrsRequest, cuzk__v1__preload_srs_request, m, data, len, r);
+    if (check_id(r, "circuit_id", m->circuit_id, true)) {
+        bool already = false;
+        uint64_t ms = 0;
+        cuzk_status st = cuzk_engine_preload(e, m->circuit_id, &already, &ms);
+        if (st != CUZK_OK) {
+            reply_engine_error(r, st, "PreloadSRS");
+        } else {
+            cuzk__log_info("circuit %s: parameters %s (%llu ms)", m->circuit_id,
+                           already ? "already loaded" : "loaded", (unsigned long long)ms);
+            Cuzk__V1__PreloadSrsResponse resp = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+            resp.already_loaded = already;
+            resp.load_time_ms = ms;
+            reply_message(r, &resp.base);
+        }
+    }
+    cuzk__v1__preload_srs_request__free_unpacked(m, &pb_allocator);
+}
+
+static void h_evict(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
+                    cuzk_rpc_reply *r)
+{
+    (void)call;
+    UNPACK(Cuzk__V1__EvictSrsRequest, cuzk__v1__evict_srs_request, m, data, len, r);
+    if (check_id(r, "circuit_id", m->circuit_id, true)) {
+        bool was_loaded = false;
+        uint64_t freed = 0;
+        cuzk_status st = cuzk_engine_evict(e, m->circuit_id, &was_loaded, &freed);
+        if (st != CUZK_OK) {
+            reply_engine_error(r, st, "EvictSRS");
+        } else {
+            cuzk__log_info("circuit %s: parameters %s (%llu bytes freed)", m->circuit_id,
+                           was_loaded ? "evicted" : "were not loaded",
+                           (unsigned long long)freed);
+            Cuzk__V1__EvictSrsResponse resp = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+            resp.was_loaded = was_loaded;
+            resp.freed_bytes = freed;
+            reply_message(r, &resp.base);
+        }
+    }
+    cuzk__v1__evict_srs_request__free_unpacked(m, &pb_allocator);
+}
+
+static void h_circuit_info(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
+                           cuzk_rpc_reply *r)
+{
+    (void)call;
+    UNPACK(Cuzk__V1__GetCircuitInfoRequest, cuzk__v1__get_circuit_info_request, m, data,
+           len, r);
+    if (check_id(r, "circuit_id", m->circuit_id, true)) {
+        cuzk_engine_circuit_info info;
+        memset(&info, 0, sizeof info);
+        cuzk_status st = cuzk_engine_circuit_info_get(e, m->circuit_id, &info);
+        if (st != CUZK_OK) {
+            reply_engine_error(r, st, "GetCircuitInfo");
+        } else {
+            Cuzk__V1__GetCircuitInfoResponse resp = CUZK__V1__GET_CIRCUIT_INFO_RESPONSE__INIT;
+            resp.circuit_id = info.id;
+            resp.source = info.source;
+            resp.verifying_key.data = info.vk;
+            resp.verifying_key.len = info.vk_len;
+            resp.num_public_inputs = info.n_public_inputs;
+            resp.num_constraints = info.n_constraints;
+            reply_message(r, &resp.base);
+            cuzk_engine_circuit_info_clear(&info);
+        }
+    }
+    cuzk__v1__get_circuit_info_request__free_unpacked(m, &pb_allocator);
+}
+
+#define SERVICE "/cuzk.v1.ProvingEngine/"
+static const cuzk_rpc_method methods[] = {
+    {SERVICE "SubmitProof", "SubmitProof", h_submit, true},
+    {SERVICE "AwaitProof", "AwaitProof", h_await, false},
+    {SERVICE "Prove", "Prove", h_prove, false},
+    {SERVICE "CancelProof", "CancelProof", h_cancel, true},
+    {SERVICE "GetStatus", "GetStatus", h_status, true},
+    {SERVICE "GetMetrics", "GetMetrics", h_metrics, true},
+    {SERVICE "PreloadSRS", "PreloadSRS", h_preload, false},
+    {SERVICE "EvictSRS", "EvictSRS", h_evict, true},
+    {SERVICE "GetCircuitInfo", "GetCircuitInfo", h_circuit_info, false}, /* may make params */
+};
+
+const cuzk_rpc_method *cuzk__rpc_method_find(const char *path, size_t len)
+{
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (strlen(methods[i].path) == len && memcmp(methods[i].path, path, len) == 0)
+            return &methods[i];
+    return NULL;
+}
+
+const cuzk_rpc_method *cuzk__rpc_methods(size_t *n)
+{
+    *n = sizeof methods / sizeof methods[0];
+    return methods;
+}

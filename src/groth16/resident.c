@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* Device residency of a whole parameter set: the five point arrays the prover's MSMs and batch
+ * additions read (cuzk_backend_keep_resident does the work). */
+#include "cuzk/backend.h"
+#include "cuzk/groth16.h"
+
+cuzk_status cuzk_groth16_params_keep_resident(cuzk_backend *be, const cuzk_groth16_params *p)
+{
+    const void *arr[5] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    size_t n[5] = {p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
+    for (int i = 0; i < 5; i++) {
+        if (!arr[i] || !n[i])
+            continue;
+        cuzk_status s = cuzk_backend_keep_resident(be, arr[i], n[i], i == 4);
+        if (s != CUZK_OK) {
+            /* All or nothing: a half-resident set would still pay the largest uploads. */
+            cuzk_groth16_params_drop_resident(be, p);
+            return s;
+        }
+    }
+    return CUZK_OK;
+}
+
+void cuzk_groth16_params_drop_resident(cuzk_backend *be, const cuzk_groth16_params *p)
+{
+    const void *arr[5] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    for (int i = 0; i < 5; i++)
+        cuzk_backend_drop_resident(be, arr[i]);
+}
