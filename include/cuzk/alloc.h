@@ -10,6 +10,9 @@
 void *cuzk_alloc(size_t size);
 void *cuzk_alloc_array(size_t count, size_t size);
 void *cuzk_calloc_array(size_t count, size_t size);
+/* Resizes memory from cuzk_alloc* like realloc (NULL |p|: cuzk_alloc); on failure returns NULL
+ * and |p| stays valid. Large blocks move without a copy (mremap). */
+void *cuzk_realloc(void *p, size_t size);
 /* Frees memory from cuzk_alloc*; cuzk_free(NULL) is a no-op. */
 void cuzk_free(void *p);
 /* Bytes currently allocated through cuzk_alloc* and not yet freed. */

@@ -42,6 +42,30 @@ void *cuzk_calloc_array(size_t count, size_t size)
     return p;
 }
 
+void *cuzk_realloc(void *p, size_t size)
+{
+    if (!p)
+        return cuzk_alloc(size);
+    if (size > SIZE_MAX - HDR)
+        return NULL;
+    unsigned char *base = (unsigned char *)p - HDR;
+    size_t old;
+    memcpy(&old, base, sizeof old);
+    unsigned char *q = realloc(base, size + HDR);
+    if (!q)
+        return NULL;
+    memcpy(q, &size, sizeof size);
+    if (size >= old) {
+        uint64_t now = atomic_fetch_add(&live_bytes, size - old) + (size - old);
+        uint64_t peak = atomic_load(&peak_bytes);
+        while (now > peak && !atomic_compare_exchange_weak(&peak_bytes, &peak, now))
+            ;
+    } else {
+        atomic_fetch_sub(&live_bytes, old - size);
+    }
+    return q + HDR;
+}
+
 void cuzk_free(void *p)
 {
     if (!p)

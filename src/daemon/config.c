@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* The key table and everything it drives: parsing, validation, defaults, printing, help. */
+/* Reading the configuration: defaults, the TOML file, command-line overrides, validation. */
 #include "daemon/config.h"
 
 #include <errno.h>
@@ -14,207 +14,8 @@
 #include "cuzk/alloc.h"
 #include "cuzk/r1cs.h"
 #include "daemon/addr.h"
+#include "daemon/config_keys.h"
 #include "daemon/log.h"
-
-typedef enum {
-    K_STRING,   /* char * */
-    K_STRINGS,  /* cuzk_strlist: a string or an array of strings */
-    K_UINT,     /* uint64_t in [min, max] */
-    K_BOOL,     /* bool */
-    K_SIZE,     /* uint64_t bytes: integer or "256MiB"; F_AUTO: "auto" = 0 */
-    K_DURATION, /* uint64_t ms: integer seconds or "5m" / "30s" / "250ms" */
-    K_ENUM,     /* int: index into choices */
-    K_INTS,     /* cuzk_intlist, each in [min, max] */
-    K_IGNORED,  /* accepted for Curio compatibility, no effect */
-} key_type;
-
-enum {
-    F_CURIO = 1,   /* same name and meaning as in Curio's cuzk.toml */
-    F_CUZK = 2,    /* cuzk addition */
-    F_AUTO = 4,    /* K_SIZE: "auto" allowed (stored as 0) */
-    F_ALIAS = 8,   /* another name of the key before it in the table with the same field */
-    F_DIFFERS = 16 /* Curio has the key but it means something else there (see help) */
-};
-
-typedef struct {
-    const char *name; /* "section.key" */
-    key_type type;
-    const char *def; /* default, written as in a TOML string; NULL = computed at finish */
-    uint64_t min, max;
-    unsigned flags;
-    size_t off;
-    const char *const *choices;
-    const char *help;
-} key_def;
-
-static const char *const backend_choices[] = {"auto", "cpu", "cuda", NULL};
-static const char *const level_choices[] = {"error", "warn", "info", "debug", NULL};
-
-#define OFF(field) offsetof(cuzk_daemon_config, field)
-#define GiB (1ull << 30)
-#define MiB (1ull << 20)
-#define DAY_MS (24ull * 3600 * 1000)
-
-static const key_def keys[] = {
-    {"daemon.listen", K_STRINGS, NULL, 0, 0, F_CURIO, OFF(listen), NULL,
-     "gRPC address(es): unix:///path (socket made mode 0600) or host:port (a bare port means "
-     "127.0.0.1). A string or an array. Default: unix://$XDG_RUNTIME_DIR/cuzk.sock, or "
-     "unix:///tmp/cuzk-$UID/cuzk.sock when XDG_RUNTIME_DIR is unset"},
-    {"daemon.max_message_size", K_SIZE, "256MiB", 1 * MiB, 2 * GiB - 1, F_CUZK,
-     OFF(max_message_size), NULL,
-     "largest gRPC message received or sent (Curio's daemon: 128 MiB, its Go client 256 MiB)"},
-    {"daemon.max_concurrent_calls", K_UINT, "128", 1, 65536, F_CUZK, OFF(max_concurrent_calls),
-     NULL,
-     "RPCs handled at once (each waiting Prove/AwaitProof holds one); beyond it a call gets "
-     "RESOURCE_EXHAUSTED. Calls that answer at once (SubmitProof, CancelProof, GetStatus, "
-     "GetMetrics, EvictSRS) may use 8 more"},
-    {"daemon.shutdown_grace", K_DURATION, "30s", 0, DAY_MS, F_CUZK, OFF(shutdown_grace_ms), NULL,
-     "on SIGTERM/SIGINT, how long accepted jobs may run before they are cancelled (a second "
-     "signal cancels at once)"},
-    {"daemon.status_listen", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored: cuzk has no HTTP status server; use the GetStatus and GetMetrics RPCs"},
-
-    {"engine.backend", K_ENUM, "auto", 0, 0, F_CUZK, OFF(backend), backend_choices,
-     "auto (CUDA when a device is usable, else CPU), cpu or cuda (fail without a device)"},
-    {"engine.prover_workers", K_UINT, "0", 0, 1024, F_CUZK, OFF(prover_workers), NULL,
-     "CUDA: prover workers per GPU; CPU backend: prover workers. 0 = 1"},
-    {"gpus.gpu_workers_per_device", K_UINT, "0", 0, 1024, F_CURIO | F_ALIAS, OFF(prover_workers),
-     NULL, "Curio name of engine.prover_workers (GPU workers sharing one device)"},
-    {"engine.synthesis_workers", K_UINT, "0", 0, 1024, F_CUZK, OFF(synthesis_workers), NULL,
-     "partitions synthesised at once. 0 = 1"},
-    {"engine.queue_depth", K_UINT, "0", 0, 1024, F_CUZK, OFF(queue_depth), NULL,
-     "synthesised partitions waiting for a prover. 0 = 2"},
-    {"engine.result_ttl", K_DURATION, "10m", 1000, 30 * DAY_MS, F_CUZK, OFF(result_ttl_ms), NULL,
-     "how long a finished job's result stays available to AwaitProof (and dedupes its "
-     "request_id)"},
-    {"engine.self_verify", K_BOOL, "true", 0, 0, F_CUZK, OFF(self_verify), NULL,
-     "verify every proof before returning it; false is for benchmarks and is logged as a warning"},
-
-    {"memory.total_budget", K_SIZE, "auto", 64 * MiB, UINT64_MAX, F_CURIO | F_AUTO,
-     OFF(total_budget), NULL,
-     "host memory for partitions in flight (a/b/c vectors, witnesses); auto = MemTotal - "
-     "safety_margin (at least 1 GiB)"},
-    {"memory.safety_margin", K_SIZE, "5GiB", 0, UINT64_MAX, F_CURIO, OFF(safety_margin), NULL,
-     "subtracted from MemTotal when total_budget is auto"},
-    {"memory.eviction_min_idle", K_DURATION, "5m", 0, 30 * DAY_MS, F_CURIO,
-     OFF(eviction_min_idle_ms), NULL,
-     "a HOT parameter set unused this long may be evicted to make room for another"},
-    {"memory.pinned_budget", K_SIZE, "auto", 64 * MiB, UINT64_MAX, F_CUZK | F_AUTO | F_DIFFERS,
-     OFF(pinned_budget), NULL,
-     "bytes of HOT (decoded, pinned when CUDA is used) parameter sets; auto = half of MemTotal. "
-     "Curio parses this key but ignores it"},
-    {"memory.working_memory_budget", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored (deprecated in Curio too): see memory.total_budget"},
-
-    {"gpus.devices", K_INTS, "", 0, 1023, F_CURIO, OFF(devices), NULL,
-     "CUDA device ordinals to use; [] = every device present"},
-    {"gpus.gpu_threads", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored: cuzk sizes its CPU pools from synthesis.threads"},
-
-    {"synthesis.threads", K_UINT, "0", 0, 4096, F_CURIO, OFF(threads), NULL,
-     "CPU threads per worker pool; 0 = all CPUs (or env CUZK_THREADS)"},
-    {"synthesis.partition_workers", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored (deprecated in Curio too): use engine.synthesis_workers"},
-
-    {"scheduler.max_batch_size", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored: cuzk does not batch sectors into one proof"},
-    {"scheduler.max_batch_wait_ms", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored: cuzk does not batch sectors into one proof"},
-    {"scheduler.sort_by_type", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored (never read by Curio either)"},
-    {"pipeline.enabled", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored: cuzk always pipelines synthesis and proving"},
-    {"pipeline.synthesis_lookahead", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored (no effect in Curio either): see engine.queue_depth"},
-    {"pipeline.synthesis_concurrency", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored: see engine.synthesis_workers"},
-    {"pipeline.max_parallel_synthesis", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored: see engine.synthesis_workers and memory.total_budget"},
-    {"pipeline.slot_size", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL, "ignored"},
-    {"pipeline.max_gpu_queue_depth", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored: see engine.queue_depth"},
-
-    {"srs.param_cache", K_STRING, NULL, 0, 0, F_CURIO | F_DIFFERS, OFF(param_cache), NULL,
-     "directory of parameter files: <id>.params / <id>.vk of [[circuits]] without a params "
-     "path (test parameters are generated there on first use). Default $XDG_CACHE_HOME/cuzk or "
-     "~/.cache/cuzk. Curio reads Filecoin .params here; cuzk does not read those yet"},
-    {"srs.preload", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored (deprecated in Curio too): use the PreloadSRS RPC"},
-
-    {"logging.level", K_ENUM, "info", 0, 0, F_CURIO, OFF(log_level), level_choices,
-     "error, warn, info or debug"},
-    {"logging.format", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored (never read by Curio either): lines are always `<UTC time> <LEVEL> <message>`"},
-};
-#define N_KEYS (sizeof keys / sizeof keys[0])
-
-_Static_assert(N_KEYS <= 64, "cuzk_daemon_config.set_line holds 64 keys");
-
-static const char *const sections[] = {"daemon", "engine", "memory", "gpus", "synthesis",
-                                       "scheduler", "pipeline", "srs", "logging", NULL};
-
-/* ---- value parsers -------------------------------------------------------------------------- */
-
-cuzk_status cuzk__parse_size(const char *s, uint64_t *out)
-{
-    static const struct {
-        const char *unit;
-        uint64_t mul;
-    } units[] = {{"", 1},         {"b", 1},         {"bytes", 1},     {"kib", 1ull << 10},
-                 {"mib", 1ull << 20}, {"gib", 1ull << 30}, {"tib", 1ull << 40}, {"kb", 1000},
-                 {"mb", 1000000}, {"gb", 1000000000}, {"tb", 1000000000000ull}};
-    const char *p = s;
-    if (*p < '0' || *p > '9')
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "'%s' is not a size (like 512MiB, 5GiB, 4096)", s);
-    uint64_t v = 0;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-            return cuzk_fail(CUZK_ERR_INVALID_ARG, "size '%s' is too large", s);
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
-    while (*p == ' ')
-        p++;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (strcasecmp(p, units[i].unit) == 0) {
-            if (v && units[i].mul > UINT64_MAX / v)
-                return cuzk_fail(CUZK_ERR_INVALID_ARG, "size '%s' is too large", s);
-            *out = v * units[i].mul;
-            return CUZK_OK;
-        }
-    }
-    return cuzk_fail(CUZK_ERR_INVALID_ARG,
-                     "'%s': unknown size unit '%s' (use bytes, KiB, MiB, GiB, TiB, KB, MB, GB, TB)",
-                     s, p);
-}
-
-cuzk_status cuzk__parse_duration_ms(const char *s, uint64_t *out)
-{
-    static const struct {
-        const char *unit;
-        uint64_t ms;
-    } units[] = {{"", 1000},      {"ms", 1},         {"s", 1000},
-                 {"m", 60 * 1000}, {"h", 3600 * 1000}, {"d", 24 * 3600 * 1000}};
-    const char *p = s;
-    if (*p < '0' || *p > '9')
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "'%s' is not a duration (like 30s, 5m, 250ms)", s);
-    uint64_t v = 0;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-            return cuzk_fail(CUZK_ERR_INVALID_ARG, "duration '%s' is too large", s);
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (strcmp(p, units[i].unit) == 0) {
-            if (v && units[i].ms > UINT64_MAX / v)
-                return cuzk_fail(CUZK_ERR_INVALID_ARG, "duration '%s' is too large", s);
-            *out = v * units[i].ms;
-            return CUZK_OK;
-        }
-    }
-    return cuzk_fail(CUZK_ERR_INVALID_ARG,
-                     "'%s': unknown duration unit '%s' (use ms, s, m, h or d; a bare number is "
-                     "seconds)", s, p);
-}
 
 /* ---- small helpers ------------------------------------------------------------------------- */
 
@@ -239,30 +40,6 @@ static void strlist_clear(cuzk_strlist *l)
 static void *field(cuzk_daemon_config *c, const key_def *k)
 {
     return (char *)c + k->off;
-}
-
-static const void *cfield(const cuzk_daemon_config *c, const key_def *k)
-{
-    return (const char *)c + k->off;
-}
-
-static const key_def *find_key(const char *name)
-{
-    for (size_t i = 0; i < N_KEYS; i++)
-        if (strcmp(keys[i].name, name) == 0)
-            return &keys[i];
-    return NULL;
-}
-
-/* The canonical key for a field: the first table entry with the same offset. */
-static size_t canonical(size_t i)
-{
-    if (!(keys[i].flags & F_ALIAS))
-        return i;
-    for (size_t j = 0; j < i; j++)
-        if (keys[j].type == keys[i].type && keys[j].off == keys[i].off && keys[j].type != K_IGNORED)
-            return j;
-    return i;
 }
 
 /* ---- setting one key ----------------------------------------------------------------------- */
@@ -451,7 +228,7 @@ static cuzk_status set_list(cuzk_daemon_config *c, const key_def *k, const cuzk_
 static cuzk_status set_value(cuzk_daemon_config *c, size_t ki, const cuzk_toml_value *v,
                              const origin *o)
 {
-    const key_def *k = &keys[ki];
+    const key_def *k = &cuzk__config_keys[ki];
     if (k->type == K_STRINGS || k->type == K_INTS)
         return set_list(c, k, v, o);
     if (v->type == CUZK_TOML_ARRAY || v->type == CUZK_TOML_TABLE)
@@ -465,8 +242,8 @@ cuzk_status cuzk__config_init(cuzk_daemon_config *c)
 {
     memset(c, 0, sizeof *c);
     origin o = {"built-in default"};
-    for (size_t i = 0; i < N_KEYS; i++) {
-        const key_def *k = &keys[i];
+    for (size_t i = 0; i < cuzk__config_n_keys; i++) {
+        const key_def *k = &cuzk__config_keys[i];
         if (!k->def || k->type == K_IGNORED || (k->flags & F_ALIAS))
             continue;
         cuzk_toml_value v = {.type = CUZK_TOML_STRING};
@@ -621,7 +398,7 @@ static cuzk_status load_section(cuzk_daemon_config *c, const char *path, const c
         const cuzk_toml_entry *e = &t->u.table.entries[i];
         char name[300];
         snprintf(name, sizeof name, "%s.%s", section, e->key);
-        const key_def *k = find_key(name);
+        const key_def *k = cuzk__config_find_key(name);
         if (!k) {
             if (e->value->type == CUZK_TOML_TABLE)
                 return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s:%u: unknown table [%s]", path,
@@ -630,18 +407,19 @@ static cuzk_status load_section(cuzk_daemon_config *c, const char *path, const c
                              "%s:%u: unknown key '%s' (cuzk --help-config lists every key)",
                              path, e->value->line, name);
         }
-        size_t ki = (size_t)(k - keys);
+        size_t ki = (size_t)(k - cuzk__config_keys);
         if (k->type == K_IGNORED) {
             cuzk__log_warn("%s:%u: %s is accepted for Curio compatibility and %s", path,
                            e->value->line, name, k->help);
             continue;
         }
-        size_t ci = canonical(ki);
-        for (size_t j = 0; j < N_KEYS; j++) {
-            if (j != ki && canonical(j) == ci && c->set_line[j] && !c->set_cli[j])
+        size_t ci = cuzk__config_canonical(ki);
+        for (size_t j = 0; j < cuzk__config_n_keys; j++) {
+            if (j != ki && cuzk__config_canonical(j) == ci && c->set_line[j] && !c->set_cli[j])
                 return cuzk_fail(CUZK_ERR_INVALID_ARG,
                                  "%s:%u: %s and %s (line %u) set the same thing; keep one",
-                                 path, e->value->line, name, keys[j].name, c->set_line[j]);
+                                 path, e->value->line, name, cuzk__config_keys[j].name,
+                                 c->set_line[j]);
         }
         origin o;
         snprintf(o.where, sizeof o.where, "%s:%u", path, e->value->line);
@@ -666,8 +444,8 @@ cuzk_status cuzk__config_load_file(cuzk_daemon_config *c, const char *path)
             continue;
         }
         bool known = false;
-        for (size_t s = 0; sections[s]; s++)
-            known |= !strcmp(sections[s], e->key);
+        for (size_t s = 0; cuzk__config_sections[s]; s++)
+            known |= !strcmp(cuzk__config_sections[s], e->key);
         if (!known) {
             st = cuzk_fail(CUZK_ERR_INVALID_ARG,
                            e->value->type == CUZK_TOML_TABLE
@@ -696,10 +474,10 @@ cuzk_status cuzk__config_load_file(cuzk_daemon_config *c, const char *path)
 cuzk_status cuzk__config_set(cuzk_daemon_config *c, const char *key, const char *const *values,
                              size_t n, const char *from)
 {
-    const key_def *k = find_key(key);
+    const key_def *k = cuzk__config_find_key(key);
     if (!k || k->type == K_IGNORED)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s: unknown key %s", from, key);
-    size_t ki = (size_t)(k - keys);
+    size_t ki = (size_t)(k - cuzk__config_keys);
     origin o;
     snprintf(o.where, sizeof o.where, "%s", from);
     cuzk_toml_value items[CUZK_CONFIG_LIST_MAX];
@@ -753,12 +531,12 @@ cuzk_status cuzk__config_finish(cuzk_daemon_config *c)
         origin o = {"default listen address"};
         cuzk_toml_value v = {.type = CUZK_TOML_STRING};
         v.u.str = (char *)one[0];
-        cuzk_status st = set_list(c, find_key("daemon.listen"), &v, &o);
+        cuzk_status st = set_list(c, cuzk__config_find_key("daemon.listen"), &v, &o);
         if (st != CUZK_OK)
             return st;
     }
     /* Where daemon.listen came from, for the messages below. */
-    size_t li = (size_t)(find_key("daemon.listen") - keys);
+    size_t li = (size_t)(cuzk__config_find_key("daemon.listen") - cuzk__config_keys);
     char where[600] = "";
     if (c->set_cli[li])
         snprintf(where, sizeof where, "--listen: ");
@@ -795,227 +573,3 @@ cuzk_status cuzk__config_finish(cuzk_daemon_config *c)
     return CUZK_OK;
 }
 
-/* ---- printing ------------------------------------------------------------------------------ */
-
-static void print_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20 || ch == 0x7f)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
-static void print_size(FILE *f, uint64_t v)
-{
-    static const char *const u[] = {"TiB", "GiB", "MiB", "KiB"};
-    for (int i = 0; i < 4; i++) {
-        uint64_t m = 1ull << (10 * (4 - i));
-        if (v && v % m == 0) {
-            fprintf(f, "\"%llu%s\"", (unsigned long long)(v / m), u[i]);
-            return;
-        }
-    }
-    fprintf(f, "%llu", (unsigned long long)v);
-}
-
-static void print_duration(FILE *f, uint64_t ms)
-{
-    if (ms && ms % (3600 * 1000) == 0)
-        fprintf(f, "\"%lluh\"", (unsigned long long)(ms / (3600 * 1000)));
-    else if (ms && ms % 60000 == 0)
-        fprintf(f, "\"%llum\"", (unsigned long long)(ms / 60000));
-    else if (ms % 1000 == 0)
-        fprintf(f, "\"%llus\"", (unsigned long long)(ms / 1000));
-    else
-        fprintf(f, "\"%llums\"", (unsigned long long)ms);
-}
-
-static void print_value(FILE *f, const cuzk_daemon_config *c, const key_def *k)
-{
-    const void *p = cfield(c, k);
-    switch (k->type) {
-    case K_STRING: {
-        const char *s = *(char *const *)p;
-        print_string(f, s ? s : "");
-        break;
-    }
-    case K_STRINGS: {
-        const cuzk_strlist *l = p;
-        fputc('[', f);
-        for (size_t i = 0; i < l->n; i++) {
-            if (i)
-                fputs(", ", f);
-            print_string(f, l->v[i]);
-        }
-        fputc(']', f);
-        break;
-    }
-    case K_INTS: {
-        const cuzk_intlist *l = p;
-        fputc('[', f);
-        for (size_t i = 0; i < l->n; i++)
-            fprintf(f, "%s%d", i ? ", " : "", l->v[i]);
-        fputc(']', f);
-        break;
-    }
-    case K_UINT:
-        fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p);
-        break;
-    case K_BOOL:
-        fputs(*(const bool *)p ? "true" : "false", f);
-        break;
-    case K_SIZE: {
-        uint64_t v = *(const uint64_t *)p;
-        if (v == 0 && (k->flags & F_AUTO))
-            fputs("\"auto\"", f);
-        else
-            print_size(f, v);
-        break;
-    }
-    case K_DURATION:
-        print_duration(f, *(const uint64_t *)p);
-        break;
-    case K_ENUM:
-        fprintf(f, "\"%s\"", k->choices[*(const int *)p]);
-        break;
-    case K_IGNORED:
-        break;
-    }
-}
-
-void cuzk__config_print(const cuzk_daemon_config *c, FILE *f)
-{
-    fprintf(f, "# effective cuzk configuration (%s)\n",
-            c->file ? c->file : "no config file: built-in defaults");
-    for (size_t s = 0; sections[s]; s++) {
-        bool header = false;
-        for (size_t i = 0; i < N_KEYS; i++) {
-            const key_def *k = &keys[i];
-            size_t sl = strlen(sections[s]);
-            if (strncmp(k->name, sections[s], sl) != 0 || k->name[sl] != '.')
-                continue;
-            if (k->type == K_IGNORED || (k->flags & F_ALIAS))
-                continue;
-            if (!header) {
-                fprintf(f, "\n[%s]\n", sections[s]);
-                header = true;
-            }
-            fprintf(f, "%s = ", k->name + sl + 1);
-            print_value(f, c, k);
-            /* Where the value came from, when not the default. */
-            for (size_t j = 0; j < N_KEYS; j++) {
-                if (canonical(j) != i)
-                    continue;
-                if (c->set_cli[j])
-                    fprintf(f, "  # command line");
-                else if (c->set_line[j])
-                    fprintf(f, "  # %s:%u%s%s", c->file ? c->file : "?", c->set_line[j],
-                            j != i ? " as " : "", j != i ? keys[j].name : "");
-            }
-            fputc('\n', f);
-        }
-    }
-    for (size_t i = 0; i < c->n_circuits; i++) {
-        const cuzk_daemon_circuit *ci = &c->circuits[i];
-        fprintf(f, "\n[[circuits]]\nid = ");
-        print_string(f, ci->id);
-        if (ci->spec) {
-            fprintf(f, "\nbuiltin = ");
-            print_string(f, ci->spec);
-        }
-        if (ci->params) {
-            fprintf(f, "\nparams = ");
-            print_string(f, ci->params);
-        }
-        if (ci->zkey) {
-            fprintf(f, "\nzkey = ");
-            print_string(f, ci->zkey);
-        }
-        fputc('\n', f);
-    }
-    if (c->n_circuits == 0)
-        fprintf(f, "\n# no [[circuits]]: the built-in demo circuit is served "
-                   "(id \"demo\" = builtin \"sha256-chain:1\")\n");
-}
-
-/* |text| in lines of at most |width| columns, each indented by |indent|. */
-static void print_wrapped(FILE *f, const char *text, int indent, int width)
-{
-    const char *p = text;
-    while (*p) {
-        int room = width - indent;
-        int n = (int)strlen(p);
-        if (n > room) {
-            n = room;
-            while (n > 0 && p[n] != ' ')
-                n--;
-            if (n == 0)
-                n = room;
-        }
-        fprintf(f, "%*s%.*s\n", indent, "", n, p);
-        p += n;
-        while (*p == ' ')
-            p++;
-    }
-}
-
-static const char *type_name(const key_def *k)
-{
-    switch (k->type) {
-    case K_STRING:
-        return "string";
-    case K_STRINGS:
-        return "string or [strings]";
-    case K_UINT:
-        return "integer";
-    case K_BOOL:
-        return "boolean";
-    case K_SIZE:
-        return (k->flags & F_AUTO) ? "\"auto\" or size" : "size";
-    case K_DURATION:
-        return "duration";
-    case K_ENUM:
-        return "string";
-    case K_INTS:
-        return "[integers]";
-    case K_IGNORED:
-        return "any";
-    }
-    return "?";
-}
-
-void cuzk__config_help(FILE *f)
-{
-    fprintf(f, "cuzk configuration keys (TOML; sizes: 4096, \"512MiB\", \"5GiB\", \"64GB\"; "
-               "durations: seconds, \"250ms\", \"30s\", \"5m\", \"1h\")\n\n");
-    for (size_t i = 0; i < N_KEYS; i++) {
-        const key_def *k = &keys[i];
-        const char *compat = (k->type == K_IGNORED)  ? "Curio key, ignored"
-                             : (k->flags & F_DIFFERS) ? "Curio key, different meaning"
-                             : (k->flags & F_CURIO)   ? "Curio key"
-                                                      : "cuzk";
-        const char *def = k->def ? (k->type == K_INTS && !k->def[0] ? "[]" : k->def)
-                                 : (k->type == K_IGNORED ? "-" : "(computed)");
-        fprintf(f, "%-32s %-20s default %-12s [%s]\n", k->name, type_name(k), def, compat);
-        print_wrapped(f, k->help, 4, 96);
-    }
-    fprintf(f, "\n[[circuits]]  (repeatable)\n"
-               "    id = \"name\"               the circuit id clients send as circuit_id\n"
-               "    builtin = \"sha256-chain:4\" a built-in circuit, with\n"
-               "    params = \"/path/x.params\"  bellperson parameters (default "
-               "<srs.param_cache>/<id>.params,\n"
-               "                                generated as test parameters on first use)\n"
-               "    zkey = \"/path/x.zkey\"      or a snarkjs circuit (witnesses arrive as .wtns)\n"
-               "\nbuilt-in circuits (builtin = \"NAME\" or \"NAME:ARG\"):\n");
-    for (size_t i = 0; cuzk_circuit_registry_name(i); i++) {
-        fprintf(f, "  %-20s\n", cuzk_circuit_registry_name(i));
-        print_wrapped(f, cuzk_circuit_registry_description(i), 4, 96);
-    }
-}

@@ -22,6 +22,7 @@
 #include "daemon/config.h"
 #include "daemon/log.h"
 #include "daemon/rpc/rpc.h"
+#include "daemon/unix_socket.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -93,27 +94,6 @@ static uint64_t mem_total(void)
             break;
     fclose(f);
     return (uint64_t)kb * 1024;
-}
-
-static cuzk_status make_dirs(const char *dir)
-{
-    size_t n = strlen(dir);
-    char *buf = cuzk_alloc(n + 1);
-    if (!buf)
-        return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
-    memcpy(buf, dir, n + 1);
-    cuzk_status st = CUZK_OK;
-    for (size_t i = 1; i <= n && st == CUZK_OK; i++) {
-        if (buf[i] != '/' && buf[i] != '\0')
-            continue;
-        char saved = buf[i];
-        buf[i] = '\0';
-        if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-            st = cuzk_fail(CUZK_ERR_IO, "cannot create directory %s: %s", buf, strerror(errno));
-        buf[i] = saved;
-    }
-    cuzk_free(buf);
-    return st;
 }
 
 typedef struct {
@@ -249,7 +229,7 @@ static cuzk_status start_engine(cuzk_engine **out, const cuzk_daemon_config *cfg
     ec.result_ttl_ms = cfg->result_ttl_ms;
     ec.self_verify = cfg->self_verify;
     ec.cache_dir = cfg->param_cache;
-    cuzk_status st = make_dirs(cfg->param_cache);
+    cuzk_status st = cuzk__make_dirs(cfg->param_cache);
     if (st != CUZK_OK)
         return st;
     if ((st = cuzk_engine_create(out, &ec)) != CUZK_OK)

@@ -133,8 +133,8 @@ typedef struct {
     uint32_t neg;
 } MSM_QITEM_T;
 
-static const msm_group M_(group_) = {sizeof(AFF_T),       sizeof(XYZZ_T),      sizeof(JAC_T),
-                                     sizeof(F_T),         sizeof(MSM_ENTRY_T), sizeof(MSM_QITEM_T),
+static const msm_group M_(group_) = {sizeof(AFF_T),   sizeof(XYZZ_T),      sizeof(JAC_T),
+                                     sizeof(F_T),     sizeof(MSM_ENTRY_T), sizeof(MSM_QITEM_T),
                                      2 * sizeof(B_T), MSM_INV_COST};
 
 /*
@@ -202,7 +202,7 @@ static void M_(batch_apply_)(MSM_ENTRY_T *ent, size_t m, B_T *pre)
             F_DBL(&lam, &num);
             F_ADD(&num, &num, &lam);
         }
-        B_MUL(&ninv, &acc, &pre[2 * k]);     /* 1 / N_k */
+        B_MUL(&ninv, &acc, &pre[2 * k]);    /* 1 / N_k */
         B_MUL(&acc, &acc, &pre[2 * k + 1]); /* 1 / (N_0 ... N_{k-1}) */
         F_INV_FROM_NORM(&inv, &den, &ninv);
         F_MUL(&lam, &num, &inv);

@@ -10,6 +10,7 @@
  */
 #include "test.h"
 #include "cuzk/alloc.h"
+#include "cuzk/backend.h"
 #include "cuzk/msm.h"
 #include "cuzk/threadpool.h"
 #include "gpu/gpu_msm.h"
@@ -365,4 +366,64 @@ CUZK_TEST(gpu_msm_args)
     CHECK(cuzk_g2_jac_is_infinity(&j2));
     /* an ordinal without a device */
     CHECK(cuzk_gpu_msm_g1(4096, &j, NULL, NULL, 0, NULL) == CUZK_ERR_NO_DEVICE);
+}
+
+/* The backend's residency (cuzk_backend_keep_resident): calls whose bases lie inside a resident
+ * array use the device copy — sub-ranges, both groups, batch additions — and give the CPU
+ * result; after the drop the same calls upload again and still agree. */
+CUZK_TEST(gpu_backend_resident)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    cuzk_backend *be = NULL, *cpu = NULL;
+    CHECK_OK(cuzk_backend_create(&be, CUZK_BACKEND_CUDA, 0));
+    CHECK_OK(cuzk_backend_create(&cpu, CUZK_BACKEND_CPU, 0));
+    size_t n = 30000, n2 = 3000;
+    cuzk_g1_affine_t *b1 = g1_bases(n, BASES_DISTINCT);
+    cuzk_g2_affine_t *b2 = g2_bases(n2, BASES_DISTINCT);
+    cuzk_fr_t *k = make_scalars(n, SC_RANDOM);
+    uint64_t *bm = make_bitmap(n, 2);
+    /* the CPU backend accepts and ignores residency */
+    CHECK_OK(cuzk_backend_keep_resident(cpu, b1, n, false));
+    CHECK(cuzk_backend_resident_bytes(cpu) == 0);
+    CHECK(cuzk_backend_keep_resident(be, NULL, 1, false) == CUZK_ERR_INVALID_ARG);
+    CHECK_OK(cuzk_backend_keep_resident(be, b1, n, false));
+    CHECK_OK(cuzk_backend_keep_resident(be, b1, n, false)); /* idempotent */
+    CHECK_OK(cuzk_backend_keep_resident(be, b2, n2, true));
+    CHECK(cuzk_backend_resident_bytes(be) ==
+          n * sizeof(cuzk_g1_affine_t) + n2 * sizeof(cuzk_g2_affine_t));
+    for (int pass = 0; pass < 2; pass++) {
+        static const size_t r1[][2] = {{0, 30000}, {7, 12000}, {29999, 1}, {640, 29360}};
+        for (size_t i = 0; i < sizeof r1 / sizeof r1[0]; i++) {
+            size_t f = r1[i][0], m = r1[i][1];
+            cuzk_g1_jac_t got, want;
+            CHECK_OK(cuzk_backend_msm_g1(be, &got, b1 + f, k, m));
+            CHECK_OK(cuzk_g1_msm(&want, b1 + f, k, m, pool));
+            CHECK_MSG(g1_same(&got, &want), "pass %d backend g1 msm [%zu, +%zu)", pass, f, m);
+            if (f % 64 == 0) {
+                CHECK_OK(cuzk_backend_batch_add_g1(be, &got, b1 + f, bm + f / 64, m));
+                CHECK_OK(cuzk_g1_batch_add(&want, b1 + f, bm + f / 64, m, pool));
+                CHECK_MSG(g1_same(&got, &want), "pass %d backend g1 batch add [%zu, +%zu)", pass,
+                          f, m);
+            }
+        }
+        cuzk_g2_jac_t got2, want2;
+        CHECK_OK(cuzk_backend_msm_g2(be, &got2, b2 + 5, k, n2 - 5));
+        CHECK_OK(cuzk_g2_msm(&want2, b2 + 5, k, n2 - 5, pool));
+        CHECK_MSG(g2_same(&got2, &want2), "pass %d backend g2 msm", pass);
+        CHECK_OK(cuzk_backend_batch_add_g2(be, &got2, b2, bm, n2));
+        CHECK_OK(cuzk_g2_batch_add(&want2, b2, bm, n2, pool));
+        CHECK_MSG(g2_same(&got2, &want2), "pass %d backend g2 batch add", pass);
+        cuzk_backend_drop_resident(be, b1);
+        cuzk_backend_drop_resident(be, b2);
+        cuzk_backend_drop_resident(be, b2); /* not held: no-op */
+        CHECK(cuzk_backend_resident_bytes(be) == 0);
+    }
+    cuzk_backend_destroy(be);
+    cuzk_backend_destroy(cpu);
+    cuzk_free(b1);
+    cuzk_free(b2);
+    cuzk_free(k);
+    cuzk_free(bm);
+    cuzk_pool_destroy(pool);
 }

@@ -4,7 +4,8 @@
  *
  *   cuzk-bench msm --group g1|g2 --log-n N [--backend cpu|cuda] [--threads T]
  *                  [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]
- *                  [--endo auto|on|off] [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]
+ *                  [--endo auto|on|off] [--window C] [--chunks K] [--op msm|batch-add]
+ *                  [--density PCT]
  *                  [--resident] [--pinned] [--check] [--iters N] [--warmup W] [--json]
  *   cuzk-bench msm --pin-gib G[,G...] [--json]
  *

@@ -24,15 +24,14 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cuzk/alloc.h"
 #include "daemon/log.h"
 #include "daemon/rpc/rpc.h"
+#include "daemon/unix_socket.h"
 
 #define N_PENDING 8            /* request_call slots armed at once */
 #define N_REJECT 64            /* rejections being answered at once */
@@ -489,81 +488,6 @@ cuzk_status cuzk__rpc_server_create(cuzk_rpc_server **out, const cuzk_rpc_option
     return CUZK_OK;
 }
 
-/* mkdir -p with mode 0700 for what it creates. */
-static cuzk_status make_dirs(const char *dir)
-{
-    char buf[CUZK_ADDR_UNIX_MAX];
-    size_t n = strlen(dir);
-    if (n >= sizeof buf)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "path too long: %s", dir);
-    memcpy(buf, dir, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] != '/' && buf[i] != '\0')
-            continue;
-        char saved = buf[i];
-        buf[i] = '\0';
-        if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-            return cuzk_fail(CUZK_ERR_IO, "cannot create directory %s: %s", buf, strerror(errno));
-        buf[i] = saved;
-    }
-    return CUZK_OK;
-}
-
-/* Parent directory, stale socket: see cuzk__rpc_server_listen. */
-static cuzk_status prepare_unix(const char *path)
-{
-    char dir[CUZK_ADDR_UNIX_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash && slash != dir) {
-        *slash = '\0';
-        cuzk_status st = make_dirs(dir);
-        if (st != CUZK_OK)
-            return st;
-        struct stat sb;
-        if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-            return cuzk_fail(CUZK_ERR_IO, "%s is not a directory", dir);
-        /* A directory others can write to and that lacks the sticky bit lets them swap the
-         * socket for their own: refuse it. */
-        if (sb.st_uid != geteuid() && (sb.st_mode & (S_IWGRP | S_IWOTH)) &&
-            !(sb.st_mode & S_ISVTX))
-            return cuzk_fail(CUZK_ERR_IO,
-                             "%s belongs to uid %u and others can write to it; choose another "
-                             "socket directory", dir, (unsigned)sb.st_uid);
-    }
-    struct stat sb;
-    if (lstat(path, &sb) != 0) {
-        if (errno == ENOENT)
-            return CUZK_OK;
-        return cuzk_fail(CUZK_ERR_IO, "cannot stat %s: %s", path, strerror(errno));
-    }
-    if (!S_ISSOCK(sb.st_mode))
-        return cuzk_fail(CUZK_ERR_IO, "%s exists and is not a socket; refusing to replace it",
-                         path);
-    /* gRPC would silently unlink a socket in use: find out whether someone answers on it. */
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return cuzk_fail(CUZK_ERR_IO, "socket: %s", strerror(errno));
-    struct sockaddr_un sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sun_family = AF_UNIX;
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
-    int rc = connect(fd, (struct sockaddr *)&sa, sizeof sa);
-    int e = errno;
-    close(fd);
-    if (rc == 0)
-        return cuzk_fail(CUZK_ERR_UNAVAILABLE,
-                         "another process is serving on %s (is a cuzk daemon running?)", path);
-    if (e != ECONNREFUSED && e != ENOENT)
-        return cuzk_fail(CUZK_ERR_IO, "cannot check the existing socket %s: %s", path,
-                         strerror(e));
-    if (unlink(path) != 0 && errno != ENOENT)
-        return cuzk_fail(CUZK_ERR_IO, "cannot remove the stale socket %s: %s", path,
-                         strerror(errno));
-    cuzk__log_info("removed stale socket %s", path);
-    return CUZK_OK;
-}
-
 cuzk_status cuzk__rpc_server_listen(cuzk_rpc_server *s, const cuzk_listen_addr *a, char *bound,
                                     size_t bound_len)
 {
@@ -572,7 +496,7 @@ cuzk_status cuzk__rpc_server_listen(cuzk_rpc_server *s, const cuzk_listen_addr *
     if (a->is_unix && s->n_sockets == MAX_SOCKETS)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "at most %d unix sockets", MAX_SOCKETS);
     cuzk_status st;
-    if (a->is_unix && (st = prepare_unix(a->path)) != CUZK_OK)
+    if (a->is_unix && (st = cuzk__unix_socket_prepare(a->path)) != CUZK_OK)
         return st;
     grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
     /* The socket is created by bind() inside this call: the umask keeps it private from the
