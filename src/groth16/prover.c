@@ -20,21 +20,97 @@ static bool bit(const uint64_t *bm, size_t i)
     return (bm[i / 64] >> (i % 64)) & 1;
 }
 
+/* Host passes over the scalar vectors run in chunks on the backend's pool: at a PoRep partition
+ * (130 M scalars, 4 GiB per vector) a serial pass costs seconds, as long as the device work it
+ * feeds. A chunk is a multiple of 64 scalars, so each owns whole bitmap words. */
+#define SPLIT_CHUNK ((size_t)1 << 16)
+
+typedef struct {
+    const cuzk_fr_t *sc;
+    size_t n;
+    uint64_t *ones;
+    cuzk_fr_t *tail;
+} split_job;
+
+static void split_chunk(void *ctx, size_t t)
+{
+    split_job *j = ctx;
+    size_t lo = t * SPLIT_CHUNK, hi = lo + SPLIT_CHUNK < j->n ? lo + SPLIT_CHUNK : j->n;
+    memset(j->ones + lo / 64, 0, ((hi - lo + 63) / 64) * sizeof *j->ones);
+    for (size_t i = lo; i < hi; i++) {
+        if (cuzk_fr_is_one(&j->sc[i])) {
+            j->ones[i / 64] |= 1ULL << (i % 64);
+            cuzk_fr_set_zero(&j->tail[i]);
+        } else {
+            j->tail[i] = j->sc[i];
+        }
+    }
+}
+
 /*
  * Splits |n| scalars the way supraseal does: ones go to a bitmap (batch addition), every other
  * non-zero value stays in |tail| (a Pippenger MSM over the same bases; zeros cost it nothing).
  */
-static void split01(const cuzk_fr_t *sc, size_t n, uint64_t *ones, cuzk_fr_t *tail)
+static void split01(cuzk_pool *pool, const cuzk_fr_t *sc, size_t n, uint64_t *ones,
+                    cuzk_fr_t *tail)
 {
-    memset(ones, 0, ((n + 63) / 64) * sizeof *ones);
-    for (size_t i = 0; i < n; i++) {
-        if (cuzk_fr_is_one(&sc[i])) {
-            ones[i / 64] |= 1ULL << (i % 64);
-            cuzk_fr_set_zero(&tail[i]);
-        } else {
-            tail[i] = sc[i];
-        }
+    split_job j = {sc, n, ones, tail};
+    cuzk_pool_run(pool, (n + SPLIT_CHUNK - 1) / SPLIT_CHUNK, split_chunk, &j);
+}
+
+typedef struct {
+    cuzk_fr_t *dst;
+    const cuzk_fr_t *src;
+    size_t n;
+    const uint64_t *mask;
+    size_t *offs; /* per chunk: set bits before it (after the counting pass: its count) */
+} gather_job;
+
+static size_t chunk_hi(size_t t, size_t n)
+{
+    return (t + 1) * SPLIT_CHUNK < n ? (t + 1) * SPLIT_CHUNK : n;
+}
+
+static void gather_count(void *ctx, size_t t)
+{
+    gather_job *j = ctx;
+    size_t c = 0;
+    for (size_t i = t * SPLIT_CHUNK, hi = chunk_hi(t, j->n); i < hi; i++)
+        c += bit(j->mask, i);
+    j->offs[t] = c;
+}
+
+static void gather_copy(void *ctx, size_t t)
+{
+    gather_job *j = ctx;
+    size_t k = j->offs[t];
+    for (size_t i = t * SPLIT_CHUNK, hi = chunk_hi(t, j->n); i < hi; i++)
+        if (bit(j->mask, i))
+            j->dst[k++] = j->src[i];
+}
+
+/* dst[0 ..) = the src[i] whose bit i of |mask| is set, in order; returns their number, or
+ * SIZE_MAX when the chunk table cannot be allocated. */
+static size_t gather(cuzk_pool *pool, cuzk_fr_t *dst, const cuzk_fr_t *src, size_t n,
+                     const uint64_t *mask)
+{
+    size_t chunks = (n + SPLIT_CHUNK - 1) / SPLIT_CHUNK;
+    if (!chunks)
+        return 0;
+    size_t *offs = cuzk_alloc_array(chunks, sizeof *offs);
+    if (!offs)
+        return SIZE_MAX;
+    gather_job j = {dst, src, n, mask, offs};
+    cuzk_pool_run(pool, chunks, gather_count, &j);
+    size_t total = 0;
+    for (size_t t = 0; t < chunks; t++) {
+        size_t c = offs[t];
+        offs[t] = total;
+        total += c;
     }
+    cuzk_pool_run(pool, chunks, gather_copy, &j);
+    cuzk_free(offs);
+    return total;
 }
 
 typedef struct {
@@ -46,7 +122,7 @@ static cuzk_status g1_split_sum(msm_ctx *m, cuzk_g1_jac_t *out, const cuzk_g1_af
                                 const cuzk_fr_t *sc, size_t n, uint64_t *ones, cuzk_fr_t *tail)
 {
     cuzk_g1_jac_t part;
-    split01(sc, n, ones, tail);
+    split01(cuzk_backend_pool(m->be), sc, n, ones, tail);
     double t0 = now_ms();
     cuzk_status s = cuzk_backend_batch_add_g1(m->be, out, bases, ones, n);
     double t1 = now_ms();
@@ -192,12 +268,15 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     if ((s = g1_split_sum(&m, &l_sum, p->l, pd->aux, pd->n_aux, ones, tail)) != CUZK_OK)
         goto done;
     /* A: every input, then the A-dense aux. */
-    size_t k = 0;
+    cuzk_pool *pool = cuzk_backend_pool(be);
+    size_t k = 0, g;
     for (size_t i = 0; i < pd->n_inputs; i++)
         sc[k++] = pd->input[i];
-    for (size_t i = 0; i < pd->n_aux; i++)
-        if (bit(pd->a_aux_density, i))
-            sc[k++] = pd->aux[i];
+    if ((g = gather(pool, sc + k, pd->aux, pd->n_aux, pd->a_aux_density)) == SIZE_MAX) {
+        s = cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory");
+        goto done;
+    }
+    k += g;
     if ((s = g1_split_sum(&m, &a_sum, p->a, sc, k, ones, tail)) != CUZK_OK)
         goto done;
     /* B: the B-dense inputs, then the B-dense aux, in G1 and G2. */
@@ -205,9 +284,11 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     for (size_t i = 0; i < pd->n_inputs; i++)
         if (bit(pd->b_input_density, i))
             sc[k++] = pd->input[i];
-    for (size_t i = 0; i < pd->n_aux; i++)
-        if (bit(pd->b_aux_density, i))
-            sc[k++] = pd->aux[i];
+    if ((g = gather(pool, sc + k, pd->aux, pd->n_aux, pd->b_aux_density)) == SIZE_MAX) {
+        s = cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory");
+        goto done;
+    }
+    k += g;
     if ((s = g1_split_sum(&m, &b1_sum, p->b_g1, sc, k, ones, tail)) != CUZK_OK)
         goto done;
     t0 = now_ms();
