@@ -202,7 +202,8 @@ typedef struct {
     uint32_t partitions;
     char backend[16];         /* "cpu" or "cuda:N" (the last partition's) */
     bool verified;            /* every partition passed the self-check */
-    /* Milliseconds; phase sums over partitions. queue_wait = submit -> first partition started. */
+    /* Milliseconds; phase sums over partitions. queue_wait = submit -> first partition started,
+     * plus the time every synthesised partition waited for a prover. */
     double phase_ms[CUZK_PHASE_COUNT];
     uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_compute_ms, total_ms;
 } cuzk_job_result;

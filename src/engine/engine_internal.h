@@ -92,6 +92,7 @@ typedef struct item {
     uint64_t budget;
     bool holds_ref;
     double synth_ms, srs_wait_ms, queue_wait_ms, t_start;
+    double t_queued, prover_wait_ms; /* synthesised -> taken by a prover (queue_wait too) */
     struct item *next;
 } item;
 

@@ -149,6 +149,7 @@ void *cuzk__synth_main(void *arg)
         while (*tail)
             tail = &(*tail)->next;
         *tail = it;
+        it->t_queued = cuzk__engine_now_ms();
         e->q_len++;
         pthread_cond_signal(&e->queue_cv);
     }
@@ -197,6 +198,7 @@ void *cuzk__prover_main(void *arg)
             continue;
         }
         item *it = pop_best_locked(e);
+        it->prover_wait_ms = cuzk__engine_now_ms() - it->t_queued;
         pthread_cond_broadcast(&e->space_cv);
         job *j = it->j;
         if (j->outcome != CUZK_JOB_UNKNOWN) {
@@ -250,7 +252,7 @@ void *cuzk__prover_main(void *arg)
         if (s == CUZK_OK)
             cuzk_groth16_proof_serialize(proof_bytes, &proof);
         phase_ms ph[] = {
-            {CUZK_PHASE_QUEUE_WAIT, it->queue_wait_ms},
+            {CUZK_PHASE_QUEUE_WAIT, it->queue_wait_ms + it->prover_wait_ms},
             {CUZK_PHASE_SRS_LOAD, it->srs_wait_ms},
             {CUZK_PHASE_SYNTHESIS, it->synth_ms + t.synthesis},
             {CUZK_PHASE_NTT_H, t.ntt_h},
@@ -285,11 +287,14 @@ void *cuzk__prover_main(void *arg)
                 if (n_pub)
                     memcpy(j->pub + (size_t)it->part * n_pub * 32, pub, (size_t)n_pub * 32);
                 for (size_t i = 0; i < n_ph; i++) {
-                    /* queue_wait, srs_load: per job (first partition); total: submit -> done */
+                    /* queue_wait: the first partition's wait to start plus every partition's
+                     * wait for a prover; srs_load: per job (first partition); total: submit ->
+                     * done */
                     if (ph[i].phase > CUZK_PHASE_SRS_LOAD && ph[i].phase != CUZK_PHASE_TOTAL)
                         j->phase_ms[ph[i].phase] += ph[i].ms;
                     cuzk__engine_hist_observe(&e->phase_hist[ph[i].phase], ph[i].ms / 1e3);
                 }
+                j->phase_ms[CUZK_PHASE_QUEUE_WAIT] += it->prover_wait_ms;
                 if (++j->parts_done == j->n_parts) {
                     j->verified = c->source == CUZK_CIRCUIT_ZKEY || self_verify;
                     cuzk__job_finish_locked(e, j, CUZK_JOB_COMPLETED, NULL);
