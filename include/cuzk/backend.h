@@ -45,6 +45,15 @@ unsigned cuzk_backend_threads(const cuzk_backend *be);
 bool cuzk_backend_cuda_compiled(void);
 bool cuzk_backend_cuda_usable(void);
 
+/* Scratch buffers owned by |be| and kept between calls, so that a prover does not allocate (and
+ * first-touch) gigabytes per proof; on a CUDA backend they are pinned host memory, from which
+ * uploads run at the full PCIe rate. Slot |slot| (< CUZK_BACKEND_SCRATCH_SLOTS) grows to at least
+ * |bytes|; its contents are undefined. Valid until the next request for the same slot or
+ * cuzk_backend_destroy; like every backend call, for one thread at a time. NULL on failure
+ * (cuzk_last_error says why). */
+#define CUZK_BACKEND_SCRATCH_SLOTS 4
+void *cuzk_backend_scratch(cuzk_backend *be, unsigned slot, size_t bytes);
+
 /* Device residency (DESIGN.md section 3): keeps a copy of bases[0 .. n) (G1 or G2 affine points)
  * in the backend's device memory, so every later MSM / batch addition whose bases lie inside that
  * array moves only its scalars or bitmap. Idempotent for the same array; a no-op returning

@@ -34,6 +34,11 @@ struct cuzk_backend {
     resident_set resident[BACKEND_MAX_RESIDENT];
     size_t n_resident;
     uint64_t resident_bytes;
+    struct {
+        void *p;
+        size_t bytes;
+        bool pinned;
+    } scratch[CUZK_BACKEND_SCRATCH_SLOTS];
 };
 
 /* One stderr note per process and reason when a CUDA backend call runs on the CPU instead. */
@@ -114,6 +119,11 @@ void cuzk_backend_destroy(cuzk_backend *be)
         return;
     for (size_t i = 0; i < be->n_resident; i++)
         cuzk_gpu_bases_free(be->resident[i].dev);
+    for (unsigned i = 0; i < CUZK_BACKEND_SCRATCH_SLOTS; i++)
+        if (be->scratch[i].pinned)
+            cuzk_gpu_host_free(be->scratch[i].p);
+        else
+            cuzk_free(be->scratch[i].p);
     pthread_mutex_destroy(&be->lock);
     cuzk_pool_destroy(be->pool);
     cuzk_free(be);
@@ -137,6 +147,39 @@ cuzk_pool *cuzk_backend_pool(const cuzk_backend *be)
 unsigned cuzk_backend_threads(const cuzk_backend *be)
 {
     return cuzk_pool_threads(be->pool);
+}
+
+/* ---- scratch ---------------------------------------------------------------------------- */
+
+void *cuzk_backend_scratch(cuzk_backend *be, unsigned slot, size_t bytes)
+{
+    if (!be || slot >= CUZK_BACKEND_SCRATCH_SLOTS) {
+        cuzk_fail(CUZK_ERR_INVALID_ARG, "backend scratch: bad slot %u", slot);
+        return NULL;
+    }
+    if (bytes == 0)
+        bytes = 1;
+    if (be->scratch[slot].p && be->scratch[slot].bytes >= bytes)
+        return be->scratch[slot].p;
+    if (be->scratch[slot].pinned)
+        cuzk_gpu_host_free(be->scratch[slot].p);
+    else
+        cuzk_free(be->scratch[slot].p);
+    be->scratch[slot].p = NULL;
+    be->scratch[slot].bytes = 0;
+    /* Pinned on a GPU backend: MSM scalars and bitmaps are uploaded from these buffers. */
+    void *p = NULL;
+    bool pinned = be->kind == CUZK_BACKEND_CUDA && cuzk_gpu_host_alloc(&p, bytes) == CUZK_OK;
+    if (!pinned)
+        p = cuzk_alloc(bytes);
+    if (!p) {
+        cuzk_fail(CUZK_ERR_NOMEM, "backend scratch: cannot allocate %zu bytes", bytes);
+        return NULL;
+    }
+    be->scratch[slot].p = p;
+    be->scratch[slot].bytes = bytes;
+    be->scratch[slot].pinned = pinned;
+    return p;
 }
 
 /* ---- device residency ------------------------------------------------------------------- */

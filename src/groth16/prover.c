@@ -114,6 +114,26 @@ static size_t gather(cuzk_pool *pool, cuzk_fr_t *dst, const cuzk_fr_t *src, size
 }
 
 typedef struct {
+    unsigned char *p;
+    size_t bytes;
+} wipe_job;
+
+static void wipe_chunk(void *ctx, size_t t)
+{
+    wipe_job *j = ctx;
+    size_t lo = t * (SPLIT_CHUNK * 32), n = j->bytes - lo < SPLIT_CHUNK * 32 ? j->bytes - lo
+                                                                             : SPLIT_CHUNK * 32;
+    cuzk_memclear(j->p + lo, n);
+}
+
+/* cuzk_memclear over the pool: gigabytes at a PoRep partition. */
+static void wipe(cuzk_pool *pool, void *p, size_t bytes)
+{
+    wipe_job j = {p, bytes};
+    cuzk_pool_run(pool, (bytes + SPLIT_CHUNK * 32 - 1) / (SPLIT_CHUNK * 32), wipe_chunk, &j);
+}
+
+typedef struct {
     cuzk_backend *be;
     double *batch_ms, *tail_ms;
 } msm_ctx;
@@ -256,9 +276,9 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     cap = p->n_a > cap ? p->n_a : cap;
     cap = p->n_b_g1 > cap ? p->n_b_g1 : cap;
     cap = cap ? cap : 1;
-    sc = cuzk_alloc_array(cap, sizeof *sc);
-    tail = cuzk_alloc_array(cap, sizeof *tail);
-    ones = cuzk_alloc_array((cap + 63) / 64, sizeof *ones);
+    sc = cuzk_backend_scratch(be, 0, cap * sizeof *sc);
+    tail = cuzk_backend_scratch(be, 1, cap * sizeof *tail);
+    ones = cuzk_backend_scratch(be, 2, ((cap + 63) / 64) * sizeof *ones);
     if (!sc || !tail || !ones) {
         s = cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory for %zu scalars", cap);
         goto done;
@@ -357,16 +377,14 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
 done:
     cuzk_memclear(&r, sizeof r);
     cuzk_memclear(&sr, sizeof sr);
+    /* The scratch vectors (backend-owned, reused) held witness values: wipe them. */
     if (sc)
-        cuzk_memclear(sc, cap * sizeof *sc);
+        wipe(cuzk_backend_pool(be), sc, cap * sizeof *sc);
     if (tail)
-        cuzk_memclear(tail, cap * sizeof *tail);
+        wipe(cuzk_backend_pool(be), tail, cap * sizeof *tail);
     cuzk_free(a);
     cuzk_free(b);
     cuzk_free(c);
-    cuzk_free(sc);
-    cuzk_free(tail);
-    cuzk_free(ones);
     cuzk_domain_destroy(d);
     t->total = now_ms() - t_start + t->synthesis;
     return s;
