@@ -337,75 +337,12 @@ void G_(affine_neg)(AFF_T *out, const AFF_T *p)
 
 /* ---- XYZZ ------------------------------------------------------------------------------------ */
 
-/* dbl-2008-s-1 (a = 0): 6M + 3S. Y1 = 0 or ZZ1 = 0 give ZZ3 = 0 (infinity). */
-void G_(xyzz_dbl)(XYZZ_T *out, const XYZZ_T *p)
-{
-    F_T u, v, w, s, m, t;
-    F_DBL(&u, &p->y);
-    F_SQR(&v, &u);
-    F_MUL(&w, &u, &v);
-    F_MUL(&s, &p->x, &v);
-    F_SQR(&m, &p->x);
-    F_DBL(&t, &m);
-    F_ADD(&m, &m, &t); /* M = 3 X1^2 */
-    XYZZ_T o;
-    F_SQR(&o.x, &m);
-    F_DBL(&t, &s);
-    F_SUB(&o.x, &o.x, &t); /* X3 = M^2 - 2S */
-    F_SUB(&t, &s, &o.x);
-    F_MUL(&t, &m, &t);
-    F_MUL(&s, &w, &p->y);
-    F_SUB(&o.y, &t, &s); /* Y3 = M (S - X3) - W Y1 */
-    F_MUL(&o.zz, &v, &p->zz);
-    F_MUL(&o.zzz, &w, &p->zzz);
-    *out = o;
-}
+#define XF_(name) G_(xyzz_##name)
+#define XF_LINK
+#define XF_IS_INF(p) G_(xyzz_is_infinity)(p)
+#define XF_SET_INF(out) G_(xyzz_set_infinity)(out)
+#include "curve/xyzz_formulas.h"
 
-/* add-2008-s: 12M + 2S. P == Q goes to dbl-2008-s-1, P == -Q to infinity. */
-void G_(xyzz_add)(XYZZ_T *out, const XYZZ_T *p, const XYZZ_T *q)
-{
-    if (G_(xyzz_is_infinity)(p)) {
-        *out = *q;
-        return;
-    }
-    if (G_(xyzz_is_infinity)(q)) {
-        *out = *p;
-        return;
-    }
-    F_T u1, u2, s1, s2, pd, r, pp, ppp, qq, t;
-    F_MUL(&u1, &p->x, &q->zz);
-    F_MUL(&u2, &q->x, &p->zz);
-    F_MUL(&s1, &p->y, &q->zzz);
-    F_MUL(&s2, &q->y, &p->zzz);
-    F_SUB(&pd, &u2, &u1);
-    F_SUB(&r, &s2, &s1);
-    if (F_IS_ZERO(&pd)) {
-        if (F_IS_ZERO(&r))
-            G_(xyzz_dbl)(out, p);
-        else
-            G_(xyzz_set_infinity)(out);
-        return;
-    }
-    F_SQR(&pp, &pd);
-    F_MUL(&ppp, &pd, &pp);
-    F_MUL(&qq, &u1, &pp);
-    XYZZ_T o;
-    F_SQR(&o.x, &r);
-    F_SUB(&o.x, &o.x, &ppp);
-    F_DBL(&t, &qq);
-    F_SUB(&o.x, &o.x, &t); /* X3 = R^2 - PPP - 2Q */
-    F_SUB(&t, &qq, &o.x);
-    F_MUL(&t, &r, &t);
-    F_MUL(&s1, &s1, &ppp);
-    F_SUB(&o.y, &t, &s1); /* Y3 = R (Q - X3) - S1 PPP */
-    F_MUL(&o.zz, &p->zz, &q->zz);
-    F_MUL(&o.zz, &o.zz, &pp);
-    F_MUL(&o.zzz, &p->zzz, &q->zzz);
-    F_MUL(&o.zzz, &o.zzz, &ppp);
-    *out = o;
-}
-
-/* madd-2008-s (ZZ2 = ZZZ2 = 1): 8M + 2S; doubling via mdbl-2008-s-1's shape through xyzz_dbl. */
 void G_(xyzz_add_affine)(XYZZ_T *out, const XYZZ_T *p, const AFF_T *q)
 {
     if (q->infinity) {
@@ -416,33 +353,7 @@ void G_(xyzz_add_affine)(XYZZ_T *out, const XYZZ_T *p, const AFF_T *q)
         G_(xyzz_from_affine)(out, q);
         return;
     }
-    F_T u2, s2, pd, r, pp, ppp, qq, t;
-    F_MUL(&u2, &q->x, &p->zz);
-    F_MUL(&s2, &q->y, &p->zzz);
-    F_SUB(&pd, &u2, &p->x);
-    F_SUB(&r, &s2, &p->y);
-    if (F_IS_ZERO(&pd)) {
-        if (F_IS_ZERO(&r))
-            G_(xyzz_dbl)(out, p);
-        else
-            G_(xyzz_set_infinity)(out);
-        return;
-    }
-    F_SQR(&pp, &pd);
-    F_MUL(&ppp, &pd, &pp);
-    F_MUL(&qq, &p->x, &pp);
-    XYZZ_T o;
-    F_SQR(&o.x, &r);
-    F_SUB(&o.x, &o.x, &ppp);
-    F_DBL(&t, &qq);
-    F_SUB(&o.x, &o.x, &t); /* X3 = R^2 - PPP - 2Q */
-    F_SUB(&t, &qq, &o.x);
-    F_MUL(&t, &r, &t);
-    F_MUL(&s2, &p->y, &ppp);
-    F_SUB(&o.y, &t, &s2); /* Y3 = R (Q - X3) - Y1 PPP */
-    F_MUL(&o.zz, &p->zz, &pp);
-    F_MUL(&o.zzz, &p->zzz, &ppp);
-    *out = o;
+    G_(xyzz_madd_core)(out, p, q);
 }
 
 /* ---- equality and curve membership --------------------------------------------------------- */

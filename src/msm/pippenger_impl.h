@@ -219,79 +219,19 @@ static void M_(batch_apply_)(MSM_ENTRY_T *ent, size_t m, B_T *pre)
 /*
  * XYZZ arithmetic with the inline field helpers of this file (the library's cuzk_gX_xyzz_*
  * use out-of-line field additions: callgrind put them at 18 % (G1) and, through the running
- * sums, 40 % (G2) of a 2^12-point MSM). Same formulas as src/curve/point_impl.h: dbl-2008-s-1,
- * add-2008-s, madd-2008-s; outputs may alias inputs.
+ * sums, 40 % (G2) of a 2^12-point MSM). The formulas themselves are src/curve/xyzz_formulas.h,
+ * shared with the library; outputs may alias inputs.
  */
 static inline bool M_(x_inf_)(const XYZZ_T *p)
 {
     return F_IS_ZERO(&p->zz);
 }
 
-static inline void M_(x_dbl_)(XYZZ_T *out, const XYZZ_T *p)
-{
-    F_T u, v, w, s, m, t;
-    F_DBL(&u, &p->y);
-    F_SQR(&v, &u);
-    F_MUL(&w, &u, &v);
-    F_MUL(&s, &p->x, &v);
-    F_SQR(&m, &p->x);
-    F_DBL(&t, &m);
-    F_ADD(&m, &m, &t); /* M = 3 X1^2 */
-    XYZZ_T o;
-    F_SQR(&o.x, &m);
-    F_DBL(&t, &s);
-    F_SUB(&o.x, &o.x, &t); /* X3 = M^2 - 2S */
-    F_SUB(&t, &s, &o.x);
-    F_MUL(&t, &m, &t);
-    F_MUL(&s, &w, &p->y);
-    F_SUB(&o.y, &t, &s); /* Y3 = M (S - X3) - W Y1 */
-    F_MUL(&o.zz, &v, &p->zz);
-    F_MUL(&o.zzz, &w, &p->zzz);
-    *out = o;
-}
-
-static inline void M_(x_add_)(XYZZ_T *out, const XYZZ_T *p, const XYZZ_T *q)
-{
-    if (M_(x_inf_)(p)) {
-        *out = *q;
-        return;
-    }
-    if (M_(x_inf_)(q)) {
-        *out = *p;
-        return;
-    }
-    F_T u1, u2, s1, s2, pd, r, pp, ppp, qq, t;
-    F_MUL(&u1, &p->x, &q->zz);
-    F_MUL(&u2, &q->x, &p->zz);
-    F_MUL(&s1, &p->y, &q->zzz);
-    F_MUL(&s2, &q->y, &p->zzz);
-    F_SUB(&pd, &u2, &u1);
-    F_SUB(&r, &s2, &s1);
-    if (F_IS_ZERO(&pd)) {
-        if (F_IS_ZERO(&r))
-            M_(x_dbl_)(out, p);
-        else
-            M_(xyzz_set_infinity)(out);
-        return;
-    }
-    F_SQR(&pp, &pd);
-    F_MUL(&ppp, &pd, &pp);
-    F_MUL(&qq, &u1, &pp);
-    XYZZ_T o;
-    F_SQR(&o.x, &r);
-    F_SUB(&o.x, &o.x, &ppp);
-    F_DBL(&t, &qq);
-    F_SUB(&o.x, &o.x, &t); /* X3 = R^2 - PPP - 2Q */
-    F_SUB(&t, &qq, &o.x);
-    F_MUL(&t, &r, &t);
-    F_MUL(&s1, &s1, &ppp);
-    F_SUB(&o.y, &t, &s1); /* Y3 = R (Q - X3) - S1 PPP */
-    F_MUL(&o.zz, &p->zz, &q->zz);
-    F_MUL(&o.zz, &o.zz, &pp);
-    F_MUL(&o.zzz, &p->zzz, &q->zzz);
-    F_MUL(&o.zzz, &o.zzz, &ppp);
-    *out = o;
-}
+#define XF_(name) M_(x_##name##_)
+#define XF_LINK static inline
+#define XF_IS_INF(p) M_(x_inf_)(p)
+#define XF_SET_INF(out) M_(xyzz_set_infinity)(out)
+#include "curve/xyzz_formulas.h"
 
 /* *out = p + q for affine q not at infinity. */
 static inline void M_(x_madd_)(XYZZ_T *out, const XYZZ_T *p, const AFF_T *q)
@@ -303,33 +243,7 @@ static inline void M_(x_madd_)(XYZZ_T *out, const XYZZ_T *p, const AFF_T *q)
         F_ONE(&out->zzz);
         return;
     }
-    F_T u2, s2, pd, r, pp, ppp, qq, t;
-    F_MUL(&u2, &q->x, &p->zz);
-    F_MUL(&s2, &q->y, &p->zzz);
-    F_SUB(&pd, &u2, &p->x);
-    F_SUB(&r, &s2, &p->y);
-    if (F_IS_ZERO(&pd)) {
-        if (F_IS_ZERO(&r))
-            M_(x_dbl_)(out, p);
-        else
-            M_(xyzz_set_infinity)(out);
-        return;
-    }
-    F_SQR(&pp, &pd);
-    F_MUL(&ppp, &pd, &pp);
-    F_MUL(&qq, &p->x, &pp);
-    XYZZ_T o;
-    F_SQR(&o.x, &r);
-    F_SUB(&o.x, &o.x, &ppp);
-    F_DBL(&t, &qq);
-    F_SUB(&o.x, &o.x, &t); /* X3 = R^2 - PPP - 2Q */
-    F_SUB(&t, &qq, &o.x);
-    F_MUL(&t, &r, &t);
-    F_MUL(&s2, &p->y, &ppp);
-    F_SUB(&o.y, &t, &s2); /* Y3 = R (Q - X3) - Y1 PPP */
-    F_MUL(&o.zz, &p->zz, &pp);
-    F_MUL(&o.zzz, &p->zzz, &ppp);
-    *out = o;
+    M_(x_madd_core_)(out, p, q);
 }
 
 /* |p| or its negation as an affine point in |tmp|. */
