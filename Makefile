@@ -129,6 +129,19 @@ $(TESTS): $(TEST_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(LDLIBS) -lgmp
 
+# An MSM variant for timing on a GPU host (scripts/gpu-porep.sh msm): VARIANT_SRC (default
+# src/gpu/msm_g1.cu) compiled with VARIANT_FLAGS (e.g. -DCUZK_GPU_MONT_ROLL=1) and linked ahead of
+# the library, whose own object of that file is then never pulled in, as bin/cuzk-bench-$(VARIANT).
+VARIANT_SRC ?= src/gpu/msm_g1.cu
+.PHONY: msm-variant
+msm-variant: $(BENCH_OBJ) $(PROTO_OBJ) $(LIB)
+	@test -n "$(VARIANT)" || { echo "msm-variant: set VARIANT=name VARIANT_FLAGS=..."; exit 1; }
+	@mkdir -p $(BUILD)/obj/variants $(BUILD)/bin
+	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(VARIANT_FLAGS) -c $(VARIANT_SRC) \
+		-o $(BUILD)/obj/variants/$(VARIANT).o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $(BUILD)/bin/cuzk-bench-$(VARIANT) $(BUILD)/obj/variants/$(VARIANT).o \
+		$(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(LDLIBS) $(GRPC_LIBS)
+
 deps:
 	@scripts/install-deps.sh
 

@@ -6,7 +6,8 @@
 #                                             with the shared libraries they need (the device image
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
-#   scripts/gpu-porep.sh [compare] [full] [ratio] [pin] [msm] [tests] [ncu]   on the device
+#   scripts/gpu-porep.sh [compare] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [tests] [ncu]
+#                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
 OUT=${OUT:-gpu-out}
@@ -24,8 +25,11 @@ if [ "$modes" = pack ]; then
     for b in "$CARRY"/bin/*; do ldd "$b"; done | awk '$3 ~ /^\// {print $3}' | sort -u |
         grep -Ev '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
         while read -r l; do cp -L "$l" "$CARRY/rt/"; done
-    # The working tree plus carried files must stay under 64 MiB: carry the xz archive.
-    tar -cJf "$CARRY.tar.xz" -C "$(dirname "$CARRY")" "$(basename "$CARRY")" || exit 1
+    # The working tree plus carried files must stay under 64 MiB: carry the xz archive. The
+    # binaries share most of their bytes (static CUDA runtime), which a dictionary larger than
+    # the tree finds: 242 MiB of variants -> 14 MiB instead of 74 MiB.
+    tar -cf - -C "$(dirname "$CARRY")" "$(basename "$CARRY")" |
+        xz -T1 --lzma2=preset=6,dict=256MiB >"$CARRY.tar.xz" || exit 1
     du -sh "$CARRY" "$CARRY.tar.xz"
     exit 0
 fi
@@ -63,6 +67,11 @@ case $m in
 tests)
     step 200 tests "$T" --filter='gpu_msm*' --timeout=190
     ;;
+alltests)
+    # Every GPU test (field, NTT, H, MSM, batch addition, backends, errors).
+    step 400 alltests "$T" --filter='gpu_*' --timeout=390
+    grep -E "^(ok|not ok)|tests," "$OUT/alltests.log" | tee -a "$OUT/summary.txt"
+    ;;
 compare)
     # Same inputs, same r and s: CPU prove, CUDA prove, resident partition; proofs must be equal.
     step 120 compare "$B" porep-shape --scale 2^-6 --backend cuda --compare --threads "$NT"
@@ -80,17 +89,68 @@ ratio)
 pin)
     step 200 pin "$B" msm --pin-gib 16,64
     ;;
+field)
+    # Device field ops against the host (every variant, lazy forms, squaring), then throughput.
+    step 120 field-tests "$T" --filter='gpu_field_ops' --timeout=110
+    step 120 field "$B" ntt --backend cuda --filter='f[rp]_*'
+    grep -E "G mul/s" "$OUT/field.log" | tee -a "$OUT/summary.txt"
+    ;;
 msm)
     # G1 2^24 resident MSM, the current code and the variants built beside it (bin/cuzk-bench-*).
     for v in "$B" "$CARRY"/bin/cuzk-bench-*; do
         [ -x "$v" ] || continue
         n=$(basename "$v")
+        case $n in
+        cuzk-bench-g2*)
+            # A G2 variant (src/gpu/msm_g2.cu): check at 2^16, time 2^20 resident.
+            step 200 "msm-$n" "$v" msm --backend cuda --group g2 --log-n 16 --check --iters 2 \
+                --threads "$NT"
+            CUZK_GPU_MSM_PROFILE=1 step 200 "msm20g2-$n" "$v" msm --backend cuda --group g2 \
+                --log-n 20 --resident --pinned --iters 3 --warmup 1 --threads "$NT"
+            grep -E "cuda events|msm profile" "$OUT/msm20g2-$n.log" | tail -3 | tee -a "$OUT/summary.txt"
+            continue
+            ;;
+        esac
         step 200 "msm-$n" "$v" msm --backend cuda --group g1 --log-n 20 --check --iters 2 \
             --threads "$NT"
         CUZK_GPU_MSM_PROFILE=1 step 200 "msm24-$n" "$v" msm --backend cuda --group g1 \
-            --log-n 24 --resident --pinned --iters 5 --warmup 1 --threads "$NT"
+            --log-n 24 --resident --pinned --iters "${MSM_ITERS:-5}" --warmup 1 --threads "$NT"
         grep -E "cuda events|msm profile" "$OUT/msm24-$n.log" | tail -3 | tee -a "$OUT/summary.txt"
     done
+    ;;
+msmsizes)
+    # The G1 / G2 MSM and batch-addition table of docs/PERFORMANCE.md "GPU MSM" (resident, pinned).
+    for a in "g1 20 5" "g1 22 5" "g1 24 5" "g1 26 2" "g2 16 5" "g2 20 3"; do
+        set -- $a
+        CUZK_GPU_MSM_PROFILE=1 step 200 "size-$1-$2" "$B" msm --backend cuda --group "$1" \
+            --log-n "$2" --resident --pinned --iters "$3" --warmup 1 --threads "$NT"
+        grep -E "cuda events|msm profile" "$OUT/size-$1-$2.log" | tail -2 | tee -a "$OUT/summary.txt"
+    done
+    for a in "g1 24" "g2 20"; do
+        set -- $a
+        step 200 "badd-$1-$2" "$B" msm --backend cuda --group "$1" --log-n "$2" --op batch-add \
+            --density 50 --resident --pinned --iters 5 --warmup 1 --threads "$NT"
+        grep -E "cuda events" "$OUT/badd-$1-$2.log" | tail -1 | tee -a "$OUT/summary.txt"
+    done
+    ;;
+msmtune)
+    # Runtime knobs of the G1 MSM (src/gpu/msm_run.cuh) at 2^24 resident: window, level-0 chunk,
+    # reduction segment; then 2^26 with the defaults. TUNE_BIN: another cuzk-bench (a variant).
+    TB=${TUNE_BIN:-$B}
+    for w in ${TUNE_WINDOWS:-19 20 21}; do
+        for ch in ${TUNE_CHUNKS:-32 64 128}; do
+            CUZK_GPU_MSM_WINDOW=$w CUZK_GPU_MSM_CHUNK=$ch CUZK_GPU_MSM_PROFILE=1 step 100 \
+                "tune-w$w-l$ch" "$TB" msm --backend cuda --group g1 --log-n 24 --resident --pinned \
+                --iters 3 --warmup 1 --threads "$NT"
+            grep -E "cuda events|msm profile" "$OUT/tune-w$w-l$ch.log" | tail -2 | tee -a "$OUT/summary.txt"
+        done
+    done
+    CUZK_GPU_MSM_SEG=64 CUZK_GPU_MSM_PROFILE=1 step 100 tune-s64 "$TB" msm --backend cuda --group g1 \
+        --log-n 24 --resident --pinned --iters 3 --warmup 1 --threads "$NT"
+    grep -E "cuda events|msm profile" "$OUT/tune-s64.log" | tail -2 | tee -a "$OUT/summary.txt"
+    CUZK_GPU_MSM_PROFILE=1 step 200 msm26 "$TB" msm --backend cuda --group g1 --log-n 26 --resident \
+        --pinned --iters 2 --warmup 1 --threads "$NT"
+    grep -E "cuda events|msm profile" "$OUT/msm26.log" | tail -2 | tee -a "$OUT/summary.txt"
     ;;
 ncu)
     # Hardware counters of one level-0 accumulation launch (G1 2^22, clocks left alone).

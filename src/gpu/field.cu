@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Field micro-kernels for tests and benchmarks: element-wise Fr / Fp operations with any of the
- * three multiplication variants of mont.cuh (checked against the host in tests/unit/test_gpu_ntt.c)
+ * three multiplication variants of mont.cuh, its dedicated squaring (4: r = a^2, b unused) and its
+ * lazy [0, 2m) forms (5, Fp only) (checked against the host in tests/unit/test_gpu_ntt.c)
  * and a throughput kernel that picks the variant to compile in (cuzk-bench gpu-field).
  */
 #include "gpu/fp.cuh"
@@ -11,7 +12,11 @@ template <class M>
 __device__ __forceinline__ void mul_variant(int v, uint32_t *r, const uint32_t *a,
                                             const uint32_t *b)
 {
-    if (v == 1)
+    if (v == 4)
+        M::sqr_u64(r, a);
+    else if (v == 5)
+        M::template mul_u64<false>(r, a, b);
+    else if (v == 1)
         M::mul_u64(r, a, b);
     else if (v == 2)
         M::mul_wide(r, a, b);
@@ -35,12 +40,19 @@ __global__ void k_field_op(uint32_t *out, const uint32_t *a, const uint32_t *b, 
             x[j] = a[N * i + j];
             y[j] = b[N * i + j];
         }
+        /* Variant 5 (lazy, Fp only): inputs in [0, 2m), the result made canonical here. */
         if (op == 0)
             mul_variant<M>(variant, r, x, y);
+        else if (op == 1 && variant == 5)
+            M::template add<2>(r, x, y);
         else if (op == 1)
             M::add(r, x, y);
+        else if (variant == 5)
+            M::template sub<2>(r, x, y);
         else
             M::sub(r, x, y);
+        if (variant == 5)
+            M::reduce_once(r, r);
 #pragma unroll
         for (int j = 0; j < N; j++)
             out[N * i + j] = r[j];
@@ -133,8 +145,14 @@ double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant)
             return bench_one<fr_mont, 1>(dev, io);
         if (variant == 2)
             return bench_one<fr_mont, 2>(dev, io);
+        if (variant == 4)
+            return bench_one<fr_mont, 4>(dev, io);
         return bench_one<fr_mont, 3>(dev, io);
     }
+    if (variant == 4)
+        return bench_one<fp_mont, 4>(dev, io);
+    if (variant == 5)
+        return bench_one<fp_mont, 5>(dev, io);
     if (variant == 1)
         return bench_one<fp_mont, 1>(dev, io);
     if (variant == 2)

@@ -25,6 +25,15 @@ extern "C" {
 #include "cuzk/field.h"
 }
 
+/* CUZK_GPU_FP_LAZY = 1 (a compilation unit's choice, like CUZK_GPU_MONT_MUL): values live in
+ * [0, 2p) instead of [0, p) (possible because 4p < 2^384), so multiplications skip their final
+ * subtraction and additions subtract 2p. fp_is_zero_dev / fp_eq_dev compare residues, and
+ * fp_canon_dev gives the canonical value (call it before anything leaves the device code). */
+#ifndef CUZK_GPU_FP_LAZY
+#define CUZK_GPU_FP_LAZY 0
+#endif
+#define CZ_FP_K (CUZK_GPU_FP_LAZY ? 2 : 1)
+
 #define CUZK_GPU_FP_LIMBS 6
 #define CUZK_GPU_FP_WORDS 12
 
@@ -50,7 +59,7 @@ struct fp_params {
 };
 typedef mont_dev<fp_params> fp_mont;
 
-CUZK_MONT_FN void fp_to_words_(uint32_t w[CUZK_GPU_FP_WORDS], const fp_dev *a)
+static CUZK_MONT_FN void fp_to_words_(uint32_t w[CUZK_GPU_FP_WORDS], const fp_dev *a)
 {
 #pragma unroll
     for (int i = 0; i < CUZK_GPU_FP_LIMBS; i++) {
@@ -59,66 +68,82 @@ CUZK_MONT_FN void fp_to_words_(uint32_t w[CUZK_GPU_FP_WORDS], const fp_dev *a)
     }
 }
 
-CUZK_MONT_FN void fp_from_words_(fp_dev *o, const uint32_t w[CUZK_GPU_FP_WORDS])
+static CUZK_MONT_FN void fp_from_words_(fp_dev *o, const uint32_t w[CUZK_GPU_FP_WORDS])
 {
 #pragma unroll
     for (int i = 0; i < CUZK_GPU_FP_LIMBS; i++)
         o->l[i] = w[2 * i] | ((uint64_t)w[2 * i + 1] << 32);
 }
 
-CUZK_MONT_FN void fp_add_dev(fp_dev *o, const fp_dev *a, const fp_dev *b)
+static CUZK_MONT_FN void fp_add_dev(fp_dev *o, const fp_dev *a, const fp_dev *b)
 {
     uint32_t x[CUZK_GPU_FP_WORDS], y[CUZK_GPU_FP_WORDS];
     fp_to_words_(x, a);
     fp_to_words_(y, b);
-    fp_mont::add(x, x, y);
+    fp_mont::add<CZ_FP_K>(x, x, y);
     fp_from_words_(o, x);
 }
 
-CUZK_MONT_FN void fp_sub_dev(fp_dev *o, const fp_dev *a, const fp_dev *b)
+static CUZK_MONT_FN void fp_sub_dev(fp_dev *o, const fp_dev *a, const fp_dev *b)
 {
     uint32_t x[CUZK_GPU_FP_WORDS], y[CUZK_GPU_FP_WORDS];
     fp_to_words_(x, a);
     fp_to_words_(y, b);
-    fp_mont::sub(x, x, y);
+    fp_mont::sub<CZ_FP_K>(x, x, y);
     fp_from_words_(o, x);
 }
 
-CUZK_MONT_FN void fp_neg_dev(fp_dev *o, const fp_dev *a)
+static CUZK_MONT_FN void fp_neg_dev(fp_dev *o, const fp_dev *a)
 {
-    uint32_t x[CUZK_GPU_FP_WORDS];
+    uint32_t x[CUZK_GPU_FP_WORDS], z[CUZK_GPU_FP_WORDS] = {0};
     fp_to_words_(x, a);
-    fp_mont::neg(x, x);
+    fp_mont::sub<CZ_FP_K>(x, z, x);
     fp_from_words_(o, x);
 }
 
-CUZK_MONT_FN void fp_dbl_dev(fp_dev *o, const fp_dev *a)
+static CUZK_MONT_FN void fp_dbl_dev(fp_dev *o, const fp_dev *a)
 {
     fp_add_dev(o, a, a);
 }
 
-CUZK_MONT_FN void fp_mul_dev(fp_dev *o, const fp_dev *a, const fp_dev *b)
+static CUZK_MONT_FN void fp_mul_dev(fp_dev *o, const fp_dev *a, const fp_dev *b)
 {
     uint32_t x[CUZK_GPU_FP_WORDS], y[CUZK_GPU_FP_WORDS], r[CUZK_GPU_FP_WORDS];
     fp_to_words_(x, a);
     fp_to_words_(y, b);
-    fp_mont::mul(r, x, y);
+    fp_mont::mul<!CUZK_GPU_FP_LAZY>(r, x, y);
     fp_from_words_(o, r);
 }
 
-CUZK_MONT_FN void fp_sqr_dev(fp_dev *o, const fp_dev *a)
+static CUZK_MONT_FN void fp_sqr_dev(fp_dev *o, const fp_dev *a)
 {
-    fp_mul_dev(o, a, a);
+    uint32_t x[CUZK_GPU_FP_WORDS], r[CUZK_GPU_FP_WORDS];
+    fp_to_words_(x, a);
+    fp_mont::sqr<!CUZK_GPU_FP_LAZY>(r, x);
+    fp_from_words_(o, r);
 }
 
-CUZK_MONT_FN void fp_set_zero_dev(fp_dev *o)
+/* The canonical representative (< p); the identity unless CUZK_GPU_FP_LAZY. */
+static CUZK_MONT_FN void fp_canon_dev(fp_dev *o, const fp_dev *a)
+{
+    if (!CUZK_GPU_FP_LAZY) {
+        *o = *a;
+        return;
+    }
+    uint32_t x[CUZK_GPU_FP_WORDS];
+    fp_to_words_(x, a);
+    fp_mont::reduce_once(x, x);
+    fp_from_words_(o, x);
+}
+
+static CUZK_MONT_FN void fp_set_zero_dev(fp_dev *o)
 {
 #pragma unroll
     for (int i = 0; i < CUZK_GPU_FP_LIMBS; i++)
         o->l[i] = 0;
 }
 
-CUZK_MONT_FN void fp_set_one_dev(fp_dev *o)
+static CUZK_MONT_FN void fp_set_one_dev(fp_dev *o)
 {
     uint32_t w[CUZK_GPU_FP_WORDS];
 #pragma unroll
@@ -127,8 +152,13 @@ CUZK_MONT_FN void fp_set_one_dev(fp_dev *o)
     fp_from_words_(o, w);
 }
 
-CUZK_MONT_FN bool fp_is_zero_dev(const fp_dev *a)
+static CUZK_MONT_FN bool fp_is_zero_dev(const fp_dev *a)
 {
+    if (CUZK_GPU_FP_LAZY) {
+        uint32_t x[CUZK_GPU_FP_WORDS];
+        fp_to_words_(x, a);
+        return fp_mont::is_zero2(x);
+    }
     uint64_t acc = 0;
 #pragma unroll
     for (int i = 0; i < CUZK_GPU_FP_LIMBS; i++)
@@ -136,8 +166,12 @@ CUZK_MONT_FN bool fp_is_zero_dev(const fp_dev *a)
     return acc == 0;
 }
 
-CUZK_MONT_FN bool fp_eq_dev(const fp_dev *a, const fp_dev *b)
+static CUZK_MONT_FN bool fp_eq_dev(const fp_dev *a0, const fp_dev *b0)
 {
+    fp_dev ca, cb;
+    fp_canon_dev(&ca, a0);
+    fp_canon_dev(&cb, b0);
+    const fp_dev *a = &ca, *b = &cb;
     uint64_t acc = 0;
 #pragma unroll
     for (int i = 0; i < CUZK_GPU_FP_LIMBS; i++)
@@ -145,7 +179,7 @@ CUZK_MONT_FN bool fp_eq_dev(const fp_dev *a, const fp_dev *b)
     return acc == 0;
 }
 
-CUZK_MONT_FN void fp_cmov_dev(fp_dev *o, const fp_dev *a, bool flag)
+static CUZK_MONT_FN void fp_cmov_dev(fp_dev *o, const fp_dev *a, bool flag)
 {
     uint64_t mask = 0 - (uint64_t)flag;
 #pragma unroll

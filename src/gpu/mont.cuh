@@ -20,6 +20,9 @@
  *   2  32-bit words, CIOS with 64-bit accumulators: (C,S) = t + a*b + C as one IMAD.WIDE chain;
  *   3  32-bit words, CIOS with PTX carry chains: per row a mad.lo.cc chain then a mad.hi.cc chain
  *      for t += a*b_i, the same for t += m*p, then a one-word shift.
+ * Compile-time knobs besides the variant: CUZK_GPU_MONT_ROLL (rows per loop iteration, below),
+ * CUZK_GPU_MONT_SQR (the dedicated squaring sqr_u64), and the lazy [0, 2m) forms (add<2>, sub<2>,
+ * mul<false>, is_zero2) that src/gpu/fp.cuh uses under CUZK_GPU_FP_LAZY.
  * Bounds (all variants): both moduli have their top word below 2^31 * 0.91, so with a, b < p the
  * running t stays below 2p between rows and t + a*b_i + m*p fits N + 1 words; one conditional
  * subtraction ends the product (the "no-carry" CIOS of src/field/mont.h).
@@ -30,6 +33,19 @@
 
 #ifndef CUZK_GPU_MONT_MUL
 #define CUZK_GPU_MONT_MUL 3
+#endif
+/* Rows of a multiplication unrolled per loop iteration (0: all). A rolled row loop trades a few
+ * register moves per row for code that fits the instruction cache: the MSM's accumulation kernel
+ * inlines ~20 multiplications, ~1,100 instructions each when unrolled. */
+#ifndef CUZK_GPU_MONT_ROLL
+#define CUZK_GPU_MONT_ROLL 0
+#endif
+#define CZ_PRAGMA_(x) _Pragma(#x)
+#define CZ_UNROLL_(n) CZ_PRAGMA_(unroll n)
+#if CUZK_GPU_MONT_ROLL
+#define CZ_ROWS CZ_UNROLL_(CUZK_GPU_MONT_ROLL)
+#else
+#define CZ_ROWS _Pragma("unroll")
 #endif
 
 #if defined(__CUDACC__)
@@ -92,22 +108,31 @@
 template <class F> struct mont_dev {
     static constexpr int N = F::N;
 
-    /* r = t - m if t >= m, else t (t < 2m). */
-    static CUZK_MONT_FN void reduce_once(uint32_t *r, const uint32_t *t)
+    /* Word i of K m (K = 1 or 2). */
+    template <int K> static CUZK_MONT_FN uint32_t km(int i)
+    {
+        if (K == 1)
+            return F::m(i);
+        return (F::m(i) << 1) | (i ? F::m(i - 1) >> 31 : 0u);
+    }
+
+    /* r = t - K m if t >= K m, else t (t < 2 K m). */
+    template <int K = 1> static CUZK_MONT_FN void reduce_once(uint32_t *r, const uint32_t *t)
     {
         CZ_CC;
         uint32_t d[N], mask;
-        CZ_SUB_CC(d[0], t[0], F::m(0));
+        CZ_SUB_CC(d[0], t[0], km<K>(0));
 #pragma unroll
         for (int i = 1; i < N; i++)
-            CZ_SUBC_CC(d[i], t[i], F::m(i));
-        CZ_SUBC(mask, 0u, 0u); /* all ones when t < m (the subtraction borrowed) */
+            CZ_SUBC_CC(d[i], t[i], km<K>(i));
+        CZ_SUBC(mask, 0u, 0u); /* all ones when t < K m (the subtraction borrowed) */
 #pragma unroll
         for (int i = 0; i < N; i++)
             r[i] = (t[i] & mask) | (d[i] & ~mask);
     }
 
-    static CUZK_MONT_FN void add(uint32_t *r, const uint32_t *a, const uint32_t *b)
+    /* K = 2: the lazy forms, inputs and outputs in [0, 2m) (needs 4m < 2^(32N): Fp, not Fr). */
+    template <int K = 1> static CUZK_MONT_FN void add(uint32_t *r, const uint32_t *a, const uint32_t *b)
     {
         CZ_CC;
         uint32_t t[N];
@@ -115,10 +140,10 @@ template <class F> struct mont_dev {
 #pragma unroll
         for (int i = 1; i < N; i++)
             CZ_ADDC_CC(t[i], a[i], b[i]);
-        reduce_once(r, t);
+        reduce_once<K>(r, t);
     }
 
-    static CUZK_MONT_FN void sub(uint32_t *r, const uint32_t *a, const uint32_t *b)
+    template <int K = 1> static CUZK_MONT_FN void sub(uint32_t *r, const uint32_t *a, const uint32_t *b)
     {
         CZ_CC;
         uint32_t t[N], mask;
@@ -127,11 +152,23 @@ template <class F> struct mont_dev {
         for (int i = 1; i < N; i++)
             CZ_SUBC_CC(t[i], a[i], b[i]);
         CZ_SUBC(mask, 0u, 0u);
-        CZ_ADD_CC(r[0], t[0], F::m(0) & mask);
+        CZ_ADD_CC(r[0], t[0], km<K>(0) & mask);
 #pragma unroll
         for (int i = 1; i < N - 1; i++)
-            CZ_ADDC_CC(r[i], t[i], F::m(i) & mask);
-        CZ_ADDC(r[N - 1], t[N - 1], F::m(N - 1) & mask);
+            CZ_ADDC_CC(r[i], t[i], km<K>(i) & mask);
+        CZ_ADDC(r[N - 1], t[N - 1], km<K>(N - 1) & mask);
+    }
+
+    /* a == 0 mod m for a in [0, 2m). */
+    static CUZK_MONT_FN bool is_zero2(const uint32_t *a)
+    {
+        uint32_t z = 0, e = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            z |= a[i];
+            e |= a[i] ^ F::m(i);
+        }
+        return z == 0 || e == 0;
     }
 
     /* r = -a (0 stays 0). */
@@ -153,19 +190,32 @@ template <class F> struct mont_dev {
         return acc == 0;
     }
 
+    /* Every multiplication: RED = false leaves the result in [0, 2m) without the final
+     * subtraction. With a, b < 2m and 4m < 2^(32N) the Montgomery bound still holds:
+     * (ab + qm) / 2^(32N) < m (4m / 2^(32N) + 1) < 2m, and the running t stays below 3m + 1, so
+     * the no-carry top-word rule is unchanged. */
+
     /* Variant 2: 32-bit words, 64-bit accumulators. */
-    static CUZK_MONT_FN void mul_wide(uint32_t *r, const uint32_t *a, const uint32_t *b)
+    template <bool RED = true>
+    static CUZK_MONT_FN void mul_wide(uint32_t *r, const uint32_t *a, const uint32_t *b0)
     {
-        uint32_t t[N + 2];
+        uint32_t t[N + 2], b[N];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            b[j] = b0[j];
 #pragma unroll
         for (int j = 0; j < N + 2; j++)
             t[j] = 0;
-#pragma unroll
+        CZ_ROWS
         for (int i = 0; i < N; i++) {
             uint64_t c = 0;
+            const uint32_t bi = b[0];
+#pragma unroll
+            for (int j = 0; j < N - 1; j++)
+                b[j] = b[j + 1];
 #pragma unroll
             for (int j = 0; j < N; j++) {
-                c = (uint64_t)a[j] * b[i] + t[j] + (c >> 32);
+                c = (uint64_t)a[j] * bi + t[j] + (c >> 32);
                 t[j] = (uint32_t)c;
             }
             c = (uint64_t)t[N] + (c >> 32);
@@ -182,20 +232,38 @@ template <class F> struct mont_dev {
             t[N - 1] = (uint32_t)c;
             t[N] = t[N + 1] + (uint32_t)(c >> 32);
         }
-        reduce_once(r, t);
+        finish<RED>(r, t);
+    }
+
+    template <bool RED> static CUZK_MONT_FN void finish(uint32_t *r, const uint32_t *t)
+    {
+        if (RED) {
+            reduce_once(r, t);
+        } else {
+#pragma unroll
+            for (int i = 0; i < N; i++)
+                r[i] = t[i];
+        }
     }
 
     /* Variant 3: PTX carry chains (see the header comment for the bounds). */
-    static CUZK_MONT_FN void mul_chain(uint32_t *r, const uint32_t *a, const uint32_t *b)
+    template <bool RED = true>
+    static CUZK_MONT_FN void mul_chain(uint32_t *r, const uint32_t *a, const uint32_t *b0)
     {
         CZ_CC;
-        uint32_t t[N + 1];
+        uint32_t t[N + 1], b[N];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            b[j] = b0[j];
 #pragma unroll
         for (int j = 0; j < N + 1; j++)
             t[j] = 0;
-#pragma unroll
+        CZ_ROWS
         for (int i = 0; i < N; i++) {
-            const uint32_t bi = b[i];
+            const uint32_t bi = b[0];
+#pragma unroll
+            for (int j = 0; j < N - 1; j++)
+                b[j] = b[j + 1];
             /* t += a * bi: low halves, carry into t[N]; then high halves one word up. */
             CZ_MADLO_CC(t[0], a[0], bi, t[0]);
 #pragma unroll
@@ -225,10 +293,11 @@ template <class F> struct mont_dev {
                 t[j] = t[j + 1];
             t[N] = 0;
         }
-        reduce_once(r, t);
+        finish<RED>(r, t);
     }
 
     /* Variant 1: 64-bit limbs (the host's CIOS, src/field/mont.h). */
+    template <bool RED = true>
     static CUZK_MONT_FN void mul_u64(uint32_t *r, const uint32_t *a32, const uint32_t *b32)
     {
         constexpr int L = N / 2;
@@ -242,9 +311,13 @@ template <class F> struct mont_dev {
             m[i] = F::m(2 * i) | ((uint64_t)F::m(2 * i + 1) << 32);
             t[i] = 0;
         }
-#pragma unroll
+        CZ_ROWS
         for (int i = 0; i < L; i++) {
-            u128 uv = (u128)a[0] * b[i] + t[0];
+            const uint64_t bi = b[0];
+#pragma unroll
+            for (int j = 0; j < L - 1; j++)
+                b[j] = b[j + 1];
+            u128 uv = (u128)a[0] * bi + t[0];
             uint64_t A = (uint64_t)(uv >> 64);
             t[0] = (uint64_t)uv;
             uint64_t q = t[0] * n0;
@@ -252,7 +325,7 @@ template <class F> struct mont_dev {
             uint64_t C = (uint64_t)(uv >> 64);
 #pragma unroll
             for (int j = 1; j < L; j++) {
-                uv = (u128)a[j] * b[i] + t[j] + A;
+                uv = (u128)a[j] * bi + t[j] + A;
                 A = (uint64_t)(uv >> 64);
                 t[j] = (uint64_t)uv;
                 uv = (u128)q * m[j] + t[j] + C;
@@ -267,7 +340,74 @@ template <class F> struct mont_dev {
             t32[2 * i] = (uint32_t)t[i];
             t32[2 * i + 1] = (uint32_t)(t[i] >> 32);
         }
-        reduce_once(r, t32);
+        finish<RED>(r, t32);
+    }
+
+    /* Squaring on 64-bit limbs (SOS): the L(L-1)/2 cross products once, doubled, plus the L
+     * squares, then a separate REDC of the 2L-limb square: L(L+1)/2 + L^2 products instead of
+     * 2 L^2 (57 against 72 for Fp). Same bounds as the multiplication. */
+    template <bool RED = true> static CUZK_MONT_FN void sqr_u64(uint32_t *r, const uint32_t *a32)
+    {
+        constexpr int L = N / 2;
+        typedef unsigned __int128 u128;
+        uint64_t a[L], w[2 * L];
+        const uint64_t n0 = n0_64();
+#pragma unroll
+        for (int i = 0; i < L; i++)
+            a[i] = a32[2 * i] | ((uint64_t)a32[2 * i + 1] << 32);
+#pragma unroll
+        for (int i = 0; i < 2 * L; i++)
+            w[i] = 0;
+#pragma unroll
+        for (int i = 0; i < L - 1; i++) {
+            uint64_t c = 0;
+#pragma unroll
+            for (int j = i + 1; j < L; j++) {
+                u128 uv = (u128)a[i] * a[j] + w[i + j] + c;
+                w[i + j] = (uint64_t)uv;
+                c = (uint64_t)(uv >> 64);
+            }
+            w[i + L] = c;
+        }
+        w[2 * L - 1] = w[2 * L - 2] >> 63;
+#pragma unroll
+        for (int i = 2 * L - 2; i > 0; i--)
+            w[i] = (w[i] << 1) | (w[i - 1] >> 63);
+        w[0] <<= 1;
+        uint64_t c = 0;
+#pragma unroll
+        for (int i = 0; i < L; i++) {
+            u128 sq = (u128)a[i] * a[i];
+            u128 lo = (u128)w[2 * i] + (uint64_t)sq + c;
+            w[2 * i] = (uint64_t)lo;
+            u128 hi = (u128)w[2 * i + 1] + (uint64_t)(sq >> 64) + (uint64_t)(lo >> 64);
+            w[2 * i + 1] = (uint64_t)hi;
+            c = (uint64_t)(hi >> 64);
+        }
+        /* REDC: row i clears w[i]; hc carries into the next row's top word. */
+        uint64_t hc = 0;
+#pragma unroll
+        for (int i = 0; i < L; i++) {
+            const uint64_t q = w[i] * n0;
+            uint64_t C = 0;
+#pragma unroll
+            for (int j = 0; j < L; j++) {
+                const uint64_t mj = F::m(2 * j) | ((uint64_t)F::m(2 * j + 1) << 32);
+                u128 uv = (u128)q * mj + w[i + j] + C;
+                w[i + j] = (uint64_t)uv;
+                C = (uint64_t)(uv >> 64);
+            }
+            u128 top = (u128)w[i + L] + C + hc;
+            w[i + L] = (uint64_t)top;
+            hc = (uint64_t)(top >> 64);
+        }
+        uint32_t t32[N];
+#pragma unroll
+        for (int i = 0; i < L; i++) {
+            t32[2 * i] = (uint32_t)w[L + i];
+            t32[2 * i + 1] = (uint32_t)(w[L + i] >> 32);
+        }
+        finish<RED>(r, t32);
     }
 
     /* -m^-1 mod 2^64 from the 32-bit n0 (one Newton step: x <- x (2 - m x) doubles the bits). */
@@ -279,14 +419,25 @@ template <class F> struct mont_dev {
         return 0 - inv;
     }
 
+    template <bool RED = true>
     static CUZK_MONT_FN void mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
     {
 #if CUZK_GPU_MONT_MUL == 1
-        mul_u64(r, a, b);
+        mul_u64<RED>(r, a, b);
 #elif CUZK_GPU_MONT_MUL == 2
-        mul_wide(r, a, b);
+        mul_wide<RED>(r, a, b);
 #else
-        mul_chain(r, a, b);
+        mul_chain<RED>(r, a, b);
+#endif
+    }
+
+    /* CUZK_GPU_MONT_SQR = 1: the dedicated squaring (64-bit limbs), else a multiplication. */
+    template <bool RED = true> static CUZK_MONT_FN void sqr(uint32_t *r, const uint32_t *a)
+    {
+#if defined(CUZK_GPU_MONT_SQR) && CUZK_GPU_MONT_SQR
+        sqr_u64<RED>(r, a);
+#else
+        mul<RED>(r, a, a);
 #endif
     }
 };

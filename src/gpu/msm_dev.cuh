@@ -9,6 +9,30 @@
  * call bodies with transfers and CUDA-event timing. Callers wrap these in cuzk_gpu_guard_.
  */
 
+/*
+ * Field arithmetic of the MSM compilation units (msm_g1.cu, msm_g2.cu, batch_add.cu), set before
+ * any field header; each is a -D knob for variant builds (`make msm-variant`). Measured on the H200
+ * (docs/PERFORMANCE.md "GPU MSM: rolled multiplication"): G1 2^24 resident 295.6 -> 179.8 ms,
+ * G2 2^20 90.2 -> 48.7 ms against fully unrolled multiplications. The unrolled XYZZ addition was
+ * ~21,600 instructions, too large for the instruction cache; with the row loop rolled it is ~4,300.
+ *   - PTX carry-chain multiplication (variant 3) with its row loop rolled (one row per iteration);
+ *   - Fp values kept in [0, 2p) (no final subtraction in multiplications);
+ *   - no prefetch of the next base in the G1 accumulation (its 24 registers buy a third block
+ *     per SM: 164 registers instead of 192).
+ */
+#ifndef CUZK_GPU_MONT_MUL
+#define CUZK_GPU_MONT_MUL 3
+#endif
+#ifndef CUZK_GPU_MONT_ROLL
+#define CUZK_GPU_MONT_ROLL 1
+#endif
+#ifndef CUZK_GPU_FP_LAZY
+#define CUZK_GPU_FP_LAZY 1
+#endif
+#ifndef GM_PREFETCH
+#define GM_PREFETCH 0
+#endif
+
 #include "gpu/gpu_msm.h"
 
 #include "gpu/gpu_internal.cuh"
@@ -27,8 +51,15 @@
 /* Scalars are indexed with 31 bits (the top bit of a sorted value is the sign). */
 #define GM_MAX_N ((size_t)1 << 31)
 
+/* Blocks per SM the compiler must allow (caps registers at 65536 / (GM_TPB * n)); a variant
+ * knob for the MSM's compilation unit. */
+#ifndef GM_MIN_BLOCKS
+#define GM_MIN_BLOCKS 1
+#endif
+
 template <class Body>
-__global__ void __launch_bounds__(GM_TPB) k_gm_body(const typename Body::Args a, size_t count)
+__global__ void __launch_bounds__(GM_TPB, GM_MIN_BLOCKS)
+    k_gm_body(const typename Body::Args a, size_t count)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t < count)

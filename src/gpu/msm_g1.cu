@@ -4,11 +4,6 @@
  * sums combined on the host. Also the per-device MSM cache and the resident-bases object, shared
  * with src/gpu/msm_g2.cu and src/gpu/batch_add.cu. The algorithm: src/gpu/msm_kernels.cuh.
  */
-/* The G1 kernels multiply with mont.cuh variant 1 (64-bit limbs): G1 2^24 resident accumulation
- * 262.3 -> 235.3 ms, the whole MSM 314.8 -> 287.2 ms against variant 3 on the H200
- * (docs/PERFORMANCE.md "GPU MSM (issue 4)"). Only this file: the field functions are
- * force-inlined and every .cu is compiled without -rdc, so no other unit sees this choice. */
-#define CUZK_GPU_MONT_MUL 1
 #include "gpu/msm_dev.cuh"
 
 #include <string.h>

@@ -61,8 +61,10 @@ struct gm_fp_ops {
         for (unsigned i = 0; i < LIMBS; i++)
             r.l[i] = p[i];
     }
-    static GM_HD void store(uint64_t *p, const T &a)
+    static GM_HD void store(uint64_t *p, const T &a0)
     {
+        T a;
+        fp_canon_dev(&a, &a0);
 #pragma unroll
         for (unsigned i = 0; i < LIMBS; i++)
             p[i] = a.l[i];

@@ -42,6 +42,11 @@
 #include "gpu/point.cuh"
 
 #define GM_NONE 0xffffffffu
+/* GM_PREFETCH = 1: G1 level 0 loads the next base during the current addition. Off by default
+ * (src/gpu/msm_dev.cuh): its 24 registers are worth more as a third resident block per SM. */
+#ifndef GM_PREFETCH
+#define GM_PREFETCH 0
+#endif
 
 /* Affine base |i| of the host array (x then y, host limb layout), negated when |neg|. */
 template <class G>
@@ -141,7 +146,7 @@ template <class G, bool AFF> struct gm_accum {
         size_t s = lo;
         /* G1 level 0: the base of entry j + 1 is loaded while entry j is added, so the random
          * read overlaps an addition (G2 has no registers to spare for it). */
-        constexpr bool PREFETCH = AFF && sizeof(typename F::T) <= 48;
+        constexpr bool PREFETCH = GM_PREFETCH && AFF && sizeof(typename F::T) <= 48;
         gm_aff<F> qn;
         if constexpr (PREFETCH) {
             if (keys[lo]) {

@@ -28,11 +28,12 @@
 #include <vector>
 
 /* Level-0 chunk (points per thread), later levels, reduction segment, sums per thread. L0 = 64
- * measured 2 % faster than 32 and 16 at 2^24 (fewer slots for the later levels; docs/PERFORMANCE.md
- * "GPU MSM (issue 4)"); env CUZK_GPU_MSM_CHUNK and CUZK_GPU_MSM_SEG override L0 and S. */
+ * measured 2 % faster than 32 and 16 at 2^24 (fewer slots for the later levels), and within 0.5 %
+ * of 128 with the rolled multiplication; S = 64 took the reduction from 19.0 to 16.0 ms at 2^24
+ * (docs/PERFORMANCE.md "GPU MSM"); env CUZK_GPU_MSM_CHUNK and CUZK_GPU_MSM_SEG override L0, S. */
 #define GM_L0 64
 #define GM_L1 8
-#define GM_SEG 32
+#define GM_SEG 64 /* G1; G2 uses half */
 #define GM_SUMK 8
 #define GM_MAX_WINDOW 23
 
@@ -109,7 +110,9 @@ template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
     if (p->L0 < 2)
         p->L0 = 2;
     p->L1 = GM_L1;
-    uint32_t seg = gm_env_uint("CUZK_GPU_MSM_SEG", GM_SEG);
+    /* G2 keeps S = 32: at 2^20 its reduction took 8.1 ms with 32 and 12.9 ms with 64. */
+    const uint32_t seg0 = sizeof(typename G::F::T) > 48 ? GM_SEG / 2 : GM_SEG;
+    uint32_t seg = gm_env_uint("CUZK_GPU_MSM_SEG", seg0);
     seg = seg < 1 ? 1 : seg;
     p->S = p->nb < seg ? (uint32_t)p->nb : seg;
     p->K = GM_SUMK;

@@ -110,9 +110,14 @@ static void field_variants(const bench_opts *o, int device)
 {
     static const char *const fields[2] = {"fr", "fp"};
     for (int f = 0; f < 2; f++)
-        for (int v = 1; v <= 3; v++) {
+        for (int v = 1; v <= 5; v++) {
+            /* 4: the dedicated squaring (64-bit limbs); 5: the lazy [0, 2p) multiplication. */
+            static const char *const kind[6] = {"", "mul_v1", "mul_v2", "mul_v3", "sqr_v1",
+                                                "mul_v1_lazy"};
+            if (v == 5 && f == 0)
+                continue;
             char name[32];
-            snprintf(name, sizeof name, "%s_mul_v%d", fields[f], v);
+            snprintf(name, sizeof name, "%s_%s", fields[f], kind[v]);
             if (o->filter && fnmatch(o->filter, name, 0) != 0)
                 continue;
             double best = 0;
