@@ -3,6 +3,13 @@
 #include "cuzk/msm.h"
 #include "curve/curve_internal.h"
 #include "msm/msm_common.h"
+#include "msm/msm_ifma.h"
+
+bool cuzk__msm_use_ifma = true;
+#if CUZK_FP_HAVE_IFMA
+/* The batch-affine additions run 8 at a time (src/msm/batch_affine_x8.h), coordinates in Fp. */
+#define MSM_BATCH_X8 1
+#endif
 
 #define M_(name) cuzk_g1_##name
 #define F_T cuzk_fp_t

@@ -5,6 +5,12 @@
 #include "cuzk/msm.h"
 #include "curve/curve_internal.h"
 #include "msm/msm_common.h"
+#include "msm/msm_ifma.h"
+
+#if CUZK_FP_HAVE_IFMA
+/* The batch-affine additions run 8 at a time (src/msm/batch_affine_x8.h), coordinates in Fp2. */
+#define MSM_BATCH_X8 2
+#endif
 
 #define M_(name) cuzk_g2_##name
 #define F_T cuzk_fp2_t

@@ -101,6 +101,12 @@
  * and the conflict queue. G1 at 2^20 (c = 16): 3.3 MiB of affine buckets, 6 MiB of side buckets
  * (mostly never touched), 0.1 MiB of batch state per worker.
  *
+ * 8 lanes (AVX-512 IFMA, when the library is built with it and the group defines MSM_BATCH_X8):
+ * a batch of affine additions runs 8 at a time (src/msm/batch_affine_x8.h: 8 interleaved prefix
+ * chains sharing one inversion) and the affine buckets' running sums 8 windows or window
+ * segments at a time (src/msm/reduce_x8.h); same results as the scalar code, which stays the reference
+ * (cuzk__msm_use_ifma, src/msm/msm_ifma.h). Measured in docs/PERFORMANCE.md, CPU MSM.
+ *
  * Batch addition (bitmap): |lanes| affine accumulators per worker; the selected points are
  * dealt round-robin to the lanes, so each round is |lanes| independent affine additions that
  * share one inversion. At the end the lanes are summed in XYZZ. The bitmap is split into
@@ -146,8 +152,18 @@ static const msm_group M_(group_) = {sizeof(AFF_T),   sizeof(XYZZ_T),      sizeo
  * holds 2m base-field elements: prefix product and norm of each entry. Cost per addition:
  * 5M + 1S + 7 subtractions (G1), plus the shared inversion.
  */
+#ifdef MSM_BATCH_X8
+#include "msm/batch_affine_x8.h"
+#endif
+
 static void M_(batch_apply_)(MSM_ENTRY_T *ent, size_t m, B_T *pre)
 {
+#ifdef MSM_BATCH_X8
+    if (m >= MSM_X8_MIN && cuzk__msm_use_ifma) {
+        M_(batch_apply_x8_)(ent, m, pre);
+        return;
+    }
+#endif
     F_T den, num, py;
     B_T acc;
     size_t live = 0;
@@ -361,6 +377,10 @@ static void M_(aff_finish_)(MSM_WORKER_T *s)
     }
 }
 
+#ifdef MSM_BATCH_X8
+#include "msm/reduce_x8.h"
+#endif
+
 /* Window sum sum_b (b+1) B_b of the |nb| buckets from |lo| by running sums from the top bucket
  * down: 2 additions per bucket. */
 static void M_(reduce_)(JAC_T *out, const MSM_WORKER_T *s, cuzk_msm_accum accum, size_t lo,
@@ -447,9 +467,21 @@ static void M_(msm_task_)(MSM_CTX_T *x, MSM_WORKER_T *s, size_t t)
     }
     if (affine)
         M_(aff_finish_)(s);
-    for (unsigned w = w0; w < w1; w++)
+    for (unsigned w = w0; w < w1;) {
+#ifdef MSM_BATCH_X8
+        /* Up to 8 windows (or segments of fewer windows) per vector step. */
+        unsigned nw = w1 - w < 8 ? w1 - w : 8;
+        if (affine && cuzk__msm_use_ifma) {
+            M_(reduce_windows_x8_)(&x->results[(size_t)w * pl->chunks + j], pl->chunks, s,
+                                   w - w0, pl->nb, nw);
+            w += nw;
+            continue;
+        }
+#endif
         M_(reduce_)(&x->results[(size_t)w * pl->chunks + j], s, pl->accum,
                     (size_t)(w - w0) * pl->nb, pl->nb);
+        w++;
+    }
 }
 
 static void M_(msm_worker_)(void *vctx, size_t wi)

@@ -8,13 +8,20 @@
  * for an A/B comparison; fp_mul / fp_sqr are whatever the library uses by default, and
  * fp_sqr_asm_mul is the asm multiplication with a == b, the alternative to the dedicated
  * asm squaring.
+ * The *_t32 rows are throughput, not latency: each repetition is 32 independent products (32
+ * scalar chains, or 4 chains of 8-lane IFMA vectors), so the figure is ns per 32 products.
+ * fp_mul_asm_t32 is the scalar asm; fp_mul_x8_t32 the IFMA entry point with its 6x64 <-> 8x52
+ * conversion per call; fp52_mul_t32 the IFMA multiplication on operands kept in radix 2^52.
+ * fp52_mul_chain is one dependency chain of 8-lane multiplications (latency per 8 products).
  */
 #include "bench.h"
 #include "cuzk/field.h"
+#include "field/fp_ifma.h"
 #include "field/fp_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define BATCH 1024
 
@@ -23,6 +30,10 @@ typedef struct {
     cuzk_fr_t rx, ry, rone;
     cuzk_fp2_t x2, y2;
     cuzk_fp_t *bin, *bout;
+    cuzk_fp_t tv[32], tw[32];
+#if CUZK_FP_HAVE_IFMA
+    fp52x8 v52[4], w52;
+#endif
 } state;
 
 static uint64_t splitmix(uint64_t *x)
@@ -74,6 +85,19 @@ BENCH(b_fp_mul_asm, cuzk__fp_mul_adx(s->fx.l, s->fx.l, s->fy.l))
 BENCH(b_fp_sqr_asm, cuzk__fp_sqr_adx(s->fx.l, s->fx.l))
 BENCH(b_fp_sqr_asm_mul, cuzk__fp_mul_adx(s->fx.l, s->fx.l, s->fx.l))
 #endif
+#if CUZK_FP_HAVE_ADX
+BENCH(b_fp_mul_asm_t32,
+      for (int k = 0; k < 32; k++) cuzk__fp_mul_adx(s->tv[k].l, s->tv[k].l, s->tw[k].l))
+BENCH(b_fp_sqr_asm_t32, for (int k = 0; k < 32; k++) cuzk__fp_sqr_adx(s->tv[k].l, s->tv[k].l))
+#endif
+#if CUZK_FP_HAVE_IFMA
+BENCH(b_fp_mul_x8_t32,
+      for (int k = 0; k < 32; k += 8) cuzk__fp_mul_x8(&s->tv[k], &s->tv[k], &s->tw[k]))
+BENCH(b_fp_sqr_x8_t32, for (int k = 0; k < 32; k += 8) cuzk__fp_sqr_x8(&s->tv[k], &s->tv[k]))
+BENCH(b_fp52_mul_t32, for (int k = 0; k < 4; k++) fp52x8_mul(&s->v52[k], &s->v52[k], &s->w52))
+BENCH(b_fp52_sqr_t32, for (int k = 0; k < 4; k++) fp52x8_sqr(&s->v52[k], &s->v52[k]))
+BENCH(b_fp52_mul_chain, fp52x8_mul(&s->v52[0], &s->v52[0], &s->w52))
+#endif
 BENCH(b_fp_add, cuzk_fp_add(&s->fx, &s->fx, &s->fy))
 BENCH(b_fp_sub, cuzk_fp_sub(&s->fx, &s->fx, &s->fy))
 BENCH(b_fp_inv, cuzk_fp_inv(&s->fx, &s->fx); cuzk_fp_add(&s->fx, &s->fx, &s->fone))
@@ -110,7 +134,10 @@ static void b_fp_batch_inv(void *ctx, uint64_t reps)
 
 int bench_field_main(const bench_opts *o)
 {
-    state *s = calloc(1, sizeof *s);
+    /* 64-byte aligned: the state holds AVX-512 vectors. */
+    state *s = aligned_alloc(64, (sizeof(state) + 63) / 64 * 64);
+    if (s)
+        memset(s, 0, sizeof *s);
     cuzk_fp_t *bufs = calloc(2 * BATCH, sizeof *bufs);
     if (!s || !bufs) {
         fprintf(stderr, "cuzk-bench field: out of memory\n");
@@ -134,6 +161,15 @@ int bench_field_main(const bench_opts *o)
     s->bout = bufs + BATCH;
     for (size_t i = 0; i < BATCH; i++)
         fp_random(&s->bin[i], &seed);
+    for (size_t i = 0; i < 32; i++) {
+        fp_random(&s->tv[i], &seed);
+        fp_random(&s->tw[i], &seed);
+    }
+#if CUZK_FP_HAVE_IFMA
+    for (size_t i = 0; i < 4; i++)
+        fp52x8_load(&s->v52[i], &s->tv[8 * i]);
+    fp52x8_load(&s->w52, s->tw);
+#endif
 
     if (!o->json)
         printf("# fp_mul/fp_sqr back end: %s\n", cuzk__fp_mul_impl_name());
@@ -152,6 +188,17 @@ int bench_field_main(const bench_opts *o)
 #if CUZK_FP_HAVE_ADX
         {"fp_sqr_asm", 0, b_fp_sqr_asm},
         {"fp_sqr_asm_mul", 0, b_fp_sqr_asm_mul},
+#endif
+#if CUZK_FP_HAVE_ADX
+        {"fp_mul_asm_t32", 32, b_fp_mul_asm_t32},
+        {"fp_sqr_asm_t32", 32, b_fp_sqr_asm_t32},
+#endif
+#if CUZK_FP_HAVE_IFMA
+        {"fp_mul_x8_t32", 32, b_fp_mul_x8_t32},
+        {"fp_sqr_x8_t32", 32, b_fp_sqr_x8_t32},
+        {"fp52_mul_t32", 32, b_fp52_mul_t32},
+        {"fp52_sqr_t32", 32, b_fp52_sqr_t32},
+        {"fp52_mul_chain", 8, b_fp52_mul_chain},
 #endif
         {"fp_add", 0, b_fp_add},
         {"fp_sub", 0, b_fp_sub},

@@ -6,7 +6,8 @@
  *                  [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]
  *                  [--endo auto|on|off] [--window C] [--chunks K] [--op msm|batch-add]
  *                  [--density PCT]
- *                  [--resident] [--pinned] [--check] [--iters N] [--warmup W] [--json]
+ *                  [--resident] [--pinned] [--check] [--iters N] [--warmup W] [--x8 on|off]
+ *                  [--json]
  *   cuzk-bench msm --pin-gib G[,G...] [--json]
  *
  * --pin-gib: per size in GiB, the cost of cudaHostAlloc, of malloc + cudaHostRegister and of
@@ -35,6 +36,7 @@
 #include "cuzk/alloc.h"
 #include "cuzk/msm.h"
 #include "gpu/gpu_msm.h"
+#include "msm/msm_ifma.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,7 +341,7 @@ static int usage_err(const char *what)
         "                      [--endo auto|on|off]\n"
         "                      [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]\n"
         "                      [--resident] [--pinned] [--check] [--iters N] [--warmup W]\n"
-        "                      [--json]\n"
+        "                      [--x8 on|off] [--json]\n"
         "       cuzk-bench msm --pin-gib G[,G...] [--json]   (host memory for transfers)\n",
         what);
     return 2;
@@ -456,7 +458,11 @@ int bench_msm_main(int argc, char **argv)
             o.iters = (unsigned)strtoul(v, NULL, 10);
         else if (strcmp(key, "--warmup") == 0)
             o.warmup = (unsigned)strtoul(v, NULL, 10);
-        else
+        else if (strcmp(key, "--x8") == 0) { /* batch-affine: IFMA 8-lane paths or scalar */
+            if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
+                return usage_err("--x8 must be on or off");
+            cuzk__msm_use_ifma = strcmp(v, "on") == 0;
+        } else
             return usage_err("unknown option");
     }
     if (o.iters == 0)

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_FIELD_FP_IFMA_H
+#define CUZK_FIELD_FP_IFMA_H
+
+/*
+ * Eight independent Fp operations at once with AVX-512 IFMA (vpmadd52luq / vpmadd52huq: eight
+ * 52 x 52-bit products added to 64-bit accumulators per instruction). Built only when the
+ * compiler targets AVX-512F + IFMA; CUZK_FP_HAVE_IFMA says whether it is.
+ *
+ * Layout ("vertical"): an fp52x8 holds 8 elements in radix 2^52, 8 limbs each (416 bits);
+ * vector l[j] holds limb j of all 8 elements, so lane k is element k and no operation mixes
+ * lanes. Limbs are always normalised (< 2^52; IFMA reads only the low 52 bits of a multiplicand).
+ *
+ * Domain: the library's Montgomery form (x R mod p, R = 2^384), unchanged: load/store only
+ * re-cut the 6 x 64 bits into 8 x 52, so no conversion multiplication is needed. The
+ * multiplication therefore divides by 2^384, which is not a multiple of 52: seven 52-bit
+ * Montgomery steps (2^364) and one 20-bit step (q masked to 20 bits) give 2^(7 * 52 + 20).
+ *
+ * Range: values inside an fp52x8 are in [0, 2p) ("lazy"); load gives [0, p) and store reduces
+ * to canonical. Bounds (p < 2^381, so 4p < 2^383 < R):
+ *  - mul: a, b < 2p; T = a b < 4p^2; Q = sum q_i 2^(52 i) < 2^364 * 2^20 = R;
+ *    (T + Q p) / R < (4p^2 + R p) / R = p (4p / R + 1) < 2p. T + Q p < 2^766 fits in the 16
+ *    accumulator limbs (832 bits); each 64-bit accumulator collects at most 16 product halves
+ *    (< 2^52 each) of the product, 16 of the reduction and the carries: < 2^58.
+ *  - add: a + b < 4p, minus 2p when >= 2p. sub: a - b in (-2p, 2p), plus 2p when negative.
+ *
+ * Reduction step i (0..6): q = t_i m' mod 2^52 (m' = -1/p mod 2^52) makes t_i + q p_0 = 0 mod
+ * 2^52, so the low half q p_0 mod 2^52 is never added: the carry out of limb i is
+ * (t_i + 2^52 - 1) >> 52 (t_i >> 52, plus one unless t_i's low 52 bits are zero).
+ */
+
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512IFMA__) && defined(__AVX512DQ__)
+#define CUZK_FP_HAVE_IFMA 1
+
+#include "cuzk/field.h"
+
+#include <immintrin.h>
+#include <stdint.h>
+
+typedef struct {
+    __m512i l[8];
+} fp52x8;
+
+#define FP52_INLINE static inline __attribute__((always_inline))
+#define FP52_MASK 0xfffffffffffffULL
+
+/* p and 2p in radix 2^52; m' = -1/p mod 2^52. */
+static const uint64_t fp52_p[8] = {0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL,
+                                   0x12bf6730d2a0fULL, 0x764774b84f385ULL, 0x1ba7b6434bacdULL,
+                                   0x1ea397fe69a4bULL, 0x000000001a011ULL};
+static const uint64_t fp52_2p[8] = {0xdffffffff5556ULL, 0xfd62a7ffff73fULL, 0xd61ec483d57ffULL,
+                                    0x257ece61a541eULL, 0xec8ee9709e70aULL, 0x374f6c869759aULL,
+                                    0x3d472ffcd3496ULL, 0x0000000034022ULL};
+#define FP52_MPRIME 0x3fffcfffcfffdULL
+/* One in Montgomery form, R mod p, in radix 2^52. */
+static const uint64_t fp52_one[8] = {0x900000002fffdULL, 0x0bc40c0002760ULL, 0x3c758baebf400ULL,
+                                     0x57455f4898575ULL, 0xd77ce58537052ULL, 0x071a97a256ec6ULL,
+                                     0xec3fa80e4935cULL, 0x0000000015f65ULL};
+
+#define FP52_LO(acc, x, y) _mm512_madd52lo_epu64((acc), (x), (y))
+#define FP52_HI(acc, x, y) _mm512_madd52hi_epu64((acc), (x), (y))
+#define FP52_SET1(v) _mm512_set1_epi64((long long)(v))
+
+/* Montgomery reduction of the 16-limb t (limbs < 2^58, value < 2^766) into r: r = t / 2^384
+ * mod p, in [0, 2p) under the bounds above. */
+FP52_INLINE void fp52x8_redc_(fp52x8 *r, __m512i t[16])
+{
+    const __m512i mask = FP52_SET1(FP52_MASK), mp = FP52_SET1(FP52_MPRIME);
+    const __m512i zero = _mm512_setzero_si512();
+#pragma GCC unroll 16
+    for (int i = 0; i < 7; i++) {
+        __m512i q = FP52_LO(zero, t[i], mp);
+        t[i + 1] = FP52_HI(t[i + 1], q, FP52_SET1(fp52_p[0]));
+#pragma GCC unroll 16
+        for (int j = 1; j < 8; j++) {
+            t[i + j] = FP52_LO(t[i + j], q, FP52_SET1(fp52_p[j]));
+            t[i + j + 1] = FP52_HI(t[i + j + 1], q, FP52_SET1(fp52_p[j]));
+        }
+        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(_mm512_add_epi64(t[i], mask), 52));
+    }
+    /* The 20-bit step: t_7 + q p = 0 mod 2^20 only, so its low half is added for real. q p_7
+     * < 2^37 has no high half. */
+    __m512i q = _mm512_and_si512(FP52_LO(zero, t[7], mp), FP52_SET1(0xfffffULL));
+#pragma GCC unroll 16
+    for (int j = 0; j < 8; j++) {
+        t[7 + j] = FP52_LO(t[7 + j], q, FP52_SET1(fp52_p[j]));
+        if (j < 7)
+            t[8 + j] = FP52_HI(t[8 + j], q, FP52_SET1(fp52_p[j]));
+    }
+#pragma GCC unroll 16
+    for (int j = 7; j < 15; j++) {
+        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64(t[j], 52));
+        t[j] = _mm512_and_si512(t[j], mask);
+    }
+/* (t_7 .. t_15) / 2^20, re-cut into 52-bit limbs; the result is < 2p < 2^382. */
+#pragma GCC unroll 16
+    for (int j = 0; j < 8; j++)
+        r->l[j] = _mm512_or_si512(_mm512_srli_epi64(t[7 + j], 20),
+                                  _mm512_and_si512(_mm512_slli_epi64(t[8 + j], 32), mask));
+}
+
+/* r = a b / R mod p; a, b, r in [0, 2p). r may alias a or b. */
+FP52_INLINE void fp52x8_mul(fp52x8 *r, const fp52x8 *a, const fp52x8 *b)
+{
+    __m512i t[16];
+#pragma GCC unroll 16
+    for (int k = 0; k < 16; k++)
+        t[k] = _mm512_setzero_si512();
+#pragma GCC unroll 16
+    for (int i = 0; i < 8; i++)
+#pragma GCC unroll 16
+        for (int j = 0; j < 8; j++) {
+            t[i + j] = FP52_LO(t[i + j], a->l[i], b->l[j]);
+            t[i + j + 1] = FP52_HI(t[i + j + 1], a->l[i], b->l[j]);
+        }
+    fp52x8_redc_(r, t);
+}
+
+/* r = a^2 / R mod p: the 28 cross products once, doubled in the accumulators (a limb doubled
+ * would exceed the 52 bits IFMA reads), then the 8 squares: 72 instead of 128 IFMAs. */
+FP52_INLINE void fp52x8_sqr(fp52x8 *r, const fp52x8 *a)
+{
+    __m512i t[16];
+#pragma GCC unroll 16
+    for (int k = 0; k < 16; k++)
+        t[k] = _mm512_setzero_si512();
+#pragma GCC unroll 16
+    for (int i = 0; i < 8; i++)
+#pragma GCC unroll 16
+        for (int j = i + 1; j < 8; j++) {
+            t[i + j] = FP52_LO(t[i + j], a->l[i], a->l[j]);
+            t[i + j + 1] = FP52_HI(t[i + j + 1], a->l[i], a->l[j]);
+        }
+#pragma GCC unroll 16
+    for (int k = 1; k < 16; k++)
+        t[k] = _mm512_add_epi64(t[k], t[k]);
+#pragma GCC unroll 16
+    for (int i = 0; i < 8; i++) {
+        t[2 * i] = FP52_LO(t[2 * i], a->l[i], a->l[i]);
+        t[2 * i + 1] = FP52_HI(t[2 * i + 1], a->l[i], a->l[i]);
+    }
+    fp52x8_redc_(r, t);
+}
+
+/* Normalises the signed limbs d (|d_j| < 2^62) by propagating carries/borrows; returns the
+ * mask of lanes whose value is negative. */
+FP52_INLINE __mmask8 fp52x8_carry_(__m512i d[8])
+{
+    const __m512i mask = FP52_SET1(FP52_MASK);
+#pragma GCC unroll 16
+    for (int j = 0; j < 7; j++) {
+        d[j + 1] = _mm512_add_epi64(d[j + 1], _mm512_srai_epi64(d[j], 52));
+        d[j] = _mm512_and_si512(d[j], mask);
+    }
+    __mmask8 neg = _mm512_movepi64_mask(d[7]);
+    d[7] = _mm512_and_si512(d[7], mask);
+    return neg;
+}
+
+/* r = a + b mod p in [0, 2p). */
+FP52_INLINE void fp52x8_add(fp52x8 *r, const fp52x8 *a, const fp52x8 *b)
+{
+    __m512i s[8], d[8];
+#pragma GCC unroll 16
+    for (int j = 0; j < 8; j++) {
+        s[j] = _mm512_add_epi64(a->l[j], b->l[j]);
+        d[j] = _mm512_sub_epi64(s[j], FP52_SET1(fp52_2p[j]));
+    }
+    (void)fp52x8_carry_(s);
+    __mmask8 lt = fp52x8_carry_(d); /* a + b < 2p: keep the sum */
+#pragma GCC unroll 16
+    for (int j = 0; j < 8; j++)
+        r->l[j] = _mm512_mask_blend_epi64(lt, d[j], s[j]);
+}
+
+/* r = a - b mod p in [0, 2p). */
+FP52_INLINE void fp52x8_sub(fp52x8 *r, const fp52x8 *a, const fp52x8 *b)
+{
+    __m512i d[8], e[8];
+#pragma GCC unroll 16
+    for (int j = 0; j < 8; j++) {
+        d[j] = _mm512_sub_epi64(a->l[j], b->l[j]);
+        e[j] = _mm512_add_epi64(d[j], FP52_SET1(fp52_2p[j]));
+    }
+    (void)fp52x8_carry_(e);
+    __mmask8 neg = fp52x8_carry_(d); /* a < b: take a - b + 2p */
+#pragma GCC unroll 16
+    for (int j = 0; j < 8; j++)
+        r->l[j] = _mm512_mask_blend_epi64(neg, d[j], e[j]);
+}
+
+/* r = a with every lane reduced into [0, p) (canonical). */
+FP52_INLINE void fp52x8_reduce(fp52x8 *r, const fp52x8 *a)
+{
+    __m512i d[8];
+#pragma GCC unroll 16
+    for (int j = 0; j < 8; j++)
+        d[j] = _mm512_sub_epi64(a->l[j], FP52_SET1(fp52_p[j]));
+    __mmask8 lt = fp52x8_carry_(d);
+#pragma GCC unroll 16
+    for (int j = 0; j < 8; j++)
+        r->l[j] = _mm512_mask_blend_epi64(lt, d[j], a->l[j]);
+}
+
+/* Every lane = 1 (Montgomery form). */
+FP52_INLINE void fp52x8_set_one(fp52x8 *r)
+{
+#pragma GCC unroll 16
+    for (int j = 0; j < 8; j++)
+        r->l[j] = FP52_SET1(fp52_one[j]);
+}
+
+/* Lanes where a and b hold the same limbs (the same value when both are canonical, as loaded
+ * values are). */
+FP52_INLINE __mmask8 fp52x8_eq_mask(const fp52x8 *a, const fp52x8 *b)
+{
+    __mmask8 m = 0xff;
+#pragma GCC unroll 16
+    for (int j = 0; j < 8; j++)
+        m &= _mm512_cmpeq_epi64_mask(a->l[j], b->l[j]);
+    return m;
+}
+
+/* r = lane k of b where bit k of m is set, else of a. */
+FP52_INLINE void fp52x8_blend(fp52x8 *r, __mmask8 m, const fp52x8 *a, const fp52x8 *b)
+{
+#pragma GCC unroll 16
+    for (int j = 0; j < 8; j++)
+        r->l[j] = _mm512_mask_blend_epi64(m, a->l[j], b->l[j]);
+}
+
+/* 6 x 64-bit words (w[0..5] of each lane) to 8 x 52-bit limbs. */
+FP52_INLINE void fp52x8_from_words_(fp52x8 *r, const __m512i w[6])
+{
+    const __m512i mask = FP52_SET1(FP52_MASK);
+#define FP52_CUT(lo, hi, s)                                                                        \
+    _mm512_and_si512(                                                                              \
+        _mm512_or_si512(_mm512_srli_epi64((lo), (s)), _mm512_slli_epi64((hi), 64 - (s))), mask)
+    r->l[0] = _mm512_and_si512(w[0], mask);
+    r->l[1] = FP52_CUT(w[0], w[1], 52);
+    r->l[2] = FP52_CUT(w[1], w[2], 40);
+    r->l[3] = FP52_CUT(w[2], w[3], 28);
+    r->l[4] = FP52_CUT(w[3], w[4], 16);
+    r->l[5] = _mm512_and_si512(_mm512_srli_epi64(w[4], 4), mask);
+    r->l[6] = FP52_CUT(w[4], w[5], 56);
+    r->l[7] = _mm512_srli_epi64(w[5], 44);
+#undef FP52_CUT
+}
+
+/* 8 x 52-bit limbs (value < 2^384) to 6 x 64-bit words. */
+FP52_INLINE void fp52x8_to_words_(__m512i w[6], const fp52x8 *a)
+{
+#define FP52_JOIN(lo, hi, s)                                                                       \
+    _mm512_or_si512(_mm512_srli_epi64((lo), (s)), _mm512_slli_epi64((hi), 52 - (s)))
+    w[0] = _mm512_or_si512(a->l[0], _mm512_slli_epi64(a->l[1], 52));
+    w[1] = FP52_JOIN(a->l[1], a->l[2], 12);
+    w[2] = FP52_JOIN(a->l[2], a->l[3], 24);
+    w[3] = FP52_JOIN(a->l[3], a->l[4], 36);
+    w[4] = _mm512_or_si512(FP52_JOIN(a->l[4], a->l[5], 48), _mm512_slli_epi64(a->l[6], 56));
+    w[5] = _mm512_or_si512(_mm512_srli_epi64(a->l[6], 8), _mm512_slli_epi64(a->l[7], 44));
+#undef FP52_JOIN
+}
+
+/* Lane k = a[k] (8 consecutive canonical elements). */
+FP52_INLINE void fp52x8_load(fp52x8 *r, const cuzk_fp_t a[8])
+{
+    const __m512i idx = _mm512_setr_epi64(0, 6, 12, 18, 24, 30, 36, 42);
+    __m512i w[6];
+#pragma GCC unroll 16
+    for (int i = 0; i < 6; i++)
+        w[i] = _mm512_i64gather_epi64(idx, (const void *)&a[0].l[i], 8);
+    fp52x8_from_words_(r, w);
+}
+
+/* Lane k = *ptr[k] (8 canonical elements anywhere; pointers as 64-bit lanes). */
+FP52_INLINE void fp52x8_load_ptrs(fp52x8 *r, __m512i ptrs)
+{
+    __m512i w[6];
+#pragma GCC unroll 16
+    for (int i = 0; i < 6; i++)
+        w[i] = _mm512_i64gather_epi64(_mm512_add_epi64(ptrs, FP52_SET1(8 * i)), (const void *)0, 1);
+    fp52x8_from_words_(r, w);
+}
+
+/* out[k] = lane k, canonical. */
+FP52_INLINE void fp52x8_store(cuzk_fp_t out[8], const fp52x8 *a)
+{
+    const __m512i idx = _mm512_setr_epi64(0, 6, 12, 18, 24, 30, 36, 42);
+    fp52x8 c;
+    __m512i w[6];
+    fp52x8_reduce(&c, a);
+    fp52x8_to_words_(w, &c);
+#pragma GCC unroll 16
+    for (int i = 0; i < 6; i++)
+        _mm512_i64scatter_epi64((void *)&out[0].l[i], idx, w[i], 8);
+}
+
+/* *ptr[k] = lane k, canonical, for the lanes in |m| (the pointers must differ). */
+FP52_INLINE void fp52x8_store_ptrs(__m512i ptrs, __mmask8 m, const fp52x8 *a)
+{
+    fp52x8 c;
+    __m512i w[6];
+    fp52x8_reduce(&c, a);
+    fp52x8_to_words_(w, &c);
+#pragma GCC unroll 16
+    for (int i = 0; i < 6; i++)
+        _mm512_mask_i64scatter_epi64((void *)0, m, _mm512_add_epi64(ptrs, FP52_SET1(8 * i)), w[i],
+                                     1);
+}
+
+/* out[k] = a[k] b[k] R^-1 mod p for k < 8 (src/field/fp_ifma.c); canonical in and out, out may
+ * alias a or b. */
+void cuzk__fp_mul_x8(cuzk_fp_t out[8], const cuzk_fp_t a[8], const cuzk_fp_t b[8]);
+/* out[k] = a[k]^2 R^-1 mod p. */
+void cuzk__fp_sqr_x8(cuzk_fp_t out[8], const cuzk_fp_t a[8]);
+
+#else
+#define CUZK_FP_HAVE_IFMA 0
+#endif
+
+#endif
