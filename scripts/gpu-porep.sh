@@ -17,7 +17,7 @@ modes=${*:-compare full ratio pin}
 if [ "$modes" = pack ]; then
     BUILD=${BUILD:-build/gpu-port}
     rm -rf "$CARRY" && mkdir -p "$CARRY/bin" "$CARRY/rt" || exit 1
-    for b in cuzk-bench cuzk-test; do strip -o "$CARRY/bin/$b" "$BUILD/bin/$b" || exit 1; done
+    for b in cuzk-bench cuzk-test cuzk; do strip -o "$CARRY/bin/$b" "$BUILD/bin/$b" || exit 1; done
     # MSM variants linked beside the main binary (bin/cuzk-bench-<variant>), timed by mode msm.
     for v in "$BUILD"/bin/cuzk-bench-*; do
         [ -x "$v" ] && { strip -o "$CARRY/bin/$(basename "$v")" "$v" || exit 1; }

@@ -84,7 +84,7 @@ typedef struct {
     const int *devices;          /* GPU ordinals; NULL/0 = every device present */
     size_t n_devices;
     unsigned prover_workers;     /* CPU backend: prover workers; CUDA: workers per device. 0 = 1 */
-    unsigned synthesis_workers;  /* 0 = 1 */
+    unsigned synthesis_workers;  /* 0 = auto: 2 per prover worker, at most the CPU count */
     unsigned threads;            /* CPU threads per worker pool; 0 = all CPUs (or CUZK_THREADS) */
     unsigned queue_depth;        /* synthesised partitions waiting for a prover; 0 = 2 */
     uint64_t memory_budget;      /* bytes for partitions in flight (a/b/c, witness); 0 = auto

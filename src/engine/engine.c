@@ -149,8 +149,7 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg_
                          "queue_depth <= 65536, devices <= 256)");
     if (!cfg.prover_workers)
         cfg.prover_workers = 1;
-    if (!cfg.synthesis_workers)
-        cfg.synthesis_workers = 1;
+    const bool auto_synth = !cfg.synthesis_workers;
     if (!cfg.queue_depth)
         cfg.queue_depth = 2;
     if (!cfg.result_ttl_ms)
@@ -215,6 +214,16 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg_
     cuzk_status s = cuzk_pool_create(&e->load_pool, cfg.threads);
     e->n_provers = kind == CUZK_BACKEND_CUDA ? (unsigned)n_dev * cfg.prover_workers
                                              : cfg.prover_workers;
+    /* Auto: two synthesis workers per prover worker, at most one per CPU. One worker (the old
+     * default) capped a 2-GPU host at 242-332 proofs/min of sha256-chain:32, synthesis-bound
+     * (224 ms per partition on one thread); eight gave 1004 (docs/PERFORMANCE.md "Several GPUs"). */
+    if (auto_synth) {
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        unsigned want = 2 * (e->n_provers ? e->n_provers : 1);
+        if (ncpu > 0 && want > (unsigned long)ncpu)
+            want = (unsigned)ncpu;
+        cfg.synthesis_workers = e->cfg.synthesis_workers = want ? want : 1;
+    }
     e->provers = cuzk_calloc_array(e->n_provers, sizeof *e->provers);
     e->synth = cuzk_calloc_array(cfg.synthesis_workers, sizeof *e->synth);
     if (s == CUZK_OK && (!e->provers || !e->synth))
