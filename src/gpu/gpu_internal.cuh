@@ -92,6 +92,10 @@ struct cuzk_gpu_device {
     bool ready = false;
     cudaStream_t stream = nullptr;
     cudaEvent_t ev[CUZK_GPU_EVENTS] = {};
+    /* Uploads that overlap kernels on |stream| (the H step): a second stream and an event per
+     * vector, which |stream| waits for. */
+    cudaStream_t copy = nullptr;
+    cudaEvent_t up[3] = {};
     cuzk_gpu_buf vec[3];            /* a, b, c of host-array calls */
     cuzk_gpu_domain_tables tabs[2]; /* per root family: the last domain used */
     int smem_configured = 0;        /* ntt.cu: dynamic shared memory limits raised */
@@ -131,7 +135,9 @@ cuzk_gpu_domain_tables &cuzk_gpu_ntt_tables_(cuzk_gpu_device &dev, const cuzk_do
 /* One transform in place on device vector |x| (cuzk_domain_size(d) elements). */
 void cuzk_gpu_ntt_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *x, cuzk_gpu_ntt_op op);
 /* The H step on device vectors: a receives the result, b and c are clobbered. */
-void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_dev *b, fr_dev *c);
+/* |ready| NULL, or three events: the kernels of vector i wait for ready[i] (its upload). */
+void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_dev *b, fr_dev *c,
+                     const cudaEvent_t *ready = nullptr);
 
 /* ---- field micro-kernels (field.cu) ---------------------------------------------------------- */
 void cuzk_gpu_field_op_run_(cuzk_gpu_device &dev, int field, int op, int variant, void *out,

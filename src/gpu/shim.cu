@@ -8,6 +8,7 @@
 #include "gpu/gpu_internal.cuh"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,9 +87,21 @@ void cuzk_gpu_buf::release()
 static cuzk_gpu_device g_devices[CUZK_GPU_MAX_DEVICES];
 static std::mutex g_devices_mu;
 
+/* Every CUDA call of the library starts here, so this runs before the runtime initialises.
+ * Kernels are loaded eagerly unless the user chose otherwise: with CUDA's default lazy loading
+ * the first launch of each kernel loads its module and waits for the whole device, which
+ * serialised the first H step's uploads behind its kernels (a 2^27 partition's ntt_h took 712.7
+ * ms instead of ~560; docs/PERFORMANCE.md "H step: uploads under the transforms"). */
+static void load_modules_eagerly()
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, [] { (void)setenv("CUDA_MODULE_LOADING", "EAGER", 0); });
+}
+
 static int device_count_raw()
 {
     int n = 0;
+    load_modules_eagerly();
     if (cudaGetDeviceCount(&n) != cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
@@ -117,6 +130,9 @@ cuzk_gpu_device &cuzk_gpu_device_get_(int device)
         CUZK_CUDA(cudaStreamCreateWithFlags(&dev.stream, cudaStreamNonBlocking));
         for (int i = 0; i < CUZK_GPU_EVENTS; i++)
             CUZK_CUDA(cudaEventCreate(&dev.ev[i]));
+        CUZK_CUDA(cudaStreamCreateWithFlags(&dev.copy, cudaStreamNonBlocking));
+        for (int i = 0; i < 3; i++)
+            CUZK_CUDA(cudaEventCreateWithFlags(&dev.up[i], cudaEventDisableTiming));
         dev.id = id;
         dev.ready = true;
     }
@@ -406,10 +422,12 @@ extern "C" cuzk_status cuzk_gpu_ntt(int device, const cuzk_domain *d, cuzk_fr_t 
  * host memory), so for the 4 GiB vectors of a PoRep partition a temporary registration wins.
  * Arrays that are already pinned (or that cannot be) are copied as they are. */
 struct cuzk_gpu_call_pins {
-    cudaStream_t stream;
+    cudaStream_t stream, stream2;
     void *p[4];
     int n = 0;
-    explicit cuzk_gpu_call_pins(cudaStream_t s) : stream(s) {}
+    explicit cuzk_gpu_call_pins(cudaStream_t s, cudaStream_t s2 = nullptr) : stream(s), stream2(s2)
+    {
+    }
     void pin(const void *ptr, size_t bytes)
     {
         if (bytes < ((size_t)256 << 20) || n == 4)
@@ -425,11 +443,20 @@ struct cuzk_gpu_call_pins {
         if (!n)
             return;
         (void)cudaStreamSynchronize(stream); /* no copy may still read the pages */
+        if (stream2)
+            (void)cudaStreamSynchronize(stream2);
         for (int i = 0; i < n; i++)
             (void)cudaHostUnregister(p[i]);
         (void)cudaGetLastError();
     }
 };
+
+static double host_ms()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 extern "C" cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
                                   cuzk_fr_t *c, cuzk_gpu_timing *timing)
@@ -447,16 +474,29 @@ extern "C" cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a
         cuzk_gpu_ntt_tables_(dev, d);
         fr_dev *x[3] = {dev.vec[0].as<fr_dev>(), dev.vec[1].as<fr_dev>(), dev.vec[2].as<fr_dev>()};
         const cuzk_fr_t *src[3] = {a, b, c};
-        cuzk_gpu_call_pins pins(dev.stream);
+        cuzk_gpu_call_pins pins(dev.stream, dev.copy);
         for (int i = 0; i < 3; i++)
             pins.pin(src[i], bytes);
+        /* a, b, c go up on the copy stream, each signalling its event, so the transforms of a
+         * run while b and c are in flight; timing: h2d is the exposed part (a's upload), compute
+         * the kernels with b's and c's uploads hidden under them. */
         cuzk_gpu_timer tm(dev);
         tm.mark(0);
-        for (int i = 0; i < 3; i++)
-            CUZK_CUDA(cudaMemcpyAsync(x[i], src[i], bytes, cudaMemcpyHostToDevice, dev.stream));
+        CUZK_CUDA(cudaStreamWaitEvent(dev.copy, dev.ev[0], 0));
+        const double h0 = host_ms();
+        for (int i = 0; i < 3; i++) {
+            CUZK_CUDA(cudaMemcpyAsync(x[i], src[i], bytes, cudaMemcpyHostToDevice, dev.copy));
+            CUZK_CUDA(cudaEventRecord(dev.up[i], dev.copy));
+        }
+        const double h1 = host_ms();
+        CUZK_CUDA(cudaStreamWaitEvent(dev.stream, dev.up[0], 0));
         tm.mark(1);
-        cuzk_gpu_h_run_(dev, d, x[0], x[1], x[2]);
+        cuzk_gpu_h_run_(dev, d, x[0], x[1], x[2], dev.up);
         tm.mark(2);
+        const double h2 = host_ms();
+        if (getenv("CUZK_GPU_H_TRACE"))
+            fprintf(stderr, "gpu h: host enqueue of the uploads %.1f ms, of the kernels %.1f ms\n",
+                    h1 - h0, h2 - h1);
         CUZK_CUDA(cudaMemcpyAsync(a, x[0], bytes, cudaMemcpyDeviceToHost, dev.stream));
         tm.mark(3);
         finish_timing(tm, timing, "ntt_h", cuzk_domain_log_size(d), dev.id);
