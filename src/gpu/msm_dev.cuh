@@ -12,13 +12,14 @@
 /*
  * Field arithmetic of the MSM compilation units (msm_g1.cu, msm_g2.cu, batch_add.cu), set before
  * any field header; each is a -D knob for variant builds (`make msm-variant`). Measured on the H200
- * (docs/PERFORMANCE.md "GPU MSM: rolled multiplication"): G1 2^24 resident 295.6 -> 179.8 ms,
- * G2 2^20 90.2 -> 48.7 ms against fully unrolled multiplications. The unrolled XYZZ addition was
- * ~21,600 instructions, too large for the instruction cache; with the row loop rolled it is ~4,300.
+ * (docs/PERFORMANCE.md "GPU MSM", "Rolled multiplication, lazy reduction, occupancy"): G1 2^24
+ * resident 295.6 -> 179.8 ms, G2 2^20 90.2 -> 48.7 ms against fully unrolled multiplications.
+ * The unrolled G1 accumulation kernel was 21,640 instructions, too large for the instruction
+ * cache; with these settings it is 3,720 (150 registers).
  *   - PTX carry-chain multiplication (variant 3) with its row loop rolled (one row per iteration);
  *   - Fp values kept in [0, 2p) (no final subtraction in multiplications);
- *   - no prefetch of the next base in the G1 accumulation (its 24 registers buy a third block
- *     per SM: 164 registers instead of 192).
+ *   - no prefetch of the next base in the G1 accumulation (its registers buy a third block per
+ *     SM).
  */
 #ifndef CUZK_GPU_MONT_MUL
 #define CUZK_GPU_MONT_MUL 3
