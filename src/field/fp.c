@@ -128,7 +128,14 @@ void cuzk_fp_inv(cuzk_fp_t *out, const cuzk_fp_t *a)
 
 void cuzk_fp_inv_vartime(cuzk_fp_t *out, const cuzk_fp_t *a)
 {
-    mont_inv_vartime(out->l, a->l, P, FP_R3, FP_N0, N);
+    cuzk__fp_inv_bingcd(out->l, a->l);
+}
+
+/* The bit-at-a-time binary Euclid that cuzk_fp_inv_vartime used before src/field/fp_inv.c: kept
+ * as an independent reference for the tests and the field benchmark. */
+void cuzk__fp_inv_euclid(uint64_t out[6], const uint64_t in[6])
+{
+    mont_inv_vartime(out, in, P, FP_R3, FP_N0, N);
 }
 
 void cuzk_fp_batch_inv(cuzk_fp_t *out, const cuzk_fp_t *in, size_t n)

@@ -39,6 +39,12 @@ void cuzk__fp_sqr_adx(uint64_t out[6], const uint64_t a[6]);
 #define CUZK_FP_MUL_IMPL_NAME "portable C (unsigned __int128 CIOS)"
 #endif
 
+/* out = x^-1 R for in = x R (canonical; 0 gives 0): variable-time binary GCD on 64-bit
+ * approximations (src/field/fp_inv.c), what cuzk_fp_inv_vartime uses. */
+void cuzk__fp_inv_bingcd(uint64_t out[6], const uint64_t in[6]);
+/* The previous bit-at-a-time binary Euclid (mont.h), same contract: a reference for tests. */
+void cuzk__fp_inv_euclid(uint64_t out[6], const uint64_t in[6]);
+
 /* Which back end the library was built with, for `cuzk-bench info` (the tool may be compiled
  * with different flags from the library, so it must ask the library). */
 const char *cuzk__fp_mul_impl_name(void);
