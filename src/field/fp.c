@@ -14,9 +14,9 @@ const uint64_t cuzk_fp_modulus[N] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffUL
 static const uint64_t FP_ONE[N] = {0x760900000002fffdULL, 0xebf4000bc40c0002ULL,
                                    0x5f48985753c758baULL, 0x77ce585370525745ULL,
                                    0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL};
-static const uint64_t FP_R2[N] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL,
-                                  0x8de5476c4c95b6d5ULL, 0x67eb88a9939d83c0ULL,
-                                  0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};
+const uint64_t cuzk_fp_r2[N] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL,
+                                0x8de5476c4c95b6d5ULL, 0x67eb88a9939d83c0ULL,
+                                0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};
 static const uint64_t FP_R3[N] = {0xed48ac6bd94ca1e0ULL, 0x315f831e03a7adf8ULL,
                                   0x9a53352a615e29ddULL, 0x34c04e5e921e1761ULL,
                                   0x2512d43565724728ULL, 0x0aa6346091755d4dULL};
@@ -48,7 +48,7 @@ void cuzk_fp_set_one(cuzk_fp_t *out)
 void cuzk_fp_set_u64(cuzk_fp_t *out, uint64_t v)
 {
     uint64_t t[N] = {v};
-    mont_mul(out->l, t, FP_R2, P, FP_N0, N);
+    mont_mul(out->l, t, cuzk_fp_r2, P, FP_N0, N);
 }
 
 bool cuzk_fp_is_zero(const cuzk_fp_t *a)
@@ -182,7 +182,7 @@ bool cuzk_fp_from_canonical(cuzk_fp_t *out, const uint64_t in[N])
 {
     if (mont_geq_vartime(in, P, N))
         return false;
-    mont_mul(out->l, in, FP_R2, P, FP_N0, N);
+    mont_mul(out->l, in, cuzk_fp_r2, P, FP_N0, N);
     return true;
 }
 

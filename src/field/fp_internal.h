@@ -6,6 +6,7 @@
 
 /* Library-internal field constants and the two Fp multiplication back ends. */
 extern const uint64_t cuzk_fp_modulus[6];
+extern const uint64_t cuzk_fp_r2[6]; /* R^2 mod p, R = 2^384 */
 extern const uint64_t cuzk_fp_p_minus_1_half[6];
 extern const uint64_t cuzk_fp_p_minus_3_quarter[6];
 extern const uint64_t cuzk_fr_modulus[4];

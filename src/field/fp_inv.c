@@ -33,13 +33,7 @@
 
 typedef unsigned __int128 u128;
 
-/* R^2 mod p (R = 2^384) and -1/p mod 2^64, as in fp.c. */
-static const uint64_t R2[N] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL,
-                               0x8de5476c4c95b6d5ULL, 0x67eb88a9939d83c0ULL,
-                               0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};
-static const uint64_t R3[N] = {0xed48ac6bd94ca1e0ULL, 0x315f831e03a7adf8ULL,
-                               0x9a53352a615e29ddULL, 0x34c04e5e921e1761ULL,
-                               0x2512d43565724728ULL, 0x0aa6346091755d4dULL};
+/* -1/p mod 2^64, as in fp.c; R^2 mod p is fp.c's cuzk_fp_r2. */
 #define N0 0x89f3fffcfffcfffdULL
 #define P cuzk_fp_modulus
 
@@ -171,7 +165,7 @@ void cuzk__fp_inv_bingcd(uint64_t out[N], const uint64_t in[N])
     for (int i = 0; i < N; i++) {
         a[i] = in[i];
         b[i] = P[i];
-        u[i] = R2[i];
+        u[i] = cuzk_fp_r2[i];
     }
     for (int round = 0; round < MAX_ROUNDS; round++) {
         unsigned la = bitlen_(a);
@@ -229,7 +223,7 @@ void cuzk__fp_inv_bingcd(uint64_t out[N], const uint64_t in[N])
     uint64_t one[N] = {1};
     if (!mont_is_zero(a, N) || !mont_eq(b, one, N)) {
         /* Not reached for a canonical nonzero input (p is prime); kept as a safety net. */
-        mont_inv_vartime(out, in, P, R3, N0, N);
+        cuzk__fp_inv_euclid(out, in);
         return;
     }
     for (int i = 0; i < N; i++)
