@@ -6,7 +6,7 @@
 #                                             with the shared libraries they need (the device image
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
-#   scripts/gpu-porep.sh [compare] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [tests] [ncu]
+#   scripts/gpu-porep.sh [compare] [prover] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [tests] [ncu]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -71,6 +71,23 @@ alltests)
     # Every GPU test (field, NTT, H, MSM, batch addition, backends, errors).
     step 400 alltests "$T" --filter='gpu_*' --timeout=390
     grep -E "^(ok|not ok)|tests," "$OUT/alltests.log" | tee -a "$OUT/summary.txt"
+    ;;
+prover)
+    # The prover (cuzk_groth16_prove) on a resident set, full shape, A/B in one run: as built;
+    # without transparent huge pages (CUZK_THP=0); with the H step and H MSM as separate calls
+    # (CUZK_PROVER_H_UNFUSED=1). Host trace of the H step and device timing lines; then CPU
+    # proof = CUDA proofs at 2^-6.
+    for v in ${PROVER_VARIANTS:-default thp0 unfused}; do
+        thp=; uf=
+        [ $v = thp0 ] && thp=0
+        [ $v = unfused ] && uf=1
+        CUZK_THP=$thp CUZK_PROVER_H_UNFUSED=$uf CUZK_TIMING=1 CUZK_GPU_H_TRACE=1 step 300 \
+            "prover-$v" "$B" porep-shape --backend cuda --mode prove --keep-resident \
+            --repeat "${FULL_REPEAT:-3}" --threads "$NT"
+        grep -E '^gpu h:|"phase":"ntt_h"' "$OUT/prover-$v.log" | head -6 | tee -a "$OUT/summary.txt"
+    done
+    step 200 compare6 "$B" porep-shape --scale 2^-6 --backend cuda --compare --keep-resident \
+        --repeat 2 --threads "$NT"
     ;;
 compare)
     # Same inputs, same r and s: CPU prove, CUDA prove, resident partition; proofs must be equal.

@@ -6,7 +6,8 @@
 #include <stdint.h>
 
 /* Counting allocator: every heap allocation of the library goes through these so that the
- * memory budget and metrics see it. Sizes are overflow-checked by cuzk_alloc_array. */
+ * memory budget and metrics see it. Sizes are overflow-checked by cuzk_alloc_array. Blocks of
+ * 64 MiB and more are advised to use transparent huge pages (env CUZK_THP=0: not). */
 void *cuzk_alloc(size_t size);
 void *cuzk_alloc_array(size_t count, size_t size);
 void *cuzk_calloc_array(size_t count, size_t size);

@@ -51,7 +51,7 @@ bool cuzk_backend_cuda_usable(void);
  * |bytes|; its contents are undefined. Valid until the next request for the same slot or
  * cuzk_backend_destroy; like every backend call, for one thread at a time. NULL on failure
  * (cuzk_last_error says why). */
-#define CUZK_BACKEND_SCRATCH_SLOTS 4
+#define CUZK_BACKEND_SCRATCH_SLOTS 8
 void *cuzk_backend_scratch(cuzk_backend *be, unsigned slot, size_t bytes);
 
 /* Device residency (DESIGN.md section 3): keeps a copy of bases[0 .. n) (G1 or G2 affine points)
@@ -73,6 +73,19 @@ uint64_t cuzk_backend_resident_bytes(cuzk_backend *be);
  * the device when it implements them (otherwise the CPU, with one note on stderr). */
 cuzk_status cuzk_backend_h(cuzk_backend *be, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
                            cuzk_fr_t *c) CUZK_WARN_UNUSED_RESULT;
+/* The H step, then the MSM of h over |h_bases| (domain - 1 points), fused where h can stay on the
+ * device: a CUDA backend whose resident arrays hold |h_bases|, on a domain it runs. a, b, c hold
+ * |rows| <= domain entries each (zero above them: no padding needed) and are left unchanged.
+ * ms[0] and ms[1] receive the wall time of the H step and of the MSM. Returns
+ * CUZK_ERR_UNSUPPORTED, having done nothing, where it cannot fuse them (CPU backend, bases not
+ * resident, device memory short): the caller then pads and uses cuzk_backend_h and
+ * cuzk_backend_msm_g1. CUZK_ERR_INVALID_ARG when |rows| exceeds the domain. It uses neither the
+ * backend's pool nor its scratch, so another thread may use those meanwhile (the prover splits
+ * the L/A/B scalars while the device computes H). */
+cuzk_status cuzk_backend_h_msm_g1(cuzk_backend *be, const cuzk_domain *d, const cuzk_fr_t *a,
+                                  const cuzk_fr_t *b, const cuzk_fr_t *c, size_t rows,
+                                  const cuzk_g1_affine_t *h_bases, cuzk_g1_jac_t *out,
+                                  double ms[2]) CUZK_WARN_UNUSED_RESULT;
 cuzk_status cuzk_backend_msm_g1(cuzk_backend *be, cuzk_g1_jac_t *out,
                                 const cuzk_g1_affine_t *bases, const cuzk_fr_t *scalars,
                                 size_t n) CUZK_WARN_UNUSED_RESULT;

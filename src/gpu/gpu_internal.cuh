@@ -139,6 +139,49 @@ void cuzk_gpu_ntt_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *x, cu
 void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_dev *b, fr_dev *c,
                      const cudaEvent_t *ready = nullptr);
 
+/* ---- host arrays in device calls (shim.cu) ---------------------------------------------------- */
+
+/* Pins caller arrays for the length of one call. Pageable copies run at ~7 GB/s against ~55 GB/s
+ * pinned, and pinning pages that are already written costs ~0.045 s/GiB (docs/PERFORMANCE.md,
+ * host memory), so for the 4 GiB vectors of a PoRep partition a temporary registration wins.
+ * Arrays that are already pinned (or that cannot be) are copied as they are. */
+struct cuzk_gpu_call_pins {
+    cudaStream_t stream, stream2;
+    void *p[4];
+    int n = 0;
+    explicit cuzk_gpu_call_pins(cudaStream_t s, cudaStream_t s2 = nullptr) : stream(s), stream2(s2)
+    {
+    }
+    void pin(const void *ptr, size_t bytes)
+    {
+        if (bytes < ((size_t)256 << 20) || n == 4)
+            return;
+        if (cudaHostRegister(const_cast<void *>(ptr), bytes, cudaHostRegisterDefault) ==
+            cudaSuccess)
+            p[n++] = const_cast<void *>(ptr);
+        else
+            (void)cudaGetLastError(); /* already registered, or not pinnable: copy as is */
+    }
+    ~cuzk_gpu_call_pins()
+    {
+        if (!n)
+            return;
+        (void)cudaStreamSynchronize(stream); /* no copy may still read the pages */
+        if (stream2)
+            (void)cudaStreamSynchronize(stream2);
+        for (int i = 0; i < n; i++)
+            (void)cudaHostUnregister(p[i]);
+        (void)cudaGetLastError();
+    }
+};
+
+/* The H step on host arrays of |rows| <= domain entries (shim.cu): uploads them (padding on the
+ * device), runs the transforms; returns dev.vec[0], which holds h when the stream gets there.
+ * Timer events 0 (before the uploads), 1 (kernels start) and 2 (kernels enqueued) are marked. */
+fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_pins &pins,
+                        const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
+                        const cuzk_fr_t *c, size_t rows);
+
 /* ---- field micro-kernels (field.cu) ---------------------------------------------------------- */
 void cuzk_gpu_field_op_run_(cuzk_gpu_device &dev, int field, int op, int variant, void *out,
                             const void *a, const void *b, size_t n);

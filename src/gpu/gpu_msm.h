@@ -47,6 +47,18 @@ cuzk_status cuzk_gpu_batch_add_g2_resident(cuzk_g2_jac_t *out, const cuzk_gpu_ba
                                            size_t first, const uint64_t *bitmap, size_t n,
                                            cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
 
+/* The H step of |d| on host arrays a, bv, c of |rows| <= domain entries (zero above them, no
+ * padding needed) and the G1 MSM of the resulting h (domain - 1 terms) over bases[first ..) of
+ * |b|, h never leaving the device: what cuzk_gpu_h then cuzk_gpu_msm_g1_resident compute,
+ * without h's download and upload. The device is |b|'s. Timings: the H step (h2d the exposed
+ * upload of a, compute the transforms) and the MSM. Returns CUZK_ERR_INVALID_ARG for NULL
+ * arguments, G2 bases, rows above the domain, or too few bases. */
+cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b, size_t first,
+                                       const cuzk_domain *d, const cuzk_fr_t *a,
+                                       const cuzk_fr_t *bv, const cuzk_fr_t *c, size_t rows,
+                                       cuzk_gpu_timing *h_timing,
+                                       cuzk_gpu_timing *msm_timing) CUZK_WARN_UNUSED_RESULT;
+
 /* Frees the MSM's cached device memory of |device| (-1: every device); cuzk_gpu_release calls
  * it. Internal. */
 void cuzk__gpu_msm_release(int device);

@@ -185,6 +185,16 @@ cuzk_status cuzk_gpu_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b
     return NO_DEVICE_("gpu msm g1");
 }
 
+cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b, size_t first,
+                                       const cuzk_domain *d, const cuzk_fr_t *a,
+                                       const cuzk_fr_t *bv, const cuzk_fr_t *c, size_t rows,
+                                       cuzk_gpu_timing *h_timing, cuzk_gpu_timing *msm_timing)
+{
+    (void)out, (void)b, (void)first, (void)d, (void)a, (void)bv, (void)c, (void)rows;
+    (void)h_timing, (void)msm_timing;
+    return NO_DEVICE_("gpu h msm g1");
+}
+
 cuzk_status cuzk_gpu_msm_g2_resident(cuzk_g2_jac_t *out, const cuzk_gpu_bases *b, size_t first,
                                      const cuzk_fr_t *scalars, size_t n, cuzk_gpu_timing *timing)
 {

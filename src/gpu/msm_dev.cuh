@@ -266,39 +266,25 @@ static inline size_t gm_select_nonzero(gm_cache &cc, cudaStream_t st, const uint
 }
 
 /*
- * One MSM: bases either on the host (|h_bases|, uploaded into the cache) or resident
- * (|d_bases|), scalars on the host. The window sums come back and are combined on the host.
+ * One MSM over device bases and |n| device (Montgomery) scalars, the stream's work so far
+ * included in the timing from event 0 (which the caller marked, and event 1 after its uploads).
+ * The caller holds dev.mu. The window sums come back and are combined on the host.
  */
 template <class G>
-static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bases,
-                        const uint8_t *d_bases, const cuzk_fr_t *scalars, size_t n,
-                        cuzk_gpu_timing *timing,
-                        void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *))
+static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::host_jac *out,
+                       const uint8_t *d_bases, const uint64_t *d_scalars, size_t n,
+                       cuzk_gpu_timing *timing,
+                       void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *))
 {
     typedef typename G::F F;
-    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
-    std::lock_guard<std::mutex> lock(dev.mu);
-    cuzk_gpu_device_enter_(dev);
     gm_cache &cc = gm_cache_of(dev.id);
-    size_t bbytes = h_bases ? n * G::AFF_BYTES : 0, sbytes = n * sizeof(cuzk_fr_t);
-    if (h_bases)
-        cc.bases.reserve(bbytes);
-    cc.scalars.reserve(sbytes);
-    cuzk_gpu_timer tm(dev);
-    if (h_bases)
-        d_bases = cc.bases.as<uint8_t>();
-    tm.mark(0);
-    if (h_bases)
-        CUZK_CUDA(cudaMemcpyAsync(cc.bases.p, h_bases, bbytes, cudaMemcpyHostToDevice, dev.stream));
-    CUZK_CUDA(cudaMemcpyAsync(cc.scalars.p, scalars, sbytes, cudaMemcpyHostToDevice, dev.stream));
-    tm.mark(1);
     /* Sparse scalars: the MSM over the non-zero ones (all zero: still one entry, index 0, whose
      * zero scalar adds nothing, so the path below needs no special case). */
     const uint32_t *idx = NULL;
     size_t m = n;
     if (n >= GM_SPARSE_MIN && gm_env_uint("CUZK_GPU_MSM_SPARSE", 1) != 0) {
         const uint32_t *sel = NULL;
-        size_t nz = gm_select_nonzero(cc, dev.stream, cc.scalars.as<uint64_t>(), n, &sel);
+        size_t nz = gm_select_nonzero(cc, dev.stream, d_scalars, n, &sel);
         if (nz <= n / 2) {
             idx = nz ? sel : NULL;
             m = nz ? nz : 1;
@@ -315,7 +301,7 @@ static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bas
                       &tm,         gm_env_uint("CUZK_GPU_MSM_PROFILE", 0) != 0,
                       {}};
     ex.sort_tmp = ex.alloc<uint8_t>(sortb);
-    gm_msm_windows<G>(ex, wins.data(), &p, d_bases, cc.scalars.as<uint64_t>(), m, idx);
+    gm_msm_windows<G>(ex, wins.data(), &p, d_bases, d_scalars, m, idx);
     tm.mark(3);
     CUZK_CUDA(cudaStreamSynchronize(dev.stream));
     ex.profile_report(&p, m);
@@ -325,6 +311,33 @@ static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bas
         *timing = t;
     cuzk_gpu_report_(gm_phase<G>(), t, gm_log2_up(n));
     combine(out, wins.data(), &p);
+}
+
+/* One MSM: bases either on the host (|h_bases|, uploaded into the cache) or resident
+ * (|d_bases|), scalars on the host. */
+template <class G>
+static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bases,
+                        const uint8_t *d_bases, const cuzk_fr_t *scalars, size_t n,
+                        cuzk_gpu_timing *timing,
+                        void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *))
+{
+    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+    std::lock_guard<std::mutex> lock(dev.mu);
+    cuzk_gpu_device_enter_(dev);
+    gm_cache &cc = gm_cache_of(dev.id);
+    size_t bbytes = h_bases ? n * G::AFF_BYTES : 0, sbytes = n * sizeof(cuzk_fr_t);
+    if (h_bases)
+        cc.bases.reserve(bbytes);
+    cc.scalars.reserve(sbytes);
+    cuzk_gpu_timer tm(dev);
+    if (h_bases)
+        d_bases = cc.bases.as<uint8_t>();
+    tm.mark(0);
+    if (h_bases)
+        CUZK_CUDA(cudaMemcpyAsync(cc.bases.p, h_bases, bbytes, cudaMemcpyHostToDevice, dev.stream));
+    CUZK_CUDA(cudaMemcpyAsync(cc.scalars.p, scalars, sbytes, cudaMemcpyHostToDevice, dev.stream));
+    tm.mark(1);
+    gm_msm_run<G>(dev, tm, out, d_bases, cc.scalars.as<uint64_t>(), n, timing, combine);
 }
 
 /* One batch addition over host or resident bases, bitmap on the host. */

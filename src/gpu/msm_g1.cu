@@ -118,3 +118,52 @@ extern "C" cuzk_status cuzk_gpu_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_g
         *out = r;
     return s;
 }
+
+/* ---- the H step feeding the H MSM on the device -------------------------------------------- */
+
+extern "C" cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b,
+                                                  size_t first, const cuzk_domain *d,
+                                                  const cuzk_fr_t *a, const cuzk_fr_t *bv,
+                                                  const cuzk_fr_t *c, size_t rows,
+                                                  cuzk_gpu_timing *h_timing,
+                                                  cuzk_gpu_timing *msm_timing)
+{
+    if (!out || !b || !d || !a || !bv || !c || b->group != 1)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu h msm g1: NULL argument or G2 bases");
+    size_t n = cuzk_domain_size(d);
+    if (n < 2 || first > b->n || n - 1 > b->n - first)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "gpu h msm g1: %zu h terms outside %zu bases from %zu", n - 1, b->n,
+                         first);
+    cuzk_g1_jac_t r;
+    cuzk_status s = cuzk_gpu_guard_("gpu h msm g1", [&] {
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(b->device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        cuzk_gpu_timer tm(dev);
+        fr_dev *h;
+        {
+            cuzk_gpu_call_pins pins(dev.stream, dev.copy);
+            h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, bv, c, rows);
+            tm.mark(3);
+        } /* unpinned once the uploads are done */
+        CUZK_CUDA(cudaEventSynchronize(dev.ev[3]));
+        cuzk_gpu_timing ht;
+        ht.device = dev.id;
+        ht.h2d_ms = tm.ms(0, 1);
+        ht.compute_ms = tm.ms(1, 3);
+        ht.d2h_ms = 0;
+        ht.total_ms = tm.ms(0, 3);
+        if (h_timing)
+            *h_timing = ht;
+        cuzk_gpu_report_("ntt_h", ht, cuzk_domain_log_size(d));
+        /* h never leaves the device: it is the MSM's scalar vector (same limb layout). */
+        tm.mark(0);
+        tm.mark(1);
+        gm_msm_run<gm_g1>(dev, tm, &r, b->buf.as<uint8_t>() + first * gm_g1::AFF_BYTES,
+                          reinterpret_cast<const uint64_t *>(h), n - 1, msm_timing, g1_combine);
+    });
+    if (s == CUZK_OK)
+        *out = r;
+    return s;
+}

@@ -417,45 +417,58 @@ extern "C" cuzk_status cuzk_gpu_ntt(int device, const cuzk_domain *d, cuzk_fr_t 
     });
 }
 
-/* Pins caller arrays for the length of one call. Pageable copies run at ~7 GB/s against ~55 GB/s
- * pinned, and pinning pages that are already written costs ~0.045 s/GiB (docs/PERFORMANCE.md,
- * host memory), so for the 4 GiB vectors of a PoRep partition a temporary registration wins.
- * Arrays that are already pinned (or that cannot be) are copied as they are. */
-struct cuzk_gpu_call_pins {
-    cudaStream_t stream, stream2;
-    void *p[4];
-    int n = 0;
-    explicit cuzk_gpu_call_pins(cudaStream_t s, cudaStream_t s2 = nullptr) : stream(s), stream2(s2)
-    {
-    }
-    void pin(const void *ptr, size_t bytes)
-    {
-        if (bytes < ((size_t)256 << 20) || n == 4)
-            return;
-        if (cudaHostRegister(const_cast<void *>(ptr), bytes, cudaHostRegisterDefault) ==
-            cudaSuccess)
-            p[n++] = const_cast<void *>(ptr);
-        else
-            (void)cudaGetLastError(); /* already registered, or not pinnable: copy as is */
-    }
-    ~cuzk_gpu_call_pins()
-    {
-        if (!n)
-            return;
-        (void)cudaStreamSynchronize(stream); /* no copy may still read the pages */
-        if (stream2)
-            (void)cudaStreamSynchronize(stream2);
-        for (int i = 0; i < n; i++)
-            (void)cudaHostUnregister(p[i]);
-        (void)cudaGetLastError();
-    }
-};
-
 static double host_ms()
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Uploads rows entries of a, b, c into the device's vectors (the rest of each domain-sized
+ * vector zeroed on the device, so callers need not pad), and runs the H step; h is left in
+ * dev.vec[0]. Events: tm 0 before the uploads, 1 when the kernels may start, 2 after them. The
+ * arrays are registered in |pins| (which unpins them, after the copies, when it goes). */
+fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_pins &pins,
+                        const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
+                        const cuzk_fr_t *c, size_t rows)
+{
+    check_domain(d);
+    size_t n = cuzk_domain_size(d), bytes = n * sizeof(fr_dev), rbytes = rows * sizeof(fr_dev);
+    if (rows > n)
+        cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "%zu rows exceed the domain of %zu", rows, n);
+    for (auto &v : dev.vec)
+        v.reserve(bytes);
+    cuzk_gpu_ntt_tables_(dev, d);
+    fr_dev *x[3] = {dev.vec[0].as<fr_dev>(), dev.vec[1].as<fr_dev>(), dev.vec[2].as<fr_dev>()};
+    const cuzk_fr_t *src[3] = {a, b, c};
+    const double p0 = host_ms();
+    for (int i = 0; i < 3; i++)
+        pins.pin(src[i], rbytes);
+    /* a, b, c go up on the copy stream, each signalling its event, so the transforms of a
+     * run while b and c are in flight; timing: h2d is the exposed part (a's upload), compute
+     * the kernels with b's and c's uploads hidden under them. */
+    tm.mark(0);
+    CUZK_CUDA(cudaStreamWaitEvent(dev.copy, dev.ev[0], 0));
+    const double h0 = host_ms();
+    for (int i = 0; i < 3; i++) {
+        if (rbytes)
+            CUZK_CUDA(cudaMemcpyAsync(x[i], src[i], rbytes, cudaMemcpyHostToDevice, dev.copy));
+        if (rbytes < bytes)
+            CUZK_CUDA(cudaMemsetAsync(x[i] + rows, 0, bytes - rbytes, dev.copy));
+        CUZK_CUDA(cudaEventRecord(dev.up[i], dev.copy));
+    }
+    const double h1 = host_ms();
+    CUZK_CUDA(cudaStreamWaitEvent(dev.stream, dev.up[0], 0));
+    tm.mark(1);
+    cuzk_gpu_h_run_(dev, d, x[0], x[1], x[2], dev.up);
+    tm.mark(2);
+    const double h2 = host_ms();
+    if (getenv("CUZK_GPU_H_TRACE"))
+        fprintf(stderr,
+                "gpu h: host pinning %.1f ms, enqueue of the uploads %.1f ms, of the kernels "
+                "%.1f ms\n",
+                h0 - p0, h1 - h0, h2 - h1);
+    return x[0];
 }
 
 extern "C" cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
@@ -468,36 +481,11 @@ extern "C" cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a
         cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
         std::lock_guard<std::mutex> lock(dev.mu);
         cuzk_gpu_device_enter_(dev);
-        size_t n = cuzk_domain_size(d), bytes = n * sizeof(fr_dev);
-        for (auto &v : dev.vec)
-            v.reserve(bytes);
-        cuzk_gpu_ntt_tables_(dev, d);
-        fr_dev *x[3] = {dev.vec[0].as<fr_dev>(), dev.vec[1].as<fr_dev>(), dev.vec[2].as<fr_dev>()};
-        const cuzk_fr_t *src[3] = {a, b, c};
-        cuzk_gpu_call_pins pins(dev.stream, dev.copy);
-        for (int i = 0; i < 3; i++)
-            pins.pin(src[i], bytes);
-        /* a, b, c go up on the copy stream, each signalling its event, so the transforms of a
-         * run while b and c are in flight; timing: h2d is the exposed part (a's upload), compute
-         * the kernels with b's and c's uploads hidden under them. */
+        size_t n = cuzk_domain_size(d);
         cuzk_gpu_timer tm(dev);
-        tm.mark(0);
-        CUZK_CUDA(cudaStreamWaitEvent(dev.copy, dev.ev[0], 0));
-        const double h0 = host_ms();
-        for (int i = 0; i < 3; i++) {
-            CUZK_CUDA(cudaMemcpyAsync(x[i], src[i], bytes, cudaMemcpyHostToDevice, dev.copy));
-            CUZK_CUDA(cudaEventRecord(dev.up[i], dev.copy));
-        }
-        const double h1 = host_ms();
-        CUZK_CUDA(cudaStreamWaitEvent(dev.stream, dev.up[0], 0));
-        tm.mark(1);
-        cuzk_gpu_h_run_(dev, d, x[0], x[1], x[2], dev.up);
-        tm.mark(2);
-        const double h2 = host_ms();
-        if (getenv("CUZK_GPU_H_TRACE"))
-            fprintf(stderr, "gpu h: host enqueue of the uploads %.1f ms, of the kernels %.1f ms\n",
-                    h1 - h0, h2 - h1);
-        CUZK_CUDA(cudaMemcpyAsync(a, x[0], bytes, cudaMemcpyDeviceToHost, dev.stream));
+        cuzk_gpu_call_pins pins(dev.stream, dev.copy); /* also speeds up h's download into a */
+        fr_dev *h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, b, c, n);
+        CUZK_CUDA(cudaMemcpyAsync(a, h, n * sizeof(fr_dev), cudaMemcpyDeviceToHost, dev.stream));
         tm.mark(3);
         finish_timing(tm, timing, "ntt_h", cuzk_domain_log_size(d), dev.id);
     });

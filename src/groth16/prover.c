@@ -4,6 +4,9 @@
 #include "cuzk/alloc.h"
 #include "cuzk/backend.h"
 
+#include <stdlib.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -133,27 +136,117 @@ static void wipe(cuzk_pool *pool, void *p, size_t bytes)
     cuzk_pool_run(pool, (bytes + SPLIT_CHUNK * 32 - 1) / (SPLIT_CHUNK * 32), wipe_chunk, &j);
 }
 
-typedef struct {
-    cuzk_backend *be;
-    double *batch_ms, *tail_ms;
-} msm_ctx;
+/*
+ * The L, A and B scalar vectors split for the backend: query q (Q_L, Q_A, Q_B) has n[q] scalars
+ * whose ones are in ones[q] and whose other values are in tail[q] (zero where the scalar is 0 or
+ * 1). Built on the host pool into backend scratch (pinned on a GPU backend), so on a GPU backend
+ * this runs while the device computes H and its MSM.
+ */
+enum { Q_L, Q_A, Q_B, Q_COUNT };
 
-static cuzk_status g1_split_sum(msm_ctx *m, cuzk_g1_jac_t *out, const cuzk_g1_affine_t *bases,
-                                const cuzk_fr_t *sc, size_t n, uint64_t *ones, cuzk_fr_t *tail)
+typedef struct {
+    cuzk_fr_t *sc; /* gather buffer (A, B) */
+    cuzk_fr_t *tail[Q_COUNT];
+    uint64_t *ones[Q_COUNT];
+    size_t n[Q_COUNT], cap_sc;
+} split_set;
+
+static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
+                                 const cuzk_prover_data *pd, split_set *ss)
+{
+    memset(ss, 0, sizeof *ss);
+    cuzk_pool *pool = cuzk_backend_pool(be);
+    ss->n[Q_L] = pd->n_aux;
+    ss->n[Q_A] = p->n_a;
+    ss->n[Q_B] = p->n_b_g1;
+    ss->cap_sc = p->n_a > p->n_b_g1 ? p->n_a : p->n_b_g1;
+    ss->sc = cuzk_backend_scratch(be, 0, (ss->cap_sc ? ss->cap_sc : 1) * sizeof *ss->sc);
+    for (unsigned q = 0; q < Q_COUNT; q++) {
+        size_t m = ss->n[q] ? ss->n[q] : 1;
+        ss->tail[q] = cuzk_backend_scratch(be, 1 + 2 * q, m * sizeof *ss->tail[q]);
+        ss->ones[q] = cuzk_backend_scratch(be, 2 + 2 * q, ((m + 63) / 64) * sizeof(uint64_t));
+        if (!ss->tail[q] || !ss->ones[q])
+            ss->sc = NULL;
+    }
+    if (!ss->sc) {
+        memset(ss, 0, sizeof *ss);
+        return cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory for %zu scalars", pd->n_aux);
+    }
+    /* L = sum aux_j L_j. */
+    split01(pool, pd->aux, pd->n_aux, ss->ones[Q_L], ss->tail[Q_L]);
+    /* A: every input, then the A-dense aux. */
+    size_t k = 0, g;
+    for (size_t i = 0; i < pd->n_inputs; i++)
+        ss->sc[k++] = pd->input[i];
+    if ((g = gather(pool, ss->sc + k, pd->aux, pd->n_aux, pd->a_aux_density)) == SIZE_MAX)
+        return cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory");
+    split01(pool, ss->sc, k + g, ss->ones[Q_A], ss->tail[Q_A]);
+    /* B: the B-dense inputs, then the B-dense aux (G1 and G2 share them). */
+    k = 0;
+    for (size_t i = 0; i < pd->n_inputs; i++)
+        if (bit(pd->b_input_density, i))
+            ss->sc[k++] = pd->input[i];
+    if ((g = gather(pool, ss->sc + k, pd->aux, pd->n_aux, pd->b_aux_density)) == SIZE_MAX)
+        return cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory");
+    split01(pool, ss->sc, k + g, ss->ones[Q_B], ss->tail[Q_B]);
+    return CUZK_OK;
+}
+
+/* The split vectors held witness values and the scratch is reused: wipe them. */
+static void split_wipe(cuzk_backend *be, split_set *ss)
+{
+    cuzk_pool *pool = cuzk_backend_pool(be);
+    if (ss->sc)
+        wipe(pool, ss->sc, ss->cap_sc * sizeof *ss->sc);
+    for (unsigned q = 0; q < Q_COUNT; q++)
+        if (ss->tail[q])
+            wipe(pool, ss->tail[q], ss->n[q] * sizeof *ss->tail[q]);
+}
+
+/* out = sum over query q of G1 |bases|: the batch addition of the ones, then the tail MSM. */
+static cuzk_status g1_split_sum(cuzk_backend *be, cuzk_prove_timings *t, cuzk_g1_jac_t *out,
+                                const cuzk_g1_affine_t *bases, const split_set *ss, unsigned q)
 {
     cuzk_g1_jac_t part;
-    split01(cuzk_backend_pool(m->be), sc, n, ones, tail);
     double t0 = now_ms();
-    cuzk_status s = cuzk_backend_batch_add_g1(m->be, out, bases, ones, n);
+    cuzk_status s = cuzk_backend_batch_add_g1(be, out, bases, ss->ones[q], ss->n[q]);
     double t1 = now_ms();
     if (s == CUZK_OK)
-        s = cuzk_backend_msm_g1(m->be, &part, bases, tail, n);
-    *m->batch_ms += t1 - t0;
-    *m->tail_ms += now_ms() - t1;
+        s = cuzk_backend_msm_g1(be, &part, bases, ss->tail[q], ss->n[q]);
+    t->batch_add += t1 - t0;
+    t->tail_msm += now_ms() - t1;
     if (s == CUZK_OK)
         cuzk_g1_add(out, out, &part);
     return s;
 }
+
+/* The H step and the H MSM, fused on the device (cuzk_backend_h_msm_g1), run on a thread of
+ * its own while the caller splits the L/A/B scalars on the pool. */
+typedef struct {
+    cuzk_backend *be;
+    const cuzk_domain *d;
+    const cuzk_prover_data *pd;
+    const cuzk_g1_affine_t *bases;
+    cuzk_g1_jac_t out;
+    double ms[2];
+    cuzk_status s;
+    char msg[512]; /* cuzk_last_error is per thread: the caller re-raises it */
+} h_fused_job;
+
+static void *h_fused_run(void *arg)
+{
+    h_fused_job *j = arg;
+    j->s = cuzk_backend_h_msm_g1(j->be, j->d, j->pd->a, j->pd->b, j->pd->c, j->pd->n_rows,
+                                 j->bases, &j->out, j->ms);
+    if (j->s != CUZK_OK)
+        snprintf(j->msg, sizeof j->msg, "%s", cuzk_last_error());
+    return NULL;
+}
+
+/* The unfused H path: pad a, b, c (taken out of |pd|), H on the backend, then the H MSM. */
+static cuzk_status h_separate(cuzk_backend *be, const cuzk_domain *d,
+                              const cuzk_groth16_params *p, cuzk_prover_data *pd,
+                              cuzk_g1_jac_t *h_sum, cuzk_prove_timings *t);
 
 static cuzk_status random_scalar(cuzk_fr_t *out)
 {
@@ -233,8 +326,8 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     if (s != CUZK_OK)
         return s;
     cuzk_domain *d = NULL;
-    cuzk_fr_t *a = NULL, *b = NULL, *c = NULL, *sc = NULL, *tail = NULL;
-    uint64_t *ones = NULL;
+    split_set ss;
+    memset(&ss, 0, sizeof ss);
     cuzk_fr_t r, sr;
     memset(&r, 0, sizeof r);
     memset(&sr, 0, sizeof sr);
@@ -245,76 +338,53 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
                       p->n_h);
         goto done;
     }
-    /* H: a, b, c -> h, then free them before the MSMs need memory. */
-    double t0 = now_ms();
-    a = pad(&pd->a, pd->n_rows, n);
-    b = a ? pad(&pd->b, pd->n_rows, n) : NULL;
-    c = b ? pad(&pd->c, pd->n_rows, n) : NULL;
-    if (!c) {
-        s = cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory padding a, b, c to %zu", n);
-        goto done;
-    }
-    if ((s = cuzk_backend_h(be, d, a, b, c)) != CUZK_OK)
-        goto done;
-    cuzk_free(b);
-    cuzk_free(c);
-    b = c = NULL;
-    t->ntt_h = now_ms() - t0;
-
-    t0 = now_ms();
     cuzk_g1_jac_t h_sum, l_sum, a_sum, b1_sum, tmp;
     cuzk_g2_jac_t b2_sum, tmp2;
-    s = cuzk_backend_msm_g1(be, &h_sum, p->h, a, n - 1);
-    t->msm_h = now_ms() - t0;
-    cuzk_free(a);
-    a = NULL;
+    /* H: a, b, c -> h -> the H MSM. On a GPU backend holding the H bases, one device call
+     * (no padding on the host, h never leaves the device) on its own thread, while this one
+     * splits the L/A/B scalars on the pool; else the separate calls, then the split.
+     * env CUZK_PROVER_H_UNFUSED=1 forces the separate calls (A/B measurements). */
+    const char *uf = getenv("CUZK_PROVER_H_UNFUSED");
+    h_fused_job hj = {.be = be, .d = d, .pd = pd, .bases = p->h, .s = CUZK_ERR_UNSUPPORTED};
+    bool fused = cuzk_backend_device(be) >= 0 && !(uf && *uf && strcmp(uf, "0") != 0);
+    pthread_t th;
+    bool threaded = fused && pthread_create(&th, NULL, h_fused_run, &hj) == 0;
+    if (fused && !threaded)
+        h_fused_run(&hj);
+    if (!fused && (s = h_separate(be, d, p, pd, &h_sum, t)) != CUZK_OK)
+        goto done; /* H first: a, b, c are freed before the split scratch grows */
+    s = split_prepare(be, p, pd, &ss);
+    if (threaded)
+        pthread_join(th, NULL);
+    if (s != CUZK_OK || !fused)
+        goto after_h;
+    if (hj.s == CUZK_OK) {
+        h_sum = hj.out;
+        t->ntt_h = hj.ms[0];
+        t->msm_h = hj.ms[1];
+        /* Consumed, like the separate path's padded copies (not wiped: neither are those). */
+        cuzk_free(pd->a);
+        cuzk_free(pd->b);
+        cuzk_free(pd->c);
+        pd->a = pd->b = pd->c = NULL;
+    } else if (hj.s != CUZK_ERR_UNSUPPORTED) {
+        s = cuzk_fail(hj.s, "%s", hj.msg);
+        goto done;
+    } else {
+        s = h_separate(be, d, p, pd, &h_sum, t); /* the device declined: no resident H bases */
+    }
+after_h:
     if (s != CUZK_OK)
         goto done;
-
-    /* Scratch for the L/A/B scalar vectors (the largest is max(n_aux, n_a, n_b)). */
-    size_t cap = pd->n_aux;
-    cap = p->n_a > cap ? p->n_a : cap;
-    cap = p->n_b_g1 > cap ? p->n_b_g1 : cap;
-    cap = cap ? cap : 1;
-    sc = cuzk_backend_scratch(be, 0, cap * sizeof *sc);
-    tail = cuzk_backend_scratch(be, 1, cap * sizeof *tail);
-    ones = cuzk_backend_scratch(be, 2, ((cap + 63) / 64) * sizeof *ones);
-    if (!sc || !tail || !ones) {
-        s = cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory for %zu scalars", cap);
+    /* L, A and B over their split scalars. */
+    if ((s = g1_split_sum(be, t, &l_sum, p->l, &ss, Q_L)) != CUZK_OK ||
+        (s = g1_split_sum(be, t, &a_sum, p->a, &ss, Q_A)) != CUZK_OK ||
+        (s = g1_split_sum(be, t, &b1_sum, p->b_g1, &ss, Q_B)) != CUZK_OK)
         goto done;
-    }
-    msm_ctx m = {be, &t->batch_add, &t->tail_msm};
-    /* L = sum aux_j L_j. */
-    if ((s = g1_split_sum(&m, &l_sum, p->l, pd->aux, pd->n_aux, ones, tail)) != CUZK_OK)
-        goto done;
-    /* A: every input, then the A-dense aux. */
-    cuzk_pool *pool = cuzk_backend_pool(be);
-    size_t k = 0, g;
-    for (size_t i = 0; i < pd->n_inputs; i++)
-        sc[k++] = pd->input[i];
-    if ((g = gather(pool, sc + k, pd->aux, pd->n_aux, pd->a_aux_density)) == SIZE_MAX) {
-        s = cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory");
-        goto done;
-    }
-    k += g;
-    if ((s = g1_split_sum(&m, &a_sum, p->a, sc, k, ones, tail)) != CUZK_OK)
-        goto done;
-    /* B: the B-dense inputs, then the B-dense aux, in G1 and G2. */
-    k = 0;
-    for (size_t i = 0; i < pd->n_inputs; i++)
-        if (bit(pd->b_input_density, i))
-            sc[k++] = pd->input[i];
-    if ((g = gather(pool, sc + k, pd->aux, pd->n_aux, pd->b_aux_density)) == SIZE_MAX) {
-        s = cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory");
-        goto done;
-    }
-    k += g;
-    if ((s = g1_split_sum(&m, &b1_sum, p->b_g1, sc, k, ones, tail)) != CUZK_OK)
-        goto done;
-    t0 = now_ms();
-    s = cuzk_backend_batch_add_g2(be, &b2_sum, p->b_g2, ones, k);
+    double t0 = now_ms();
+    s = cuzk_backend_batch_add_g2(be, &b2_sum, p->b_g2, ss.ones[Q_B], ss.n[Q_B]);
     if (s == CUZK_OK)
-        s = cuzk_backend_msm_g2(be, &tmp2, p->b_g2, tail, k);
+        s = cuzk_backend_msm_g2(be, &tmp2, p->b_g2, ss.tail[Q_B], ss.n[Q_B]);
     t->msm_b_g2 = now_ms() - t0;
     if (s != CUZK_OK)
         goto done;
@@ -377,15 +447,32 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
 done:
     cuzk_memclear(&r, sizeof r);
     cuzk_memclear(&sr, sizeof sr);
-    /* The scratch vectors (backend-owned, reused) held witness values: wipe them. */
-    if (sc)
-        wipe(cuzk_backend_pool(be), sc, cap * sizeof *sc);
-    if (tail)
-        wipe(cuzk_backend_pool(be), tail, cap * sizeof *tail);
-    cuzk_free(a);
-    cuzk_free(b);
-    cuzk_free(c);
+    split_wipe(be, &ss);
     cuzk_domain_destroy(d);
     t->total = now_ms() - t_start + t->synthesis;
+    return s;
+}
+
+static cuzk_status h_separate(cuzk_backend *be, const cuzk_domain *d,
+                              const cuzk_groth16_params *p, cuzk_prover_data *pd,
+                              cuzk_g1_jac_t *h_sum, cuzk_prove_timings *t)
+{
+    size_t n = cuzk_domain_size(d);
+    double t0 = now_ms();
+    cuzk_fr_t *a = pad(&pd->a, pd->n_rows, n);
+    cuzk_fr_t *b = a ? pad(&pd->b, pd->n_rows, n) : NULL;
+    cuzk_fr_t *c = b ? pad(&pd->c, pd->n_rows, n) : NULL;
+    cuzk_status s = c ? cuzk_backend_h(be, d, a, b, c)
+                      : cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory padding a, b, c to %zu",
+                                  n);
+    cuzk_free(b);
+    cuzk_free(c);
+    t->ntt_h = now_ms() - t0;
+    if (s == CUZK_OK) {
+        t0 = now_ms();
+        s = cuzk_backend_msm_g1(be, h_sum, p->h, a, n - 1);
+        t->msm_h = now_ms() - t0;
+    }
+    cuzk_free(a);
     return s;
 }

@@ -12,6 +12,7 @@
 #include "cuzk/alloc.h"
 #include "cuzk/backend.h"
 #include "cuzk/msm.h"
+#include "cuzk/poly.h"
 #include "cuzk/threadpool.h"
 #include "gpu/gpu_msm.h"
 
@@ -425,5 +426,64 @@ CUZK_TEST(gpu_backend_resident)
     cuzk_free(b2);
     cuzk_free(k);
     cuzk_free(bm);
+    cuzk_pool_destroy(pool);
+}
+
+/* cuzk_backend_h_msm_g1: the H step feeding the H MSM on the device, against cuzk_poly_h and the
+ * CPU MSM, for a, b, c of |rows| below and at the domain size; and when it declines. */
+CUZK_TEST(gpu_backend_h_msm)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    cuzk_backend *be = NULL, *cpu = NULL;
+    CHECK_OK(cuzk_backend_create(&be, CUZK_BACKEND_CUDA, 0));
+    CHECK_OK(cuzk_backend_create(&cpu, CUZK_BACKEND_CPU, 0));
+    for (unsigned lg = 10; lg <= 13; lg += 3) {
+        size_t n = (size_t)1 << lg;
+        cuzk_domain *d = NULL;
+        CHECK_OK(cuzk_domain_create(&d, n, CUZK_ROOTS_BELLPERSON));
+        cuzk_g1_affine_t *hb = g1_bases(n + 2, BASES_DISTINCT);
+        const size_t rows_list[] = {n, n - 1, n / 2 + 3, 1};
+        for (size_t ri = 0; ri < 4; ri++) {
+            size_t rows = rows_list[ri];
+            cuzk_fr_t *v[3], *w[3];
+            for (int i = 0; i < 3; i++) {
+                v[i] = make_scalars(rows, SC_RANDOM);
+                w[i] = cuzk_alloc_array(n, sizeof(cuzk_fr_t));
+                CHECK(w[i] != NULL);
+                memcpy(w[i], v[i], rows * sizeof(cuzk_fr_t));
+                memset(w[i] + rows, 0, (n - rows) * sizeof(cuzk_fr_t));
+            }
+            cuzk_poly_h(d, w[0], w[1], w[2], pool);
+            cuzk_g1_jac_t want, got;
+            CHECK_OK(cuzk_g1_msm(&want, hb + 2, w[0], n - 1, pool));
+            double ms[2];
+            /* declined: CPU backend, bases not resident */
+            CHECK(cuzk_backend_h_msm_g1(cpu, d, v[0], v[1], v[2], rows, hb + 2, &got, ms) ==
+                  CUZK_ERR_UNSUPPORTED);
+            CHECK(cuzk_backend_h_msm_g1(be, d, v[0], v[1], v[2], rows, hb + 2, &got, ms) ==
+                  CUZK_ERR_UNSUPPORTED);
+            CHECK(cuzk_backend_h_msm_g1(be, d, v[0], v[1], v[2], n + 1, hb + 2, &got, ms) ==
+                  CUZK_ERR_INVALID_ARG);
+            cuzk_fr_t *keep = cuzk_alloc_array(rows, sizeof(cuzk_fr_t));
+            CHECK(keep != NULL);
+            memcpy(keep, v[0], rows * sizeof(cuzk_fr_t));
+            CHECK_OK(cuzk_backend_keep_resident(be, hb, n + 2, false));
+            CHECK_OK(cuzk_backend_h_msm_g1(be, d, v[0], v[1], v[2], rows, hb + 2, &got, ms));
+            CHECK_MSG(g1_same(&got, &want), "h msm 2^%u rows %zu", lg, rows);
+            CHECK(ms[0] >= 0 && ms[1] >= 0);
+            CHECK(memcmp(keep, v[0], rows * sizeof(cuzk_fr_t)) == 0); /* a is left as it was */
+            cuzk_free(keep);
+            cuzk_backend_drop_resident(be, hb);
+            for (int i = 0; i < 3; i++) {
+                cuzk_free(v[i]);
+                cuzk_free(w[i]);
+            }
+        }
+        cuzk_free(hb);
+        cuzk_domain_destroy(d);
+    }
+    cuzk_backend_destroy(be);
+    cuzk_backend_destroy(cpu);
     cuzk_pool_destroy(pool);
 }

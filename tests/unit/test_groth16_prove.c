@@ -203,8 +203,66 @@ CUZK_TEST(groth16_prove_size_mismatch)
     CHECK(cuzk_backend_create(&be, CUZK_BACKEND_CPU, 1) == CUZK_OK);
     cuzk_groth16_proof pr;
     CHECK(prove_once(&pr, p, be, 4, 1, false, NULL) == CUZK_ERR_INVALID_ARG);
-    cuzk_backend *cu;
-    CHECK(cuzk_backend_create(&cu, CUZK_BACKEND_CUDA, 1) == CUZK_ERR_NO_DEVICE && cu == NULL);
+    if (!cuzk_backend_cuda_usable()) {
+        cuzk_backend *cu;
+        CHECK(cuzk_backend_create(&cu, CUZK_BACKEND_CUDA, 1) == CUZK_ERR_NO_DEVICE && cu == NULL);
+    }
     cuzk_backend_destroy(be);
     cuzk_groth16_params_free(p);
+}
+
+/* One proof with fixed r, s of the toy chain (|steps|, |seed|) on |be|, serialised into |out|. */
+static void prove_fixed(uint8_t out[192], const cuzk_groth16_params *p, cuzk_backend *be,
+                        uint64_t steps, uint64_t seed, const cuzk_fr_t *r, const cuzk_fr_t *sr)
+{
+    cuzk_circuit c = {"toy", "toy chain", toy_synth, {steps, seed}};
+    cuzk_cs *cs;
+    cuzk_prover_data pd;
+    CHECK(cuzk_cs_create(&cs, CUZK_CS_PROVE, 0, 0) == CUZK_OK);
+    CHECK(cuzk_circuit_synthesize(cs, &c) == CUZK_OK);
+    CHECK(cuzk_cs_take_prover_data(cs, &pd) == CUZK_OK);
+    cuzk_cs_destroy(cs);
+    cuzk_prove_opts o = {.verify = true, .r = r, .s = sr};
+    cuzk_groth16_proof pr;
+    CHECK_MSG(cuzk_groth16_prove(&pr, p, &pd, be, &o, NULL) == CUZK_OK, "%s", cuzk_last_error());
+    CHECK(pd.a == NULL);
+    cuzk_groth16_proof_serialize(out, &pr);
+    cuzk_prover_data_free(&pd);
+}
+
+/* The prover on a CUDA backend holding the parameters resident (the engine's HOT sets): the H
+ * step feeds the H MSM on the device (cuzk_backend_h_msm_g1), with the rows of a, b, c short of
+ * the domain; the proof must equal the CPU backend's with the same r, s, and the unfused path's. */
+CUZK_TEST(gpu_groth16_resident)
+{
+    if (!cuzk_backend_cuda_usable())
+        test_skip("no CUDA device");
+    cuzk_backend *cpu, *cu;
+    CHECK(cuzk_backend_create(&cpu, CUZK_BACKEND_CPU, 0) == CUZK_OK);
+    CHECK(cuzk_backend_create(&cu, CUZK_BACKEND_CUDA, 0) == CUZK_OK);
+    static const uint64_t sizes[] = {1100, 2500}; /* domains 2^11 and 2^12, rows below them */
+    for (size_t si = 0; si < 2; si++) {
+        cuzk_groth16_params *p = make_params(sizes[si]);
+        uint64_t seed = test_rand_u64() >> 8;
+        cuzk_fr_t r, sr;
+        cuzk_fr_set_u64(&r, test_rand_u64() | 1);
+        cuzk_fr_set_u64(&sr, test_rand_u64() | 1);
+        uint8_t want[192], got[192], unfused[192];
+        prove_fixed(want, p, cpu, sizes[si], seed, &r, &sr);
+        CHECK(cuzk_groth16_params_keep_resident(cu, p) == CUZK_OK);
+        prove_fixed(got, p, cu, sizes[si], seed, &r, &sr);
+        CHECK(setenv("CUZK_PROVER_H_UNFUSED", "1", 1) == 0);
+        prove_fixed(unfused, p, cu, sizes[si], seed, &r, &sr);
+        CHECK(unsetenv("CUZK_PROVER_H_UNFUSED") == 0);
+        CHECK_MSG(memcmp(want, got, 192) == 0, "fused device proof differs at %llu steps",
+                  (unsigned long long)sizes[si]);
+        CHECK_MSG(memcmp(want, unfused, 192) == 0, "unfused device proof differs");
+        /* Not resident: the separate calls again (same proof). */
+        cuzk_groth16_params_drop_resident(cu, p);
+        prove_fixed(got, p, cu, sizes[si], seed, &r, &sr);
+        CHECK(memcmp(want, got, 192) == 0);
+        cuzk_groth16_params_free(p);
+    }
+    cuzk_backend_destroy(cu);
+    cuzk_backend_destroy(cpu);
 }
