@@ -139,7 +139,7 @@ void cuzk_gpu_ntt_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *x, cu
 void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_dev *b, fr_dev *c,
                      const cudaEvent_t *ready = nullptr);
 
-/* ---- host arrays in device calls (shim.cu) ---------------------------------------------------- */
+/* ---- host arrays in device calls (shim.cu) --------------------------------------------------- */
 
 /* Pins caller arrays for the length of one call. Pageable copies run at ~7 GB/s against ~55 GB/s
  * pinned, and pinning pages that are already written costs ~0.045 s/GiB (docs/PERFORMANCE.md,
