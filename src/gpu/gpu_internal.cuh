@@ -19,6 +19,7 @@
 #include <exception>
 #include <mutex>
 #include <new>
+#include <vector>
 
 struct cuzk_gpu_error {
     cuzk_status status;
@@ -134,10 +135,11 @@ void cuzk_gpu_report_(const char *phase, const cuzk_gpu_timing &t, unsigned log_
 cuzk_gpu_domain_tables &cuzk_gpu_ntt_tables_(cuzk_gpu_device &dev, const cuzk_domain *d);
 /* One transform in place on device vector |x| (cuzk_domain_size(d) elements). */
 void cuzk_gpu_ntt_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *x, cuzk_gpu_ntt_op op);
-/* The H step on device vectors: a receives the result, b and c are clobbered. */
-/* |ready| NULL, or three events: the kernels of vector i wait for ready[i] (its upload). */
+/* The H step on device vectors: a receives the result, b and c are clobbered. |before|, when
+ * given, is called with |ctx| and i on the host before the kernels of vector i are enqueued
+ * (there the caller enqueues that vector's upload and makes dev.stream wait for it). */
 void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_dev *b, fr_dev *c,
-                     const cudaEvent_t *ready = nullptr);
+                     void (*before)(void *, int) = nullptr, void *ctx = nullptr);
 
 /* ---- host arrays in device calls (shim.cu) --------------------------------------------------- */
 
@@ -147,30 +149,32 @@ void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_d
  * Arrays that are already pinned (or that cannot be) are copied as they are. */
 struct cuzk_gpu_call_pins {
     cudaStream_t stream, stream2;
-    void *p[4];
-    int n = 0;
+    std::vector<void *> p;
     explicit cuzk_gpu_call_pins(cudaStream_t s, cudaStream_t s2 = nullptr) : stream(s), stream2(s2)
     {
     }
-    void pin(const void *ptr, size_t bytes)
+    /* Whether [ptr, ptr + bytes) is now pinned by this object (small ranges are not worth it). */
+    bool pin(const void *ptr, size_t bytes, size_t min_bytes = (size_t)256 << 20)
     {
-        if (bytes < ((size_t)256 << 20) || n == 4)
-            return;
-        if (cudaHostRegister(const_cast<void *>(ptr), bytes, cudaHostRegisterDefault) ==
-            cudaSuccess)
-            p[n++] = const_cast<void *>(ptr);
-        else
+        if (bytes < min_bytes)
+            return false;
+        if (cudaHostRegister(const_cast<void *>(ptr), bytes, cudaHostRegisterDefault) !=
+            cudaSuccess) {
             (void)cudaGetLastError(); /* already registered, or not pinnable: copy as is */
+            return false;
+        }
+        p.push_back(const_cast<void *>(ptr));
+        return true;
     }
     ~cuzk_gpu_call_pins()
     {
-        if (!n)
+        if (p.empty())
             return;
         (void)cudaStreamSynchronize(stream); /* no copy may still read the pages */
         if (stream2)
             (void)cudaStreamSynchronize(stream2);
-        for (int i = 0; i < n; i++)
-            (void)cudaHostUnregister(p[i]);
+        for (void *q : p)
+            (void)cudaHostUnregister(q);
         (void)cudaGetLastError();
     }
 };

@@ -554,7 +554,7 @@ void cuzk_gpu_ntt_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *x, cu
 }
 
 void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_dev *b, fr_dev *c,
-                     const cudaEvent_t *ready)
+                     void (*before)(void *, int), void *ctx)
 {
     const unsigned L = cuzk_domain_log_size(d);
     configure_smem(dev);
@@ -567,8 +567,8 @@ void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_d
     const scale_desc mid = table_scale(3, sc + lay.g_lo, sc + lay.gn_hi);
     fr_dev *v[3] = {a, b, c};
     for (int i = 0; i < 3; i++) {
-        if (ready)
-            CUZK_CUDA(cudaStreamWaitEvent(dev.stream, ready[i], 0));
+        if (before)
+            before(ctx, i);
         run_dif(dev, t, v[i], pl, 1, no_scale(), mid);
         if (i < 2)
             run_dit(dev, t, v[i], pl, 0, no_scale());

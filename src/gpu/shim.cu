@@ -424,51 +424,85 @@ static double host_ms()
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* The uploads of cuzk_gpu_h_dev_, enqueued vector by vector as the transforms reach them. */
+struct h_uploads {
+    cuzk_gpu_device &dev;
+    cuzk_gpu_timer &tm;
+    cuzk_gpu_call_pins &pins;
+    fr_dev *x[3];
+    const cuzk_fr_t *src[3];
+    size_t rows, n;
+    double pin_ms;
+};
+
+/* Pins and copies in pieces of about this size, so the copy of one piece runs while the next is
+ * being pinned (pinning 4 GiB of pageable memory takes longer than copying it). */
+#define H_UP_CHUNK ((size_t)256 << 20)
+
+/* End (offset from |base|) of the piece that starts at |off| of |total| bytes: on a page
+ * boundary, so that no two registrations share a page (a second one would be refused), and
+ * the same for the upload and the download, since a copy must not span two registrations. */
+static size_t h_piece_end(const char *base, size_t off, size_t total)
+{
+    if (total - off <= H_UP_CHUNK)
+        return total;
+    uintptr_t e = ((uintptr_t)(base + off + H_UP_CHUNK) + 4095) & ~(uintptr_t)4095;
+    size_t end = (size_t)(e - (uintptr_t)base);
+    return end < total ? end : total;
+}
+
+static void h_upload(void *ctx, int i)
+{
+    h_uploads &u = *static_cast<h_uploads *>(ctx);
+    const size_t rbytes = u.rows * sizeof(fr_dev), bytes = u.n * sizeof(fr_dev);
+    const char *src = reinterpret_cast<const char *>(u.src[i]);
+    char *dst = reinterpret_cast<char *>(u.x[i]);
+    for (size_t off = 0, end; off < rbytes; off = end) {
+        end = h_piece_end(src, off, rbytes);
+        size_t len = end - off;
+        const double t0 = host_ms();
+        u.pins.pin(src + off, len, 0);
+        u.pin_ms += host_ms() - t0;
+        CUZK_CUDA(cudaMemcpyAsync(dst + off, src + off, len, cudaMemcpyHostToDevice, u.dev.copy));
+    }
+    if (rbytes < bytes)
+        CUZK_CUDA(cudaMemsetAsync(dst + rbytes, 0, bytes - rbytes, u.dev.copy));
+    CUZK_CUDA(cudaEventRecord(u.dev.up[i], u.dev.copy));
+    CUZK_CUDA(cudaStreamWaitEvent(u.dev.stream, u.dev.up[i], 0));
+    if (i == 0)
+        u.tm.mark(1);
+}
+
 /* Uploads rows entries of a, b, c into the device's vectors (the rest of each domain-sized
  * vector zeroed on the device, so callers need not pad), and runs the H step; h is left in
- * dev.vec[0]. Events: tm 0 before the uploads, 1 when the kernels may start, 2 after them. The
- * arrays are registered in |pins| (which unpins them, after the copies, when it goes). */
+ * dev.vec[0]. The uploads go on the copy stream, vector i just before the host enqueues its
+ * transforms, so b and c are pinned and copied while a (then b) is transformed. Events: tm 0
+ * before the uploads, 1 when the kernels may start (a is up: the exposed part), 2 after the
+ * kernels. The arrays are registered in |pins| (which unpins them, after the copies, when it
+ * goes). */
 fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_pins &pins,
                         const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
                         const cuzk_fr_t *c, size_t rows)
 {
     check_domain(d);
-    size_t n = cuzk_domain_size(d), bytes = n * sizeof(fr_dev), rbytes = rows * sizeof(fr_dev);
+    size_t n = cuzk_domain_size(d), bytes = n * sizeof(fr_dev);
     if (rows > n)
         cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "%zu rows exceed the domain of %zu", rows, n);
     for (auto &v : dev.vec)
         v.reserve(bytes);
     cuzk_gpu_ntt_tables_(dev, d);
-    fr_dev *x[3] = {dev.vec[0].as<fr_dev>(), dev.vec[1].as<fr_dev>(), dev.vec[2].as<fr_dev>()};
-    const cuzk_fr_t *src[3] = {a, b, c};
-    const double p0 = host_ms();
-    for (int i = 0; i < 3; i++)
-        pins.pin(src[i], rbytes);
-    /* a, b, c go up on the copy stream, each signalling its event, so the transforms of a
-     * run while b and c are in flight; timing: h2d is the exposed part (a's upload), compute
-     * the kernels with b's and c's uploads hidden under them. */
+    h_uploads u = {dev,  tm, pins, {dev.vec[0].as<fr_dev>(), dev.vec[1].as<fr_dev>(),
+                                    dev.vec[2].as<fr_dev>()},
+                   {a, b, c}, rows, n, 0.0};
     tm.mark(0);
-    CUZK_CUDA(cudaStreamWaitEvent(dev.copy, dev.ev[0], 0));
+    CUZK_CUDA(cudaStreamWaitEvent(dev.copy, dev.ev[0], 0)); /* the vectors are free */
     const double h0 = host_ms();
-    for (int i = 0; i < 3; i++) {
-        if (rbytes)
-            CUZK_CUDA(cudaMemcpyAsync(x[i], src[i], rbytes, cudaMemcpyHostToDevice, dev.copy));
-        if (rbytes < bytes)
-            CUZK_CUDA(cudaMemsetAsync(x[i] + rows, 0, bytes - rbytes, dev.copy));
-        CUZK_CUDA(cudaEventRecord(dev.up[i], dev.copy));
-    }
-    const double h1 = host_ms();
-    CUZK_CUDA(cudaStreamWaitEvent(dev.stream, dev.up[0], 0));
-    tm.mark(1);
-    cuzk_gpu_h_run_(dev, d, x[0], x[1], x[2], dev.up);
+    cuzk_gpu_h_run_(dev, d, u.x[0], u.x[1], u.x[2], h_upload, &u);
     tm.mark(2);
-    const double h2 = host_ms();
     if (getenv("CUZK_GPU_H_TRACE"))
-        fprintf(stderr,
-                "gpu h: host pinning %.1f ms, enqueue of the uploads %.1f ms, of the kernels "
-                "%.1f ms\n",
-                h0 - p0, h1 - h0, h2 - h1);
-    return x[0];
+        fprintf(stderr, "gpu h: host enqueue %.1f ms, of which pinning %.1f ms\n",
+                host_ms() - h0, u.pin_ms);
+    return u.x[0];
 }
 
 extern "C" cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
@@ -485,7 +519,12 @@ extern "C" cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a
         cuzk_gpu_timer tm(dev);
         cuzk_gpu_call_pins pins(dev.stream, dev.copy); /* also speeds up h's download into a */
         fr_dev *h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, b, c, n);
-        CUZK_CUDA(cudaMemcpyAsync(a, h, n * sizeof(fr_dev), cudaMemcpyDeviceToHost, dev.stream));
+        char *dst = reinterpret_cast<char *>(a);
+        for (size_t off = 0, end, total = n * sizeof(fr_dev); off < total; off = end) {
+            end = h_piece_end(dst, off, total); /* a's pieces, as pinned for the upload */
+            CUZK_CUDA(cudaMemcpyAsync(dst + off, reinterpret_cast<const char *>(h) + off,
+                                      end - off, cudaMemcpyDeviceToHost, dev.stream));
+        }
         tm.mark(3);
         finish_timing(tm, timing, "ntt_h", cuzk_domain_log_size(d), dev.id);
     });
