@@ -162,8 +162,9 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
 
 /* Keeps the five point arrays of |p| resident on the device of |be| (all or none), so proofs on
  * |be| move only scalars and bitmaps (cuzk_backend_keep_resident: a no-op on the CPU backend;
- * CUZK_ERR_NOMEM when the device cannot hold them). Drop before freeing |p|, and never while a
- * proof on |be| uses it. */
+ * CUZK_ERR_NOMEM when the device cannot hold them). On a GPU backend it also allocates the
+ * prover's pinned host scratch for |p|'s sizes, which the first proof would otherwise pay for.
+ * Drop before freeing |p|, and never while a proof on |be| uses it. */
 cuzk_status cuzk_groth16_params_keep_resident(struct cuzk_backend *be,
                                               const cuzk_groth16_params *p) CUZK_WARN_UNUSED_RESULT;
 void cuzk_groth16_params_drop_resident(struct cuzk_backend *be, const cuzk_groth16_params *p);

@@ -3,6 +3,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/alloc.h"
 #include "cuzk/backend.h"
+#include "groth16/prover_internal.h"
 
 #include <stdlib.h>
 #include <pthread.h>
@@ -151,12 +152,11 @@ typedef struct {
     size_t n[Q_COUNT], cap_sc;
 } split_set;
 
-static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
-                                 const cuzk_prover_data *pd, split_set *ss)
+/* The scratch of |ss| for the sizes of |p| (n_l = the circuit's aux count, checked before). */
+static cuzk_status split_alloc(cuzk_backend *be, const cuzk_groth16_params *p, split_set *ss)
 {
     memset(ss, 0, sizeof *ss);
-    cuzk_pool *pool = cuzk_backend_pool(be);
-    ss->n[Q_L] = pd->n_aux;
+    ss->n[Q_L] = p->n_l;
     ss->n[Q_A] = p->n_a;
     ss->n[Q_B] = p->n_b_g1;
     ss->cap_sc = p->n_a > p->n_b_g1 ? p->n_a : p->n_b_g1;
@@ -170,8 +170,24 @@ static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
     }
     if (!ss->sc) {
         memset(ss, 0, sizeof *ss);
-        return cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory for %zu scalars", pd->n_aux);
+        return cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory for %zu scalars", p->n_l);
     }
+    return CUZK_OK;
+}
+
+cuzk_status cuzk__prover_reserve(cuzk_backend *be, const cuzk_groth16_params *p)
+{
+    split_set ss;
+    return split_alloc(be, p, &ss);
+}
+
+static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
+                                 const cuzk_prover_data *pd, split_set *ss)
+{
+    cuzk_status s = split_alloc(be, p, ss);
+    if (s != CUZK_OK)
+        return s;
+    cuzk_pool *pool = cuzk_backend_pool(be);
     /* L = sum aux_j L_j. */
     split01(pool, pd->aux, pd->n_aux, ss->ones[Q_L], ss->tail[Q_L]);
     /* A: every input, then the A-dense aux. */

@@ -3,6 +3,9 @@
  * additions read (cuzk_backend_keep_resident does the work). */
 #include "cuzk/backend.h"
 #include "cuzk/groth16.h"
+#include "groth16/prover_internal.h"
+
+#include <stdio.h>
 
 cuzk_status cuzk_groth16_params_keep_resident(cuzk_backend *be, const cuzk_groth16_params *p)
 {
@@ -18,6 +21,10 @@ cuzk_status cuzk_groth16_params_keep_resident(cuzk_backend *be, const cuzk_groth
             return s;
         }
     }
+    /* The prover's pinned scratch too, now rather than in the first proof. Short of host
+     * memory the proofs will say so themselves. */
+    if (cuzk_backend_device(be) >= 0 && cuzk__prover_reserve(be, p) != CUZK_OK)
+        fprintf(stderr, "cuzk: prover scratch not reserved yet: %s\n", cuzk_last_error());
     return CUZK_OK;
 }
 
