@@ -151,13 +151,15 @@ msmsizes)
     done
     ;;
 msmtune)
-    # Runtime knobs of the G1 MSM (src/gpu/msm_run.cuh) at 2^24 resident: window, level-0 chunk,
-    # reduction segment; then 2^26 with the defaults. TUNE_BIN: another cuzk-bench (a variant).
+    # Runtime knobs of the G1 MSM (src/gpu/msm_run.cuh) at 2^24 (TUNE_LOGN) resident: window,
+    # level-0 chunk, reduction segment; then 2^26 with the defaults. TUNE_BIN: another
+    # cuzk-bench (a variant).
     TB=${TUNE_BIN:-$B}
+    TL=${TUNE_LOGN:-24}
     for w in ${TUNE_WINDOWS:-19 20 21}; do
         for ch in ${TUNE_CHUNKS:-32 64 128}; do
             CUZK_GPU_MSM_WINDOW=$w CUZK_GPU_MSM_CHUNK=$ch CUZK_GPU_MSM_PROFILE=1 step 100 \
-                "tune-w$w-l$ch" "$TB" msm --backend cuda --group g1 --log-n 24 --resident --pinned \
+                "tune-w$w-l$ch" "$TB" msm --backend cuda --group g1 --log-n "$TL" --resident --pinned \
                 --iters 3 --warmup 1 --threads "$NT"
             grep -E "cuda events|msm profile" "$OUT/tune-w$w-l$ch.log" | tail -2 | tee -a "$OUT/summary.txt"
         done

@@ -63,7 +63,9 @@ static inline unsigned gm_env_uint(const char *name, unsigned dflt)
  * Window width for |n| points: minimises windows x (n x A + buckets x R + O) with A = 10
  * (one mixed addition), R = 40 (running sum and segment combination per bucket, at lower
  * parallel efficiency) and O = 3e5 (per-window sort and launch overhead), all in field
- * multiplications. Gives c = 16 at 2^20, 20 at 2^24 and 2^26. Env CUZK_GPU_MSM_WINDOW overrides.
+ * multiplications. Gives c = 16 at 2^20, 20 at 2^24 and 2^26, 22 at 2^27 (measured there, H200:
+ * kernels 1276.8 / 1283.3 / 1227.8 / 1264.9 ms for c = 20 / 21 / 22 / 23). Env
+ * CUZK_GPU_MSM_WINDOW overrides.
  */
 static inline unsigned gm_window(size_t n)
 {
@@ -72,7 +74,7 @@ static inline unsigned gm_window(size_t n)
         return forced;
     unsigned best = 2;
     double best_cost = -1;
-    for (unsigned c = 2; c <= 21; c++) {
+    for (unsigned c = 2; c <= 22; c++) {
         double nwin = (double)((255 + c - 1) / c);
         double cost = nwin * ((double)n * 10.0 + (double)((size_t)1 << (c - 1)) * 40.0 + 3e5);
         if (best_cost < 0 || cost < best_cost) {
