@@ -51,7 +51,7 @@ bool cuzk_backend_cuda_usable(void);
  * |bytes|; its contents are undefined. Valid until the next request for the same slot or
  * cuzk_backend_destroy; like every backend call, for one thread at a time. NULL on failure
  * (cuzk_last_error says why). */
-#define CUZK_BACKEND_SCRATCH_SLOTS 8
+#define CUZK_BACKEND_SCRATCH_SLOTS 12
 void *cuzk_backend_scratch(cuzk_backend *be, unsigned slot, size_t bytes);
 
 /* Device residency (DESIGN.md section 3): keeps a copy of bases[0 .. n) (G1 or G2 affine points)
@@ -92,6 +92,16 @@ cuzk_status cuzk_backend_msm_g1(cuzk_backend *be, cuzk_g1_jac_t *out,
 cuzk_status cuzk_backend_msm_g2(cuzk_backend *be, cuzk_g2_jac_t *out,
                                 const cuzk_g2_affine_t *bases, const cuzk_fr_t *scalars,
                                 size_t n) CUZK_WARN_UNUSED_RESULT;
+/* sum over j < m of scalars[j] bases[idx[j]], with every idx[j] < n: the tail of a 0/1 split as
+ * (index, scalar) pairs, so that only the entries that are neither 0 nor 1 travel to a device
+ * holding |bases| resident. Elsewhere the selected bases are gathered and summed like
+ * cuzk_backend_msm_g1/g2. CUZK_ERR_INVALID_ARG for an index outside [0, n). */
+cuzk_status cuzk_backend_msm_g1_idx(cuzk_backend *be, cuzk_g1_jac_t *out,
+                                    const cuzk_g1_affine_t *bases, size_t n, const uint32_t *idx,
+                                    const cuzk_fr_t *scalars, size_t m) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_backend_msm_g2_idx(cuzk_backend *be, cuzk_g2_jac_t *out,
+                                    const cuzk_g2_affine_t *bases, size_t n, const uint32_t *idx,
+                                    const cuzk_fr_t *scalars, size_t m) CUZK_WARN_UNUSED_RESULT;
 cuzk_status cuzk_backend_batch_add_g1(cuzk_backend *be, cuzk_g1_jac_t *out,
                                       const cuzk_g1_affine_t *bases, const uint64_t *bitmap,
                                       size_t n) CUZK_WARN_UNUSED_RESULT;

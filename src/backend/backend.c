@@ -358,6 +358,41 @@ cuzk_status cuzk_backend_msm_g2(cuzk_backend *be, cuzk_g2_jac_t *out, const cuzk
     return cuzk_g2_msm(out, bases, scalars, n, be->pool);
 }
 
+/* The (index, scalar) MSM on the CPU, or on the device with bases uploaded for the call: the
+ * selected bases gathered into a temporary array. */
+#define DEFINE_MSM_IDX(G, AFF, JAC)                                                                \
+    cuzk_status cuzk_backend_msm_##G##_idx(cuzk_backend *be, JAC *out, const AFF *bases, size_t n, \
+                                           const uint32_t *idx, const cuzk_fr_t *scalars,        \
+                                           size_t m)                                             \
+    {                                                                                              \
+        for (size_t j = 0; j < m; j++)                                                             \
+            if (idx[j] >= n)                                                                       \
+                return cuzk_fail(CUZK_ERR_INVALID_ARG,                                             \
+                                 "msm " #G " idx: entry %zu names base %u of %zu", j, idx[j], n); \
+        size_t first = 0;                                                                          \
+        const cuzk_gpu_bases *rb = be->kind == CUZK_BACKEND_CUDA                                   \
+                                       ? find_resident(be, bases, n, G##_IS_G2, &first)            \
+                                       : NULL;                                                     \
+        if (rb) {                                                                                  \
+            cuzk_status s =                                                                        \
+                cuzk_gpu_msm_##G##_resident_idx(out, rb, first, idx, scalars, m, NULL);            \
+            if (!cpu_can_take(s))                                                                  \
+                return s;                                                                          \
+        }                                                                                          \
+        AFF *sel = cuzk_alloc_array(m ? m : 1, sizeof *sel);                                       \
+        if (!sel)                                                                                  \
+            return cuzk_fail(CUZK_ERR_NOMEM, "msm " #G " idx: out of memory for %zu bases", m);  \
+        for (size_t j = 0; j < m; j++)                                                             \
+            sel[j] = bases[idx[j]];                                                                \
+        cuzk_status s = cuzk_backend_msm_##G(be, out, sel, scalars, m);                            \
+        cuzk_free(sel);                                                                            \
+        return s;                                                                                  \
+    }
+#define g1_IS_G2 false
+#define g2_IS_G2 true
+DEFINE_MSM_IDX(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
+DEFINE_MSM_IDX(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
+
 cuzk_status cuzk_backend_batch_add_g1(cuzk_backend *be, cuzk_g1_jac_t *out,
                                       const cuzk_g1_affine_t *bases, const uint64_t *bitmap,
                                       size_t n)

@@ -47,6 +47,16 @@ cuzk_status cuzk_gpu_batch_add_g2_resident(cuzk_g2_jac_t *out, const cuzk_gpu_ba
                                            size_t first, const uint64_t *bitmap, size_t n,
                                            cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
 
+/* sum over j < m of scalars[j] bases[first + idx[j]] over resident bases |b| (the tail of a
+ * 0/1 split: only the entries that are neither 0 nor 1 travel). Returns CUZK_ERR_INVALID_ARG
+ * for NULL arguments, the wrong group, or an idx[j] outside the bases from |first|. */
+cuzk_status cuzk_gpu_msm_g1_resident_idx(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b, size_t first,
+                                         const uint32_t *idx, const cuzk_fr_t *scalars, size_t m,
+                                         cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_gpu_msm_g2_resident_idx(cuzk_g2_jac_t *out, const cuzk_gpu_bases *b, size_t first,
+                                         const uint32_t *idx, const cuzk_fr_t *scalars, size_t m,
+                                         cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
+
 /* The H step of |d| on host arrays a, bv, c of |rows| <= domain entries (zero above them, no
  * padding needed) and the G1 MSM of the resulting h (domain - 1 terms) over bases[first ..) of
  * |b|, h never leaving the device: what cuzk_gpu_h then cuzk_gpu_msm_g1_resident compute,

@@ -185,6 +185,22 @@ cuzk_status cuzk_gpu_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b
     return NO_DEVICE_("gpu msm g1");
 }
 
+cuzk_status cuzk_gpu_msm_g1_resident_idx(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b, size_t first,
+                                         const uint32_t *idx, const cuzk_fr_t *scalars, size_t m,
+                                         cuzk_gpu_timing *timing)
+{
+    (void)out, (void)b, (void)first, (void)idx, (void)scalars, (void)m, (void)timing;
+    return NO_DEVICE_("gpu msm g1 idx");
+}
+
+cuzk_status cuzk_gpu_msm_g2_resident_idx(cuzk_g2_jac_t *out, const cuzk_gpu_bases *b, size_t first,
+                                         const uint32_t *idx, const cuzk_fr_t *scalars, size_t m,
+                                         cuzk_gpu_timing *timing)
+{
+    (void)out, (void)b, (void)first, (void)idx, (void)scalars, (void)m, (void)timing;
+    return NO_DEVICE_("gpu msm g2 idx");
+}
+
 cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b, size_t first,
                                        const cuzk_domain *d, const cuzk_fr_t *a,
                                        const cuzk_fr_t *bv, const cuzk_fr_t *c, size_t rows,

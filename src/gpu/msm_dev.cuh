@@ -274,15 +274,17 @@ template <class G>
 static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::host_jac *out,
                        const uint8_t *d_bases, const uint64_t *d_scalars, size_t n,
                        cuzk_gpu_timing *timing,
-                       void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *))
+                       void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
+                       const uint32_t *d_idx = NULL)
 {
     typedef typename G::F F;
     gm_cache &cc = gm_cache_of(dev.id);
-    /* Sparse scalars: the MSM over the non-zero ones (all zero: still one entry, index 0, whose
-     * zero scalar adds nothing, so the path below needs no special case). */
-    const uint32_t *idx = NULL;
+    /* With |d_idx| the caller's entries are (base index, scalar) pairs. Else, sparse scalars:
+     * the MSM over the non-zero ones (all zero: still one entry, index 0, whose zero scalar adds
+     * nothing, so the path below needs no special case). */
+    const uint32_t *idx = d_idx;
     size_t m = n;
-    if (n >= GM_SPARSE_MIN && gm_env_uint("CUZK_GPU_MSM_SPARSE", 1) != 0) {
+    if (!d_idx && n >= GM_SPARSE_MIN && gm_env_uint("CUZK_GPU_MSM_SPARSE", 1) != 0) {
         const uint32_t *sel = NULL;
         size_t nz = gm_select_nonzero(cc, dev.stream, d_scalars, n, &sel);
         if (nz <= n / 2) {
@@ -301,7 +303,7 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
                       &tm,         gm_env_uint("CUZK_GPU_MSM_PROFILE", 0) != 0,
                       {}};
     ex.sort_tmp = ex.alloc<uint8_t>(sortb);
-    gm_msm_windows<G>(ex, wins.data(), &p, d_bases, d_scalars, m, idx);
+    gm_msm_windows<G>(ex, wins.data(), &p, d_bases, d_scalars, m, idx, d_idx != NULL);
     tm.mark(3);
     CUZK_CUDA(cudaStreamSynchronize(dev.stream));
     ex.profile_report(&p, m);
@@ -338,6 +340,32 @@ static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bas
     CUZK_CUDA(cudaMemcpyAsync(cc.scalars.p, scalars, sbytes, cudaMemcpyHostToDevice, dev.stream));
     tm.mark(1);
     gm_msm_run<G>(dev, tm, out, d_bases, cc.scalars.as<uint64_t>(), n, timing, combine);
+}
+
+/* One MSM of |m| (base index, scalar) pairs over resident bases: idx and scalars on the host,
+ * idx[j] < the bases' range (checked by the caller). */
+template <class G>
+static void gm_msm_idx_call(int device, typename G::host_jac *out, const uint8_t *d_bases,
+                            const uint32_t *idx, const cuzk_fr_t *scalars, size_t m,
+                            cuzk_gpu_timing *timing,
+                            void (*combine)(typename G::host_jac *, const uint64_t *,
+                                            const gm_plan *))
+{
+    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+    std::lock_guard<std::mutex> lock(dev.mu);
+    cuzk_gpu_device_enter_(dev);
+    gm_cache &cc = gm_cache_of(dev.id);
+    cc.scalars.reserve(m * sizeof(cuzk_fr_t));
+    cc.sel.reserve(m * sizeof(uint32_t));
+    cuzk_gpu_timer tm(dev);
+    tm.mark(0);
+    CUZK_CUDA(cudaMemcpyAsync(cc.scalars.p, scalars, m * sizeof(cuzk_fr_t), cudaMemcpyHostToDevice,
+                              dev.stream));
+    CUZK_CUDA(
+        cudaMemcpyAsync(cc.sel.p, idx, m * sizeof(uint32_t), cudaMemcpyHostToDevice, dev.stream));
+    tm.mark(1);
+    gm_msm_run<G>(dev, tm, out, d_bases, cc.scalars.as<uint64_t>(), m, timing, combine,
+                  cc.sel.as<uint32_t>());
 }
 
 /* One batch addition over host or resident bases, bitmap on the host. */

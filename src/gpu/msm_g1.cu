@@ -119,6 +119,36 @@ extern "C" cuzk_status cuzk_gpu_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_g
     return s;
 }
 
+/* ---- (base index, scalar) pairs over resident bases ---------------------------------------- */
+
+extern "C" cuzk_status cuzk_gpu_msm_g1_resident_idx(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b,
+                                                    size_t first, const uint32_t *idx,
+                                                    const cuzk_fr_t *scalars, size_t m,
+                                                    cuzk_gpu_timing *timing)
+{
+    if (!out || !b || (m && (!idx || !scalars)) || b->group != 1 || first > b->n || m >= GM_MAX_N)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "gpu msm g1 idx: NULL argument, G2 bases or bad range");
+    for (size_t j = 0; j < m; j++)
+        if (idx[j] >= b->n - first)
+            return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu msm g1 idx: entry %zu names base %u of %zu",
+                             j, idx[j], b->n - first);
+    cuzk_g1_jac_t r;
+    cuzk_status s = cuzk_gpu_guard_("gpu msm g1 idx", [&] {
+        if (m == 0) {
+            cuzk_g1_jac_set_infinity(&r);
+            if (timing)
+                memset(timing, 0, sizeof *timing);
+            return;
+        }
+        gm_msm_idx_call<gm_g1>(b->device, &r, b->buf.as<uint8_t>() + first * gm_g1::AFF_BYTES, idx,
+                               scalars, m, timing, g1_combine);
+    });
+    if (s == CUZK_OK)
+        *out = r;
+    return s;
+}
+
 /* ---- the H step feeding the H MSM on the device -------------------------------------------- */
 
 extern "C" cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b,

@@ -71,3 +71,33 @@ extern "C" cuzk_status cuzk_gpu_msm_g2_resident(cuzk_g2_jac_t *out, const cuzk_g
         *out = r;
     return s;
 }
+
+/* ---- (base index, scalar) pairs over resident bases ---------------------------------------- */
+
+extern "C" cuzk_status cuzk_gpu_msm_g2_resident_idx(cuzk_g2_jac_t *out, const cuzk_gpu_bases *b,
+                                                    size_t first, const uint32_t *idx,
+                                                    const cuzk_fr_t *scalars, size_t m,
+                                                    cuzk_gpu_timing *timing)
+{
+    if (!out || !b || (m && (!idx || !scalars)) || b->group != 2 || first > b->n || m >= GM_MAX_N)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "gpu msm g2 idx: NULL argument, G1 bases or bad range");
+    for (size_t j = 0; j < m; j++)
+        if (idx[j] >= b->n - first)
+            return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu msm g2 idx: entry %zu names base %u of %zu",
+                             j, idx[j], b->n - first);
+    cuzk_g2_jac_t r;
+    cuzk_status s = cuzk_gpu_guard_("gpu msm g2 idx", [&] {
+        if (m == 0) {
+            cuzk_g2_jac_set_infinity(&r);
+            if (timing)
+                memset(timing, 0, sizeof *timing);
+            return;
+        }
+        gm_msm_idx_call<gm_g2>(b->device, &r, b->buf.as<uint8_t>() + first * gm_g2::AFF_BYTES, idx,
+                               scalars, m, timing, g2_combine);
+    });
+    if (s == CUZK_OK)
+        *out = r;
+    return s;
+}

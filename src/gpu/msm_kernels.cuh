@@ -75,14 +75,16 @@ template <class G> struct gm_digits {
         unsigned c, w0, nw; /* window width, first window of the group, windows in the group */
         uint32_t *keys;     /* [nw][n] */
         uint32_t *vals;     /* [nw][n] */
-        const uint32_t *idx; /* NULL, or entry i is scalar / base idx[i] (the non-zero ones) */
+        const uint32_t *idx; /* NULL, or entry e is base idx[e] (and scalar idx[e] ...) */
+        bool compact;        /* ... unless compact: then scalar e */
     };
     static GM_HD void run(const Args &a, size_t e, unsigned)
     {
         size_t i = a.idx ? a.idx[e] : e;
+        const uint64_t *sc = a.scalars + 4 * (a.compact ? e : i);
         uint64_t k[4];
         for (int j = 0; j < 4; j++)
-            k[j] = a.scalars[4 * i + j];
+            k[j] = sc[j];
         uint32_t flip = 0;
         if (gm_base_is_inf<G>(a.bases, i)) {
             k[0] = k[1] = k[2] = k[3] = 0;

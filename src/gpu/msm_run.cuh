@@ -127,13 +127,15 @@ template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
 
 /*
  * The window sums of an MSM over device bases and device (Montgomery) scalars (|n| entries;
- * with |d_idx|, entry i is scalar and base d_idx[i], else i): on success
+ * with |d_idx|, entry i is base d_idx[i] and scalar d_idx[i], or scalar i when |compact|; else
+ * base and scalar i): on success
  * |wins| (host memory, nwin x 4 x F::LIMBS limbs, host XYZZ layout) holds window w's sum
  * sum_b (b+1) B_b at index w. Returns false on an executor failure.
  */
 template <class G, class E>
 static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_t *d_bases,
-                           const uint64_t *d_scalars, size_t n, const uint32_t *d_idx = NULL)
+                           const uint64_t *d_scalars, size_t n, const uint32_t *d_idx = NULL,
+                           bool compact = false)
 {
     typedef typename G::F F;
     typedef typename gm_pt<F>::X X;
@@ -157,7 +159,8 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
     for (unsigned w0 = 0; w0 < p->nwin && ex.ok(); w0 += G_) {
         unsigned nw = p->nwin - w0 < G_ ? p->nwin - w0 : G_;
         /* 1. digits */
-        typename gm_digits<G>::Args da = {d_scalars, d_bases, n, p->c, w0, nw, k0, v0, d_idx};
+        typename gm_digits<G>::Args da = {d_scalars, d_bases, n,     p->c,   w0,
+                                          nw,        k0,      v0, d_idx, compact};
         ex.mark(GM_PH_DIGITS);
         ex.template launch<gm_digits<G>>(da, n, 1);
         ex.mark(GM_PH_SORT);

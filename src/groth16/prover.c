@@ -62,6 +62,65 @@ static void split01(cuzk_pool *pool, const cuzk_fr_t *sc, size_t n, uint64_t *on
     cuzk_pool_run(pool, (n + SPLIT_CHUNK - 1) / SPLIT_CHUNK, split_chunk, &j);
 }
 
+/* The same split with the tail as (index, value) pairs of the scalars that are neither 0 nor 1,
+ * for a device holding the bases: only those travel (5 % of a PoRep partition's 130 M). */
+typedef struct {
+    const cuzk_fr_t *sc;
+    size_t n;
+    uint64_t *ones;
+    cuzk_fr_t *vals;
+    uint32_t *idx;
+    size_t *offs; /* per chunk: pairs before it (after the counting pass: its count) */
+} csplit_job;
+
+static void csplit_count(void *ctx, size_t t)
+{
+    csplit_job *j = ctx;
+    size_t lo = t * SPLIT_CHUNK, hi = lo + SPLIT_CHUNK < j->n ? lo + SPLIT_CHUNK : j->n, c = 0;
+    memset(j->ones + lo / 64, 0, ((hi - lo + 63) / 64) * sizeof *j->ones);
+    for (size_t i = lo; i < hi; i++) {
+        if (cuzk_fr_is_one(&j->sc[i]))
+            j->ones[i / 64] |= 1ULL << (i % 64);
+        else if (!cuzk_fr_is_zero(&j->sc[i]))
+            c++;
+    }
+    j->offs[t] = c;
+}
+
+static void csplit_fill(void *ctx, size_t t)
+{
+    csplit_job *j = ctx;
+    size_t lo = t * SPLIT_CHUNK, hi = lo + SPLIT_CHUNK < j->n ? lo + SPLIT_CHUNK : j->n;
+    size_t k = j->offs[t];
+    for (size_t i = lo; i < hi; i++)
+        if (!cuzk_fr_is_zero(&j->sc[i]) && !cuzk_fr_is_one(&j->sc[i])) {
+            j->vals[k] = j->sc[i];
+            j->idx[k++] = (uint32_t)i;
+        }
+}
+
+/* Returns the number of pairs, or SIZE_MAX when the chunk table cannot be allocated. */
+static size_t split01_pairs(cuzk_pool *pool, const cuzk_fr_t *sc, size_t n, uint64_t *ones,
+                            cuzk_fr_t *vals, uint32_t *idx)
+{
+    size_t chunks = (n + SPLIT_CHUNK - 1) / SPLIT_CHUNK, total = 0;
+    if (!chunks)
+        return 0;
+    size_t *offs = cuzk_alloc_array(chunks, sizeof *offs);
+    if (!offs)
+        return SIZE_MAX;
+    csplit_job j = {sc, n, ones, vals, idx, offs};
+    cuzk_pool_run(pool, chunks, csplit_count, &j);
+    for (size_t t = 0; t < chunks; t++) {
+        size_t c = offs[t];
+        offs[t] = total;
+        total += c;
+    }
+    cuzk_pool_run(pool, chunks, csplit_fill, &j);
+    cuzk_free(offs);
+    return total;
+}
+
 typedef struct {
     cuzk_fr_t *dst;
     const cuzk_fr_t *src;
@@ -150,6 +209,11 @@ typedef struct {
     cuzk_fr_t *tail[Q_COUNT];
     uint64_t *ones[Q_COUNT];
     size_t n[Q_COUNT], cap_sc;
+    /* On a GPU backend the tails are pairs: tail[q][k] is the scalar of base idx[q][k], k <
+     * m[q] (cuzk_backend_msm_gX_idx); on the CPU they are dense (zero at 0/1 scalars). */
+    bool pairs;
+    uint32_t *idx[Q_COUNT];
+    size_t m[Q_COUNT];
 } split_set;
 
 /* The scratch of |ss| for the sizes of |p| (n_l = the circuit's aux count, checked before). */
@@ -161,11 +225,15 @@ static cuzk_status split_alloc(cuzk_backend *be, const cuzk_groth16_params *p, s
     ss->n[Q_B] = p->n_b_g1;
     ss->cap_sc = p->n_a > p->n_b_g1 ? p->n_a : p->n_b_g1;
     ss->sc = cuzk_backend_scratch(be, 0, (ss->cap_sc ? ss->cap_sc : 1) * sizeof *ss->sc);
+    ss->pairs = cuzk_backend_device(be) >= 0 && p->n_l <= UINT32_MAX && p->n_a <= UINT32_MAX &&
+                p->n_b_g1 <= UINT32_MAX; /* 32-bit indices */
     for (unsigned q = 0; q < Q_COUNT; q++) {
         size_t m = ss->n[q] ? ss->n[q] : 1;
         ss->tail[q] = cuzk_backend_scratch(be, 1 + 2 * q, m * sizeof *ss->tail[q]);
         ss->ones[q] = cuzk_backend_scratch(be, 2 + 2 * q, ((m + 63) / 64) * sizeof(uint64_t));
-        if (!ss->tail[q] || !ss->ones[q])
+        if (ss->pairs)
+            ss->idx[q] = cuzk_backend_scratch(be, 7 + q, m * sizeof *ss->idx[q]);
+        if (!ss->tail[q] || !ss->ones[q] || (ss->pairs && !ss->idx[q]))
             ss->sc = NULL;
     }
     if (!ss->sc) {
@@ -181,6 +249,22 @@ cuzk_status cuzk__prover_reserve(cuzk_backend *be, const cuzk_groth16_params *p)
     return split_alloc(be, p, &ss);
 }
 
+/* Query q's |n| scalars |sc| into ss's bitmap and tail (pairs or dense). */
+static cuzk_status split_one(cuzk_pool *pool, split_set *ss, unsigned q, const cuzk_fr_t *sc,
+                             size_t n)
+{
+    if (!ss->pairs) {
+        split01(pool, sc, n, ss->ones[q], ss->tail[q]);
+        return CUZK_OK;
+    }
+    ss->m[q] = split01_pairs(pool, sc, n, ss->ones[q], ss->tail[q], ss->idx[q]);
+    if (ss->m[q] == SIZE_MAX) {
+        ss->m[q] = 0;
+        return cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory");
+    }
+    return CUZK_OK;
+}
+
 static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
                                  const cuzk_prover_data *pd, split_set *ss)
 {
@@ -189,14 +273,16 @@ static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
         return s;
     cuzk_pool *pool = cuzk_backend_pool(be);
     /* L = sum aux_j L_j. */
-    split01(pool, pd->aux, pd->n_aux, ss->ones[Q_L], ss->tail[Q_L]);
+    if ((s = split_one(pool, ss, Q_L, pd->aux, pd->n_aux)) != CUZK_OK)
+        return s;
     /* A: every input, then the A-dense aux. */
     size_t k = 0, g;
     for (size_t i = 0; i < pd->n_inputs; i++)
         ss->sc[k++] = pd->input[i];
     if ((g = gather(pool, ss->sc + k, pd->aux, pd->n_aux, pd->a_aux_density)) == SIZE_MAX)
         return cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory");
-    split01(pool, ss->sc, k + g, ss->ones[Q_A], ss->tail[Q_A]);
+    if ((s = split_one(pool, ss, Q_A, ss->sc, k + g)) != CUZK_OK)
+        return s;
     /* B: the B-dense inputs, then the B-dense aux (G1 and G2 share them). */
     k = 0;
     for (size_t i = 0; i < pd->n_inputs; i++)
@@ -204,8 +290,7 @@ static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
             ss->sc[k++] = pd->input[i];
     if ((g = gather(pool, ss->sc + k, pd->aux, pd->n_aux, pd->b_aux_density)) == SIZE_MAX)
         return cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory");
-    split01(pool, ss->sc, k + g, ss->ones[Q_B], ss->tail[Q_B]);
-    return CUZK_OK;
+    return split_one(pool, ss, Q_B, ss->sc, k + g);
 }
 
 /* The split vectors held witness values and the scratch is reused: wipe them. */
@@ -216,7 +301,7 @@ static void split_wipe(cuzk_backend *be, split_set *ss)
         wipe(pool, ss->sc, ss->cap_sc * sizeof *ss->sc);
     for (unsigned q = 0; q < Q_COUNT; q++)
         if (ss->tail[q])
-            wipe(pool, ss->tail[q], ss->n[q] * sizeof *ss->tail[q]);
+            wipe(pool, ss->tail[q], (ss->pairs ? ss->m[q] : ss->n[q]) * sizeof *ss->tail[q]);
 }
 
 /* out = sum over query q of G1 |bases|: the batch addition of the ones, then the tail MSM. */
@@ -228,7 +313,9 @@ static cuzk_status g1_split_sum(cuzk_backend *be, cuzk_prove_timings *t, cuzk_g1
     cuzk_status s = cuzk_backend_batch_add_g1(be, out, bases, ss->ones[q], ss->n[q]);
     double t1 = now_ms();
     if (s == CUZK_OK)
-        s = cuzk_backend_msm_g1(be, &part, bases, ss->tail[q], ss->n[q]);
+        s = ss->pairs ? cuzk_backend_msm_g1_idx(be, &part, bases, ss->n[q], ss->idx[q],
+                                                ss->tail[q], ss->m[q])
+                      : cuzk_backend_msm_g1(be, &part, bases, ss->tail[q], ss->n[q]);
     t->batch_add += t1 - t0;
     t->tail_msm += now_ms() - t1;
     if (s == CUZK_OK)
@@ -400,7 +487,9 @@ after_h:
     double t0 = now_ms();
     s = cuzk_backend_batch_add_g2(be, &b2_sum, p->b_g2, ss.ones[Q_B], ss.n[Q_B]);
     if (s == CUZK_OK)
-        s = cuzk_backend_msm_g2(be, &tmp2, p->b_g2, ss.tail[Q_B], ss.n[Q_B]);
+        s = ss.pairs ? cuzk_backend_msm_g2_idx(be, &tmp2, p->b_g2, ss.n[Q_B], ss.idx[Q_B],
+                                               ss.tail[Q_B], ss.m[Q_B])
+                     : cuzk_backend_msm_g2(be, &tmp2, p->b_g2, ss.tail[Q_B], ss.n[Q_B]);
     t->msm_b_g2 = now_ms() - t0;
     if (s != CUZK_OK)
         goto done;

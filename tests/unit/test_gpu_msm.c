@@ -487,3 +487,87 @@ CUZK_TEST(gpu_backend_h_msm)
     cuzk_backend_destroy(cpu);
     cuzk_pool_destroy(pool);
 }
+
+/* cuzk_backend_msm_gX_idx: (base index, scalar) pairs, on resident bases (device), on bases not
+ * resident (gathered, device) and on the CPU backend, against the CPU MSM of the equivalent dense
+ * scalars (repeated indices add up); indices in any order, with repeats, m = 0 and 1; an index
+ * outside the bases is refused. */
+CUZK_TEST(gpu_backend_msm_idx)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    cuzk_backend *be = NULL, *cpu = NULL;
+    CHECK_OK(cuzk_backend_create(&be, CUZK_BACKEND_CUDA, 0));
+    CHECK_OK(cuzk_backend_create(&cpu, CUZK_BACKEND_CPU, 0));
+    const size_t n = 20000, n2 = 2000;
+    cuzk_g1_affine_t *b1 = g1_bases(n, BASES_SOME_INFINITY);
+    cuzk_g2_affine_t *b2 = g2_bases(n2, BASES_DISTINCT);
+    CHECK_OK(cuzk_backend_keep_resident(be, b1, n, false));
+    CHECK_OK(cuzk_backend_keep_resident(be, b2, n2, true));
+    const size_t ms[] = {0, 1, 777, 5000, 30000};
+    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++) {
+        size_t m = ms[mi];
+        for (int g = 0; g < 2; g++) {
+            size_t nb = g ? n2 : n, first = g ? 3 : 5, range = nb - first;
+            uint32_t *idx = cuzk_alloc_array(m ? m : 1, sizeof *idx);
+            cuzk_fr_t *sc = make_scalars(m ? m : 1, SC_RANDOM);
+            cuzk_fr_t *dense = cuzk_calloc_array(range, sizeof *dense);
+            CHECK(idx && dense);
+            for (size_t j = 0; j < m; j++) {
+                idx[j] = (uint32_t)(test_rand_u64() % range);
+                cuzk_fr_add(&dense[idx[j]], &dense[idx[j]], &sc[j]);
+            }
+            if (g == 0) {
+                cuzk_g1_jac_t want, got;
+                CHECK_OK(cuzk_g1_msm(&want, b1 + first, dense, range, pool));
+                CHECK_OK(cuzk_backend_msm_g1_idx(be, &got, b1 + first, range, idx, sc, m));
+                CHECK_MSG(g1_same(&got, &want), "g1 idx resident m=%zu", m);
+                CHECK_OK(cuzk_backend_msm_g1_idx(cpu, &got, b1 + first, range, idx, sc, m));
+                CHECK_MSG(g1_same(&got, &want), "g1 idx cpu m=%zu", m);
+                if (m) {
+                    idx[m / 2] = (uint32_t)range;
+                    CHECK(cuzk_backend_msm_g1_idx(be, &got, b1 + first, range, idx, sc, m) ==
+                          CUZK_ERR_INVALID_ARG);
+                    CHECK(cuzk_backend_msm_g1_idx(cpu, &got, b1 + first, range, idx, sc, m) ==
+                          CUZK_ERR_INVALID_ARG);
+                }
+            } else {
+                cuzk_g2_jac_t want, got;
+                CHECK_OK(cuzk_g2_msm(&want, b2 + first, dense, range, pool));
+                CHECK_OK(cuzk_backend_msm_g2_idx(be, &got, b2 + first, range, idx, sc, m));
+                CHECK_MSG(g2_same(&got, &want), "g2 idx resident m=%zu", m);
+                CHECK_OK(cuzk_backend_msm_g2_idx(cpu, &got, b2 + first, range, idx, sc, m));
+                CHECK_MSG(g2_same(&got, &want), "g2 idx cpu m=%zu", m);
+            }
+            cuzk_free(idx);
+            cuzk_free(sc);
+            cuzk_free(dense);
+        }
+    }
+    /* Bases not resident: gathered and uploaded for the call. */
+    cuzk_backend_drop_resident(be, b1);
+    {
+        size_t m = 999;
+        uint32_t *idx = cuzk_alloc_array(m, sizeof *idx);
+        cuzk_fr_t *sc = make_scalars(m, SC_RANDOM);
+        cuzk_fr_t *dense = cuzk_calloc_array(n, sizeof *dense);
+        CHECK(idx && dense);
+        for (size_t j = 0; j < m; j++) {
+            idx[j] = (uint32_t)(test_rand_u64() % n);
+            cuzk_fr_add(&dense[idx[j]], &dense[idx[j]], &sc[j]);
+        }
+        cuzk_g1_jac_t want, got;
+        CHECK_OK(cuzk_g1_msm(&want, b1, dense, n, pool));
+        CHECK_OK(cuzk_backend_msm_g1_idx(be, &got, b1, n, idx, sc, m));
+        CHECK_MSG(g1_same(&got, &want), "g1 idx not resident");
+        cuzk_free(idx);
+        cuzk_free(sc);
+        cuzk_free(dense);
+    }
+    cuzk_backend_drop_resident(be, b2);
+    cuzk_backend_destroy(be);
+    cuzk_backend_destroy(cpu);
+    cuzk_free(b1);
+    cuzk_free(b2);
+    cuzk_pool_destroy(pool);
+}
