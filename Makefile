@@ -30,6 +30,7 @@ PROTO      := proto/cuzk/v1/proving.proto
 PROTO_C    := $(BUILD)/gen/proto/cuzk/v1/proving.pb-c.c
 PROTO_H    := $(PROTO_C:.c=.h)
 GRPC_LIBS  := $(shell pkg-config --libs grpc libprotobuf-c 2>/dev/null || echo -lgrpc -lgpr -lprotobuf-c)
+PB_LIBS    := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c)
 
 # CUDA backend (STYLE.md section 6): with nvcc every src/gpu/*.cu is compiled for sm_90 plus
 # embedded PTX and the CUDA runtime is linked statically; without nvcc, or with CUDA=0,
@@ -53,7 +54,10 @@ endif
 LDLIBS   += -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt \
             -lstdc++
 endif
-BENCH_SRC := $(shell find tools/bench -name '*.c' | sort)
+# cuzk-bench's gRPC calls live in a module it loads only for the client commands
+# (tools/bench/client_transport.h): gRPC's ~50 libraries would cost every process ~4.5 ms.
+GRPC_MOD_SRC := tools/bench/client_grpc.c
+BENCH_SRC := $(filter-out $(GRPC_MOD_SRC),$(shell find tools/bench -name '*.c' | sort))
 TEST_SRC  := $(shell find tests/unit tests/vectors -name '*.c' 2>/dev/null | sort) tests/common/runner.c \
              tests/fuzz/fuzz_targets.c
 
@@ -65,11 +69,13 @@ TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
 LIB   := $(BUILD)/lib/libcuzk.a
 BENCH := $(BUILD)/bin/cuzk-bench
+GRPC_MOD := $(BUILD)/lib/cuzk-bench-grpc.so
+GRPC_MOD_OBJ := $(BUILD)/obj/$(GRPC_MOD_SRC:.c=.pic.o)
 DAEMON := $(BUILD)/bin/cuzk
 TESTS := $(BUILD)/bin/cuzk-test
 
 .PHONY: all deps test check check-san interop daemon-test demo clean format
-all: $(LIB) $(BENCH) $(DAEMON) $(TESTS)
+all: $(LIB) $(BENCH) $(GRPC_MOD) $(DAEMON) $(TESTS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -117,9 +123,18 @@ $(PROTO_OBJ): $(PROTO_C) $(PROTO_H)
 $(DAEMON_OBJ) $(BENCH_OBJ): $(PROTO_H)
 $(DAEMON_OBJ) $(BENCH_OBJ): CPPFLAGS += -I$(BUILD)/gen/proto
 
-$(BENCH): $(BENCH_OBJ) $(PROTO_OBJ) $(LIB)
+# The module comes with the binary (a prerequisite, not linked), so `make $(BENCH)` builds both.
+$(BENCH): $(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(GRPC_MOD)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(LDLIBS) $(GRPC_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(LDLIBS) $(PB_LIBS) -ldl
+
+$(GRPC_MOD_OBJ): $(GRPC_MOD_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(GRPC_MOD): $(GRPC_MOD_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $< $(GRPC_LIBS)
 
 $(DAEMON): $(DAEMON_OBJ) $(PROTO_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -134,13 +149,13 @@ $(TESTS): $(TEST_OBJ) $(LIB)
 # the library, whose own object of that file is then never pulled in, as bin/cuzk-bench-$(VARIANT).
 VARIANT_SRC ?= src/gpu/msm_g1.cu
 .PHONY: msm-variant
-msm-variant: $(BENCH_OBJ) $(PROTO_OBJ) $(LIB)
+msm-variant: $(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(GRPC_MOD)
 	@test -n "$(VARIANT)" || { echo "msm-variant: set VARIANT=name VARIANT_FLAGS=..."; exit 1; }
 	@mkdir -p $(BUILD)/obj/variants $(BUILD)/bin
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(VARIANT_FLAGS) -c $(VARIANT_SRC) \
 		-o $(BUILD)/obj/variants/$(VARIANT).o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $(BUILD)/bin/cuzk-bench-$(VARIANT) $(BUILD)/obj/variants/$(VARIANT).o \
-		$(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(LDLIBS) $(GRPC_LIBS)
+		$(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(LDLIBS) $(PB_LIBS) -ldl
 
 deps:
 	@scripts/install-deps.sh

@@ -16,13 +16,15 @@ modes=${*:-compare full ratio pin}
 
 if [ "$modes" = pack ]; then
     BUILD=${BUILD:-build/gpu-port}
-    rm -rf "$CARRY" && mkdir -p "$CARRY/bin" "$CARRY/rt" || exit 1
+    rm -rf "$CARRY" && mkdir -p "$CARRY/bin" "$CARRY/lib" "$CARRY/rt" || exit 1
     for b in cuzk-bench cuzk-test cuzk; do strip -o "$CARRY/bin/$b" "$BUILD/bin/$b" || exit 1; done
+    # The client commands' gRPC module, found by cuzk-bench in ../lib.
+    strip -o "$CARRY/lib/cuzk-bench-grpc.so" "$BUILD/lib/cuzk-bench-grpc.so" || exit 1
     # MSM variants linked beside the main binary (bin/cuzk-bench-<variant>), timed by mode msm.
     for v in "$BUILD"/bin/cuzk-bench-*; do
         [ -x "$v" ] && { strip -o "$CARRY/bin/$(basename "$v")" "$v" || exit 1; }
     done
-    for b in "$CARRY"/bin/*; do ldd "$b"; done | awk '$3 ~ /^\// {print $3}' | sort -u |
+    for b in "$CARRY"/bin/* "$CARRY"/lib/*; do ldd "$b"; done | awk '$3 ~ /^\// {print $3}' | sort -u |
         grep -Ev '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
         while read -r l; do cp -L "$l" "$CARRY/rt/"; done
     # The working tree plus carried files must stay under 64 MiB: carry the xz archive. The

@@ -1,27 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* Unary calls over gRPC's C core; see client.h. */
+/* Unary calls to the daemon; see client.h. The gRPC side lives in the module that
+ * client_transport.h describes, loaded here on the first connection. */
 #include "client.h"
+#include "client_transport.h"
 #include "cuzk/alloc.h"
 
-#include <grpc/byte_buffer.h>
-#include <grpc/byte_buffer_reader.h>
-#include <grpc/grpc.h>
-#include <grpc/grpc_security.h>
-#include <grpc/support/alloc.h>
-#include <grpc/support/log.h>
-#include <grpc/support/time.h>
-
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_MESSAGE (256 * 1024 * 1024) /* as Curio's Go client (formats.md 6) */
-#define TICK_MS 100
+#define MODULE_NAME "cuzk-bench-grpc.so"
 
 struct bench_client {
-    grpc_channel *channel;
-    grpc_completion_queue *cq;
+    void *channel;
     char target[512];
 };
 
@@ -70,14 +65,72 @@ const char *client_default_addr(char *buf, size_t n)
 static void fail(rpc_status *st, int code, const char *msg)
 {
     st->code = code;
-    snprintf(st->details, sizeof st->details, "%s", msg);
+    snprintf(st->details, sizeof st->details, "%.*s", (int)sizeof st->details - 1, msg);
 }
 
-/* gRPC's own log lines (connection attempts and the like) would garble the commands' output;
- * the failure reaches the user through the call status. CUZK_GRPC_LOG=1 shows them. */
-static void quiet_log(gpr_log_func_args *args)
+/* The module, loaded once per process; a failure is remembered with its message. */
+static pthread_once_t module_once = PTHREAD_ONCE_INIT;
+static const client_transport *module;
+static char module_error[2 * PATH_MAX + 256];
+
+/* Tries |path|; true when it loaded (or failed in a way worth reporting rather than trying the
+ * next place). */
+static bool module_try(const char *path)
 {
-    (void)args;
+    if (access(path, F_OK) != 0)
+        return false;
+    /* RTLD_LOCAL: gRPC's symbols stay out of the process's global scope. */
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(module_error, sizeof module_error, "cannot load the gRPC client module: %s",
+                 dlerror());
+        return true;
+    }
+    const client_transport *t = dlsym(h, CLIENT_TRANSPORT_SYMBOL);
+    if (!t || t->abi != CLIENT_TRANSPORT_ABI) {
+        snprintf(module_error, sizeof module_error,
+                 "the gRPC client module %s does not match this cuzk-bench (rebuild both)", path);
+        dlclose(h);
+        return true;
+    }
+    module = t;
+    return true;
+}
+
+/* $CUZK_BENCH_GRPC_MODULE, else lib/ beside the binary's bin/ (the build layout), else the
+ * binary's own folder (a copied binary with its module beside it). */
+static void module_load(void)
+{
+    const char *env = getenv("CUZK_BENCH_GRPC_MODULE");
+    if (env && *env) {
+        if (!module_try(env))
+            snprintf(module_error, sizeof module_error, "CUZK_BENCH_GRPC_MODULE=%s: no such file",
+                     env);
+        return;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        snprintf(module_error, sizeof module_error,
+                 "cannot find the gRPC client module: /proc/self/exe is unreadable "
+                 "(set CUZK_BENCH_GRPC_MODULE)");
+        return;
+    }
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = 0;
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/../lib/%s", exe, MODULE_NAME);
+    if (module_try(path))
+        return;
+    snprintf(path, sizeof path, "%s/%s", exe, MODULE_NAME);
+    if (module_try(path))
+        return;
+    snprintf(module_error, sizeof module_error,
+             "the gRPC client module %s is neither in %s/../lib nor in %s (build it with make, or "
+             "set CUZK_BENCH_GRPC_MODULE)",
+             MODULE_NAME, exe, exe);
 }
 
 bool client_open(bench_client **out, const char *addr, rpc_status *st)
@@ -111,6 +164,11 @@ bool client_open(bench_client **out, const char *addr, rpc_status *st)
             return false;
         }
     }
+    pthread_once(&module_once, module_load);
+    if (!module) {
+        fail(st, 13, module_error);
+        return false;
+    }
     bench_client *c = cuzk_alloc(sizeof *c);
     if (!c) {
         fail(st, 8, "out of memory");
@@ -118,25 +176,9 @@ bool client_open(bench_client **out, const char *addr, rpc_status *st)
     }
     memset(c, 0, sizeof *c);
     snprintf(c->target, sizeof c->target, "%s", target);
-    const char *log = getenv("CUZK_GRPC_LOG");
-    if (!log || strcmp(log, "1") != 0)
-        gpr_set_log_function(quiet_log);
-    grpc_init();
-    grpc_arg args[2];
-    args[0].type = GRPC_ARG_INTEGER;
-    args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
-    args[0].value.integer = MAX_MESSAGE;
-    args[1].type = GRPC_ARG_INTEGER;
-    args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
-    args[1].value.integer = MAX_MESSAGE;
-    grpc_channel_args cargs = {2, args};
-    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
-    c->channel = grpc_channel_create(c->target, creds, &cargs);
-    grpc_channel_credentials_release(creds);
-    c->cq = grpc_completion_queue_create_for_pluck(NULL);
-    if (!c->channel || !c->cq) {
-        fail(st, 13, "cannot create a gRPC channel");
-        client_close(c);
+    c->channel = module->open(c->target, st);
+    if (!c->channel) {
+        cuzk_free(c);
         return false;
     }
     *out = c;
@@ -147,15 +189,7 @@ void client_close(bench_client *c)
 {
     if (!c)
         return;
-    if (c->channel)
-        grpc_channel_destroy(c->channel);
-    if (c->cq) {
-        grpc_completion_queue_shutdown(c->cq);
-        /* Every call has been plucked to completion, so the next event is the shutdown. */
-        (void)grpc_completion_queue_pluck(c->cq, NULL, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
-        grpc_completion_queue_destroy(c->cq);
-    }
-    grpc_shutdown();
+    module->close(c->channel);
     cuzk_free(c);
 }
 
@@ -185,27 +219,16 @@ void client_free_msg(ProtobufCMessage *m)
         protobuf_c_message_free_unpacked(m, &pb_allocator);
 }
 
-static grpc_byte_buffer *pack_message(const ProtobufCMessage *m)
-{
-    size_t n = protobuf_c_message_get_packed_size(m);
-    grpc_slice s = grpc_slice_malloc(n);
-    protobuf_c_message_pack(m, GRPC_SLICE_START_PTR(s));
-    grpc_byte_buffer *bb = grpc_raw_byte_buffer_create(&s, 1);
-    grpc_slice_unref(s);
-    return bb;
-}
+typedef struct {
+    const ProtobufCMessageDescriptor *desc;
+    ProtobufCMessage *msg;
+} unpack_ctx;
 
-static ProtobufCMessage *unpack_message(grpc_byte_buffer *bb, const ProtobufCMessageDescriptor *d)
+static bool unpack_reply(void *arg, const uint8_t *data, size_t len)
 {
-    grpc_byte_buffer_reader r;
-    if (!grpc_byte_buffer_reader_init(&r, bb))
-        return NULL;
-    grpc_slice s = grpc_byte_buffer_reader_readall(&r);
-    grpc_byte_buffer_reader_destroy(&r);
-    ProtobufCMessage *m =
-        protobuf_c_message_unpack(d, &pb_allocator, GRPC_SLICE_LENGTH(s), GRPC_SLICE_START_PTR(s));
-    grpc_slice_unref(s);
-    return m;
+    unpack_ctx *u = arg;
+    u->msg = protobuf_c_message_unpack(u->desc, &pb_allocator, len, data);
+    return u->msg != NULL;
 }
 
 bool client_call(bench_client *c, const char *method, const ProtobufCMessage *req,
@@ -216,91 +239,21 @@ bool client_call(bench_client *c, const char *method, const ProtobufCMessage *re
     memset(st, 0, sizeof *st);
     char path[128];
     snprintf(path, sizeof path, "/cuzk.v1.ProvingEngine/%s", method);
-    gpr_timespec deadline =
-        deadline_ms ? gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
-                                   gpr_time_from_millis((int64_t)deadline_ms, GPR_TIMESPAN))
-                    : gpr_inf_future(GPR_CLOCK_MONOTONIC);
-    grpc_slice method_slice = grpc_slice_from_copied_string(path);
-    grpc_call *call = grpc_channel_create_call(c->channel, NULL, GRPC_PROPAGATE_DEFAULTS, c->cq,
-                                               method_slice, NULL, deadline, NULL);
-    grpc_slice_unref(method_slice);
-    if (!call) {
-        fail(st, 13, "cannot create a gRPC call");
+    size_t n = protobuf_c_message_get_packed_size(req);
+    uint8_t *buf = cuzk_alloc(n ? n : 1);
+    if (!buf) {
+        fail(st, 8, "out of memory");
         return false;
     }
-    grpc_byte_buffer *send = pack_message(req);
-    grpc_byte_buffer *recv = NULL;
-    grpc_metadata_array initial_md, trailing_md;
-    grpc_metadata_array_init(&initial_md);
-    grpc_metadata_array_init(&trailing_md);
-    grpc_status_code code = GRPC_STATUS_UNKNOWN;
-    grpc_slice details = grpc_empty_slice();
-    const char *error_string = NULL;
-
-    grpc_op ops[6];
-    memset(ops, 0, sizeof ops);
-    ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
-    ops[1].op = GRPC_OP_SEND_MESSAGE;
-    ops[1].data.send_message.send_message = send;
-    ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
-    ops[3].op = GRPC_OP_RECV_INITIAL_METADATA;
-    ops[3].data.recv_initial_metadata.recv_initial_metadata = &initial_md;
-    ops[4].op = GRPC_OP_RECV_MESSAGE;
-    ops[4].data.recv_message.recv_message = &recv;
-    ops[5].op = GRPC_OP_RECV_STATUS_ON_CLIENT;
-    ops[5].data.recv_status_on_client.trailing_metadata = &trailing_md;
-    ops[5].data.recv_status_on_client.status = &code;
-    ops[5].data.recv_status_on_client.status_details = &details;
-    ops[5].data.recv_status_on_client.error_string = &error_string;
-
-    bool ok = false;
-    void *tag = (void *)call;
-    grpc_call_error ce = grpc_call_start_batch(call, ops, 6, tag, NULL);
-    if (ce != GRPC_CALL_OK) {
-        snprintf(st->details, sizeof st->details, "grpc_call_start_batch failed (%d)", (int)ce);
-        st->code = 13;
-        goto out;
+    protobuf_c_message_pack(req, buf);
+    unpack_ctx u = {resp_desc, NULL};
+    bool ok =
+        module->call(c->channel, path, buf, n, deadline_ms, tick, tick_arg, unpack_reply, &u, st);
+    cuzk_free(buf);
+    if (!ok) {
+        client_free_msg(u.msg);
+        return false;
     }
-    for (;;) {
-        gpr_timespec wake = tick ? gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
-                                                gpr_time_from_millis(TICK_MS, GPR_TIMESPAN))
-                                 : gpr_inf_future(GPR_CLOCK_MONOTONIC);
-        grpc_event ev = grpc_completion_queue_pluck(c->cq, tag, wake, NULL);
-        if (ev.type == GRPC_QUEUE_TIMEOUT) {
-            tick(tick_arg);
-            continue;
-        }
-        break;
-    }
-    st->code = (int)code;
-    if (GRPC_SLICE_LENGTH(details) > 0) {
-        size_t n = GRPC_SLICE_LENGTH(details);
-        if (n >= sizeof st->details)
-            n = sizeof st->details - 1;
-        memcpy(st->details, GRPC_SLICE_START_PTR(details), n);
-        st->details[n] = 0;
-    }
-    if (code != GRPC_STATUS_OK)
-        goto out;
-    if (!recv) {
-        fail(st, 13, "the daemon answered OK without a message");
-        goto out;
-    }
-    *resp = unpack_message(recv, resp_desc);
-    if (!*resp) {
-        fail(st, 13, "the daemon's reply does not parse as the expected message");
-        goto out;
-    }
-    ok = true;
-out:
-    if (error_string)
-        gpr_free((void *)error_string);
-    grpc_slice_unref(details);
-    grpc_metadata_array_destroy(&initial_md);
-    grpc_metadata_array_destroy(&trailing_md);
-    grpc_byte_buffer_destroy(send);
-    if (recv)
-        grpc_byte_buffer_destroy(recv);
-    grpc_call_unref(call);
-    return ok;
+    *resp = u.msg;
+    return true;
 }

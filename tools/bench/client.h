@@ -5,25 +5,18 @@
 /*
  * A thin unary-call client for the cuzk.v1 service on gRPC's C core (libgrpc 1.51): one channel
  * (insecure credentials, 256 MiB messages like Curio's Go client) and one completion queue per
- * client. A client is used by one thread at a time; open one per thread.
+ * client. A client is used by one thread at a time; open one per thread. gRPC itself lives in a
+ * module loaded on the first client_open (client_transport.h says why).
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "client_transport.h"
 #include "cuzk/v1/proving.pb-c.h"
 
 typedef struct bench_client bench_client;
-
-/* The outcome of a call: a gRPC status code (0 = OK) and its detail text. */
-typedef struct {
-    int code;
-    char details[1024];
-} rpc_status;
-
-/* Called about every 100 ms while a call is in flight (progress displays). */
-typedef void (*client_tick_fn)(void *arg);
 
 /* The address used when no --addr is given: $CUZK_ADDR, else the daemon's default socket
  * unix://$XDG_RUNTIME_DIR/cuzk.sock, else unix:///tmp/cuzk-$UID/cuzk.sock. Written to |buf|. */
@@ -31,7 +24,7 @@ const char *client_default_addr(char *buf, size_t n);
 
 /* Opens a channel to |addr|: "unix:///path", "unix:path", "/path", "host:port" or
  * "http://host:port". Nothing connects until the first call. Returns false (with |st| filled)
- * on a malformed address. */
+ * on a malformed address or when the gRPC module cannot be loaded. */
 bool client_open(bench_client **out, const char *addr, rpc_status *st);
 void client_close(bench_client *c);
 const char *client_target(const bench_client *c);

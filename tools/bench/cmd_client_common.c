@@ -88,7 +88,11 @@ bool cli_connect(const cli_common *c, bench_client **out)
 {
     rpc_status st;
     if (!client_open(out, c->addr, &st)) {
-        fprintf(stderr, "cuzk-bench %s: daemon address '%s': %s\n", c->cmd, c->addr, st.details);
+        if (st.code == 3) /* INVALID_ARGUMENT: the address itself */
+            fprintf(stderr, "cuzk-bench %s: daemon address '%s': %s\n", c->cmd, c->addr,
+                    st.details);
+        else
+            fprintf(stderr, "cuzk-bench %s: %s\n", c->cmd, st.details);
         return false;
     }
     return true;
