@@ -17,11 +17,13 @@
  * Montgomery steps (2^364) and one 20-bit step (q masked to 20 bits) give 2^(7 * 52 + 20).
  *
  * Range: values inside an fp52x8 are in [0, 2p) ("lazy"); load gives [0, p) and store reduces
- * to canonical. Bounds (p < 2^381, so 4p < 2^383 < R):
+ * to canonical. Bounds (p < 2^381, so 4p < 2^383 < R; in fact p < 0.102 R):
  *  - mul: a, b < 2p; T = a b < 4p^2; Q = sum q_i 2^(52 i) < 2^364 * 2^20 = R;
  *    (T + Q p) / R < (4p^2 + R p) / R = p (4p / R + 1) < 2p. T + Q p < 2^766 fits in the 16
  *    accumulator limbs (832 bits); each 64-bit accumulator collects at most 16 product halves
  *    (< 2^52 each) of the product, 16 of the reduction and the carries: < 2^58.
+ *  - the reduction alone (fp52x8_redc_) accepts any T in [0, 8p^2), p (8p / R + 1) < 2p, with
+ *    signed limbs (|t_k| < 2^60): sums and differences of products reduced once (Fp2).
  *  - add: a + b < 4p, minus 2p when >= 2p. sub: a - b in (-2p, 2p), plus 2p when negative.
  *
  * Reduction step i (0..6): q = t_i m' mod 2^52 (m' = -1/p mod 2^52) makes t_i + q p_0 = 0 mod
@@ -61,8 +63,17 @@ static const uint64_t fp52_one[8] = {0x900000002fffdULL, 0x0bc40c0002760ULL, 0x3
 #define FP52_HI(acc, x, y) _mm512_madd52hi_epu64((acc), (x), (y))
 #define FP52_SET1(v) _mm512_set1_epi64((long long)(v))
 
-/* Montgomery reduction of the 16-limb t (limbs < 2^58, value < 2^766) into r: r = t / 2^384
- * mod p, in [0, 2p) under the bounds above. */
+/* 4p^2 in radix 2^52: added to a difference of two products of lazy values (each < 4p^2) to
+ * keep it nonnegative without changing it mod p. */
+static const uint64_t fp52_4p2[16] = {
+    0x8000071c638e4ULL, 0x75d8e0baac9aaULL, 0x844f3f5f3b5acULL, 0xdd0c58b0ce0d8ULL,
+    0x59afe47b4f9c6ULL, 0xba16a1c246812ULL, 0x672186171eca4ULL, 0x25e3bc0475a18ULL,
+    0x729bbd4c524ccULL, 0x414298b3f45b7ULL, 0xb967924d27a2fULL, 0x439439c11ad19ULL,
+    0xa88bc97a78b72ULL, 0x0d7f1d2f49e3aULL, 0x0000a90de92e3ULL, 0x0000000000000ULL};
+
+/* Montgomery reduction of the 16-limb t (limbs signed, |t_k| < 2^60; value in [0, 8p^2)) into
+ * r: r = t / 2^384 mod p, in [0, 2p) under the bounds above. The carries are arithmetic
+ * shifts, so a negative limb (a difference of products) carries a borrow. */
 FP52_INLINE void fp52x8_redc_(fp52x8 *r, __m512i t[16])
 {
     const __m512i mask = FP52_SET1(FP52_MASK), mp = FP52_SET1(FP52_MPRIME);
@@ -76,7 +87,7 @@ FP52_INLINE void fp52x8_redc_(fp52x8 *r, __m512i t[16])
             t[i + j] = FP52_LO(t[i + j], q, FP52_SET1(fp52_p[j]));
             t[i + j + 1] = FP52_HI(t[i + j + 1], q, FP52_SET1(fp52_p[j]));
         }
-        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(_mm512_add_epi64(t[i], mask), 52));
+        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srai_epi64(_mm512_add_epi64(t[i], mask), 52));
     }
     /* The 20-bit step: t_7 + q p = 0 mod 2^20 only, so its low half is added for real. q p_7
      * < 2^37 has no high half. */
@@ -89,7 +100,7 @@ FP52_INLINE void fp52x8_redc_(fp52x8 *r, __m512i t[16])
     }
 #pragma GCC unroll 16
     for (int j = 7; j < 15; j++) {
-        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64(t[j], 52));
+        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srai_epi64(t[j], 52));
         t[j] = _mm512_and_si512(t[j], mask);
     }
 /* (t_7 .. t_15) / 2^20, re-cut into 52-bit limbs; the result is < 2p < 2^382. */
@@ -99,10 +110,9 @@ FP52_INLINE void fp52x8_redc_(fp52x8 *r, __m512i t[16])
                                   _mm512_and_si512(_mm512_slli_epi64(t[8 + j], 32), mask));
 }
 
-/* r = a b / R mod p; a, b, r in [0, 2p). r may alias a or b. */
-FP52_INLINE void fp52x8_mul(fp52x8 *r, const fp52x8 *a, const fp52x8 *b)
+/* t = a b, unreduced, in 16 accumulator limbs (each < 2^56); a, b with normalised limbs. */
+FP52_INLINE void fp52x8_mul_wide_(__m512i t[16], const fp52x8 *a, const fp52x8 *b)
 {
-    __m512i t[16];
 #pragma GCC unroll 16
     for (int k = 0; k < 16; k++)
         t[k] = _mm512_setzero_si512();
@@ -113,14 +123,20 @@ FP52_INLINE void fp52x8_mul(fp52x8 *r, const fp52x8 *a, const fp52x8 *b)
             t[i + j] = FP52_LO(t[i + j], a->l[i], b->l[j]);
             t[i + j + 1] = FP52_HI(t[i + j + 1], a->l[i], b->l[j]);
         }
+}
+
+/* r = a b / R mod p; a, b, r in [0, 2p). r may alias a or b. */
+FP52_INLINE void fp52x8_mul(fp52x8 *r, const fp52x8 *a, const fp52x8 *b)
+{
+    __m512i t[16];
+    fp52x8_mul_wide_(t, a, b);
     fp52x8_redc_(r, t);
 }
 
-/* r = a^2 / R mod p: the 28 cross products once, doubled in the accumulators (a limb doubled
+/* t = a^2, unreduced: the 28 cross products once, doubled in the accumulators (a limb doubled
  * would exceed the 52 bits IFMA reads), then the 8 squares: 72 instead of 128 IFMAs. */
-FP52_INLINE void fp52x8_sqr(fp52x8 *r, const fp52x8 *a)
+FP52_INLINE void fp52x8_sqr_wide_(__m512i t[16], const fp52x8 *a)
 {
-    __m512i t[16];
 #pragma GCC unroll 16
     for (int k = 0; k < 16; k++)
         t[k] = _mm512_setzero_si512();
@@ -139,6 +155,13 @@ FP52_INLINE void fp52x8_sqr(fp52x8 *r, const fp52x8 *a)
         t[2 * i] = FP52_LO(t[2 * i], a->l[i], a->l[i]);
         t[2 * i + 1] = FP52_HI(t[2 * i + 1], a->l[i], a->l[i]);
     }
+}
+
+/* r = a^2 / R mod p; a, r in [0, 2p). */
+FP52_INLINE void fp52x8_sqr(fp52x8 *r, const fp52x8 *a)
+{
+    __m512i t[16];
+    fp52x8_sqr_wide_(t, a);
     fp52x8_redc_(r, t);
 }
 
@@ -155,6 +178,16 @@ FP52_INLINE __mmask8 fp52x8_carry_(__m512i d[8])
     __mmask8 neg = _mm512_movepi64_mask(d[7]);
     d[7] = _mm512_and_si512(d[7], mask);
     return neg;
+}
+
+/* r = a + b, not reduced: in [0, 4p) for a, b in [0, 2p), normalised limbs. Only an operand
+ * of fp52x8_mul_wide_ may be that large. */
+FP52_INLINE void fp52x8_add_wide_(fp52x8 *r, const fp52x8 *a, const fp52x8 *b)
+{
+#pragma GCC unroll 16
+    for (int j = 0; j < 8; j++)
+        r->l[j] = _mm512_add_epi64(a->l[j], b->l[j]);
+    (void)fp52x8_carry_(r->l);
 }
 
 /* r = a + b mod p in [0, 2p). */

@@ -34,6 +34,8 @@
 #define MSM_AFFINE_MIN_BUCKETS 256
 /* Batch addition: at most this many lanes per worker. */
 #define MSM_LANES_MAX 1024
+/* Batch state entries beyond the batch: the 8-lane code stores whole blocks of 8. */
+#define MSM_PRE_SLACK 7
 /* The max-bit-length scan splits the scalars into at most this many chunks. */
 #define MSM_SCAN_CHUNKS 64
 /* Windows per task: at most this many, and their affine buckets in at most this many bytes
@@ -432,7 +434,7 @@ static bool msm_layout_make(msm_layout *l, const msm_plan *p, const msm_group *g
             !msm_region(&l->side_used, &off, w, sizeof(uint64_t)) ||
             !msm_region(&l->busy, &off, w, sizeof(uint64_t)) ||
             !msm_region(&l->ent, &off, p->batch, g->entry) ||
-            !msm_region(&l->pre, &off, p->batch, g->pre) ||
+            !msm_region(&l->pre, &off, p->batch + MSM_PRE_SLACK, g->pre) ||
             !msm_region(&l->queue, &off, p->queue ? p->queue : 1, g->qitem))
             return false;
     }
@@ -629,7 +631,7 @@ static bool msm_badd_plan_make(msm_badd_plan *p, const msm_group *g, size_t n, u
     if (p->accum == CUZK_MSM_ACCUM_AFFINE) {
         if (!msm_region(&p->lanes_off, &off, p->lanes, g->aff) ||
             !msm_region(&p->ent_off, &off, p->lanes, g->entry) ||
-            !msm_region(&p->pre_off, &off, p->lanes, g->pre))
+            !msm_region(&p->pre_off, &off, p->lanes + MSM_PRE_SLACK, g->pre))
             return false;
     }
     if (!msm_region(&dummy, &off, 0, 1))

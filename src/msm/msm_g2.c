@@ -6,6 +6,7 @@
 #include "curve/curve_internal.h"
 #include "msm/msm_common.h"
 #include "msm/msm_ifma.h"
+#include "field/fp_ifma_fp2.h"
 
 #if CUZK_FP_HAVE_IFMA
 /* The batch-affine additions run 8 at a time (src/msm/batch_affine_x8.h), coordinates in Fp2. */
@@ -114,5 +115,66 @@ static void cuzk_g2_endo_images_(cuzk_g2_affine_t out[3], const cuzk_g2_affine_t
         out[m].infinity = false;
     }
 }
+
+#if CUZK_FP_HAVE_IFMA
+/*
+ * The same images for 8 points at once (split_chunk_ in src/msm/pippenger_impl.h): six 8-lane
+ * Fp2 multiplications per 8 points instead of six scalar ones per point, which were ~2 % of a
+ * 2^12 proof. Writes ext[m * n + i + k] for image m < 3 of point p[k], k < 8.
+ */
+#define MSM_ENDO_IMAGES_X8 1
+static void cuzk_g2_endo_images_x8_(cuzk_g2_affine_t *ext, size_t n, const cuzk_g2_affine_t *p,
+                                    size_t i)
+{
+    pthread_once(&msm_psi_once, msm_psi_init);
+    uint64_t src[8], dst[8];
+    for (int k = 0; k < 8; k++)
+        src[k] = (uint64_t)(uintptr_t)&p[k];
+    __m512i sp = _mm512_loadu_si512((const void *)src);
+    const __m512i off_y = _mm512_set1_epi64((long long)offsetof(cuzk_g2_affine_t, y));
+    fp2x8 x, y, cx, cy, t;
+    fp52x8 zero;
+    memset(&zero, 0, sizeof zero);
+    fp2x8_load_ptrs(&x, sp);
+    fp2x8_load_ptrs(&y, _mm512_add_epi64(sp, off_y));
+    cuzk_fp_t c[4][8];
+    for (int k = 0; k < 8; k++) {
+        c[0][k] = msm_psi_c[0].c0;
+        c[1][k] = msm_psi_c[0].c1;
+        c[2][k] = msm_psi_c[1].c0;
+        c[3][k] = msm_psi_c[1].c1;
+    }
+    fp52x8_load(&cx.c0, c[0]);
+    fp52x8_load(&cx.c1, c[1]);
+    fp52x8_load(&cy.c0, c[2]);
+    fp52x8_load(&cy.c1, c[3]);
+    __mmask8 live = 0;
+    for (int k = 0; k < 8; k++)
+        live |= (__mmask8)((unsigned)!p[k].infinity << k);
+    for (size_t m = 0; m < 3; m++) {
+        fp52x8_sub(&x.c1, &zero, &x.c1); /* conj */
+        fp2x8_mul(&x, &x, &cx);
+        fp52x8_sub(&y.c1, &zero, &y.c1);
+        fp2x8_mul(&y, &y, &cy);
+        t = y;
+        if (!(m & 1)) { /* psi^(m+1) with sign (-1)^(m+1) */
+            fp52x8_sub(&t.c0, &zero, &y.c0);
+            fp52x8_sub(&t.c1, &zero, &y.c1);
+        }
+        cuzk_g2_affine_t *out = ext + m * n + i;
+        for (int k = 0; k < 8; k++)
+            dst[k] = (uint64_t)(uintptr_t)&out[k];
+        __m512i dp = _mm512_loadu_si512((const void *)dst);
+        fp2x8_store_ptrs(dp, live, &x);
+        fp2x8_store_ptrs(_mm512_add_epi64(dp, off_y), live, &t);
+        for (int k = 0; k < 8; k++) {
+            if (live >> k & 1)
+                out[k].infinity = false;
+            else
+                cuzk_g2_affine_set_infinity(&out[k]);
+        }
+    }
+}
+#endif
 
 #include "msm/pippenger_impl.h"

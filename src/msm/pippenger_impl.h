@@ -139,9 +139,20 @@ typedef struct {
     uint32_t neg;
 } MSM_QITEM_T;
 
-static const msm_group M_(group_) = {sizeof(AFF_T),   sizeof(XYZZ_T),      sizeof(JAC_T),
-                                     sizeof(F_T),     sizeof(MSM_ENTRY_T), sizeof(MSM_QITEM_T),
-                                     2 * sizeof(B_T), MSM_INV_COST};
+/* Batch state per addition: 2 base-field elements (prefix product, norm); the 8-lane code keeps
+ * per block of 8 entries a prefix (and for G2 a norm) of 8 x 64 bytes and the two x coordinates
+ * (src/msm/batch_affine_x8.h): (512 + 1024) / 8 bytes per entry for G1, (1024 + 2048) / 8 for
+ * G2. Regions hold MSM_PRE_SLACK entries more, so a last partial block fits. */
+#if defined(MSM_BATCH_X8) && MSM_BATCH_X8 == 2
+#define MSM_PRE_BYTES 384
+#elif defined(MSM_BATCH_X8)
+#define MSM_PRE_BYTES 192
+#else
+#define MSM_PRE_BYTES (2 * sizeof(B_T))
+#endif
+static const msm_group M_(group_) = {sizeof(AFF_T), sizeof(XYZZ_T),      sizeof(JAC_T),
+                                     sizeof(F_T),   sizeof(MSM_ENTRY_T), sizeof(MSM_QITEM_T),
+                                     MSM_PRE_BYTES, MSM_INV_COST};
 
 /*
  * Performs the |m| independent affine additions of |ent| with one inversion (Montgomery's
@@ -551,16 +562,23 @@ static void M_(split_chunk_)(void *vctx, size_t j)
     size_t lo = msm_chunk_start(x->n, x->chunks, j), hi = msm_chunk_start(x->n, x->chunks, j + 1);
     for (size_t i = lo; i < hi; i++) {
         uint64_t k[4], piece[MSM_ENDO_M * MSM_ENDO_LIMBS];
-        AFF_T img[MSM_ENDO_M - 1];
         msm_scalar_mod_r(k, x->sc, i);
         msm_endo_split(piece, k);
-        M_(endo_images_)(img, &x->bases[i]);
-        for (size_t m = 0; m < MSM_ENDO_M; m++) {
+        for (size_t m = 0; m < MSM_ENDO_M; m++)
             memcpy(x->sub + (m * x->n + i) * MSM_ENDO_LIMBS, piece + m * MSM_ENDO_LIMBS,
                    MSM_ENDO_LIMBS * sizeof(uint64_t));
-            if (m > 0)
-                x->ext[(m - 1) * x->n + i] = img[m - 1];
-        }
+    }
+    size_t i = lo;
+#ifdef MSM_ENDO_IMAGES_X8 /* the group's 8-point images (G2), same results */
+    if (cuzk__msm_use_ifma)
+        for (; i + 8 <= hi; i += 8)
+            M_(endo_images_x8_)(x->ext, x->n, &x->bases[i], i);
+#endif
+    for (; i < hi; i++) {
+        AFF_T img[MSM_ENDO_M - 1];
+        M_(endo_images_)(img, &x->bases[i]);
+        for (size_t m = 1; m < MSM_ENDO_M; m++)
+            x->ext[(m - 1) * x->n + i] = img[m - 1];
     }
 }
 

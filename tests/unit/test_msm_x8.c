@@ -12,6 +12,9 @@
 #include "cuzk/alloc.h"
 #include "cuzk/msm.h"
 #include "msm/msm_ifma.h"
+#include "field/fp_ifma_fp2.h"
+#include "field/fp_internal.h"
+#include "field/mont.h"
 
 /* Instrumented (ASan) builds run about five times slower: they skip the larger sizes. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -272,5 +275,99 @@ CUZK_TEST(msm_g2_x8_matches_scalar_path)
     }
     cuzk_free(k);
     cuzk_free(bases);
+#endif
+}
+
+#if CUZK_FP_HAVE_IFMA
+/* A canonical element: uniform below p, or 0, 1, p - 1. */
+static void rand_fp(cuzk_fp_t *out)
+{
+    const uint64_t *p = cuzk_fp_modulus;
+    memset(out, 0, sizeof *out);
+    switch (test_rand_u64() % 8) {
+    case 0:
+        return;
+    case 1:
+        out->l[0] = 1;
+        return;
+    case 2: {
+        uint64_t one[6] = {1};
+        mont_sub_raw(out->l, p, one, 6);
+        return;
+    }
+    default:
+        do {
+            test_rand_bytes(out->l, sizeof out->l);
+            out->l[5] &= 0x1fffffffffffffffULL;
+        } while (mont_geq_vartime(out->l, p, 6));
+    }
+}
+
+/* Eight Fp2 lanes; each coordinate is loaded either as x or, half the time, as the lazy x + p
+ * (the [p, 2p) half of the range the 8-lane code keeps values in). */
+static void load_lazy(fp2x8 *r, const cuzk_fp2_t v[8])
+{
+    cuzk_fp_t c0[8], c1[8];
+    for (int k = 0; k < 8; k++) {
+        c0[k] = v[k].c0;
+        c1[k] = v[k].c1;
+        if (test_rand_u64() & 1)
+            mont_add_raw(c0[k].l, c0[k].l, cuzk_fp_modulus, 6);
+        if (test_rand_u64() & 1)
+            mont_add_raw(c1[k].l, c1[k].l, cuzk_fp_modulus, 6);
+    }
+    fp52x8_load(&r->c0, c0);
+    fp52x8_load(&r->c1, c1);
+}
+#endif
+
+/* fp2x8_mul (three products, one reduction per coordinate, unreduced sums) against
+ * cuzk_fp2_mul, and fp2x8_norm (two squares, one reduction) against c0^2 + c1^2: lazy and edge
+ * inputs, and chains that feed the lazy outputs back in. */
+CUZK_TEST(msm_fp2x8_mul_vs_scalar)
+{
+#if !CUZK_FP_HAVE_IFMA
+    test_skip("the AVX-512 IFMA back end is not built");
+#else
+    for (int it = 0; it < 3000; it++) {
+        cuzk_fp2_t a[8], b[8], want[8], got[8];
+        for (int k = 0; k < 8; k++) {
+            rand_fp(&a[k].c0);
+            rand_fp(&a[k].c1);
+            rand_fp(&b[k].c0);
+            rand_fp(&b[k].c1);
+        }
+        fp2x8 x, y;
+        load_lazy(&x, a);
+        load_lazy(&y, b);
+        for (int step = 0; step < 8; step++) { /* x = x y, then x = x x, ... */
+            fp2x8 *rhs = step & 1 ? &x : &y;
+            for (int k = 0; k < 8; k++)
+                cuzk_fp2_mul(&want[k], &a[k], step & 1 ? &a[k] : &b[k]);
+            fp2x8_mul(&x, &x, rhs);
+            cuzk_fp_t c0[8], c1[8];
+            fp52x8_store(c0, &x.c0);
+            fp52x8_store(c1, &x.c1);
+            for (int k = 0; k < 8; k++) {
+                got[k].c0 = c0[k];
+                got[k].c1 = c1[k];
+                CHECK_MSG(memcmp(&got[k], &want[k], sizeof got[k]) == 0,
+                          "iteration %d, step %d, lane %d", it, step, k);
+                a[k] = want[k];
+            }
+            fp52x8 nrm;
+            cuzk_fp_t n8[8];
+            fp2x8_norm(&nrm, &x);
+            fp52x8_store(n8, &nrm);
+            for (int k = 0; k < 8; k++) {
+                cuzk_fp_t n, t;
+                cuzk_fp_sqr(&n, &a[k].c0);
+                cuzk_fp_sqr(&t, &a[k].c1);
+                cuzk_fp_add(&n, &n, &t);
+                CHECK_MSG(memcmp(&n8[k], &n, sizeof n) == 0, "norm: iteration %d, step %d, lane %d",
+                          it, step, k);
+            }
+        }
+    }
 #endif
 }
