@@ -138,6 +138,76 @@ static cuzk_status g1_pair(g1_job jobs[2], cuzk_pool *pool)
     return CUZK_OK;
 }
 
+/*
+ * On two threads the H step and the five MSMs run as two lanes, each on one thread with
+ * one-thread MSMs: lane 0 the NTTs of H, then the H, B1 and C MSMs; lane 1 the G2 MSM, then A
+ * (about 52 and 55 ms of one thread at 2^12). One-thread MSMs batch their additions over all
+ * windows, where a G2 MSM split over two threads by windows cannot (docs/PERFORMANCE.md, "cuzk vs
+ * snarkjs prove"). The phase times then overlap: msm_h is H, tail_msm A + B1 + C, msm_b_g2 G2.
+ */
+typedef struct {
+    const cuzk_domain *dom;
+    cuzk_fr_t *a, *b, *c;
+    g1_job g1[4]; /* H, A, B1, C */
+    cuzk_g2_jac_t *b2;
+    const cuzk_g2_affine_t *b2_bases;
+    const uint64_t *b2_scalars;
+    size_t nv;
+    cuzk_status b2_st;
+    char b2_err[256];
+    double ms[6]; /* ntt, H, A, B1, C, G2 */
+} lanes_job;
+
+static void lanes_run(void *ctx, size_t lane)
+{
+    lanes_job *l = ctx;
+    double t0 = now_ms();
+    if (lane == 0) {
+        cuzk_poly_h(l->dom, l->a, l->b, l->c, NULL);
+        l->ms[0] = now_ms() - t0;
+        for (size_t i = 0; i < 4; i += i == 0 ? 2 : 1) { /* H, B1, C */
+            t0 = now_ms();
+            g1_job_run(l->g1, i);
+            l->ms[1 + i] = now_ms() - t0;
+        }
+        return;
+    }
+    l->b2_st = cuzk_g2_msm_raw(l->b2, l->b2_bases, l->b2_scalars, l->nv, NULL);
+    if (l->b2_st != CUZK_OK)
+        snprintf(l->b2_err, sizeof l->b2_err, "%s", cuzk_last_error());
+    l->ms[5] = now_ms() - t0;
+    t0 = now_ms();
+    g1_job_run(l->g1, 1);
+    l->ms[2] = now_ms() - t0;
+}
+
+/*
+ * The blinding terms of the assembly (r and s are secret: constant-time multiplications), as
+ * two jobs for the pool. With pi_A = A' + r delta1 (A' = alpha1 + sum w_i A_i) and B1' = beta1 +
+ * sum w_i B1_i, snarkjs's C + s pi_A + r B1 - r s delta1 (B1 = B1' + s delta1) is
+ * C + s pi_A + r B1': three G1 multiplications instead of five, no B1 needed. Job 0: s pi_A and
+ * r B1' (G1); job 1: s delta2 (G2, about as long).
+ */
+typedef struct {
+    const cuzk_fr_t *r, *s;
+    const cuzk_g1_jac_t *pa, *b1p;
+    const cuzk_g2_affine_t *delta_g2;
+    cuzk_g1_jac_t s_pa, r_b1p;
+    cuzk_g2_jac_t s_delta2;
+} blind_job;
+
+static void blind_run(void *ctx, size_t i)
+{
+    blind_job *j = ctx;
+    if (i == 0) {
+        cuzk_g1_mul(&j->s_pa, j->pa, j->s);
+        cuzk_g1_mul(&j->r_b1p, j->b1p, j->r);
+    } else {
+        cuzk_g2_from_affine(&j->s_delta2, j->delta_g2);
+        cuzk_g2_mul(&j->s_delta2, &j->s_delta2, j->s);
+    }
+}
+
 cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
                                    cuzk_fr_t *h_out, const cuzk_snarkjs_zkey *zk,
                                    const cuzk_snarkjs_wtns *w, const cuzk_fr_t *r,
@@ -178,64 +248,80 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
                       cuzk_domain_size(dom), n);
         goto out;
     }
-    cuzk_poly_h(dom, p.a, p.b, p.c, pool);
-    tm.ntt_h = now_ms() - t0;
-    if (h_out)
-        memcpy(h_out, p.a, n * sizeof *h_out);
-
     cuzk_g1_jac_t h_acc, a_acc, b1_acc, c_acc;
     cuzk_g2_jac_t b2_acc;
-    /* The four G1 MSMs as two concurrent pairs of about equal size (msm_h: H with A; tail_msm:
-     * B1 with C); the G2 MSM alone, split over the pool by windows. */
     g1_job jobs[4] = {
         {.out = &h_acc, .bases = zk->h, .mont = p.a, .n = n},
         {.out = &a_acc, .bases = zk->a, .raw = w->values, .n = nv},
         {.out = &b1_acc, .bases = zk->b1, .raw = w->values, .n = nv},
         {.out = &c_acc, .bases = zk->c, .raw = w->values + 4 * (np + 1), .n = nv - np - 1},
     };
-    t0 = now_ms();
-    if ((s = g1_pair(&jobs[0], pool)) != CUZK_OK)
-        goto out;
-    tm.msm_h = now_ms() - t0;
+    if (cuzk_pool_threads(pool) == 2) {
+        lanes_job l = {.dom = dom,
+                       .a = p.a,
+                       .b = p.b,
+                       .c = p.c,
+                       .b2 = &b2_acc,
+                       .b2_bases = zk->b2,
+                       .b2_scalars = w->values,
+                       .nv = nv};
+        memcpy(l.g1, jobs, sizeof jobs);
+        cuzk_pool_run(pool, 2, lanes_run, &l);
+        tm.ntt_h = l.ms[0];
+        tm.msm_h = l.ms[1];
+        tm.tail_msm = l.ms[2] + l.ms[3] + l.ms[4];
+        tm.msm_b_g2 = l.ms[5];
+        if (h_out)
+            memcpy(h_out, p.a, n * sizeof *h_out);
+        for (int i = 0; i < 4 && s == CUZK_OK; i++)
+            if (l.g1[i].st != CUZK_OK)
+                s = cuzk_fail(l.g1[i].st, "%s", l.g1[i].err);
+        if (s == CUZK_OK && l.b2_st != CUZK_OK)
+            s = cuzk_fail(l.b2_st, "%s", l.b2_err);
+        if (s != CUZK_OK)
+            goto out;
+    } else {
+        cuzk_poly_h(dom, p.a, p.b, p.c, pool);
+        tm.ntt_h = now_ms() - t0;
+        if (h_out)
+            memcpy(h_out, p.a, n * sizeof *h_out);
 
-    t0 = now_ms();
-    if ((s = g1_pair(&jobs[2], pool)) != CUZK_OK)
-        goto out;
-    tm.tail_msm = now_ms() - t0;
+        /* Other thread counts: the four G1 MSMs as two concurrent pairs of about equal size
+         * (msm_h: H with A; tail_msm: B1 with C); the G2 MSM alone, split over the pool by
+         * windows. */
+        t0 = now_ms();
+        if ((s = g1_pair(&jobs[0], pool)) != CUZK_OK)
+            goto out;
+        tm.msm_h = now_ms() - t0;
 
-    t0 = now_ms();
-    if ((s = cuzk_g2_msm_raw(&b2_acc, zk->b2, w->values, nv, pool)) != CUZK_OK)
-        goto out;
-    tm.msm_b_g2 = now_ms() - t0;
+        t0 = now_ms();
+        if ((s = g1_pair(&jobs[2], pool)) != CUZK_OK)
+            goto out;
+        tm.tail_msm = now_ms() - t0;
 
-    /* Assembly; r and s are secret: constant-time scalar multiplications. */
+        t0 = now_ms();
+        if ((s = cuzk_g2_msm_raw(&b2_acc, zk->b2, w->values, nv, pool)) != CUZK_OK)
+            goto out;
+        tm.msm_b_g2 = now_ms() - t0;
+    }
+
+    /* Assembly (blind_job above). */
     t0 = now_ms();
-    cuzk_g1_jac_t pa, b1, pc, t;
-    cuzk_g2_jac_t pb, t2;
-    cuzk_fr_t rs;
-    cuzk_fr_mul(&rs, r, s_rand);
+    cuzk_g1_jac_t pa, b1p, pc, t;
+    cuzk_g2_jac_t pb;
     cuzk_g1_from_affine(&t, &zk->delta_g1);
     cuzk_g1_mul(&t, &t, r);
     cuzk_g1_add_affine(&pa, &a_acc, &zk->alpha_g1);
     cuzk_g1_add(&pa, &pa, &t);
-    cuzk_g2_from_affine(&t2, &zk->delta_g2);
-    cuzk_g2_mul(&t2, &t2, s_rand);
+    cuzk_g1_add_affine(&b1p, &b1_acc, &zk->beta_g1);
+    blind_job bj = {.r = r, .s = s_rand, .pa = &pa, .b1p = &b1p, .delta_g2 = &zk->delta_g2};
+    cuzk_pool_run(pool, 2, blind_run, &bj);
     cuzk_g2_add_affine(&pb, &b2_acc, &zk->beta_g2);
-    cuzk_g2_add(&pb, &pb, &t2);
-    cuzk_g1_from_affine(&t, &zk->delta_g1);
-    cuzk_g1_mul(&t, &t, s_rand);
-    cuzk_g1_add_affine(&b1, &b1_acc, &zk->beta_g1);
-    cuzk_g1_add(&b1, &b1, &t);
+    cuzk_g2_add(&pb, &pb, &bj.s_delta2);
     cuzk_g1_add(&pc, &c_acc, &h_acc);
-    cuzk_g1_mul(&t, &pa, s_rand);
-    cuzk_g1_add(&pc, &pc, &t);
-    cuzk_g1_mul(&t, &b1, r);
-    cuzk_g1_add(&pc, &pc, &t);
-    cuzk_g1_from_affine(&t, &zk->delta_g1);
-    cuzk_g1_mul(&t, &t, &rs);
-    cuzk_g1_neg(&t, &t);
-    cuzk_g1_add(&pc, &pc, &t);
-    cuzk_memclear(&rs, sizeof rs);
+    cuzk_g1_add(&pc, &pc, &bj.s_pa);
+    cuzk_g1_add(&pc, &pc, &bj.r_b1p);
+    cuzk_memclear(&bj, sizeof bj);
     cuzk_g1_to_affine(&proof->a, &pa);
     cuzk_g2_to_affine(&proof->b, &pb);
     cuzk_g1_to_affine(&proof->c, &pc);
