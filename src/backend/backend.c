@@ -365,10 +365,6 @@ cuzk_status cuzk_backend_msm_g2(cuzk_backend *be, cuzk_g2_jac_t *out, const cuzk
                                            const uint32_t *idx, const cuzk_fr_t *scalars,        \
                                            size_t m)                                             \
     {                                                                                              \
-        for (size_t j = 0; j < m; j++)                                                             \
-            if (idx[j] >= n)                                                                       \
-                return cuzk_fail(CUZK_ERR_INVALID_ARG,                                             \
-                                 "msm " #G " idx: entry %zu names base %u of %zu", j, idx[j], n); \
         size_t first = 0;                                                                          \
         const cuzk_gpu_bases *rb = be->kind == CUZK_BACKEND_CUDA                                   \
                                        ? find_resident(be, bases, n, G##_IS_G2, &first)            \
@@ -377,8 +373,12 @@ cuzk_status cuzk_backend_msm_g2(cuzk_backend *be, cuzk_g2_jac_t *out, const cuzk
             cuzk_status s =                                                                        \
                 cuzk_gpu_msm_##G##_resident_idx(out, rb, first, idx, scalars, m, NULL);            \
             if (!cpu_can_take(s))                                                                  \
-                return s;                                                                          \
+                return s; /* the device checked the indices itself */                              \
         }                                                                                          \
+        for (size_t j = 0; j < m; j++)                                                             \
+            if (idx[j] >= n)                                                                       \
+                return cuzk_fail(CUZK_ERR_INVALID_ARG,                                             \
+                                 "msm " #G " idx: entry %zu names base %u of %zu", j, idx[j], n); \
         AFF *sel = cuzk_alloc_array(m ? m : 1, sizeof *sel);                                       \
         if (!sel)                                                                                  \
             return cuzk_fail(CUZK_ERR_NOMEM, "msm " #G " idx: out of memory for %zu bases", m);  \

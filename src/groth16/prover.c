@@ -29,6 +29,11 @@ static bool bit(const uint64_t *bm, size_t i)
  * feeds. A chunk is a multiple of 64 scalars, so each owns whole bitmap words. */
 #define SPLIT_CHUNK ((size_t)1 << 16)
 
+static size_t chunk_hi(size_t t, size_t n)
+{
+    return (t + 1) * SPLIT_CHUNK < n ? (t + 1) * SPLIT_CHUNK : n;
+}
+
 typedef struct {
     const cuzk_fr_t *sc;
     size_t n;
@@ -39,7 +44,7 @@ typedef struct {
 static void split_chunk(void *ctx, size_t t)
 {
     split_job *j = ctx;
-    size_t lo = t * SPLIT_CHUNK, hi = lo + SPLIT_CHUNK < j->n ? lo + SPLIT_CHUNK : j->n;
+    size_t lo = t * SPLIT_CHUNK, hi = chunk_hi(t, j->n);
     memset(j->ones + lo / 64, 0, ((hi - lo + 63) / 64) * sizeof *j->ones);
     for (size_t i = lo; i < hi; i++) {
         if (cuzk_fr_is_one(&j->sc[i])) {
@@ -62,6 +67,29 @@ static void split01(cuzk_pool *pool, const cuzk_fr_t *sc, size_t n, uint64_t *on
     cuzk_pool_run(pool, (n + SPLIT_CHUNK - 1) / SPLIT_CHUNK, split_chunk, &j);
 }
 
+/* Compaction over |n| entries in SPLIT_CHUNK chunks on the pool: |count| stores chunk t's output
+ * count in (*offs)[t], which then becomes its first output index for |fill|. Returns the total,
+ * or SIZE_MAX when the chunk table cannot be allocated. */
+static size_t two_pass(cuzk_pool *pool, size_t n, void (*count)(void *, size_t),
+                       void (*fill)(void *, size_t), void *ctx, size_t **offs)
+{
+    size_t chunks = (n + SPLIT_CHUNK - 1) / SPLIT_CHUNK, total = 0;
+    if (!chunks)
+        return 0;
+    if (!(*offs = cuzk_alloc_array(chunks, sizeof **offs)))
+        return SIZE_MAX;
+    cuzk_pool_run(pool, chunks, count, ctx);
+    for (size_t t = 0; t < chunks; t++) {
+        size_t c = (*offs)[t];
+        (*offs)[t] = total;
+        total += c;
+    }
+    cuzk_pool_run(pool, chunks, fill, ctx);
+    cuzk_free(*offs);
+    *offs = NULL;
+    return total;
+}
+
 /* The same split with the tail as (index, value) pairs of the scalars that are neither 0 nor 1,
  * for a device holding the bases: only those travel (5 % of a PoRep partition's 130 M). */
 typedef struct {
@@ -76,7 +104,7 @@ typedef struct {
 static void csplit_count(void *ctx, size_t t)
 {
     csplit_job *j = ctx;
-    size_t lo = t * SPLIT_CHUNK, hi = lo + SPLIT_CHUNK < j->n ? lo + SPLIT_CHUNK : j->n, c = 0;
+    size_t lo = t * SPLIT_CHUNK, hi = chunk_hi(t, j->n), c = 0;
     memset(j->ones + lo / 64, 0, ((hi - lo + 63) / 64) * sizeof *j->ones);
     for (size_t i = lo; i < hi; i++) {
         if (cuzk_fr_is_one(&j->sc[i]))
@@ -90,8 +118,7 @@ static void csplit_count(void *ctx, size_t t)
 static void csplit_fill(void *ctx, size_t t)
 {
     csplit_job *j = ctx;
-    size_t lo = t * SPLIT_CHUNK, hi = lo + SPLIT_CHUNK < j->n ? lo + SPLIT_CHUNK : j->n;
-    size_t k = j->offs[t];
+    size_t lo = t * SPLIT_CHUNK, hi = chunk_hi(t, j->n), k = j->offs[t];
     for (size_t i = lo; i < hi; i++)
         if (!cuzk_fr_is_zero(&j->sc[i]) && !cuzk_fr_is_one(&j->sc[i])) {
             j->vals[k] = j->sc[i];
@@ -103,22 +130,8 @@ static void csplit_fill(void *ctx, size_t t)
 static size_t split01_pairs(cuzk_pool *pool, const cuzk_fr_t *sc, size_t n, uint64_t *ones,
                             cuzk_fr_t *vals, uint32_t *idx)
 {
-    size_t chunks = (n + SPLIT_CHUNK - 1) / SPLIT_CHUNK, total = 0;
-    if (!chunks)
-        return 0;
-    size_t *offs = cuzk_alloc_array(chunks, sizeof *offs);
-    if (!offs)
-        return SIZE_MAX;
-    csplit_job j = {sc, n, ones, vals, idx, offs};
-    cuzk_pool_run(pool, chunks, csplit_count, &j);
-    for (size_t t = 0; t < chunks; t++) {
-        size_t c = offs[t];
-        offs[t] = total;
-        total += c;
-    }
-    cuzk_pool_run(pool, chunks, csplit_fill, &j);
-    cuzk_free(offs);
-    return total;
+    csplit_job j = {sc, n, ones, vals, idx, NULL};
+    return two_pass(pool, n, csplit_count, csplit_fill, &j, &j.offs);
 }
 
 typedef struct {
@@ -128,11 +141,6 @@ typedef struct {
     const uint64_t *mask;
     size_t *offs; /* per chunk: set bits before it (after the counting pass: its count) */
 } gather_job;
-
-static size_t chunk_hi(size_t t, size_t n)
-{
-    return (t + 1) * SPLIT_CHUNK < n ? (t + 1) * SPLIT_CHUNK : n;
-}
 
 static void gather_count(void *ctx, size_t t)
 {
@@ -157,23 +165,8 @@ static void gather_copy(void *ctx, size_t t)
 static size_t gather(cuzk_pool *pool, cuzk_fr_t *dst, const cuzk_fr_t *src, size_t n,
                      const uint64_t *mask)
 {
-    size_t chunks = (n + SPLIT_CHUNK - 1) / SPLIT_CHUNK;
-    if (!chunks)
-        return 0;
-    size_t *offs = cuzk_alloc_array(chunks, sizeof *offs);
-    if (!offs)
-        return SIZE_MAX;
-    gather_job j = {dst, src, n, mask, offs};
-    cuzk_pool_run(pool, chunks, gather_count, &j);
-    size_t total = 0;
-    for (size_t t = 0; t < chunks; t++) {
-        size_t c = offs[t];
-        offs[t] = total;
-        total += c;
-    }
-    cuzk_pool_run(pool, chunks, gather_copy, &j);
-    cuzk_free(offs);
-    return total;
+    gather_job j = {dst, src, n, mask, NULL};
+    return two_pass(pool, n, gather_count, gather_copy, &j, &j.offs);
 }
 
 typedef struct {
