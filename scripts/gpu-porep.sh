@@ -6,7 +6,7 @@
 #                                             with the shared libraries they need (the device image
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
-#   scripts/gpu-porep.sh [compare] [prover] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [tests] [ncu]
+#   scripts/gpu-porep.sh [check] [compare] [prover] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [tests] [ncu]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -24,6 +24,9 @@ if [ "$modes" = pack ]; then
     for v in "$BUILD"/bin/cuzk-bench-*; do
         [ -x "$v" ] && { strip -o "$CARRY/bin/$(basename "$v")" "$v" || exit 1; }
     done
+    # The snarkjs fixture keys for gpu_snarkjs_prove and mode check (CUZK_FIXTURES there).
+    mkdir -p "$CARRY/fixtures" && cp -r "${FIXTURES:-../shared/fixtures}/snarkjs" "$CARRY/fixtures/" ||
+        exit 1
     for b in "$CARRY"/bin/* "$CARRY"/lib/*; do ldd "$b"; done | awk '$3 ~ /^\// {print $3}' | sort -u |
         grep -Ev '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
         while read -r l; do cp -L "$l" "$CARRY/rt/"; done
@@ -47,6 +50,7 @@ if ldd "$B" | grep -q "not found"; then
     export LD_LIBRARY_PATH=$PWD/$CARRY/rt${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 ldd "$B" | grep "not found" && { log "missing libraries"; exit 1; }
+[ -d "$CARRY/fixtures" ] && export CUZK_FIXTURES=${CUZK_FIXTURES:-$PWD/$CARRY/fixtures}
 "$B" info >"$OUT/info.txt" 2>&1 || { log "cuzk-bench info failed"; cat "$OUT/info.txt"; exit 1; }
 nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm,driver_version --format=csv |
     tee -a "$OUT/summary.txt"
@@ -68,6 +72,12 @@ for m in $modes; do
 case $m in
 tests)
     step 200 tests "$T" --filter='gpu_msm*' --timeout=190
+    ;;
+check)
+    # scripts/gpu-check.sh on the carried binaries: all gpu_* tests, whole proofs of built-in
+    # circuits and of the snarkjs fixture keys (kept in $OUT/proofs for snarkjs on the dev VM).
+    step 500 check env NO_BUILD=1 BENCH="$B" TESTS="$T" PROOF_DIR="$OUT/proofs" scripts/gpu-check.sh
+    grep -E "^(ok|not ok)|tests," "$OUT/check.log" | tee -a "$OUT/summary.txt"
     ;;
 alltests)
     # Every GPU test (field, NTT, H, MSM, batch addition, backends, errors).

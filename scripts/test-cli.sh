@@ -99,6 +99,18 @@ head -c 5000 "$TMP/p/sha256-chain-1.params" > "$TMP/p/trunc-1.params"
 mkdir -p "$TMP/q" && cp "$TMP/p/trunc-1.params" "$TMP/q/sha256-chain-1.params"
 expect 2 'error: .*params' -- "$BENCH" prove --params "$TMP/q" --circuit sha256-chain:1
 expect 2 'unknown' -- "$BENCH" prove --params "$TMP/p" --circuit nosuch:1
+# snarkjs keys: the CPU path, the backend in --json, the backend choices.
+SJ=${CUZK_FIXTURES:-../shared/fixtures}/snarkjs
+sjp() { "$BENCH" prove --zkey "$SJ/multiplier.zkey" --wtns "$SJ/multiplier.wtns" \
+    --proof "$TMP/sj.proof.json" --public "$TMP/sj.public.json" "$@"; }
+expect 0 '"backend":"cpu"' -- sjp --backend cpu --json
+expect 0 '"backend":"cpu"' -- sjp --json
+expect 2 "unknown backend 'gpu'" -- sjp --backend gpu
+if "$BENCH" info | grep -q '^backend cuda: compiled, [1-9]'; then
+    expect 0 '"backend":"cuda"' -- sjp --backend cuda --json
+else
+    expect 2 'error: cuda backend' -- sjp --backend cuda
+fi
 # info and the benchmark commands' machine-readable output.
 expect 0 'commit: ' -- "$BENCH" info
 for cmd in field curve pairing; do

@@ -14,6 +14,7 @@
  * and cuzk_last_error() says what is wrong and at which file offset.
  */
 
+#include "cuzk/backend.h"
 #include "cuzk/groth16.h"
 #include "cuzk/threadpool.h"
 
@@ -164,6 +165,16 @@ cuzk_status cuzk_snarkjs_prove(cuzk_groth16_proof *proof, cuzk_fr_t *public_inpu
                                const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
                                cuzk_pool *pool,
                                cuzk_prove_timings *timings) CUZK_WARN_UNUSED_RESULT;
+/*
+ * The same on a backend: a CUDA backend runs the H step (domains of 2^10 and up) and the five
+ * MSMs on its device, with the bases uploaded per call; a CPU backend is cuzk_snarkjs_prove on
+ * the backend's pool. The device proof is the same group elements as the CPU one for the same
+ * r, s (tests/unit/test_gpu_snarkjs.c). Like every backend call, for one thread at a time.
+ */
+cuzk_status cuzk_snarkjs_prove_on(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
+                                  const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
+                                  cuzk_backend *be,
+                                  cuzk_prove_timings *timings) CUZK_WARN_UNUSED_RESULT;
 
 /* ---- snarkjs JSON ------------------------------------------------------------------------- */
 

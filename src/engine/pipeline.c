@@ -49,7 +49,8 @@ static cuzk_status synthesize(const srs_entry *c, uint64_t seed, cuzk_prover_dat
         s = cuzk_cs_take_prover_data(cs, pd);
     cuzk_cs_destroy(cs);
     if (s == CUZK_OK && (pd->n_inputs != p->vk->ic_len || pd->n_aux != p->n_l))
-        s = cuzk_fail(CUZK_ERR_INVALID_ARG, "circuit %s synthesised %zu inputs and %zu aux "
+        s = cuzk_fail(CUZK_ERR_INVALID_ARG,
+                      "circuit %s synthesised %zu inputs and %zu aux "
                       "variables but its parameters (%s) are for %zu and %zu",
                       c->id, pd->n_inputs, pd->n_aux, c->path, p->vk->ic_len, p->n_l);
     return s;
@@ -132,8 +133,8 @@ void *cuzk__synth_main(void *arg)
 
         pthread_mutex_lock(&e->mu);
         if (s != CUZK_OK) {
-            cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED, "partition %u synthesis: %s",
-                                    it->part, cuzk_last_error());
+            cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED, "partition %u synthesis: %s", it->part,
+                                    cuzk_last_error());
             cuzk__item_discard_locked(e, it);
             continue;
         }
@@ -168,9 +169,9 @@ static item *pop_best_locked(cuzk_engine *e)
             continue;
         }
         const job *b = (*best)->j;
-        if (a->prio > b->prio || (a->prio == b->prio && (a->seq < b->seq ||
-                                                         (a->seq == b->seq &&
-                                                          (*p)->part < (*best)->part))))
+        if (a->prio > b->prio ||
+            (a->prio == b->prio &&
+             (a->seq < b->seq || (a->seq == b->seq && (*p)->part < (*best)->part))))
             best = p;
     }
     item *it = *best;
@@ -241,8 +242,10 @@ void *cuzk__prover_main(void *arg)
                 cuzk_fr_to_bytes_le(pub + 32 * (size_t)i, &it->pd.input[i + 1]);
         } else {
             cuzk_fr_t *fr = cuzk_alloc_array(n_pub ? n_pub : 1, sizeof *fr);
-            s = fr ? cuzk_snarkjs_prove(&proof, fr, c->zkey, wtns, cuzk_backend_pool(w->be), &t)
-                   : cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
+            /* A GPU worker proves snarkjs keys on its device too. */
+            s = !fr     ? cuzk_fail(CUZK_ERR_NOMEM, "out of memory")
+                : w->be ? cuzk_snarkjs_prove_on(&proof, fr, c->zkey, wtns, w->be, &t)
+                        : cuzk_snarkjs_prove(&proof, fr, c->zkey, wtns, NULL, &t);
             for (uint32_t i = 0; s == CUZK_OK && i < n_pub; i++)
                 cuzk_fr_to_bytes_le(pub + 32 * (size_t)i, &fr[i]);
             cuzk_free(fr);

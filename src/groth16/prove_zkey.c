@@ -13,6 +13,7 @@
  */
 #include "groth16/snarkjs_internal.h"
 #include "cuzk/alloc.h"
+#include "cuzk/backend.h"
 #include "cuzk/msm.h"
 #include "cuzk/poly.h"
 
@@ -44,21 +45,35 @@ static cuzk_status random_fr(cuzk_fr_t *out)
     return cuzk_fail(CUZK_ERR_INTERNAL, "no random scalar below r in 128 draws");
 }
 
-cuzk_status cuzk_snarkjs_prove(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
-                               const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
-                               cuzk_pool *pool, cuzk_prove_timings *timings)
+static cuzk_status prove_random(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
+                                const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
+                                cuzk_backend *be, cuzk_pool *pool, cuzk_prove_timings *timings)
 {
     cuzk_fr_t rs[2];
     cuzk_status s = random_fr(&rs[0]);
     if (s == CUZK_OK)
         s = random_fr(&rs[1]);
     if (s == CUZK_OK)
-        s = cuzk__snarkjs_prove_rs(proof, public_inputs, NULL, zk, w, &rs[0], &rs[1], pool,
+        s = cuzk__snarkjs_prove_rs(proof, public_inputs, NULL, zk, w, &rs[0], &rs[1], be, pool,
                                    timings);
     else
         memset(proof, 0, sizeof *proof);
     cuzk_memclear(rs, sizeof rs);
     return s;
+}
+
+cuzk_status cuzk_snarkjs_prove(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
+                               const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
+                               cuzk_pool *pool, cuzk_prove_timings *timings)
+{
+    return prove_random(proof, public_inputs, zk, w, NULL, pool, timings);
+}
+
+cuzk_status cuzk_snarkjs_prove_on(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
+                                  const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
+                                  cuzk_backend *be, cuzk_prove_timings *timings)
+{
+    return prove_random(proof, public_inputs, zk, w, be, NULL, timings);
 }
 
 /* Secret-bearing buffers of one proof. */
@@ -182,6 +197,54 @@ static void lanes_run(void *ctx, size_t lane)
 }
 
 /*
+ * The H step and the five MSMs through a device backend, one after another on its stream: at the
+ * sizes circom produces (up to 2^20 or so) each device MSM takes milliseconds, against hundreds on
+ * the CPU, so overlapping the G2 MSM on the host would not pay. The witness goes in Montgomery
+ * form (|wm|), as cuzk_backend_msm_* take it. The bases are uploaded per call: a zkey is not held
+ * resident on the device.
+ */
+typedef struct {
+    cuzk_g1_jac_t h, a, b1, c;
+    cuzk_g2_jac_t b2;
+} msm_sums;
+
+static cuzk_status dev_g1(cuzk_backend *be, cuzk_g1_jac_t *out, const cuzk_g1_affine_t *bases,
+                          const cuzk_fr_t *scalars, size_t n)
+{
+    if (n == 0) {
+        cuzk_g1_jac_set_infinity(out);
+        return CUZK_OK;
+    }
+    return cuzk_backend_msm_g1(be, out, bases, scalars, n);
+}
+
+static cuzk_status device_msms(cuzk_backend *be, const cuzk_domain *dom, const prove_bufs *p,
+                               const cuzk_snarkjs_zkey *zk, msm_sums *o, cuzk_prove_timings *tm)
+{
+    size_t n = p->n, nv = p->nv, np = zk->n_public;
+    double t0 = now_ms();
+    cuzk_status s = cuzk_backend_h(be, dom, p->a, p->b, p->c);
+    tm->ntt_h = now_ms() - t0;
+    if (s != CUZK_OK)
+        return s;
+    t0 = now_ms();
+    if ((s = dev_g1(be, &o->h, zk->h, p->a, n)) != CUZK_OK)
+        return s;
+    tm->msm_h = now_ms() - t0;
+    t0 = now_ms();
+    if ((s = dev_g1(be, &o->a, zk->a, p->wm, nv)) != CUZK_OK ||
+        (s = dev_g1(be, &o->b1, zk->b1, p->wm, nv)) != CUZK_OK ||
+        (s = dev_g1(be, &o->c, zk->c, p->wm + np + 1, nv - np - 1)) != CUZK_OK)
+        return s;
+    tm->tail_msm = now_ms() - t0;
+    t0 = now_ms();
+    if ((s = cuzk_backend_msm_g2(be, &o->b2, zk->b2, p->wm, nv)) != CUZK_OK)
+        return s;
+    tm->msm_b_g2 = now_ms() - t0;
+    return CUZK_OK;
+}
+
+/*
  * The blinding terms of the assembly (r and s are secret: constant-time multiplications), as
  * two jobs for the pool. With pi_A = A' + r delta1 (A' = alpha1 + sum w_i A_i) and B1' = beta1 +
  * sum w_i B1_i, snarkjs's C + s pi_A + r B1 - r s delta1 (B1 = B1' + s delta1) is
@@ -211,9 +274,12 @@ static void blind_run(void *ctx, size_t i)
 cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
                                    cuzk_fr_t *h_out, const cuzk_snarkjs_zkey *zk,
                                    const cuzk_snarkjs_wtns *w, const cuzk_fr_t *r,
-                                   const cuzk_fr_t *s_rand, cuzk_pool *pool,
+                                   const cuzk_fr_t *s_rand, cuzk_backend *be, cuzk_pool *pool,
                                    cuzk_prove_timings *timings)
 {
+    if (be)
+        pool = cuzk_backend_pool(be);
+    bool on_device = be && cuzk_backend_device(be) >= 0;
     cuzk_prove_timings tm;
     memset(&tm, 0, sizeof tm);
     memset(proof, 0, sizeof *proof);
@@ -248,20 +314,24 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
                       cuzk_domain_size(dom), n);
         goto out;
     }
-    cuzk_g1_jac_t h_acc, a_acc, b1_acc, c_acc;
-    cuzk_g2_jac_t b2_acc;
+    msm_sums m;
     g1_job jobs[4] = {
-        {.out = &h_acc, .bases = zk->h, .mont = p.a, .n = n},
-        {.out = &a_acc, .bases = zk->a, .raw = w->values, .n = nv},
-        {.out = &b1_acc, .bases = zk->b1, .raw = w->values, .n = nv},
-        {.out = &c_acc, .bases = zk->c, .raw = w->values + 4 * (np + 1), .n = nv - np - 1},
+        {.out = &m.h, .bases = zk->h, .mont = p.a, .n = n},
+        {.out = &m.a, .bases = zk->a, .raw = w->values, .n = nv},
+        {.out = &m.b1, .bases = zk->b1, .raw = w->values, .n = nv},
+        {.out = &m.c, .bases = zk->c, .raw = w->values + 4 * (np + 1), .n = nv - np - 1},
     };
-    if (cuzk_pool_threads(pool) == 2) {
+    if (on_device) {
+        if ((s = device_msms(be, dom, &p, zk, &m, &tm)) != CUZK_OK)
+            goto out;
+        if (h_out)
+            memcpy(h_out, p.a, n * sizeof *h_out);
+    } else if (cuzk_pool_threads(pool) == 2) {
         lanes_job l = {.dom = dom,
                        .a = p.a,
                        .b = p.b,
                        .c = p.c,
-                       .b2 = &b2_acc,
+                       .b2 = &m.b2,
                        .b2_bases = zk->b2,
                        .b2_scalars = w->values,
                        .nv = nv};
@@ -300,7 +370,7 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
         tm.tail_msm = now_ms() - t0;
 
         t0 = now_ms();
-        if ((s = cuzk_g2_msm_raw(&b2_acc, zk->b2, w->values, nv, pool)) != CUZK_OK)
+        if ((s = cuzk_g2_msm_raw(&m.b2, zk->b2, w->values, nv, pool)) != CUZK_OK)
             goto out;
         tm.msm_b_g2 = now_ms() - t0;
     }
@@ -311,14 +381,14 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
     cuzk_g2_jac_t pb;
     cuzk_g1_from_affine(&t, &zk->delta_g1);
     cuzk_g1_mul(&t, &t, r);
-    cuzk_g1_add_affine(&pa, &a_acc, &zk->alpha_g1);
+    cuzk_g1_add_affine(&pa, &m.a, &zk->alpha_g1);
     cuzk_g1_add(&pa, &pa, &t);
-    cuzk_g1_add_affine(&b1p, &b1_acc, &zk->beta_g1);
+    cuzk_g1_add_affine(&b1p, &m.b1, &zk->beta_g1);
     blind_job bj = {.r = r, .s = s_rand, .pa = &pa, .b1p = &b1p, .delta_g2 = &zk->delta_g2};
     cuzk_pool_run(pool, 2, blind_run, &bj);
-    cuzk_g2_add_affine(&pb, &b2_acc, &zk->beta_g2);
+    cuzk_g2_add_affine(&pb, &m.b2, &zk->beta_g2);
     cuzk_g2_add(&pb, &pb, &bj.s_delta2);
-    cuzk_g1_add(&pc, &c_acc, &h_acc);
+    cuzk_g1_add(&pc, &m.c, &m.h);
     cuzk_g1_add(&pc, &pc, &bj.s_pa);
     cuzk_g1_add(&pc, &pc, &bj.r_b1p);
     cuzk_memclear(&bj, sizeof bj);

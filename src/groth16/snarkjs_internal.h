@@ -97,11 +97,13 @@ bool cuzk__dec_to_limbs(uint64_t *out, size_t n, const char *s, const uint64_t *
  * cuzk_snarkjs_prove with given prover randomness |r|, |s| (Montgomery form), for tests that
  * reproduce snarkjs's proofs byte for byte. When |h_out| is not NULL it receives the
  * domain_size H scalars (Montgomery form). The proof is verified like in cuzk_snarkjs_prove.
+ * With a backend |be| (then |pool| is ignored) a CUDA backend runs the H step and the MSMs on its
+ * device; a CPU backend, or |be| = NULL, runs the CPU prover on the pool.
  */
 cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
                                    cuzk_fr_t *h_out, const cuzk_snarkjs_zkey *zk,
                                    const cuzk_snarkjs_wtns *w, const cuzk_fr_t *r,
-                                   const cuzk_fr_t *s, cuzk_pool *pool,
+                                   const cuzk_fr_t *s, cuzk_backend *be, cuzk_pool *pool,
                                    cuzk_prove_timings *timings) CUZK_WARN_UNUSED_RESULT;
 
 #endif

@@ -12,7 +12,8 @@ static void fr_u64(cuzk_fr_t *out, uint64_t v)
     cuzk_fr_set_u64(out, v);
 }
 
-static void check_bitexact(const char *name, cuzk_pool *pool)
+/* |be| (may be NULL) is the backend; without one, |pool| the CPU prover's pool. */
+static void check_bitexact(const char *name, cuzk_backend *be, cuzk_pool *pool)
 {
     static const uint64_t rs[2][2] = {{0, 0}, {12345, 67890}};
     cuzk_snarkjs_zkey *zk = snark_load_zkey(name);
@@ -26,7 +27,7 @@ static void check_bitexact(const char *name, cuzk_pool *pool)
         fr_u64(&s, rs[k][1]);
         cuzk_groth16_proof proof;
         cuzk_prove_timings tm;
-        cuzk_status st = cuzk__snarkjs_prove_rs(&proof, pub, h, zk, w, &r, &s, pool, &tm);
+        cuzk_status st = cuzk__snarkjs_prove_rs(&proof, pub, h, zk, w, &r, &s, be, pool, &tm);
         CHECK_MSG(st == CUZK_OK, "%s: %s", name, cuzk_last_error());
         CHECK(tm.total > 0 && tm.verify > 0);
         char *json, fname[96];
@@ -65,16 +66,63 @@ static void check_bitexact(const char *name, cuzk_pool *pool)
 
 CUZK_TEST(snarkjs_prove_bitexact_multiplier)
 {
-    check_bitexact("multiplier", NULL);
+    check_bitexact("multiplier", NULL, NULL);
 }
 
 CUZK_TEST(snarkjs_prove_bitexact_poseidon)
 {
-    check_bitexact("poseidon", NULL);
+    check_bitexact("poseidon", NULL, NULL);
     cuzk_pool *pool;
     CHECK(cuzk_pool_create(&pool, 2) == CUZK_OK);
-    check_bitexact("poseidon", pool);
+    check_bitexact("poseidon", NULL, pool);
     cuzk_pool_destroy(pool);
+}
+
+/* Proofs on a backend: random ones verify, fixed r, s give snarkjs's bytes, a bad witness gives
+ * no proof. */
+static void check_on_backend(cuzk_backend *be)
+{
+    check_bitexact("multiplier", be, NULL);
+    check_bitexact("poseidon", be, NULL);
+    cuzk_snarkjs_zkey *zk = snark_load_zkey("poseidon");
+    cuzk_snarkjs_wtns *w = snark_load_wtns("poseidon");
+    cuzk_groth16_proof p1, p2;
+    cuzk_fr_t pub[1];
+    cuzk_prove_timings tm;
+    CHECK_MSG(cuzk_snarkjs_prove_on(&p1, pub, zk, w, be, &tm) == CUZK_OK, "%s",
+              cuzk_last_error());
+    CHECK(tm.ntt_h > 0 && tm.msm_h > 0 && tm.tail_msm > 0 && tm.msm_b_g2 > 0);
+    CHECK(cuzk_snarkjs_prove_on(&p2, pub, zk, w, be, NULL) == CUZK_OK);
+    CHECK(!cuzk_g1_affine_eq(&p1.a, &p2.a) && !cuzk_g1_affine_eq(&p1.c, &p2.c));
+    CHECK(cuzk_groth16_verify(zk->vk, &p1, pub, 1) == CUZK_OK);
+    CHECK(cuzk_groth16_verify(zk->vk, &p2, pub, 1) == CUZK_OK);
+    snark_bump(w, w->n - 1, 1);
+    memset(&p1, 0x5a, sizeof p1);
+    CHECK(cuzk_snarkjs_prove_on(&p1, pub, zk, w, be, NULL) == CUZK_ERR_VERIFY_FAILED);
+    cuzk_groth16_proof zero;
+    memset(&zero, 0, sizeof zero);
+    CHECK(memcmp(&p1, &zero, sizeof p1) == 0 && cuzk_fr_is_zero(&pub[0]));
+    cuzk_snarkjs_wtns_free(w);
+    cuzk_snarkjs_zkey_free(zk);
+}
+
+CUZK_TEST(snarkjs_prove_cpu_backend)
+{
+    cuzk_backend *be;
+    CHECK(cuzk_backend_create(&be, CUZK_BACKEND_CPU, 2) == CUZK_OK);
+    check_on_backend(be);
+    cuzk_backend_destroy(be);
+}
+
+/* The device path: the H step of poseidon's 2^10 domain and all MSMs on the GPU. */
+CUZK_TEST(gpu_snarkjs_prove)
+{
+    if (!cuzk_backend_cuda_usable())
+        test_skip("no CUDA device");
+    cuzk_backend *be;
+    CHECK_MSG(cuzk_backend_create(&be, CUZK_BACKEND_CUDA, 0) == CUZK_OK, "%s", cuzk_last_error());
+    check_on_backend(be);
+    cuzk_backend_destroy(be);
 }
 
 CUZK_TEST(snarkjs_prove_random)
