@@ -6,7 +6,7 @@
 #                                             with the shared libraries they need (the device image
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
-#   scripts/gpu-porep.sh [check] [compare] [prover] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [tests] [ncu]
+#   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [tests] [ncu]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -78,6 +78,16 @@ check)
     # circuits and of the snarkjs fixture keys (kept in $OUT/proofs for snarkjs on the dev VM).
     step 500 check env NO_BUILD=1 BENCH="$B" TESTS="$T" PROOF_DIR="$OUT/proofs" scripts/gpu-check.sh
     grep -E "^(ok|not ok)|tests," "$OUT/check.log" | tee -a "$OUT/summary.txt"
+    ;;
+zkey)
+    # snarkjs keys on the CPU and the cuda backend and through a GPU daemon (scripts/gpu-zkey.sh):
+    # the poseidon fixture, then the keys named by ZKEYS ("zkey:wtns ...", e.g. the 2^16 chain).
+    for zw in "$CUZK_FIXTURES/snarkjs/poseidon.zkey:$CUZK_FIXTURES/snarkjs/poseidon.wtns" ${ZKEYS:-}; do
+        step 280 "zkey-$(basename "${zw%%:*}" .zkey)" env BIN="$CARRY/bin" OUT="$OUT" \
+            scripts/gpu-zkey.sh "${zw%%:*}" "${zw##*:}"
+        grep -E "^(ok|not ok)|repeat|daemon job" "$OUT/zkey-$(basename "${zw%%:*}" .zkey).log" |
+            tee -a "$OUT/summary.txt"
+    done
     ;;
 alltests)
     # Every GPU test (field, NTT, H, MSM, batch addition, backends, errors).
