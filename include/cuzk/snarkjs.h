@@ -171,6 +171,15 @@ cuzk_status cuzk_snarkjs_prove(cuzk_groth16_proof *proof, cuzk_fr_t *public_inpu
  * the backend's pool. The device proof is the same group elements as the CPU one for the same
  * r, s (tests/unit/test_gpu_snarkjs.c). Like every backend call, for one thread at a time.
  */
+/*
+ * Keeps the key's five point arrays on the device of |be| (a no-op on the CPU backend), so that
+ * cuzk_snarkjs_prove_on with this key uploads only the witness and the H scalars. All or nothing:
+ * CUZK_ERR_NOMEM (nothing held) when the device cannot hold them. |zk| must outlive the residency:
+ * call cuzk_snarkjs_zkey_drop_resident before freeing it, while no proof uses it.
+ */
+cuzk_status cuzk_snarkjs_zkey_keep_resident(cuzk_backend *be,
+                                            const cuzk_snarkjs_zkey *zk) CUZK_WARN_UNUSED_RESULT;
+void cuzk_snarkjs_zkey_drop_resident(cuzk_backend *be, const cuzk_snarkjs_zkey *zk);
 cuzk_status cuzk_snarkjs_prove_on(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
                                   const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
                                   cuzk_backend *be,

@@ -242,7 +242,16 @@ void *cuzk__prover_main(void *arg)
                 cuzk_fr_to_bytes_le(pub + 32 * (size_t)i, &it->pd.input[i + 1]);
         } else {
             cuzk_fr_t *fr = cuzk_alloc_array(n_pub ? n_pub : 1, sizeof *fr);
-            /* A GPU worker proves snarkjs keys on its device too. */
+            /* A GPU worker proves snarkjs keys on its device too, with the key's points held
+             * there like a HOT parameter set (dropped with the HOT tier, srs.c). */
+            if (fr && w->be && cuzk_backend_device(w->be) >= 0 &&
+                cuzk_snarkjs_zkey_keep_resident(w->be, c->zkey) != CUZK_OK && !w->said_vram) {
+                w->said_vram = true;
+                fprintf(stderr,
+                        "cuzk: prover %s: key %s not kept on the device (%s); its points are "
+                        "uploaded per proof\n",
+                        w->name, c->id, cuzk_last_error());
+            }
             s = !fr     ? cuzk_fail(CUZK_ERR_NOMEM, "out of memory")
                 : w->be ? cuzk_snarkjs_prove_on(&proof, fr, c->zkey, wtns, w->be, &t)
                         : cuzk_snarkjs_prove(&proof, fr, c->zkey, wtns, NULL, &t);

@@ -96,8 +96,7 @@ cuzk_status cuzk_engine_add_circuit(cuzk_engine *e, const cuzk_engine_circuit *c
         else if (!(x->path = dup_str(c->zkey_path)))
             s = cuzk_fail(CUZK_ERR_NOMEM, "add_circuit: out of memory");
     } else {
-        s = cuzk_fail(CUZK_ERR_INVALID_ARG, "circuit %s: unknown source %d", c->id,
-                      (int)c->source);
+        s = cuzk_fail(CUZK_ERR_INVALID_ARG, "circuit %s: unknown source %d", c->id, (int)c->source);
     }
     if (s != CUZK_OK) {
         cuzk__srs_entry_free(x);
@@ -134,9 +133,14 @@ cuzk_status cuzk_engine_add_circuit(cuzk_engine *e, const cuzk_engine_circuit *c
 static void drop_hot_locked(cuzk_engine *e, srs_entry *c)
 {
     /* Unused now (ref_count 0), so no prover reads the device copies being freed. */
-    for (unsigned i = 0; c->params && i < e->n_provers; i++)
-        if (e->provers[i].be)
+    for (unsigned i = 0; i < e->n_provers; i++) {
+        if (!e->provers[i].be)
+            continue;
+        if (c->params)
             cuzk_groth16_params_drop_resident(e->provers[i].be, c->params);
+        if (c->zkey)
+            cuzk_snarkjs_zkey_drop_resident(e->provers[i].be, c->zkey);
+    }
     cuzk_groth16_params_free(c->params);
     cuzk_snarkjs_zkey_free(c->zkey);
     c->params = NULL;
@@ -216,14 +220,13 @@ static cuzk_status reserve_pinned_locked(cuzk_engine *e, srs_entry *c, bool wait
             continue;
         }
         if (!wait || e->stopping)
-            return cuzk_fail(CUZK_ERR_NOMEM,
-                             "pinned budget of %llu bytes is full (%llu bytes held by parameter "
-                             "sets in use or used less than %llu ms ago); circuit %s needs %llu "
-                             "bytes",
-                             (unsigned long long)e->pinned_budget,
-                             (unsigned long long)e->pinned_in_use,
-                             (unsigned long long)e->cfg.eviction_min_idle_ms, c->id,
-                             (unsigned long long)need);
+            return cuzk_fail(
+                CUZK_ERR_NOMEM,
+                "pinned budget of %llu bytes is full (%llu bytes held by parameter "
+                "sets in use or used less than %llu ms ago); circuit %s needs %llu "
+                "bytes",
+                (unsigned long long)e->pinned_budget, (unsigned long long)e->pinned_in_use,
+                (unsigned long long)e->cfg.eviction_min_idle_ms, c->id, (unsigned long long)need);
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 50 * 1000000L;
@@ -327,13 +330,17 @@ static cuzk_status warm_params(cuzk_engine *e, srs_entry *c, warm_info *w)
     const uint8_t *b = w->map;
     size_t len = w->map_len;
     if (len < 868)
-        return cuzk_fail(CUZK_ERR_FORMAT, "%s: truncated parameter file (%zu bytes, the key alone "
-                         "needs at least 868)", c->path, len);
+        return cuzk_fail(CUZK_ERR_FORMAT,
+                         "%s: truncated parameter file (%zu bytes, the key alone "
+                         "needs at least 868)",
+                         c->path, len);
     uint64_t ic = be32(b + 864);
     uint64_t vk_len = 868 + 96 * ic;
     if (ic == 0 || vk_len > len)
-        return cuzk_fail(CUZK_ERR_FORMAT, "%s: truncated or corrupt parameter file (ic_len %llu, "
-                         "%zu bytes)", c->path, (unsigned long long)ic, len);
+        return cuzk_fail(CUZK_ERR_FORMAT,
+                         "%s: truncated or corrupt parameter file (ic_len %llu, "
+                         "%zu bytes)",
+                         c->path, (unsigned long long)ic, len);
     cuzk_groth16_vk *vk = NULL;
     if ((s = cuzk_groth16_vk_parse(&vk, b, vk_len)) != CUZK_OK)
         return cuzk_fail(s, "%s: %s", c->path, cuzk_last_error());
@@ -342,17 +349,19 @@ static cuzk_status warm_params(cuzk_engine *e, srs_entry *c, warm_info *w)
     uint64_t n[5], off = vk_len;
     for (int q = 0; q < 5; q++) {
         if (off + 4 > len)
-            return cuzk_fail(CUZK_ERR_FORMAT, "%s: truncated parameter file: the %s query length "
+            return cuzk_fail(CUZK_ERR_FORMAT,
+                             "%s: truncated parameter file: the %s query length "
                              "at offset %llu is past the end (%zu bytes)",
                              c->path, names[q], (unsigned long long)off, len);
         n[q] = be32(b + off);
         uint64_t sz = n[q] * (q == 4 ? G2_FILE : G1_FILE);
         off += 4;
         if (sz > len - off)
-            return cuzk_fail(CUZK_ERR_FORMAT, "%s: truncated parameter file: the %s query "
+            return cuzk_fail(CUZK_ERR_FORMAT,
+                             "%s: truncated parameter file: the %s query "
                              "declares %llu points at offset %llu but the file has %zu bytes",
-                             c->path, names[q], (unsigned long long)n[q],
-                             (unsigned long long)off, len);
+                             c->path, names[q], (unsigned long long)n[q], (unsigned long long)off,
+                             len);
         off += sz;
     }
     if (!(w->vk_image = cuzk_alloc(vk_len)))
@@ -384,14 +393,16 @@ static cuzk_status warm_zkey(srs_entry *c, warm_info *w)
     bool have_coefs = false;
     for (uint32_t i = 0; i < nsec; i++) {
         if (off + 12 > len)
-            return cuzk_fail(CUZK_ERR_FORMAT, "%s: truncated section table at offset %zu",
-                             c->path, off);
+            return cuzk_fail(CUZK_ERR_FORMAT, "%s: truncated section table at offset %zu", c->path,
+                             off);
         uint32_t type = le32(b + off);
         uint64_t size = le32(b + off + 4) | (uint64_t)le32(b + off + 8) << 32;
         off += 12;
         if (size > len - off)
-            return cuzk_fail(CUZK_ERR_FORMAT, "%s: section %u at offset %zu runs past the end "
-                             "of the file", c->path, type, off - 12);
+            return cuzk_fail(CUZK_ERR_FORMAT,
+                             "%s: section %u at offset %zu runs past the end "
+                             "of the file",
+                             c->path, type, off - 12);
         if (type == 2 && size >= 100)
             hdr = b + off;
         if (type == 4 && size >= 4) {
@@ -405,9 +416,11 @@ static cuzk_status warm_zkey(srs_entry *c, warm_info *w)
                          c->path);
     uint64_t n_vars = le32(hdr + 88), n_pub = le32(hdr + 92), domain = le32(hdr + 96);
     if (n_vars == 0 || n_pub + 1 > n_vars || domain == 0)
-        return cuzk_fail(CUZK_ERR_FORMAT, "%s: inconsistent header (nVars %llu, nPublic %llu, "
-                         "domain %llu)", c->path, (unsigned long long)n_vars,
-                         (unsigned long long)n_pub, (unsigned long long)domain);
+        return cuzk_fail(CUZK_ERR_FORMAT,
+                         "%s: inconsistent header (nVars %llu, nPublic %llu, "
+                         "domain %llu)",
+                         c->path, (unsigned long long)n_vars, (unsigned long long)n_pub,
+                         (unsigned long long)domain);
     w->n_public = (uint32_t)n_pub;
     uint64_t g1 = sizeof(cuzk_g1_affine_t), g2 = sizeof(cuzk_g2_affine_t);
     w->hot_bytes = n_vars * (3 * g1 + g2) + domain * g1 + 2 * (n_pub + 1) * g1 +
@@ -633,8 +646,8 @@ cuzk_status cuzk_engine_circuit_info_get(cuzk_engine *e, const char *circuit_id,
     if (!c)
         return cuzk_fail(CUZK_ERR_NOT_FOUND, "circuit %.128s is not registered", circuit_id);
     /* A zkey's key in bellperson form comes out of the full decode. */
-    cuzk_status s = c->source == CUZK_CIRCUIT_ZKEY ? srs_ensure(e, c, true, false, NULL)
-                                                   : cuzk__srs_warm(e, c);
+    cuzk_status s =
+        c->source == CUZK_CIRCUIT_ZKEY ? srs_ensure(e, c, true, false, NULL) : cuzk__srs_warm(e, c);
     if (s != CUZK_OK)
         return s;
     uint64_t nc;
@@ -657,8 +670,10 @@ cuzk_status cuzk_engine_circuit_info_get(cuzk_engine *e, const char *circuit_id,
         c->n_constraints = nc;
     if (!c->vk_image) { /* evicted meanwhile */
         pthread_mutex_unlock(&e->mu);
-        return cuzk_fail(CUZK_ERR_UNAVAILABLE, "circuit %s was evicted while being described; "
-                         "try again", c->id);
+        return cuzk_fail(CUZK_ERR_UNAVAILABLE,
+                         "circuit %s was evicted while being described; "
+                         "try again",
+                         c->id);
     }
     out->vk = cuzk_alloc(c->vk_len);
     if (!out->vk) {

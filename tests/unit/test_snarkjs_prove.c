@@ -89,8 +89,7 @@ static void check_on_backend(cuzk_backend *be)
     cuzk_groth16_proof p1, p2;
     cuzk_fr_t pub[1];
     cuzk_prove_timings tm;
-    CHECK_MSG(cuzk_snarkjs_prove_on(&p1, pub, zk, w, be, &tm) == CUZK_OK, "%s",
-              cuzk_last_error());
+    CHECK_MSG(cuzk_snarkjs_prove_on(&p1, pub, zk, w, be, &tm) == CUZK_OK, "%s", cuzk_last_error());
     CHECK(tm.ntt_h > 0 && tm.msm_h > 0 && tm.tail_msm > 0 && tm.msm_b_g2 > 0);
     CHECK(cuzk_snarkjs_prove_on(&p2, pub, zk, w, be, NULL) == CUZK_OK);
     CHECK(!cuzk_g1_affine_eq(&p1.a, &p2.a) && !cuzk_g1_affine_eq(&p1.c, &p2.c));
@@ -106,11 +105,46 @@ static void check_on_backend(cuzk_backend *be)
     cuzk_snarkjs_zkey_free(zk);
 }
 
+/* Fixed r, s with the keys |zk| (multiplier, poseidon) as loaded: snarkjs's proof bytes. */
+static void check_resident(cuzk_backend *be, cuzk_snarkjs_zkey *zk[2])
+{
+    static const char *names[2] = {"multiplier", "poseidon"};
+    for (int k = 0; k < 2; k++) {
+        cuzk_snarkjs_wtns *w = snark_load_wtns(names[k]);
+        cuzk_fr_t r, s, pub[1];
+        fr_u64(&r, 12345);
+        fr_u64(&s, 67890);
+        cuzk_groth16_proof proof;
+        CHECK_MSG(cuzk__snarkjs_prove_rs(&proof, pub, NULL, zk[k], w, &r, &s, be, NULL, NULL) ==
+                      CUZK_OK,
+                  "%s", cuzk_last_error());
+        char *json, fname[96];
+        CHECK(cuzk_snarkjs_proof_to_json(&json, &proof) == CUZK_OK);
+        snprintf(fname, sizeof fname, "%s.proof_r12345_s67890.json", names[k]);
+        size_t len;
+        uint8_t *want = snark_fixture(fname, &len);
+        CHECK_MSG(strlen(json) == len && memcmp(json, want, len) == 0, "%s (resident) differs",
+                  fname);
+        cuzk_free(want);
+        cuzk_free(json);
+        cuzk_snarkjs_wtns_free(w);
+    }
+}
+
 CUZK_TEST(snarkjs_prove_cpu_backend)
 {
     cuzk_backend *be;
     CHECK(cuzk_backend_create(&be, CUZK_BACKEND_CPU, 2) == CUZK_OK);
     check_on_backend(be);
+    cuzk_snarkjs_zkey *zk[2] = {snark_load_zkey("multiplier"), snark_load_zkey("poseidon")};
+    for (int k = 0; k < 2; k++) /* a no-op on the CPU backend */
+        CHECK(cuzk_snarkjs_zkey_keep_resident(be, zk[k]) == CUZK_OK);
+    CHECK(cuzk_backend_resident_bytes(be) == 0);
+    check_resident(be, zk);
+    for (int k = 0; k < 2; k++) {
+        cuzk_snarkjs_zkey_drop_resident(be, zk[k]);
+        cuzk_snarkjs_zkey_free(zk[k]);
+    }
     cuzk_backend_destroy(be);
 }
 
@@ -122,6 +156,20 @@ CUZK_TEST(gpu_snarkjs_prove)
     cuzk_backend *be;
     CHECK_MSG(cuzk_backend_create(&be, CUZK_BACKEND_CUDA, 0) == CUZK_OK, "%s", cuzk_last_error());
     check_on_backend(be);
+    /* Again with the keys' points resident on the device (the daemon's GPU workers). */
+    cuzk_snarkjs_zkey *zk[2] = {snark_load_zkey("multiplier"), snark_load_zkey("poseidon")};
+    for (int k = 0; k < 2; k++)
+        CHECK_MSG(cuzk_snarkjs_zkey_keep_resident(be, zk[k]) == CUZK_OK, "%s", cuzk_last_error());
+    uint64_t held = cuzk_backend_resident_bytes(be);
+    CHECK(held >= (uint64_t)zk[1]->domain_size * sizeof(cuzk_g1_affine_t));
+    CHECK(cuzk_snarkjs_zkey_keep_resident(be, zk[1]) == CUZK_OK); /* idempotent */
+    CHECK(cuzk_backend_resident_bytes(be) == held);
+    check_resident(be, zk);
+    for (int k = 0; k < 2; k++) {
+        cuzk_snarkjs_zkey_drop_resident(be, zk[k]);
+        cuzk_snarkjs_zkey_free(zk[k]);
+    }
+    CHECK(cuzk_backend_resident_bytes(be) == 0);
     cuzk_backend_destroy(be);
 }
 
