@@ -48,7 +48,7 @@ for line in open(sys.argv[1]):
               " msm_b_g2 %.1f, assemble %.1f, verify %.1f); zkey_load %.1f, command %.1f" % (
               j["backend"], j["repeat"], j["total_ms"], j["synthesis_ms"], j["ntt_h_ms"],
               j["msm_h_ms"], j["tail_msm_ms"], j["msm_b_g2_ms"], j["assemble_ms"], j["verify_ms"],
-              j["zkey_load_ms"], j["command_ms"]))
+              j["zkey_load_ms"], j["command_ms"]) + ("; key upload %.1f" % j["resident_ms"] if j["resident_ms"] else ""))
 PY
 done
 

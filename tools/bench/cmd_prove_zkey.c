@@ -162,21 +162,27 @@ static bool write_outputs(const char *p1, const char *t1, const char *p2, const 
     return ok;
 }
 
+/* Times before the proofs (ms): the loads, the r1cs check, the key's upload to a device. */
+typedef struct {
+    double zkey, wtns, check, resident;
+} pre_times;
+
 static void print_phases(const zkey_args *a, const cuzk_snarkjs_zkey *zk, const char *backend,
-                         unsigned threads, double load_zkey, double load_wtns, double check,
-                         const cuzk_prove_timings *t, double process, unsigned rep)
+                         unsigned threads, const pre_times *pt, const cuzk_prove_timings *t,
+                         double process, unsigned rep)
 {
     if (a->json) {
         printf("{\"command\":\"prove\",\"input\":\"zkey\",\"n_vars\":%u,\"n_public\":%u,"
                "\"domain_size\":%u,\"n_coefs\":%zu,\"backend\":\"%s\",\"threads\":%u,\"repeat\":%u,"
                "\"subgroup_checked\":%s,"
-               "\"zkey_load_ms\":%.3f,\"wtns_load_ms\":%.3f,\"check_ms\":%.3f,"
+               "\"zkey_load_ms\":%.3f,\"wtns_load_ms\":%.3f,\"check_ms\":%.3f,\"resident_ms\":%.3f,"
                "\"synthesis_ms\":%.3f,\"ntt_h_ms\":%.3f,\"msm_h_ms\":%.3f,\"tail_msm_ms\":%.3f,"
                "\"msm_b_g2_ms\":%.3f,\"assemble_ms\":%.3f,\"verify_ms\":%.3f,\"total_ms\":%.3f,"
                "\"command_ms\":%.3f}\n",
                zk->n_vars, zk->n_public, zk->domain_size, zk->n_coefs, backend, threads, rep,
-               a->unchecked ? "false" : "true", load_zkey, load_wtns, check, t->synthesis, t->ntt_h,
-               t->msm_h, t->tail_msm, t->msm_b_g2, t->assemble, t->verify, t->total, process);
+               a->unchecked ? "false" : "true", pt->zkey, pt->wtns, pt->check, pt->resident,
+               t->synthesis, t->ntt_h, t->msm_h, t->tail_msm, t->msm_b_g2, t->assemble, t->verify,
+               t->total, process);
         return;
     }
     bool last = rep + 1 == a->repeat;
@@ -184,9 +190,12 @@ static void print_phases(const zkey_args *a, const cuzk_snarkjs_zkey *zk, const 
         printf("zkey: %u wires, %u public, domain %u, %zu coefficients (subgroups %s)\n",
                zk->n_vars, zk->n_public, zk->domain_size, zk->n_coefs,
                a->unchecked ? "not checked" : "checked");
-        printf("load: zkey %.2f ms, wtns %.2f ms%s", load_zkey, load_wtns, a->check ? "" : "\n");
+        printf("load: zkey %.2f ms, wtns %.2f ms", pt->zkey, pt->wtns);
         if (a->check)
-            printf(", r1cs check %.2f ms\n", check);
+            printf(", r1cs check %.2f ms", pt->check);
+        if (pt->resident > 0)
+            printf(", key to the device %.2f ms", pt->resident);
+        printf("\n");
     }
     if (a->repeat > 1)
         printf("repeat %u: ", rep);
@@ -286,6 +295,13 @@ int cmd_prove_zkey(int argc, char **argv)
         goto out;
     /* --repeat K: K proofs in one process (the later ones with a warm device and pool); the
      * last one is written. */
+    /* On a device the key's points stay there for all repeats, as on a daemon's GPU worker
+     * (falling back to per-proof uploads when they do not fit). */
+    t0 = now_ms();
+    if (be && cuzk_snarkjs_zkey_keep_resident(be, zk) != CUZK_OK)
+        fprintf(stderr, "note: key not kept on the device (%s); points uploaded per proof\n",
+                cuzk_last_error());
+    pre_times pt = {t_zkey, t_wtns, t_check, be ? now_ms() - t0 : 0};
     cuzk_groth16_proof proof;
     cuzk_prove_timings tm;
     const char *bname = be ? cuzk_backend_name(be) : "cpu";
@@ -299,8 +315,7 @@ int cmd_prove_zkey(int argc, char **argv)
             goto out;
         }
         if (k + 1 < a.repeat)
-            print_phases(&a, zk, bname, nthreads, t_zkey, t_wtns, t_check, &tm, now_ms() - t_start,
-                         k);
+            print_phases(&a, zk, bname, nthreads, &pt, &tm, now_ms() - t_start, k);
     }
     if ((s = cuzk_snarkjs_proof_to_json(&proof_json, &proof)) != CUZK_OK ||
         (s = cuzk_snarkjs_public_to_json(&public_json, pub, zk->n_public)) != CUZK_OK) {
@@ -309,8 +324,7 @@ int cmd_prove_zkey(int argc, char **argv)
     }
     if (!write_outputs(a.proof, proof_json, a.public_, public_json))
         goto out;
-    print_phases(&a, zk, bname, nthreads, t_zkey, t_wtns, t_check, &tm, now_ms() - t_start,
-                 a.repeat - 1);
+    print_phases(&a, zk, bname, nthreads, &pt, &tm, now_ms() - t_start, a.repeat - 1);
     rc = EXIT_OK;
 out:
     cuzk_free(proof_json);
@@ -318,8 +332,10 @@ out:
     cuzk_free(pub);
     cuzk_snarkjs_r1cs_free(cs);
     cuzk_snarkjs_wtns_free(w);
-    cuzk_snarkjs_zkey_free(zk);
+    if (be && zk)
+        cuzk_snarkjs_zkey_drop_resident(be, zk);
     cuzk_backend_destroy(be);
+    cuzk_snarkjs_zkey_free(zk);
     cuzk_pool_destroy(pool);
     return rc;
 }
