@@ -66,6 +66,10 @@ BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
 DAEMON_OBJ := $(DAEMON_SRC:%.c=$(BUILD)/obj/%.o)
 PROTO_OBJ := $(BUILD)/obj/gen/proving.pb-c.o
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+# Device code compiled for the host (tests/unit/*.cu, nvcc only): tests of it that need no GPU.
+ifneq ($(NVCC),)
+TEST_OBJ  += $(patsubst %.cu,$(BUILD)/obj/%.o,$(sort $(wildcard tests/unit/*.cu)))
+endif
 
 LIB   := $(BUILD)/lib/libcuzk.a
 BENCH := $(BUILD)/bin/cuzk-bench

@@ -1,21 +1,41 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Field micro-kernels for tests and benchmarks: element-wise Fr / Fp operations with any of the
- * three multiplication variants of mont.cuh, its dedicated squaring (4: r = a^2, b unused) and its
- * lazy [0, 2m) forms (5, Fp only) (checked against the host in tests/unit/test_gpu_ntt.c)
+ * three multiplication variants of mont.cuh, its dedicated squaring (4: r = a^2, b unused), its
+ * lazy [0, 2m) forms (5, Fp only) and the Fr multiplication specialised to r (6, Fr only:
+ * fr_mul_r.cuh, the NTT's variant 4; 9 its even/odd form fr_mul_r_eo, the NTT's variant 5),
+ * mont.cuh's even/odd multiplication (7) and its lazy form
+ * (8, Fp only) (checked against the host in tests/unit/test_gpu_ntt.c)
  * and a throughput kernel that picks the variant to compile in (cuzk-bench gpu-field).
  */
 #include "gpu/fp.cuh"
+#include "gpu/fr_mul_r.cuh"
 #include "gpu/gpu_internal.cuh"
+
+#include <type_traits>
 
 template <class M>
 __device__ __forceinline__ void mul_variant(int v, uint32_t *r, const uint32_t *a,
                                             const uint32_t *b)
 {
+    if constexpr (std::is_same<M, fr_mont>::value) {
+        if (v == 6) {
+            fr_mul_r(r, a, b);
+            return;
+        }
+        if (v == 9) {
+            fr_mul_r_eo(r, a, b);
+            return;
+        }
+    }
     if (v == 4)
         M::sqr_u64(r, a);
     else if (v == 5)
         M::template mul_u64<false>(r, a, b);
+    else if (v == 7)
+        M::mul_eo(r, a, b);
+    else if (v == 8)
+        M::template mul_eo<false>(r, a, b);
     else if (v == 1)
         M::mul_u64(r, a, b);
     else if (v == 2)
@@ -40,18 +60,19 @@ __global__ void k_field_op(uint32_t *out, const uint32_t *a, const uint32_t *b, 
             x[j] = a[N * i + j];
             y[j] = b[N * i + j];
         }
-        /* Variant 5 (lazy, Fp only): inputs in [0, 2m), the result made canonical here. */
+        /* Variants 5 and 8 (lazy, Fp only): inputs in [0, 2m), the result made canonical here. */
+        const bool lazy = variant == 5 || variant == 8;
         if (op == 0)
             mul_variant<M>(variant, r, x, y);
-        else if (op == 1 && variant == 5)
+        else if (op == 1 && lazy)
             M::template add<2>(r, x, y);
         else if (op == 1)
             M::add(r, x, y);
-        else if (variant == 5)
+        else if (lazy)
             M::template sub<2>(r, x, y);
         else
             M::sub(r, x, y);
-        if (variant == 5)
+        if (lazy)
             M::reduce_once(r, r);
 #pragma unroll
         for (int j = 0; j < N; j++)
@@ -147,6 +168,12 @@ double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant)
             return bench_one<fr_mont, 2>(dev, io);
         if (variant == 4)
             return bench_one<fr_mont, 4>(dev, io);
+        if (variant == 6)
+            return bench_one<fr_mont, 6>(dev, io);
+        if (variant == 9)
+            return bench_one<fr_mont, 9>(dev, io);
+        if (variant == 7)
+            return bench_one<fr_mont, 7>(dev, io);
         return bench_one<fr_mont, 3>(dev, io);
     }
     if (variant == 4)
@@ -157,5 +184,9 @@ double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant)
         return bench_one<fp_mont, 1>(dev, io);
     if (variant == 2)
         return bench_one<fp_mont, 2>(dev, io);
+    if (variant == 7)
+        return bench_one<fp_mont, 7>(dev, io);
+    if (variant == 8)
+        return bench_one<fp_mont, 8>(dev, io);
     return bench_one<fp_mont, 3>(dev, io);
 }

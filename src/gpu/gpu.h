@@ -166,7 +166,10 @@ void cuzk_gpu_timing_line(const char *phase, double ms, int device, const char *
 /* Element-wise out[i] = a[i] op b[i] on the device for i < n, in Fr (|field| 0, 32-byte elements)
  * or Fp (1, 48 bytes); |op| 0 mul, 1 add, 2 sub; |variant| the multiplication (1..3, see
  * src/gpu/mont.cuh; 0 the compiled default), 4 the dedicated squaring (op 0 only: a^2), 5 the
- * lazy forms (Fp only: inputs in [0, 2p), the result made canonical). Host arrays. */
+ * lazy forms (Fp only: inputs in [0, 2p), the result made canonical), 6 the multiplication
+ * specialised to r (Fr only: src/gpu/fr_mul_r.cuh; add and sub as variant 0), 7 mont.cuh's
+ * even/odd multiplication (mul_eo; add and sub as variant 0), 8 its lazy form (Fp only, as 5),
+ * 9 the even/odd form of 6 (Fr only: fr_mul_r_eo). Host arrays. */
 cuzk_status cuzk__gpu_field_op(int device, int field, int op, int variant, void *out, const void *a,
                                const void *b, size_t n) CUZK_WARN_UNUSED_RESULT;
 /* Multiplication throughput of |field| / |variant| on |device| in 10^9 products per second (a

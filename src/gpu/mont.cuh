@@ -11,15 +11,20 @@
  * emulated in C, so the exact device algorithms run in host tests too (tests compile this file
  * with nvcc only, so that emulation is checked on the device by the GPU-vs-CPU tests).
  *
- * Three multiplications, chosen at compile time by CUZK_GPU_MONT_MUL. Measured on the H200
+ * Four multiplications, chosen at compile time by CUZK_GPU_MONT_MUL. Measured on the H200
  * (`cuzk-bench ntt --backend cuda --filter='f[rp]_mul*'`, docs/PERFORMANCE.md "GPU NTT (issue 4)"),
- * in 10^9 products/s: Fr 40.1 / 36.6 / 37.4, Fp 17.4 / 15.7 / 17.1 for variants 1 / 2 / 3. The
- * NTT's pass kernels use variant 1 (src/gpu/ntt.cu, 16% faster at 2^27 with its other settings);
- * the default here stays 3, which the MSM kernels were tuned with (1 is within 1% for Fp):
+ * in 10^9 products/s: Fr 40.1 / 36.6 / 37.4, Fp 17.4 / 15.7 / 17.1 for variants 1 / 2 / 3; Fr
+ * 51.1, Fp 26.5 for 7 ("Even/odd multiplication" in the "GPU MSM" section). The NTT's pass
+ * kernels use variant 1 (src/gpu/ntt.cu, 16% faster at 2^27 with its other settings); the default
+ * here stays 3, which the MSM kernels were tuned with (1 is within 1% for Fp):
  *   1  64-bit limbs, CIOS on unsigned __int128 (the host algorithm of src/field/mont.h);
  *   2  32-bit words, CIOS with 64-bit accumulators: (C,S) = t + a*b + C as one IMAD.WIDE chain;
  *   3  32-bit words, CIOS with PTX carry chains: per row a mad.lo.cc chain then a mad.hi.cc chain
- *      for t += a*b_i, the same for t += m*p, then a one-word shift.
+ *      for t += a*b_i, the same for t += m*p, then a one-word shift;
+ *   7  as 3, but each row's products split by word parity into two accumulators so that a
+ *      product's low and high halves are adjacent in one chain, which ptxas fuses into one
+ *      IMAD.WIDE.U32.X (2 IMAD slots) instead of IMAD + IMAD.HI (3): an unrolled lazy Fp product
+ *      is 594 IMAD slots against 887 for 3 (sm_90 SASS, CUDA 13.0).
  * Compile-time knobs besides the variant: CUZK_GPU_MONT_ROLL (rows per loop iteration, below),
  * CUZK_GPU_MONT_SQR (the dedicated squaring sqr_u64), and the lazy [0, 2m) forms (add<2>, sub<2>,
  * mul<false>, is_zero2) that src/gpu/fp.cuh uses under CUZK_GPU_FP_LAZY.
@@ -296,6 +301,86 @@ template <class F> struct mont_dev {
         finish<RED>(r, t);
     }
 
+    /* Variant 7 (CUZK_GPU_MONT_MUL = 7; 4..6 are other codes of src/gpu/field.cu's test and bench
+     * kernels): CIOS on 32-bit words with the row's products split by word parity into two
+     * accumulators, so that the low and high halves of one product sit next to each other in one
+     * carry chain (mad.lo.cc then madc.hi.cc on the same operands) instead of two chains.
+     *   e: words 0..N of the running value, receives a[2k] bi and m[2k] q (lo at 2k, hi at 2k+1);
+     *   o: words 1..N (o[j] is word j + 1), receives a[2k+1] bi and m[2k+1] q, zero at row start.
+     * The row value is V = e + 2^32 o. Bound (why no chain loses a carry): every term added is
+     * non-negative, so e <= V and 2^32 o <= V at every step, and V <= t + a bi + q m < 2^(32(N+1))
+     * (the header's bound; with RED = false, a, b < 2m and t < 3m + 1 as stated above mul_wide).
+     * Hence e fits N + 1 words (its chains carry into e[N] only) and o fits N words (its chains
+     * end with a carry-less madc.hi into o[N-1]). The row ends with V / 2^32 = e[1..N] + o, added
+     * into e with one add chain; that sum is the next t < 2^(32N), so it carries out nothing. */
+    template <bool RED = true>
+    static CUZK_MONT_FN void mul_eo(uint32_t *r, const uint32_t *a, const uint32_t *b0)
+    {
+        CZ_CC;
+        uint32_t e[N + 1], o[N], b[N];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            b[j] = b0[j];
+#pragma unroll
+        for (int j = 0; j < N + 1; j++)
+            e[j] = 0;
+        CZ_ROWS
+        for (int i = 0; i < N; i++) {
+            const uint32_t bi = b[0];
+#pragma unroll
+            for (int j = 0; j < N - 1; j++)
+                b[j] = b[j + 1];
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                o[j] = 0;
+            /* e += a_even bi, o += a_odd bi */
+            CZ_MADLO_CC(e[0], a[0], bi, e[0]);
+            CZ_MADCHI_CC(e[1], a[0], bi, e[1]);
+#pragma unroll
+            for (int j = 2; j < N; j += 2) {
+                CZ_MADCLO_CC(e[j], a[j], bi, e[j]);
+                CZ_MADCHI_CC(e[j + 1], a[j], bi, e[j + 1]);
+            }
+            CZ_ADDC(e[N], e[N], 0u);
+            CZ_MADLO_CC(o[0], a[1], bi, o[0]);
+            CZ_MADCHI_CC(o[1], a[1], bi, o[1]);
+#pragma unroll
+            for (int j = 2; j < N - 2; j += 2) {
+                CZ_MADCLO_CC(o[j], a[j + 1], bi, o[j]);
+                CZ_MADCHI_CC(o[j + 1], a[j + 1], bi, o[j + 1]);
+            }
+            CZ_MADCLO_CC(o[N - 2], a[N - 1], bi, o[N - 2]);
+            CZ_MADCHI(o[N - 1], a[N - 1], bi, o[N - 1]);
+            /* e += m_even q (clears e[0]), o += m_odd q */
+            const uint32_t q = e[0] * F::n0;
+            CZ_MADLO_CC(e[0], F::m(0), q, e[0]);
+            CZ_MADCHI_CC(e[1], F::m(0), q, e[1]);
+#pragma unroll
+            for (int j = 2; j < N; j += 2) {
+                CZ_MADCLO_CC(e[j], F::m(j), q, e[j]);
+                CZ_MADCHI_CC(e[j + 1], F::m(j), q, e[j + 1]);
+            }
+            CZ_ADDC(e[N], e[N], 0u);
+            CZ_MADLO_CC(o[0], F::m(1), q, o[0]);
+            CZ_MADCHI_CC(o[1], F::m(1), q, o[1]);
+#pragma unroll
+            for (int j = 2; j < N - 2; j += 2) {
+                CZ_MADCLO_CC(o[j], F::m(j + 1), q, o[j]);
+                CZ_MADCHI_CC(o[j + 1], F::m(j + 1), q, o[j + 1]);
+            }
+            CZ_MADCLO_CC(o[N - 2], F::m(N - 1), q, o[N - 2]);
+            CZ_MADCHI(o[N - 1], F::m(N - 1), q, o[N - 1]);
+            /* t = V / 2^32 = e[1..N] + o */
+            CZ_ADD_CC(e[0], e[1], o[0]);
+#pragma unroll
+            for (int j = 1; j < N - 1; j++)
+                CZ_ADDC_CC(e[j], e[j + 1], o[j]);
+            CZ_ADDC(e[N - 1], e[N], o[N - 1]);
+            e[N] = 0;
+        }
+        finish<RED>(r, e);
+    }
+
     /* Variant 1: 64-bit limbs (the host's CIOS, src/field/mont.h). */
     template <bool RED = true>
     static CUZK_MONT_FN void mul_u64(uint32_t *r, const uint32_t *a32, const uint32_t *b32)
@@ -426,6 +511,8 @@ template <class F> struct mont_dev {
         mul_u64<RED>(r, a, b);
 #elif CUZK_GPU_MONT_MUL == 2
         mul_wide<RED>(r, a, b);
+#elif CUZK_GPU_MONT_MUL == 7
+        mul_eo<RED>(r, a, b);
 #else
         mul_chain<RED>(r, a, b);
 #endif

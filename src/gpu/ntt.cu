@@ -28,6 +28,7 @@
  * Cost: (n/2) L multiplications for the butterflies (stage h = 1 has none), n per diagonal, 2n per
  * scaling; memory: 2 x 32 n bytes per pass, plus 32 n for a diagonal's root reads.
  */
+#include "gpu/fr_mul_r.cuh"
 #include "gpu/gpu_internal.cuh"
 
 #include <stdlib.h>
@@ -70,8 +71,12 @@ __device__ __forceinline__ void st_fr(fr_dev *p, const fr_dev &v)
     q[1] = make_ulonglong2(v.l[2], v.l[3]);
 }
 
-/* The multiplication of the pass kernels, by variant (mont.cuh); the kernels are instantiated for
- * all three so that `cuzk-bench ntt --backend cuda` can compare them (env CUZK_GPU_MONT). */
+/* The multiplication of the pass kernels, by variant: 1..3 of mont.cuh, 4 and 5 the Fr-specific
+ * ones of fr_mul_r.cuh (4: variant 1 without the q multiplication and one product of q * r per
+ * row; 5: the same on 32-bit words in mont.cuh's even/odd form); the kernels are instantiated for
+ * all five so that `cuzk-bench ntt --backend cuda` can compare them (env CUZK_GPU_MONT). Every
+ * multiplication of the H chain (butterflies, diagonals, the scalings by 1/n, g^i and 1/Z, the
+ * a*b - c epilogue) goes through this. */
 template <int V> __device__ __forceinline__ void fmul(fr_dev *o, const fr_dev *a, const fr_dev *b)
 {
     uint32_t x[8], y[8], r[8];
@@ -81,6 +86,10 @@ template <int V> __device__ __forceinline__ void fmul(fr_dev *o, const fr_dev *a
         fr_mont::mul_u64(r, x, y);
     else if (V == 2)
         fr_mont::mul_wide(r, x, y);
+    else if (V == 4)
+        fr_mul_r(r, x, y);
+    else if (V == 5)
+        fr_mul_r_eo(r, x, y);
     else
         fr_mont::mul_chain(r, x, y);
     fr_from_words_(o, r);
@@ -380,7 +389,7 @@ struct ntt_plan {
     {
         L = log_n;
         loge = env_uint("CUZK_GPU_NTT_LOGE", NTT_LOGE_DEFAULT, 9, 12);
-        variant = env_uint("CUZK_GPU_MONT", NTT_MONT_DEFAULT, 1, 3);
+        variant = env_uint("CUZK_GPU_MONT", NTT_MONT_DEFAULT, 1, 5);
         threads = env_uint("CUZK_GPU_NTT_THREADS", NTT_THREADS_DEFAULT, 32, NTT_THREADS);
         jmajor = env_uint("CUZK_GPU_NTT_JMAJOR", NTT_JMAJOR_DEFAULT, 0, 1);
         unsigned kmax = env_uint("CUZK_GPU_NTT_KMAX", NTT_KMAX_DEFAULT, 1, 11);
@@ -416,6 +425,8 @@ static void configure_smem(cuzk_gpu_device &dev)
     configure_smem_v<1>();
     configure_smem_v<2>();
     configure_smem_v<3>();
+    configure_smem_v<4>();
+    configure_smem_v<5>();
     dev.smem_configured = 1;
 }
 
@@ -449,6 +460,10 @@ static void launch_pass(cuzk_gpu_device &dev, bool dit, fr_dev *x, const ntt_pla
         NTT_LAUNCH_(1);
     else if (pl.variant == 2)
         NTT_LAUNCH_(2);
+    else if (pl.variant == 4)
+        NTT_LAUNCH_(4);
+    else if (pl.variant == 5)
+        NTT_LAUNCH_(5);
     else
         NTT_LAUNCH_(3);
 #undef NTT_LAUNCH_

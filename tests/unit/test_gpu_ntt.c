@@ -162,7 +162,7 @@ CUZK_TEST(gpu_field_ops)
     cuzk_fp_neg(&pb[2], &pb[1]);
     pb[3] = pa[3];
     cuzk_fp_neg(&pb[4], &pa[4]);
-    /* Lazy inputs for variant 5: every third element of each Fp operand is a + p (< 2p). */
+    /* Lazy inputs for variants 5 and 8: every third element of each Fp operand is a + p (< 2p). */
     cuzk_fp_t *la = cuzk_alloc_array(2 * N, sizeof *la), *lb = la + N;
     CHECK(la);
     for (size_t i = 0; i < N; i++) {
@@ -174,15 +174,20 @@ CUZK_TEST(gpu_field_ops)
             add_p(&lb[i]);
     }
     for (int op = 0; op < 3; op++)
-        for (int variant = 0; variant <= 5; variant++) {
-            if ((variant >= 1 && variant <= 4 && op != 0))
+        for (int variant = 0; variant <= 9; variant++) {
+            /* 7 (even/odd) and 8 (its lazy form) add and subtract as 0 and 5 do. */
+            if ((variant >= 1 && variant <= 4 && op != 0) || (variant >= 6 && op != 0))
                 continue;
-            if (variant != 5)
+            const bool lazy = variant == 5 || variant == 8;
+            if (!lazy)
                 CHECK_MSG(cuzk__gpu_field_op(-1, 0, op, variant, rw, ra, rb, N) == CUZK_OK, "%s",
                           cuzk_last_error());
-            CHECK_MSG(cuzk__gpu_field_op(-1, 1, op, variant, pw, variant == 5 ? la : pa,
-                                         variant == 5 ? lb : pb, N) == CUZK_OK,
-                      "%s", cuzk_last_error());
+            /* 6 and 9 (the multiplications specialised to r) are Fr only. */
+            const bool fr_only = variant == 6 || variant == 9;
+            if (!fr_only)
+                CHECK_MSG(cuzk__gpu_field_op(-1, 1, op, variant, pw, lazy ? la : pa, lazy ? lb : pb,
+                                             N) == CUZK_OK,
+                          "%s", cuzk_last_error());
             for (size_t i = 0; i < N; i++) {
                 if (variant == 4) {
                     cuzk_fr_sqr(&ro[i], &ra[i]);
@@ -197,11 +202,11 @@ CUZK_TEST(gpu_field_ops)
                     cuzk_fr_sub(&ro[i], &ra[i], &rb[i]);
                     cuzk_fp_sub(&po[i], &pa[i], &pb[i]);
                 }
-                if (variant != 5)
+                if (!lazy)
                     CHECK_MSG(cuzk_fr_eq(&ro[i], &rw[i]), "Fr op %d variant %d differs at %zu",
                               op, variant, i);
                 /* Limb equality: the device result must be canonical too. */
-                CHECK_MSG(memcmp(&po[i], &pw[i], sizeof po[i]) == 0,
+                CHECK_MSG(fr_only || memcmp(&po[i], &pw[i], sizeof po[i]) == 0,
                           "Fp op %d variant %d differs at %zu", op, variant, i);
             }
         }
@@ -346,7 +351,9 @@ CUZK_TEST(gpu_ntt_configs)
     /* variant, kmax, loge, threads, jmajor */
     static const char *const cfg[][5] = {
         {"1", "10", "11", "512", "1"}, {"2", "8", "10", "256", "1"},  {"3", "7", "9", "128", "0"},
-        {"1", "3", "9", "64", "1"},    {"3", "11", "12", "512", "1"}, {"2", "1", "9", "32", "0"}};
+        {"1", "3", "9", "64", "1"},    {"3", "11", "12", "512", "1"}, {"2", "1", "9", "32", "0"},
+        {"4", "8", "10", "128", "1"},  {"4", "5", "9", "64", "0"},    {"5", "8", "10", "128", "1"},
+        {"5", "11", "12", "512", "0"}};
     static const char *const envs[5] = {"CUZK_GPU_MONT", "CUZK_GPU_NTT_KMAX", "CUZK_GPU_NTT_LOGE",
                                         "CUZK_GPU_NTT_THREADS", "CUZK_GPU_NTT_JMAJOR"};
     for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++) {

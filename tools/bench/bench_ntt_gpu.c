@@ -110,11 +110,15 @@ static void field_variants(const bench_opts *o, int device)
 {
     static const char *const fields[2] = {"fr", "fp"};
     for (int f = 0; f < 2; f++)
-        for (int v = 1; v <= 5; v++) {
-            /* 4: the dedicated squaring (64-bit limbs); 5: the lazy [0, 2p) multiplication. */
-            static const char *const kind[6] = {"", "mul_v1", "mul_v2", "mul_v3", "sqr_v1",
-                                                "mul_v1_lazy"};
-            if (v == 5 && f == 0)
+        for (int v = 1; v <= 9; v++) {
+            /* 4: the dedicated squaring (64-bit limbs); 5: the lazy [0, 2p) multiplication; 6: the
+             * Fr multiplication specialised to r (the NTT's CUZK_GPU_MONT=4); 7, 8: the even/odd
+             * multiplication (CUZK_GPU_MONT_MUL=7) and its lazy form; 9: 6 in the even/odd form
+             * (the NTT's CUZK_GPU_MONT=5). */
+            static const char *const kind[10] = {
+                "",      "mul_v1", "mul_v2",      "mul_v3",  "sqr_v1", "mul_v1_lazy",
+                "mul_r", "mul_v7", "mul_v7_lazy", "mul_r_eo"};
+            if (((v == 5 || v == 8) && f == 0) || ((v == 6 || v == 9) && f == 1))
                 continue;
             char name[32];
             snprintf(name, sizeof name, "%s_%s", fields[f], kind[v]);
@@ -191,7 +195,7 @@ int bench_ntt_gpu(const bench_opts *o, unsigned log_n, int device, cuzk_fr_t *a,
             x.op = CUZK_GPU_NTT;
             bench_opts os = *o;
             os.filter = NULL;
-            for (int v = 1; v <= 3 && rc == 0; v++)
+            for (int v = 1; v <= 5 && rc == 0; v++)
                 for (size_t k = 0; k < sizeof cfg / sizeof *cfg && rc == 0; k++) {
                     char name[64], val[16];
                     snprintf(val, sizeof val, "%d", v);

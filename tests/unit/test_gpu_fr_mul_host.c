@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * The device Fr multiplications run on the host (tests/unit/gpu_fr_mul_host.cu, compiled by nvcc
+ * for the host only) against cuzk_fr_mul, limb for limb: above all fr_mul_r.cuh (the NTT's
+ * variant 4, whose reduction rows are worked out by hand for r), and mont.cuh's variants 1..3
+ * through its host emulation of the carry chains. Needs no GPU; skipped when nvcc was absent.
+ */
+#include "cuzk/alloc.h"
+#include "cuzk/field.h"
+#include "test.h"
+
+/* Defined only when nvcc built tests/unit/gpu_fr_mul_host.cu (weak: absent in CUDA=0 builds). */
+void cuzk__test_fr_mul_host(int variant, cuzk_fr_t *out, const cuzk_fr_t *a, const cuzk_fr_t *b,
+                            size_t n) __attribute__((weak));
+
+static const uint64_t R_LIMBS[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
+                                    0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+
+/* out = r - k for a small k (raw limbs; any value < r is a Montgomery form). */
+static void r_minus(cuzk_fr_t *out, uint64_t k)
+{
+    uint64_t borrow = k;
+    for (int i = 0; i < 4; i++) {
+        out->l[i] = R_LIMBS[i] - borrow;
+        borrow = R_LIMBS[i] < borrow;
+    }
+}
+
+/* A raw value < r with chosen low limb |lo| and the rest random (top limb kept below r's). */
+static void with_low(cuzk_fr_t *out, uint64_t lo)
+{
+    out->l[0] = lo;
+    out->l[1] = test_rand_u64();
+    out->l[2] = test_rand_u64();
+    out->l[3] = test_rand_u64() % R_LIMBS[3];
+}
+
+/* Values where the no-carry bounds are tightest (r - 1 and neighbours: the largest a * b_i and
+ * q * r), where a reduction row's t0 is 0 (q = 0, no carry) or makes q's carry term flip (low
+ * limbs 2^32 - 1, 2^32, r0, 2^64 - 1), and the usual 0, 1, R mod r, -R mod r. */
+static size_t edge_values(cuzk_fr_t *v)
+{
+    size_t n = 0;
+    cuzk_fr_set_zero(&v[n++]);
+    memset(&v[n], 0, sizeof v[n]);
+    v[n++].l[0] = 1;
+    memset(&v[n], 0, sizeof v[n]);
+    v[n++].l[0] = 2;
+    for (uint64_t k = 1; k <= 4; k++)
+        r_minus(&v[n++], k);
+    r_minus(&v[n++], (uint64_t)1 << 32);
+    r_minus(&v[n++], ~(uint64_t)0);
+    cuzk_fr_set_one(&v[n++]);      /* R mod r */
+    cuzk_fr_neg(&v[n], &v[n - 1]); /* r - (R mod r) */
+    n++;
+    memset(&v[n], 0, sizeof v[n]);
+    v[n++].l[0] = ~(uint64_t)0;
+    memset(&v[n], 0, sizeof v[n]);
+    v[n++].l[0] = R_LIMBS[0];
+    for (int i = 0; i < 3; i++)
+        v[n].l[i] = ~(uint64_t)0; /* 2^192 - 1 + (r's top limb - 1) 2^192 */
+    v[n++].l[3] = R_LIMBS[3] - 1;
+    memset(&v[n], 0, sizeof v[n]);
+    v[n++].l[3] = R_LIMBS[3] - 1; /* only the top limb */
+    static const uint64_t lows[] = {0,
+                                    1,
+                                    0xffffffffULL,
+                                    0x100000000ULL,
+                                    0x100000001ULL,
+                                    0xffffffff00000001ULL,
+                                    0xffffffff00000000ULL,
+                                    0xfffffffeffffffffULL,
+                                    0x8000000000000000ULL,
+                                    ~(uint64_t)0};
+    for (size_t i = 0; i < sizeof lows / sizeof *lows; i++)
+        with_low(&v[n++], lows[i]);
+    return n;
+}
+
+static void rand_fr(cuzk_fr_t *out)
+{
+    for (;;) {
+        uint64_t l[4];
+        for (int i = 0; i < 4; i++)
+            l[i] = test_rand_u64();
+        l[3] &= 0x7fffffffffffffffULL;
+        if (cuzk_fr_from_canonical(out, l))
+            return;
+    }
+}
+
+struct hex {
+    char s[68];
+};
+static struct hex hex4(const cuzk_fr_t *a)
+{
+    struct hex h;
+    snprintf(h.s, sizeof h.s, "%016llx%016llx%016llx%016llx", (unsigned long long)a->l[3],
+             (unsigned long long)a->l[2], (unsigned long long)a->l[1], (unsigned long long)a->l[0]);
+    return h;
+}
+
+static void check_all(const cuzk_fr_t *a, const cuzk_fr_t *b, size_t n, const char *what)
+{
+    cuzk_fr_t *want = cuzk_alloc_array(2 * n, sizeof *want), *got = want + n;
+    CHECK(want != NULL);
+    for (size_t i = 0; i < n; i++)
+        cuzk_fr_mul(&want[i], &a[i], &b[i]);
+    static const int variants[] = {4, 5, 1, 2, 3};
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        memset(got, 0xa5, n * sizeof *got);
+        cuzk__test_fr_mul_host(variants[v], got, a, b, n);
+        for (size_t i = 0; i < n; i++)
+            CHECK_MSG(memcmp(&want[i], &got[i], sizeof got[i]) == 0,
+                      "%s: variant %d differs at %zu: a = %s, b = %s (raw limbs, top first)", what,
+                      variants[v], i, hex4(&a[i]).s, hex4(&b[i]).s);
+    }
+    cuzk_free(want);
+}
+
+CUZK_TEST(gpu_fr_mul_host)
+{
+    if (!cuzk__test_fr_mul_host)
+        test_skip("built without nvcc (CUDA=0): no host build of the device multiplications");
+    enum { E = 32 };
+    cuzk_fr_t e[E];
+    const size_t ne = edge_values(e);
+    CHECK(ne <= E);
+    /* every pair of edge values, and each edge value against random ones */
+    const size_t nr = test_iters(1) * 100000, n = ne * ne + 2 * ne * 64 + nr;
+    cuzk_fr_t *a = cuzk_alloc_array(2 * n, sizeof *a), *b = a + n;
+    CHECK(a != NULL);
+    size_t k = 0;
+    for (size_t i = 0; i < ne; i++)
+        for (size_t j = 0; j < ne; j++, k++) {
+            a[k] = e[i];
+            b[k] = e[j];
+        }
+    for (size_t i = 0; i < ne; i++)
+        for (int j = 0; j < 64; j++, k += 2) {
+            a[k] = b[k + 1] = e[i];
+            rand_fr(&b[k]);
+            rand_fr(&a[k + 1]);
+        }
+    const size_t nedge = k;
+    for (; k < n; k++) {
+        rand_fr(&a[k]);
+        rand_fr(&b[k]);
+    }
+    check_all(a, b, nedge, "edge inputs");
+    check_all(a + nedge, b + nedge, n - nedge, "random inputs");
+    cuzk_free(a);
+}
