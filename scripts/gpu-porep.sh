@@ -24,6 +24,8 @@ if [ "$modes" = pack ]; then
     for v in "$BUILD"/bin/cuzk-bench-*; do
         [ -x "$v" ] && { strip -o "$CARRY/bin/$(basename "$v")" "$v" || exit 1; }
     done
+    # This tree's scripts, for a device copy of an older tree (cp build/gpu-carry/scripts/* scripts/).
+    mkdir -p "$CARRY/scripts" && cp scripts/*.sh "$CARRY/scripts/" || exit 1
     # The snarkjs fixture keys for gpu_snarkjs_prove and mode check (CUZK_FIXTURES there).
     mkdir -p "$CARRY/fixtures" && cp -r "${FIXTURES:-../shared/fixtures}/snarkjs" "$CARRY/fixtures/" ||
         exit 1
