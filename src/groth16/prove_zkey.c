@@ -200,8 +200,8 @@ static void lanes_run(void *ctx, size_t lane)
  * The H step and the five MSMs through a device backend, one after another on its stream: at the
  * sizes circom produces (up to 2^20 or so) each device MSM takes milliseconds, against hundreds on
  * the CPU, so overlapping the G2 MSM on the host would not pay. The witness goes in Montgomery
- * form (|wm|), as cuzk_backend_msm_* take it. The bases are uploaded per call: a zkey is not held
- * resident on the device.
+ * form (|wm|), as cuzk_backend_msm_* take it. The bases are uploaded per call unless the key is
+ * resident (cuzk_snarkjs_zkey_keep_resident).
  */
 typedef struct {
     cuzk_g1_jac_t h, a, b1, c;
