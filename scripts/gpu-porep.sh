@@ -78,7 +78,7 @@ tests)
 check)
     # scripts/gpu-check.sh on the carried binaries: all gpu_* tests, whole proofs of built-in
     # circuits and of the snarkjs fixture keys (kept in $OUT/proofs for snarkjs on the dev VM).
-    step 500 check env NO_BUILD=1 BENCH="$B" TESTS="$T" PROOF_DIR="$OUT/proofs" scripts/gpu-check.sh
+    step "${CHECK_LIMIT:-500}" check env NO_BUILD=1 BENCH="$B" TESTS="$T" PROOF_DIR="$OUT/proofs" scripts/gpu-check.sh
     grep -E "^(ok|not ok)|tests," "$OUT/check.log" | tee -a "$OUT/summary.txt"
     ;;
 zkey)
