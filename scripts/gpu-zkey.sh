@@ -88,7 +88,7 @@ DPID=
 # Which backend proved, and the phases of the last job.
 python3 - "$D/daemon.log" <<'PY'
 import json, sys, collections
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{") and '"phase"' in l]
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{") and '"job"' in l]
 jobs = collections.OrderedDict()
 for r in rows:
     jobs.setdefault(r["job"], []).append(r)
