@@ -6,7 +6,8 @@
 # --backend cuda -> verify-snarkjs; PROOF_DIR keeps them). Exit 77 (skipped) without a device.
 #   scripts/gpu-check.sh                  build with make in $BUILD (default build), then run
 #   NO_BUILD=1 BENCH=... TESTS=... scripts/gpu-check.sh     use prebuilt binaries
-# Env: CUZK_TEST_NPOW (largest NTT test size, default 24), JOBS (make -j), CUZK_FIXTURES
+# Env: CUZK_TEST_NPOW (largest NTT test size, default 24), MSM_NPOW (largest MSM size of the
+# second MSM pass, default 22), JOBS (make -j), CUZK_FIXTURES
 # (default ../shared/fixtures), PROOF_DIR.
 set -eu
 BUILD=${BUILD:-build}
@@ -21,13 +22,16 @@ if ! "$BENCH" info | grep -q '^backend cuda: compiled, [1-9]'; then
     exit 77
 fi
 
+fail=0
 echo "== gpu tests"
-"$TESTS" --filter='gpu_*'
+"$TESTS" --filter='gpu_*' || fail=1
+# The MSM range: G1 and G2 up to 2^22 (random and 0/1-heavy scalars).
+echo "== gpu MSM tests up to 2^22"
+CUZK_TEST_NPOW=${MSM_NPOW:-22} "$TESTS" --filter='gpu_msm_*' --timeout=900 || fail=1
 
 echo "== whole proofs on the cuda backend"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-fail=0
 for spec in poseidon-merkle:2 sha256-chain:4; do
     "$BENCH" setup --circuit "$spec" --out "$TMP/p" >/dev/null
     if CUZK_TIMING=1 "$BENCH" prove --params "$TMP/p" --circuit "$spec" --backend cuda \

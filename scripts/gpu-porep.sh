@@ -24,6 +24,8 @@ if [ "$modes" = pack ]; then
     for v in "$BUILD"/bin/cuzk-bench-*; do
         [ -x "$v" ] && { strip -o "$CARRY/bin/$(basename "$v")" "$v" || exit 1; }
     done
+    # This tree's scripts, for a device copy of an older tree (cp build/gpu-carry/scripts/* scripts/).
+    mkdir -p "$CARRY/scripts" && cp scripts/*.sh "$CARRY/scripts/" || exit 1
     # The snarkjs fixture keys for gpu_snarkjs_prove and mode check (CUZK_FIXTURES there).
     mkdir -p "$CARRY/fixtures" && cp -r "${FIXTURES:-../shared/fixtures}/snarkjs" "$CARRY/fixtures/" ||
         exit 1
@@ -76,7 +78,7 @@ tests)
 check)
     # scripts/gpu-check.sh on the carried binaries: all gpu_* tests, whole proofs of built-in
     # circuits and of the snarkjs fixture keys (kept in $OUT/proofs for snarkjs on the dev VM).
-    step 500 check env NO_BUILD=1 BENCH="$B" TESTS="$T" PROOF_DIR="$OUT/proofs" scripts/gpu-check.sh
+    step "${CHECK_LIMIT:-500}" check env NO_BUILD=1 BENCH="$B" TESTS="$T" PROOF_DIR="$OUT/proofs" scripts/gpu-check.sh
     grep -E "^(ok|not ok)|tests," "$OUT/check.log" | tee -a "$OUT/summary.txt"
     ;;
 zkey)

@@ -5,6 +5,8 @@
 # then the same key through a cuzk daemon with GPU workers (`cuzk-bench single --wtns`, every
 # proof verified by the client; the daemon's CUZK_TIMING lines name the worker's backend).
 # Proofs go to $OUT/zkey for `snarkjs groth16 verify` on a machine with node.
+# Keys below 2^CUZK_SNARKJS_GPU_MIN_LOG are proved on the daemon's CPU pool (env
+# CUZK_ZKEY_GPU_MIN_LOG changes that).
 # Usage: scripts/gpu-zkey.sh ZKEY WTNS [NAME]   env: BIN (build/gpu-carry/bin), OUT (gpu-out),
 #   K (proofs per backend, 3), DBACKEND (the daemon's backend, cuda)
 set -u
@@ -26,20 +28,24 @@ trap cleanup EXIT INT TERM
 fail=0
 
 "$BIN/cuzk-bench" export-vk-snarkjs --zkey "$Z" --out "$D/vk.json" >/dev/null || exit 1
-for be in cpu cuda; do
-    if "$BIN/cuzk-bench" prove --zkey "$Z" --wtns "$W" --backend $be --threads 0 --repeat "$K" \
-        --unchecked-subgroup --json --proof "$D/$be.proof.json" --public "$D/$be.public.json" \
-        >"$D/$be.json" 2>"$D/$be.err" &&
-        "$BIN/cuzk-bench" verify-snarkjs --vk "$D/vk.json" --proof "$D/$be.proof.json" \
-            --public "$D/$be.public.json" | grep -q '^valid$'; then
-        echo "ok - $NAME: prove --zkey --backend $be, $K proofs, last verified"
+# cpu-pairs: the CPU prover's earlier order (pairs of one-thread G1 MSMs), for comparison.
+for v in cpu cpu-pairs cuda; do
+    be=${v%-pairs}
+    pairs=0
+    [ "$v" = cpu-pairs ] && pairs=1
+    if CUZK_ZKEY_G1_PAIRS=$pairs "$BIN/cuzk-bench" prove --zkey "$Z" --wtns "$W" --backend $be --threads 0 --repeat "$K" \
+        --unchecked-subgroup --json --proof "$D/$v.proof.json" --public "$D/$v.public.json" \
+        >"$D/$v.json" 2>"$D/$v.err" &&
+        "$BIN/cuzk-bench" verify-snarkjs --vk "$D/vk.json" --proof "$D/$v.proof.json" \
+            --public "$D/$v.public.json" | grep -q '^valid$'; then
+        echo "ok - $NAME: prove --zkey --backend $be (CUZK_ZKEY_G1_PAIRS=$pairs), $K proofs, last verified"
     else
-        echo "not ok - $NAME: prove --zkey --backend $be"
+        echo "not ok - $NAME: prove --zkey --backend $be (CUZK_ZKEY_G1_PAIRS=$pairs)"
         fail=1
     fi
-    cat "$D/$be.err"
+    cat "$D/$v.err"
     # Per proof: total and the phases (ms).
-    python3 - "$D/$be.json" <<'PY'
+    python3 - "$D/$v.json" <<'PY'
 import json, sys
 for line in open(sys.argv[1]):
     if line.startswith("{"):
@@ -88,7 +94,7 @@ DPID=
 # Which backend proved, and the phases of the last job.
 python3 - "$D/daemon.log" <<'PY'
 import json, sys, collections
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{") and '"phase"' in l]
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{") and '"job"' in l]
 jobs = collections.OrderedDict()
 for r in rows:
     jobs.setdefault(r["job"], []).append(r)

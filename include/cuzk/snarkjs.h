@@ -180,6 +180,13 @@ cuzk_status cuzk_snarkjs_prove(cuzk_groth16_proof *proof, cuzk_fr_t *public_inpu
 cuzk_status cuzk_snarkjs_zkey_keep_resident(cuzk_backend *be,
                                             const cuzk_snarkjs_zkey *zk) CUZK_WARN_UNUSED_RESULT;
 void cuzk_snarkjs_zkey_drop_resident(cuzk_backend *be, const cuzk_snarkjs_zkey *zk);
+/*
+ * Below this domain a device proof costs more than the CPU's (a device MSM takes ~4.5 ms of
+ * kernels even at 2^10 on an H200): the engine proves such keys on its GPU workers' CPU pools.
+ * Env CUZK_ZKEY_GPU_MIN_LOG overrides its log there (docs/PERFORMANCE.md, "snarkjs keys on the
+ * GPU").
+ */
+#define CUZK_SNARKJS_GPU_MIN_LOG 12
 cuzk_status cuzk_snarkjs_prove_on(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
                                   const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
                                   cuzk_backend *be,

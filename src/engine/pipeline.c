@@ -12,6 +12,7 @@
 #include "cuzk/alloc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void cuzk__item_discard_locked(cuzk_engine *e, item *it)
@@ -36,6 +37,15 @@ void cuzk__item_discard_locked(cuzk_engine *e, item *it)
 }
 
 /* Builtin circuits: a PROVE-mode synthesis with the partition's seed. */
+/* CUZK_SNARKJS_GPU_MIN_LOG, or env CUZK_ZKEY_GPU_MIN_LOG (0 .. 28). */
+static uint32_t zkey_gpu_min_domain(void)
+{
+    const char *e = getenv("CUZK_ZKEY_GPU_MIN_LOG");
+    char *end = NULL;
+    long v = e && *e ? strtol(e, &end, 10) : -1;
+    return (uint32_t)1 << (v >= 0 && v <= 28 && end && *end == 0 ? v : CUZK_SNARKJS_GPU_MIN_LOG);
+}
+
 static cuzk_status synthesize(const srs_entry *c, uint64_t seed, cuzk_prover_data *pd)
 {
     cuzk_circuit circ = c->circuit;
@@ -242,19 +252,23 @@ void *cuzk__prover_main(void *arg)
                 cuzk_fr_to_bytes_le(pub + 32 * (size_t)i, &it->pd.input[i + 1]);
         } else {
             cuzk_fr_t *fr = cuzk_alloc_array(n_pub ? n_pub : 1, sizeof *fr);
-            /* A GPU worker proves snarkjs keys on its device too, with the key's points held
-             * there like a HOT parameter set (dropped with the HOT tier, srs.c). */
-            if (fr && w->be && cuzk_backend_device(w->be) >= 0 &&
-                cuzk_snarkjs_zkey_keep_resident(w->be, c->zkey) != CUZK_OK && !w->said_vram) {
+            /* A GPU worker proves snarkjs keys from CUZK_SNARKJS_GPU_MIN_LOG up on its device,
+             * with the key's points held there like a HOT parameter set (dropped with the HOT
+             * tier, srs.c); smaller keys on its CPU pool. */
+            bool dev = w->be && cuzk_backend_device(w->be) >= 0 &&
+                       c->zkey->domain_size >= zkey_gpu_min_domain();
+            if (fr && dev && cuzk_snarkjs_zkey_keep_resident(w->be, c->zkey) != CUZK_OK &&
+                !w->said_vram) {
                 w->said_vram = true;
                 fprintf(stderr,
                         "cuzk: prover %s: key %s not kept on the device (%s); its points are "
                         "uploaded per proof\n",
                         w->name, c->id, cuzk_last_error());
             }
-            s = !fr     ? cuzk_fail(CUZK_ERR_NOMEM, "out of memory")
-                : w->be ? cuzk_snarkjs_prove_on(&proof, fr, c->zkey, wtns, w->be, &t)
-                        : cuzk_snarkjs_prove(&proof, fr, c->zkey, wtns, NULL, &t);
+            cuzk_pool *cpu = w->be ? cuzk_backend_pool(w->be) : NULL;
+            s = !fr   ? cuzk_fail(CUZK_ERR_NOMEM, "out of memory")
+                : dev ? cuzk_snarkjs_prove_on(&proof, fr, c->zkey, wtns, w->be, &t)
+                      : cuzk_snarkjs_prove(&proof, fr, c->zkey, wtns, cpu, &t);
             for (uint32_t i = 0; s == CUZK_OK && i < n_pub; i++)
                 cuzk_fr_to_bytes_le(pub + 32 * (size_t)i, &fr[i]);
             cuzk_free(fr);

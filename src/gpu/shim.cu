@@ -92,10 +92,22 @@ static std::mutex g_devices_mu;
  * the first launch of each kernel loads its module and waits for the whole device, which
  * serialised the first H step's uploads behind its kernels (a 2^27 partition's ntt_h took 712.7
  * ms instead of ~560; docs/PERFORMANCE.md "H step: uploads under the transforms"). */
+static void set_eager_loading()
+{
+    (void)setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+}
+/* At program start, while the process has one thread: setenv() racing with another thread's
+ * getenv() (the engine reads CUZK_* variables on its workers) is undefined behaviour. */
+__attribute__((constructor)) static void load_modules_eagerly_at_start()
+{
+    set_eager_loading();
+}
+/* For a library loaded after start-up (dlopen), where constructors run then: still before any
+ * CUDA call of this library, and setenv does nothing once the variable exists. */
 static void load_modules_eagerly()
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, [] { (void)setenv("CUDA_MODULE_LOADING", "EAGER", 0); });
+    pthread_once(&once, set_eager_loading);
 }
 
 static int device_count_raw()

@@ -18,6 +18,7 @@
 #include "cuzk/poly.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -27,6 +28,12 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static bool env_flag(const char *name)
+{
+    const char *e = getenv(name);
+    return e && *e && strcmp(e, "0") != 0;
 }
 
 /* A uniformly random element of Fr by rejection sampling of 255-bit integers. */
@@ -130,16 +137,21 @@ typedef struct {
     char err[256]; /* the worker thread's message (cuzk_last_error is per thread) */
 } g1_job;
 
+/* The MSM of |j| over |pool| (NULL: this thread). */
+static cuzk_status g1_job_msm(const g1_job *j, cuzk_pool *pool)
+{
+    if (j->n == 0) {
+        cuzk_g1_jac_set_infinity(j->out);
+        return CUZK_OK;
+    }
+    return j->mont ? cuzk_g1_msm(j->out, j->bases, j->mont, j->n, pool)
+                   : cuzk_g1_msm_raw(j->out, j->bases, j->raw, j->n, pool);
+}
+
 static void g1_job_run(void *ctx, size_t i)
 {
     g1_job *j = (g1_job *)ctx + i;
-    if (j->n == 0) {
-        cuzk_g1_jac_set_infinity(j->out);
-        j->st = CUZK_OK;
-        return;
-    }
-    j->st = j->mont ? cuzk_g1_msm(j->out, j->bases, j->mont, j->n, NULL)
-                    : cuzk_g1_msm_raw(j->out, j->bases, j->raw, j->n, NULL);
+    j->st = g1_job_msm(j, NULL);
     if (j->st != CUZK_OK)
         snprintf(j->err, sizeof j->err, "%s", cuzk_last_error());
 }
@@ -200,8 +212,8 @@ static void lanes_run(void *ctx, size_t lane)
  * The H step and the five MSMs through a device backend, one after another on its stream: at the
  * sizes circom produces (up to 2^20 or so) each device MSM takes milliseconds, against hundreds on
  * the CPU, so overlapping the G2 MSM on the host would not pay. The witness goes in Montgomery
- * form (|wm|), as cuzk_backend_msm_* take it. The bases are uploaded per call: a zkey is not held
- * resident on the device.
+ * form (|wm|), as cuzk_backend_msm_* take it. The bases are uploaded per call unless the key is
+ * resident (cuzk_snarkjs_zkey_keep_resident).
  */
 typedef struct {
     cuzk_g1_jac_t h, a, b1, c;
@@ -356,18 +368,22 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
         if (h_out)
             memcpy(h_out, p.a, n * sizeof *h_out);
 
-        /* Other thread counts: the four G1 MSMs as two concurrent pairs of about equal size
-         * (msm_h: H with A; tail_msm: B1 with C); the G2 MSM alone, split over the pool by
-         * windows. */
-        t0 = now_ms();
-        if ((s = g1_pair(&jobs[0], pool)) != CUZK_OK)
-            goto out;
-        tm.msm_h = now_ms() - t0;
-
-        t0 = now_ms();
-        if ((s = g1_pair(&jobs[2], pool)) != CUZK_OK)
-            goto out;
-        tm.tail_msm = now_ms() - t0;
+        /* One thread: the four G1 MSMs one after another (as pairs: msm_h = H and A, tail_msm
+         * = B1 and C). More threads: each G1 MSM over the whole pool, because two one-thread
+         * MSMs would leave the other cores idle (env CUZK_ZKEY_G1_PAIRS=1 keeps the pairs, for
+         * comparison). The G2 MSM alone, split over the pool by windows. */
+        bool pairs = cuzk_pool_threads(pool) < 3 || env_flag("CUZK_ZKEY_G1_PAIRS");
+        for (int k = 0; k < 2; k++) {
+            t0 = now_ms();
+            if (pairs)
+                s = g1_pair(&jobs[2 * k], pool);
+            else
+                for (int i = 2 * k; i < 2 * k + 2 && s == CUZK_OK; i++)
+                    s = g1_job_msm(&jobs[i], pool);
+            if (s != CUZK_OK)
+                goto out;
+            *(k ? &tm.tail_msm : &tm.msm_h) = now_ms() - t0;
+        }
 
         t0 = now_ms();
         if ((s = cuzk_g2_msm_raw(&m.b2, zk->b2, w->values, nv, pool)) != CUZK_OK)

@@ -2,8 +2,8 @@
 /*
  * Device MSM and batch addition (src/gpu/msm_*.cu, batch_add.cu) against the CPU functions of
  * include/cuzk/msm.h: results are normalised to affine and compared byte for byte. Random
- * scalars at sizes up to 2^20 (G1) and 2^16 (G2) (env CUZK_TEST_NPOW lowers or raises the largest
- * power), and the edge inputs of tests/unit/test_msm.c: zero, one and r-1 scalars, 0/1-heavy
+ * scalars at sizes up to 2^20 (G1) and 2^16 (G2) (env CUZK_TEST_NPOW sets the largest power of
+ * both; scripts/gpu-check.sh uses 22), and the edge inputs of tests/unit/test_msm.c: zero, one and r-1 scalars, 0/1-heavy
  * mixes, sparse (95 % zero) scalars, small scalars, n not a power of two, n = 1, bases at infinity, one base repeated, P next
  * to -P; bitmaps empty, full, random, with bits set past n; resident bases over sub-ranges.
  * Without a device (or in the stub build) every test reports SKIP.
@@ -251,6 +251,8 @@ CUZK_TEST(gpu_msm_g1_edges)
     g1_msm_case(pool, big, BASES_DISTINCT, SC_ONE);
     g1_msm_case(pool, big, BASES_SAME, SC_SMALL);
     g1_msm_case(pool, big, BASES_SOME_INFINITY, SC_RANDOM);
+    if (max_pow(20) > 18) /* 0/1-heavy at the largest size too */
+        g1_msm_case(pool, (size_t)1 << max_pow(20), BASES_DISTINCT, SC_BINARY_HEAVY);
     cuzk_pool_destroy(pool);
 }
 
@@ -258,7 +260,7 @@ CUZK_TEST(gpu_msm_g2)
 {
     need_device();
     cuzk_pool *pool = pool_all();
-    unsigned top = max_pow(20) < 16 ? max_pow(20) : 16;
+    unsigned top = max_pow(16); /* CUZK_TEST_NPOW=22 for the 2^22 */
     static const size_t sizes[] = {1, 3, 600};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         for (int layout = 0; layout < BASES_COUNT; layout++)

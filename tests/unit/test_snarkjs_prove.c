@@ -131,6 +131,18 @@ static void check_resident(cuzk_backend *be, cuzk_snarkjs_zkey *zk[2])
     }
 }
 
+/* Three or more threads: each G1 MSM over the whole pool (not pairs of one-thread MSMs). */
+CUZK_TEST(snarkjs_prove_bitexact_threads)
+{
+    for (unsigned t = 3; t <= 5; t += 2) {
+        cuzk_pool *pool;
+        CHECK(cuzk_pool_create(&pool, t) == CUZK_OK);
+        check_bitexact("poseidon", NULL, pool);
+        check_bitexact("multiplier", NULL, pool);
+        cuzk_pool_destroy(pool);
+    }
+}
+
 CUZK_TEST(snarkjs_prove_cpu_backend)
 {
     cuzk_backend *be;
