@@ -12,20 +12,21 @@
 /*
  * Field arithmetic of the MSM compilation units (msm_g1.cu, msm_g2.cu, batch_add.cu), set before
  * any field header; each is a -D knob for variant builds (`make msm-variant`). Measured on the H200
- * (docs/PERFORMANCE.md "GPU MSM", "Rolled multiplication, lazy reduction, occupancy"): G1 2^24
- * resident 295.6 -> 179.8 ms, G2 2^20 90.2 -> 48.7 ms against fully unrolled multiplications.
- * The unrolled G1 accumulation kernel was 21,640 instructions, too large for the instruction
- * cache; with these settings it is 3,720 (150 registers).
- *   - PTX carry-chain multiplication (variant 3) with its row loop rolled (one row per iteration);
+ * (docs/PERFORMANCE.md "GPU MSM": "Rolled multiplication, lazy reduction, occupancy" and
+ * "Even/odd multiplication"): G1 2^24 resident 295.6 ms (unrolled variant 3) -> 176.9 (rolled)
+ * -> 113.9 ms (even/odd, 3 rows per iteration); G2 2^20 90.2 -> 48.7 -> 33.7 ms (4 rows). The
+ * unrolled G1 accumulation kernel was 21,640 instructions, too large for the instruction cache.
+ *   - the even/odd multiplication (variant 7: ptxas fuses each product's halves into one
+ *     IMAD.WIDE) with its row loop rolled by 3 rows (msm_g2.cu: 4);
  *   - Fp values kept in [0, 2p) (no final subtraction in multiplications);
  *   - no prefetch of the next base in the G1 accumulation (its registers buy a third block per
  *     SM).
  */
 #ifndef CUZK_GPU_MONT_MUL
-#define CUZK_GPU_MONT_MUL 3
+#define CUZK_GPU_MONT_MUL 7
 #endif
 #ifndef CUZK_GPU_MONT_ROLL
-#define CUZK_GPU_MONT_ROLL 1
+#define CUZK_GPU_MONT_ROLL 3
 #endif
 #ifndef CUZK_GPU_FP_LAZY
 #define CUZK_GPU_FP_LAZY 1

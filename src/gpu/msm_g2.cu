@@ -3,6 +3,11 @@
  * G2 MSM on the device (gpu.h, gpu_msm.h): the G1 pipeline of src/gpu/msm_kernels.cuh over
  * Fp2 (src/gpu/fp2.cuh), about three times the G1 work per point.
  */
+/* 4 rows per multiplication loop iteration: G2 2^20 33.7 ms against 34.1 with msm_dev.cuh's 3
+ * (docs/PERFORMANCE.md, "Even/odd multiplication"). */
+#ifndef CUZK_GPU_MONT_ROLL
+#define CUZK_GPU_MONT_ROLL 4
+#endif
 #include "gpu/msm_dev.cuh"
 
 #include <string.h>

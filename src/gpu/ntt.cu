@@ -33,11 +33,13 @@
 
 #include <stdlib.h>
 
-/* Defaults of the pass kernels, the fastest of the 36 settings of `cuzk-bench ntt --backend cuda
- * --log-n 27 --filter=sweep` on the H200 (docs/PERFORMANCE.md, "GPU NTT (issue 4)"): the 64-bit
- * multiplication, 2^10-element blocks (32 KiB of shared memory) of at most 8 bits per pass
- * (2^27 = 7 + 7 + 7 + 6), 128 threads of 4 butterflies each, twiddle-major butterfly order:
- * 58.2 ms against 69.1 ms for the first choice (variant 3, 10 bits, 2^11, 512 threads). Each has an
+/* Defaults of the pass kernels, from `cuzk-bench ntt --backend cuda --log-n 27 --filter=sweep` on
+ * the H200 (docs/PERFORMANCE.md, "GPU NTT (issue 4)" and "Fr multiplication specialised to r"):
+ * the multiplication specialised to r in the even/odd form (variant 5, fr_mul_r.cuh; 46.0 ms
+ * against 58.4 ms for the 64-bit CIOS of variant 1), 2^10-element blocks (32 KiB of shared memory)
+ * of at most 8 bits per pass (2^27 = 7 + 7 + 7 + 6), 128 threads of 4 butterflies each,
+ * twiddle-major butterfly order (the first choice, variant 3 with 10 bits, 2^11 and 512 threads,
+ * took 69.1 ms). Each has an
  * environment override read at every call (CUZK_GPU_MONT, CUZK_GPU_NTT_KMAX, CUZK_GPU_NTT_LOGE,
  * CUZK_GPU_NTT_THREADS, CUZK_GPU_NTT_JMAJOR) for tuning; tests/unit/test_gpu_ntt.c checks that
  * none changes a result. */
@@ -46,7 +48,7 @@
 #define NTT_LOGE_DEFAULT 10
 #define NTT_KMAX_DEFAULT 8
 #define NTT_JMAJOR_DEFAULT 1
-#define NTT_MONT_DEFAULT 1
+#define NTT_MONT_DEFAULT 5
 #define SCALE_LO_BITS 12
 #define SCALE_LO (1u << SCALE_LO_BITS)
 
