@@ -76,6 +76,9 @@ cuzk_status cuzk_backend_h(cuzk_backend *be, const cuzk_domain *d, cuzk_fr_t *a,
 /* The H step, then the MSM of h over |h_bases| (domain - 1 points), fused where h can stay on the
  * device: a CUDA backend whose resident arrays hold |h_bases|, on a domain it runs. a, b, c hold
  * |rows| <= domain entries each (zero above them: no padding needed) and are left unchanged.
+ * |c| may be NULL: then c = a * b pointwise, which holds for every row of a satisfied constraint
+ * system (for an unsatisfied one the proof fails its verification either way); the device then
+ * computes c and only a and b are uploaded.
  * ms[0] and ms[1] receive the wall time of the H step and of the MSM. Returns
  * CUZK_ERR_UNSUPPORTED, having done nothing, where it cannot fuse them (CPU backend, bases not
  * resident, device memory short): the caller then pads and uses cuzk_backend_h and

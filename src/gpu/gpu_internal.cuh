@@ -138,6 +138,8 @@ void cuzk_gpu_ntt_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *x, cu
 /* The H step on device vectors: a receives the result, b and c are clobbered. |before|, when
  * given, is called with |ctx| and i on the host before the kernels of vector i are enqueued
  * (there the caller enqueues that vector's upload and makes dev.stream wait for it). */
+/* c[i] = c[i] * b[i] for i < n, on dev.stream. */
+void cuzk_gpu_fr_mul_into_(cuzk_gpu_device &dev, fr_dev *c, const fr_dev *b, size_t n);
 void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_dev *b, fr_dev *c,
                      void (*before)(void *, int) = nullptr, void *ctx = nullptr);
 
@@ -181,6 +183,8 @@ struct cuzk_gpu_call_pins {
 
 /* The H step on host arrays of |rows| <= domain entries (shim.cu): uploads them (padding on the
  * device), runs the transforms; returns dev.vec[0], which holds h when the stream gets there.
+ * |c| NULL: c = a * b pointwise, computed on the device (a satisfied system), so only a and b
+ * travel.
  * Timer events 0 (before the uploads), 1 (kernels start) and 2 (kernels enqueued) are marked. */
 fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_pins &pins,
                         const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,

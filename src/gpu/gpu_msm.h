@@ -61,8 +61,10 @@ cuzk_status cuzk_gpu_msm_g2_resident_idx(cuzk_g2_jac_t *out, const cuzk_gpu_base
  * padding needed) and the G1 MSM of the resulting h (domain - 1 terms) over bases[first ..) of
  * |b|, h never leaving the device: what cuzk_gpu_h then cuzk_gpu_msm_g1_resident compute,
  * without h's download and upload. The device is |b|'s. Timings: the H step (h2d the exposed
- * upload of a, compute the transforms) and the MSM. Returns CUZK_ERR_INVALID_ARG for NULL
- * arguments, G2 bases, rows above the domain, or too few bases. */
+ * upload of a, compute the transforms) and the MSM. |c| may be NULL: then c = a * b pointwise,
+ * computed on the device (true of every row of a satisfied constraint system), and only a and bv
+ * are uploaded. Returns CUZK_ERR_INVALID_ARG for NULL arguments, G2 bases, rows above the domain,
+ * or too few bases. */
 cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b, size_t first,
                                        const cuzk_domain *d, const cuzk_fr_t *a,
                                        const cuzk_fr_t *bv, const cuzk_fr_t *c, size_t rows,

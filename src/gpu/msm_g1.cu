@@ -158,7 +158,7 @@ extern "C" cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk
                                                   cuzk_gpu_timing *h_timing,
                                                   cuzk_gpu_timing *msm_timing)
 {
-    if (!out || !b || !d || !a || !bv || !c || b->group != 1)
+    if (!out || !b || !d || !a || !bv || b->group != 1) /* c NULL: c = a * b */
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu h msm g1: NULL argument or G2 bases");
     size_t n = cuzk_domain_size(d);
     if (n < 2 || first > b->n || n - 1 > b->n - first)

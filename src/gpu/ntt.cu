@@ -254,6 +254,18 @@ __global__ void k_bitrev(fr_dev *x, unsigned L)
     }
 }
 
+/* c[i] *= b[i] for i < n: c = a * b pointwise before the H step's transforms (cuzk_gpu_h_dev_
+ * with c taken as a * b, which holds for every row of a satisfied constraint system). */
+__global__ void k_mul_into(fr_dev *c, const fr_dev *b, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        fr_dev x = ld_fr(c + i), y = ld_fr(b + i), r;
+        fmul<NTT_MONT_DEFAULT>(&r, &x, &y);
+        st_fr(c + i, r);
+    }
+}
+
 /* out[i] = K * base^i for i < count (square and multiply over the bits of i). */
 __global__ void k_powers(fr_dev *out, const fr_dev base, const fr_dev K, uint32_t count)
 {
@@ -530,6 +542,13 @@ static void run_bitrev(cuzk_gpu_device &dev, fr_dev *x, unsigned L)
     if (blocks > 65536)
         blocks = 65536;
     k_bitrev<<<blocks, 256, 0, dev.stream>>>(x, L);
+    CUZK_CUDA_LAUNCHED();
+}
+
+void cuzk_gpu_fr_mul_into_(cuzk_gpu_device &dev, fr_dev *c, const fr_dev *b, size_t n)
+{
+    size_t blocks = (n + 255) / 256;
+    k_mul_into<<<(unsigned)(blocks > 65536 ? 65536 : blocks), 256, 0, dev.stream>>>(c, b, n);
     CUZK_CUDA_LAUNCHED();
 }
 

@@ -467,8 +467,13 @@ static void h_upload(void *ctx, int i)
 {
     h_uploads &u = *static_cast<h_uploads *>(ctx);
     const size_t rbytes = u.rows * sizeof(fr_dev), bytes = u.n * sizeof(fr_dev);
+    /* c = a * b (no host c): a goes up into c's vector and is copied to a's on the device, b
+     * multiplies it in once it is up, before either is transformed; nothing travels for c. */
+    const bool ab = !u.src[2];
+    if (ab && i == 2)
+        return;
     const char *src = reinterpret_cast<const char *>(u.src[i]);
-    char *dst = reinterpret_cast<char *>(u.x[i]);
+    char *dst = reinterpret_cast<char *>(u.x[ab && i == 0 ? 2 : i]);
     for (size_t off = 0, end; off < rbytes; off = end) {
         end = h_piece_end(src, off, rbytes);
         size_t len = end - off;
@@ -481,6 +486,10 @@ static void h_upload(void *ctx, int i)
         CUZK_CUDA(cudaMemsetAsync(dst + rbytes, 0, bytes - rbytes, u.dev.copy));
     CUZK_CUDA(cudaEventRecord(u.dev.up[i], u.dev.copy));
     CUZK_CUDA(cudaStreamWaitEvent(u.dev.stream, u.dev.up[i], 0));
+    if (ab && i == 0)
+        CUZK_CUDA(cudaMemcpyAsync(u.x[0], u.x[2], bytes, cudaMemcpyDeviceToDevice, u.dev.stream));
+    if (ab && i == 1)
+        cuzk_gpu_fr_mul_into_(u.dev, u.x[2], u.x[1], u.n);
     if (i == 0)
         u.tm.mark(1);
 }

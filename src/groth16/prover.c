@@ -5,9 +5,9 @@
 #include "cuzk/backend.h"
 #include "groth16/prover_internal.h"
 
-#include <stdlib.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -60,8 +60,7 @@ static void split_chunk(void *ctx, size_t t)
  * Splits |n| scalars the way supraseal does: ones go to a bitmap (batch addition), every other
  * non-zero value stays in |tail| (a Pippenger MSM over the same bases; zeros cost it nothing).
  */
-static void split01(cuzk_pool *pool, const cuzk_fr_t *sc, size_t n, uint64_t *ones,
-                    cuzk_fr_t *tail)
+static void split01(cuzk_pool *pool, const cuzk_fr_t *sc, size_t n, uint64_t *ones, cuzk_fr_t *tail)
 {
     split_job j = {sc, n, ones, tail};
     cuzk_pool_run(pool, (n + SPLIT_CHUNK - 1) / SPLIT_CHUNK, split_chunk, &j);
@@ -177,8 +176,8 @@ typedef struct {
 static void wipe_chunk(void *ctx, size_t t)
 {
     wipe_job *j = ctx;
-    size_t lo = t * (SPLIT_CHUNK * 32), n = j->bytes - lo < SPLIT_CHUNK * 32 ? j->bytes - lo
-                                                                             : SPLIT_CHUNK * 32;
+    size_t lo = t * (SPLIT_CHUNK * 32),
+           n = j->bytes - lo < SPLIT_CHUNK * 32 ? j->bytes - lo : SPLIT_CHUNK * 32;
     cuzk_memclear(j->p + lo, n);
 }
 
@@ -306,8 +305,8 @@ static cuzk_status g1_split_sum(cuzk_backend *be, cuzk_prove_timings *t, cuzk_g1
     cuzk_status s = cuzk_backend_batch_add_g1(be, out, bases, ss->ones[q], ss->n[q]);
     double t1 = now_ms();
     if (s == CUZK_OK)
-        s = ss->pairs ? cuzk_backend_msm_g1_idx(be, &part, bases, ss->n[q], ss->idx[q],
-                                                ss->tail[q], ss->m[q])
+        s = ss->pairs ? cuzk_backend_msm_g1_idx(be, &part, bases, ss->n[q], ss->idx[q], ss->tail[q],
+                                                ss->m[q])
                       : cuzk_backend_msm_g1(be, &part, bases, ss->tail[q], ss->n[q]);
     t->batch_add += t1 - t0;
     t->tail_msm += now_ms() - t1;
@@ -329,20 +328,24 @@ typedef struct {
     char msg[512]; /* cuzk_last_error is per thread: the caller re-raises it */
 } h_fused_job;
 
+/* The device takes c as a * b (every row of a satisfied system; an unsatisfied one fails the
+ * proof's verification either way), so only a and b go up: a third less to pin and copy. Env
+ * CUZK_PROVER_H_HOST_C=1 sends the synthesised c instead (for comparison). */
 static void *h_fused_run(void *arg)
 {
     h_fused_job *j = arg;
-    j->s = cuzk_backend_h_msm_g1(j->be, j->d, j->pd->a, j->pd->b, j->pd->c, j->pd->n_rows,
-                                 j->bases, &j->out, j->ms);
+    const char *e = getenv("CUZK_PROVER_H_HOST_C");
+    const cuzk_fr_t *c = e && *e && strcmp(e, "0") != 0 ? j->pd->c : NULL;
+    j->s = cuzk_backend_h_msm_g1(j->be, j->d, j->pd->a, j->pd->b, c, j->pd->n_rows, j->bases,
+                                 &j->out, j->ms);
     if (j->s != CUZK_OK)
         snprintf(j->msg, sizeof j->msg, "%s", cuzk_last_error());
     return NULL;
 }
 
 /* The unfused H path: pad a, b, c (taken out of |pd|), H on the backend, then the H MSM. */
-static cuzk_status h_separate(cuzk_backend *be, const cuzk_domain *d,
-                              const cuzk_groth16_params *p, cuzk_prover_data *pd,
-                              cuzk_g1_jac_t *h_sum, cuzk_prove_timings *t);
+static cuzk_status h_separate(cuzk_backend *be, const cuzk_domain *d, const cuzk_groth16_params *p,
+                              cuzk_prover_data *pd, cuzk_g1_jac_t *h_sum, cuzk_prove_timings *t);
 
 static cuzk_status random_scalar(cuzk_fr_t *out)
 {
@@ -408,8 +411,8 @@ static cuzk_fr_t *pad(cuzk_fr_t **v, size_t rows, size_t n)
 }
 
 cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
-                               cuzk_prover_data *pd, cuzk_backend *be,
-                               const cuzk_prove_opts *opts, cuzk_prove_timings *tm)
+                               cuzk_prover_data *pd, cuzk_backend *be, const cuzk_prove_opts *opts,
+                               cuzk_prove_timings *tm)
 {
     cuzk_prove_timings local = {0};
     cuzk_prove_timings *t = tm ? tm : &local;
@@ -551,18 +554,17 @@ done:
     return s;
 }
 
-static cuzk_status h_separate(cuzk_backend *be, const cuzk_domain *d,
-                              const cuzk_groth16_params *p, cuzk_prover_data *pd,
-                              cuzk_g1_jac_t *h_sum, cuzk_prove_timings *t)
+static cuzk_status h_separate(cuzk_backend *be, const cuzk_domain *d, const cuzk_groth16_params *p,
+                              cuzk_prover_data *pd, cuzk_g1_jac_t *h_sum, cuzk_prove_timings *t)
 {
     size_t n = cuzk_domain_size(d);
     double t0 = now_ms();
     cuzk_fr_t *a = pad(&pd->a, pd->n_rows, n);
     cuzk_fr_t *b = a ? pad(&pd->b, pd->n_rows, n) : NULL;
     cuzk_fr_t *c = b ? pad(&pd->c, pd->n_rows, n) : NULL;
-    cuzk_status s = c ? cuzk_backend_h(be, d, a, b, c)
-                      : cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory padding a, b, c to %zu",
-                                  n);
+    cuzk_status s =
+        c ? cuzk_backend_h(be, d, a, b, c)
+          : cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory padding a, b, c to %zu", n);
     cuzk_free(b);
     cuzk_free(c);
     t->ntt_h = now_ms() - t0;

@@ -3,10 +3,11 @@
  * Device MSM and batch addition (src/gpu/msm_*.cu, batch_add.cu) against the CPU functions of
  * include/cuzk/msm.h: results are normalised to affine and compared byte for byte. Random
  * scalars at sizes up to 2^20 (G1) and 2^16 (G2) (env CUZK_TEST_NPOW sets the largest power of
- * both; scripts/gpu-check.sh uses 22), and the edge inputs of tests/unit/test_msm.c: zero, one and r-1 scalars, 0/1-heavy
- * mixes, sparse (95 % zero) scalars, small scalars, n not a power of two, n = 1, bases at infinity, one base repeated, P next
- * to -P; bitmaps empty, full, random, with bits set past n; resident bases over sub-ranges.
- * Without a device (or in the stub build) every test reports SKIP.
+ * both; scripts/gpu-check.sh uses 22), and the edge inputs of tests/unit/test_msm.c: zero, one and
+ * r-1 scalars, 0/1-heavy mixes, sparse (95 % zero) scalars, small scalars, n not a power of two, n
+ * = 1, bases at infinity, one base repeated, P next to -P; bitmaps empty, full, random, with bits
+ * set past n; resident bases over sub-ranges. Without a device (or in the stub build) every test
+ * reports SKIP.
  */
 #include "test.h"
 #include "cuzk/alloc.h"
@@ -406,8 +407,8 @@ CUZK_TEST(gpu_backend_resident)
             if (f % 64 == 0) {
                 CHECK_OK(cuzk_backend_batch_add_g1(be, &got, b1 + f, bm + f / 64, m));
                 CHECK_OK(cuzk_g1_batch_add(&want, b1 + f, bm + f / 64, m, pool));
-                CHECK_MSG(g1_same(&got, &want), "pass %d backend g1 batch add [%zu, +%zu)", pass,
-                          f, m);
+                CHECK_MSG(g1_same(&got, &want), "pass %d backend g1 batch add [%zu, +%zu)", pass, f,
+                          m);
             }
         }
         cuzk_g2_jac_t got2, want2;
@@ -432,7 +433,8 @@ CUZK_TEST(gpu_backend_resident)
 }
 
 /* cuzk_backend_h_msm_g1: the H step feeding the H MSM on the device, against cuzk_poly_h and the
- * CPU MSM, for a, b, c of |rows| below and at the domain size; and when it declines. */
+ * CPU MSM, for a, b, c of |rows| below and at the domain size, with c given and with c = NULL
+ * (a * b on the device); and when it declines. */
 CUZK_TEST(gpu_backend_h_msm)
 {
     need_device();
@@ -476,6 +478,17 @@ CUZK_TEST(gpu_backend_h_msm)
             CHECK(ms[0] >= 0 && ms[1] >= 0);
             CHECK(memcmp(keep, v[0], rows * sizeof(cuzk_fr_t)) == 0); /* a is left as it was */
             cuzk_free(keep);
+            /* c = NULL: the device takes c as a * b; the reference gets that c. */
+            for (size_t i = 0; i < rows; i++)
+                cuzk_fr_mul(&v[2][i], &v[0][i], &v[1][i]);
+            for (int i = 0; i < 3; i++) {
+                memcpy(w[i], v[i], rows * sizeof(cuzk_fr_t));
+                memset(w[i] + rows, 0, (n - rows) * sizeof(cuzk_fr_t));
+            }
+            cuzk_poly_h(d, w[0], w[1], w[2], pool);
+            CHECK_OK(cuzk_g1_msm(&want, hb + 2, w[0], n - 1, pool));
+            CHECK_OK(cuzk_backend_h_msm_g1(be, d, v[0], v[1], NULL, rows, hb + 2, &got, ms));
+            CHECK_MSG(g1_same(&got, &want), "h msm 2^%u rows %zu, c = a * b", lg, rows);
             cuzk_backend_drop_resident(be, hb);
             for (int i = 0; i < 3; i++) {
                 cuzk_free(v[i]);

@@ -13,8 +13,8 @@
  * position, so a query of 130 M points costs a copy instead of 130 M scalar multiplications; the
  * pool (2^20 G1 points, 2^16 G2) is large enough that equal points rarely meet in one bucket.
  * Witness: aux values are 0 or 1 (each half the time) with probability --binary-frac and uniform
- * otherwise; a/b/c are uniform (the H step's cost does not depend on satisfiability, and the
- * proof is not verified: random parameters have no trapdoor). Densities: each aux variable is in
+ * otherwise; a and b are uniform and c = a * b, as in a satisfied system (the prover's device
+ * H step takes c as a * b; the proof is not verified: random parameters have no trapdoor). Densities: each aux variable is in
  * A with probability --a-density % and in B with --b-density %; every input is in A and B.
  *
  * --scale S (a power of two <= 1: 1, 1/16, 0.0625 or 2^-4) multiplies the domain, the row and

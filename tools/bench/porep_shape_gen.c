@@ -198,7 +198,8 @@ static void wit_abc(void *vc, size_t t)
     for (size_t i = lo; i < hi; i++) {
         rng_fr(&r, &c->pd->a[i]);
         rng_fr(&r, &c->pd->b[i]);
-        rng_fr(&r, &c->pd->c[i]);
+        /* c = a * b, as in every row of a satisfied system (the device H step relies on it). */
+        cuzk_fr_mul(&c->pd->c[i], &c->pd->a[i], &c->pd->b[i]);
     }
 }
 
