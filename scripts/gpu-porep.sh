@@ -99,14 +99,17 @@ alltests)
 prover)
     # The prover (cuzk_groth16_prove) on a resident set, full shape, A/B in one run: as built;
     # without transparent huge pages (CUZK_THP=0); with the H step and H MSM as separate calls
-    # (CUZK_PROVER_H_UNFUSED=1); with c uploaded instead of made on the device (hostc). Host trace of the H step and device timing lines; then CPU
+    # (CUZK_PROVER_H_UNFUSED=1); with c uploaded instead of made on the device (hostc); with one
+    # pinning thread (pin1). Host trace of the H step and device timing lines; then CPU
     # proof = CUDA proofs at 2^-6.
     for v in ${PROVER_VARIANTS:-default thp0 unfused}; do
-        thp=; uf=; hc=
+        thp=; uf=; hc=; pt=
         [ $v = thp0 ] && thp=0
         [ $v = unfused ] && uf=1
         [ $v = hostc ] && hc=1
-        CUZK_THP=$thp CUZK_PROVER_H_UNFUSED=$uf CUZK_PROVER_H_HOST_C=$hc CUZK_TIMING=1 CUZK_GPU_H_TRACE=1 step 300 \
+        [ $v = pin1 ] && pt=1
+        CUZK_THP=$thp CUZK_PROVER_H_UNFUSED=$uf CUZK_PROVER_H_HOST_C=$hc CUZK_GPU_PIN_THREADS=$pt \
+            CUZK_TIMING=1 CUZK_GPU_H_TRACE=1 step 300 \
             "prover-$v" "$B" porep-shape --backend cuda --mode prove --keep-resident \
             --repeat "${FULL_REPEAT:-3}" --threads "$NT"
         grep -E '^gpu h:|"phase":"ntt_h"' "$OUT/prover-$v.log" | head -6 | tee -a "$OUT/summary.txt"

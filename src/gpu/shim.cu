@@ -16,6 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
 /* ---- errors -------------------------------------------------------------------------------- */
 
 void cuzk_gpu_throw_cuda_(cudaError_t e, const char *what, const char *file, int line)
@@ -345,10 +350,9 @@ extern "C" cuzk_status cuzk__gpu_pin_bench(int device, size_t bytes, int method,
                 tm.mark(0);
                 for (size_t off = 0; off < bytes && e == cudaSuccess; off += chunk) {
                     size_t len = bytes - off < chunk ? bytes - off : chunk;
-                    e = dir == 0 ? cudaMemcpyAsync(d, h + off, len, cudaMemcpyHostToDevice,
-                                                   dev.stream)
-                                 : cudaMemcpyAsync(h + off, d, len, cudaMemcpyDeviceToHost,
-                                                   dev.stream);
+                    e = dir == 0
+                            ? cudaMemcpyAsync(d, h + off, len, cudaMemcpyHostToDevice, dev.stream)
+                            : cudaMemcpyAsync(h + off, d, len, cudaMemcpyDeviceToHost, dev.stream);
                 }
                 tm.mark(1);
                 if (e == cudaSuccess)
@@ -436,6 +440,8 @@ static double host_ms()
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+struct h_pinner;
+
 /* The uploads of cuzk_gpu_h_dev_, enqueued vector by vector as the transforms reach them. */
 struct h_uploads {
     cuzk_gpu_device &dev;
@@ -444,7 +450,9 @@ struct h_uploads {
     fr_dev *x[3];
     const cuzk_fr_t *src[3];
     size_t rows, n;
-    double pin_ms;
+    double pin_ms; /* host time the uploads waited for their pieces */
+    h_pinner *pz;  /* the pieces of a, b (and c) in upload order */
+    size_t piece;  /* the next upload's piece */
 };
 
 /* Pins and copies in pieces of about this size, so the copy of one piece runs while the next is
@@ -463,6 +471,86 @@ static size_t h_piece_end(const char *base, size_t off, size_t total)
     return end < total ? end : total;
 }
 
+/*
+ * Registers the upload pieces of the H step's host vectors on several threads, ahead of the
+ * uploads (which wait for their piece): one thread pins 4 GiB in ~0.15 s, which paced the
+ * uploads and left a's pinning exposed before the first transform. Env CUZK_GPU_PIN_THREADS
+ * (1 .. 16; default 4). Pieces the driver refuses (already registered, not pinnable) go up as
+ * they are. Joined by its destructor; the registrations are |pins|'s.
+ */
+struct h_pinner {
+    struct piece {
+        const char *p;
+        size_t len;
+    };
+    std::vector<piece> pieces;
+    std::vector<char> done;
+    std::mutex mu;
+    std::condition_variable cv;
+    size_t next = 0;
+    std::vector<std::thread> th;
+    cuzk_gpu_call_pins &pins;
+    double pin_ms = 0; /* summed over the threads */
+
+    explicit h_pinner(cuzk_gpu_call_pins &pc) : pins(pc)
+    {
+    }
+    void add(const void *src, size_t bytes)
+    {
+        const char *b = static_cast<const char *>(src);
+        for (size_t off = 0, end; off < bytes; off = end) {
+            end = h_piece_end(b, off, bytes);
+            pieces.push_back({b + off, end - off});
+        }
+    }
+    void start(int device)
+    {
+        done.assign(pieces.size(), 0);
+        const char *e = getenv("CUZK_GPU_PIN_THREADS");
+        long t = e && *e ? strtol(e, nullptr, 10) : 4;
+        t = t < 1 ? 1 : t > 16 ? 16 : t;
+        for (long k = 0; k < t; k++)
+            th.emplace_back([this, device] { run(device); });
+    }
+    void run(int device)
+    {
+        (void)cudaSetDevice(device);
+        for (;;) {
+            size_t k;
+            {
+                std::lock_guard<std::mutex> lk(mu);
+                if (next >= pieces.size())
+                    return;
+                k = next++;
+            }
+            const double t0 = host_ms();
+            bool ok = cudaHostRegister(const_cast<char *>(pieces[k].p), pieces[k].len,
+                                       cudaHostRegisterDefault) == cudaSuccess;
+            if (!ok)
+                (void)cudaGetLastError();
+            {
+                std::lock_guard<std::mutex> lk(mu);
+                if (ok)
+                    pins.p.push_back(const_cast<char *>(pieces[k].p));
+                done[k] = 1;
+                pin_ms += host_ms() - t0;
+            }
+            cv.notify_all();
+        }
+    }
+    /* Blocks until piece |k| has been tried. */
+    void wait(size_t k)
+    {
+        std::unique_lock<std::mutex> lk(mu);
+        cv.wait(lk, [&] { return done[k] != 0; });
+    }
+    ~h_pinner()
+    {
+        for (auto &t : th)
+            t.join();
+    }
+};
+
 static void h_upload(void *ctx, int i)
 {
     h_uploads &u = *static_cast<h_uploads *>(ctx);
@@ -478,7 +566,7 @@ static void h_upload(void *ctx, int i)
         end = h_piece_end(src, off, rbytes);
         size_t len = end - off;
         const double t0 = host_ms();
-        u.pins.pin(src + off, len, 0);
+        u.pz->wait(u.piece++);
         u.pin_ms += host_ms() - t0;
         CUZK_CUDA(cudaMemcpyAsync(dst + off, src + off, len, cudaMemcpyHostToDevice, u.dev.copy));
     }
@@ -512,17 +600,27 @@ fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_
     for (auto &v : dev.vec)
         v.reserve(bytes);
     cuzk_gpu_ntt_tables_(dev, d);
-    h_uploads u = {dev,  tm, pins, {dev.vec[0].as<fr_dev>(), dev.vec[1].as<fr_dev>(),
-                                    dev.vec[2].as<fr_dev>()},
-                   {a, b, c}, rows, n, 0.0};
+    h_pinner pz(pins);
+    for (const cuzk_fr_t *v : {a, b, c})
+        if (v)
+            pz.add(v, rows * sizeof(fr_dev));
+    h_uploads u = {
+        dev,       tm,
+        pins,      {dev.vec[0].as<fr_dev>(), dev.vec[1].as<fr_dev>(), dev.vec[2].as<fr_dev>()},
+        {a, b, c}, rows,
+        n,         0.0,
+        &pz,       0};
     tm.mark(0);
     CUZK_CUDA(cudaStreamWaitEvent(dev.copy, dev.ev[0], 0)); /* the vectors are free */
     const double h0 = host_ms();
+    pz.start(dev.id);
     cuzk_gpu_h_run_(dev, d, u.x[0], u.x[1], u.x[2], h_upload, &u);
     tm.mark(2);
     if (getenv("CUZK_GPU_H_TRACE"))
-        fprintf(stderr, "gpu h: host enqueue %.1f ms, of which pinning %.1f ms\n",
-                host_ms() - h0, u.pin_ms);
+        fprintf(stderr,
+                "gpu h: host enqueue %.1f ms, of which waiting for pinned pieces %.1f ms "
+                "(pinning %.1f ms of thread time)\n",
+                host_ms() - h0, u.pin_ms, pz.pin_ms);
     return u.x[0];
 }
 
@@ -543,8 +641,8 @@ extern "C" cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a
         char *dst = reinterpret_cast<char *>(a);
         for (size_t off = 0, end, total = n * sizeof(fr_dev); off < total; off = end) {
             end = h_piece_end(dst, off, total); /* a's pieces, as pinned for the upload */
-            CUZK_CUDA(cudaMemcpyAsync(dst + off, reinterpret_cast<const char *>(h) + off,
-                                      end - off, cudaMemcpyDeviceToHost, dev.stream));
+            CUZK_CUDA(cudaMemcpyAsync(dst + off, reinterpret_cast<const char *>(h) + off, end - off,
+                                      cudaMemcpyDeviceToHost, dev.stream));
         }
         tm.mark(3);
         finish_timing(tm, timing, "ntt_h", cuzk_domain_log_size(d), dev.id);
