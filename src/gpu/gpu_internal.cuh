@@ -158,9 +158,10 @@ struct cuzk_gpu_call_pins {
     {
     }
     /* Unregisters on a thread of its own once |copies| (the only stream that reads the pages) is
-     * done, while the caller goes on enqueueing device work: unregistering 8 GiB takes ~0.1 s of
-     * host time, which otherwise sits between the H step and the H MSM. Joined by the
-     * destructor. */
+     * done, while the device still runs the H step's transforms: unregistering 8 GiB takes ~0.1 s
+     * of host time. join_release() (or the destructor) waits for it; the caller joins before it
+     * starts the H MSM, which slowed by 0.1-0.2 s when unregistering ran beside it (its host-side
+     * synchronisations waited on the driver). */
     void release_async(int device, cudaStream_t copies)
     {
         if (p.empty())
@@ -192,10 +193,14 @@ struct cuzk_gpu_call_pins {
         p.push_back(const_cast<void *>(ptr));
         return true;
     }
-    ~cuzk_gpu_call_pins()
+    void join_release()
     {
         if (releaser.joinable())
             releaser.join();
+    }
+    ~cuzk_gpu_call_pins()
+    {
+        join_release();
         if (p.empty())
             return;
         (void)cudaStreamSynchronize(stream); /* no copy may still read the pages */

@@ -172,12 +172,13 @@ extern "C" cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk
         cuzk_gpu_device_enter_(dev);
         cuzk_gpu_timer tm(dev);
         /* The host arrays are unpinned on another thread once their uploads are done, under the
-         * H kernels and the MSM (only the copy stream reads them); joined when |pins| goes. */
+         * H kernels (only the copy stream reads them), and joined before the MSM starts. */
         cuzk_gpu_call_pins pins(dev.stream, dev.copy);
         fr_dev *h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, bv, c, rows);
         tm.mark(3);
         pins.release_async(dev.id, dev.copy);
         CUZK_CUDA(cudaEventSynchronize(dev.ev[3]));
+        pins.join_release();
         cuzk_gpu_timing ht;
         ht.device = dev.id;
         ht.h2d_ms = tm.ms(0, 1);
