@@ -100,7 +100,7 @@ prover)
     # The prover (cuzk_groth16_prove) on a resident set, full shape, A/B in one run: as built;
     # without transparent huge pages (CUZK_THP=0); with the H step and H MSM as separate calls
     # (CUZK_PROVER_H_UNFUSED=1); with c uploaded instead of made on the device (hostc); with one
-    # pinning thread (pin1). Host trace of the H step and device timing lines; then CPU
+    # or four pinning threads (pin1, pin4; CUZK_GPU_PIN_THREADS). Host trace of the H step and device timing lines; then CPU
     # proof = CUDA proofs at 2^-6.
     for v in ${PROVER_VARIANTS:-default thp0 unfused}; do
         thp=; uf=; hc=; pt=
@@ -108,6 +108,7 @@ prover)
         [ $v = unfused ] && uf=1
         [ $v = hostc ] && hc=1
         [ $v = pin1 ] && pt=1
+        [ $v = pin4 ] && pt=4
         CUZK_THP=$thp CUZK_PROVER_H_UNFUSED=$uf CUZK_PROVER_H_HOST_C=$hc CUZK_GPU_PIN_THREADS=$pt \
             CUZK_TIMING=1 CUZK_GPU_H_TRACE=1 step 300 \
             "prover-$v" "$B" porep-shape --backend cuda --mode prove --keep-resident \

@@ -472,11 +472,13 @@ static size_t h_piece_end(const char *base, size_t off, size_t total)
 }
 
 /*
- * Registers the upload pieces of the H step's host vectors on several threads, ahead of the
- * uploads (which wait for their piece): one thread pins 4 GiB in ~0.15 s, which paced the
- * uploads and left a's pinning exposed before the first transform. Env CUZK_GPU_PIN_THREADS
- * (1 .. 16; default 4). Pieces the driver refuses (already registered, not pinnable) go up as
- * they are. Joined by its destructor; the registrations are |pins|'s.
+ * Registers the upload pieces of the H step's host vectors on a thread of its own, in upload
+ * order and ahead of the uploads (which wait for their piece), so that the host thread goes on
+ * enqueueing transforms. Env CUZK_GPU_PIN_THREADS (1 .. 16, default 1): more threads made it
+ * slower on the H200 (the driver serialises registrations, and 4 threads spent 1.2-1.4 s of
+ * thread time on the 8 GiB that one thread pins in 0.27-0.31 s; run R5 in docs/PERFORMANCE.md).
+ * Pieces the driver refuses (already registered, not pinnable) go up as they are. Joined by its
+ * destructor; the registrations are |pins|'s.
  */
 struct h_pinner {
     struct piece {
@@ -507,7 +509,7 @@ struct h_pinner {
     {
         done.assign(pieces.size(), 0);
         const char *e = getenv("CUZK_GPU_PIN_THREADS");
-        long t = e && *e ? strtol(e, nullptr, 10) : 4;
+        long t = e && *e ? strtol(e, nullptr, 10) : 1;
         t = t < 1 ? 1 : t > 16 ? 16 : t;
         for (long k = 0; k < t; k++)
             th.emplace_back([this, device] { run(device); });
