@@ -36,7 +36,6 @@ void cuzk__item_discard_locked(cuzk_engine *e, item *it)
     cuzk_free(it);
 }
 
-/* Builtin circuits: a PROVE-mode synthesis with the partition's seed. */
 /* CUZK_SNARKJS_GPU_MIN_LOG, or env CUZK_ZKEY_GPU_MIN_LOG (0 .. 28). */
 static uint32_t zkey_gpu_min_domain(void)
 {
@@ -46,6 +45,7 @@ static uint32_t zkey_gpu_min_domain(void)
     return (uint32_t)1 << (v >= 0 && v <= 28 && end && *end == 0 ? v : CUZK_SNARKJS_GPU_MIN_LOG);
 }
 
+/* Builtin circuits: a PROVE-mode synthesis with the partition's seed. */
 static cuzk_status synthesize(const srs_entry *c, uint64_t seed, cuzk_prover_data *pd)
 {
     cuzk_circuit circ = c->circuit;

@@ -229,6 +229,12 @@ static bool pick_backend(const zkey_args *a, const cuzk_snarkjs_zkey *zk, cuzk_b
     if (!want)
         return true;
     if (cuzk_backend_create(be, CUZK_BACKEND_CUDA, a->threads) != CUZK_OK) {
+        if (autop) { /* auto: the CPU it is */
+            fprintf(stderr, "note: cuda backend unavailable (%s); proving on the CPU\n",
+                    cuzk_last_error());
+            *be = NULL;
+            return true;
+        }
         fprintf(stderr, "error: cuda backend: %s\n", cuzk_last_error());
         return false;
     }
