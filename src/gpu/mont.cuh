@@ -14,9 +14,9 @@
  * Four multiplications, chosen at compile time by CUZK_GPU_MONT_MUL. Measured on the H200
  * (`cuzk-bench ntt --backend cuda --filter='f[rp]_mul*'`, docs/PERFORMANCE.md "GPU NTT (issue 4)"),
  * in 10^9 products/s: Fr 40.1 / 36.6 / 37.4, Fp 17.4 / 15.7 / 17.1 for variants 1 / 2 / 3; Fr
- * 51.1, Fp 26.5 for 7 ("Even/odd multiplication" in the "GPU MSM" section). The NTT's pass
- * kernels use variant 1 (src/gpu/ntt.cu, 16% faster at 2^27 with its other settings); the default
- * here stays 3, which the MSM kernels were tuned with (1 is within 1% for Fp):
+ * 51.1, Fp 26.5 for 7 ("Even/odd multiplication" in the "GPU MSM" section). The MSM kernels use
+ * 7 (set in src/gpu/msm_dev.cuh), the NTT's pass kernels the Fr-specific even/odd form of
+ * src/gpu/fr_mul_r.cuh (src/gpu/ntt.cu); the default here stays 3 for the other units:
  *   1  64-bit limbs, CIOS on unsigned __int128 (the host algorithm of src/field/mont.h);
  *   2  32-bit words, CIOS with 64-bit accumulators: (C,S) = t + a*b + C as one IMAD.WIDE chain;
  *   3  32-bit words, CIOS with PTX carry chains: per row a mad.lo.cc chain then a mad.hi.cc chain
