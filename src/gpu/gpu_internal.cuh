@@ -144,7 +144,7 @@ void cuzk_gpu_fr_mul_into_(cuzk_gpu_device &dev, fr_dev *c, const fr_dev *b, siz
 void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_dev *b, fr_dev *c,
                      void (*before)(void *, int) = nullptr, void *ctx = nullptr);
 
-/* ---- host arrays in device calls (shim.cu) --------------------------------------------------- */
+/* ---- host arrays in device calls (shim.cu, h_upload.cu) -------------------------------------- */
 
 /* Pins caller arrays for the length of one call. Pageable copies run at ~7 GB/s against ~55 GB/s
  * pinned, and pinning pages that are already written costs ~0.045 s/GiB (docs/PERFORMANCE.md,
@@ -212,7 +212,7 @@ struct cuzk_gpu_call_pins {
     }
 };
 
-/* The H step on host arrays of |rows| <= domain entries (shim.cu): uploads them (padding on the
+/* The H step on host arrays of |rows| <= domain entries (h_upload.cu): uploads them (padding on the
  * device), runs the transforms; returns dev.vec[0], which holds h when the stream gets there.
  * |c| NULL: c = a * b pointwise, computed on the device (a satisfied system), so only a and b
  * travel.
@@ -220,6 +220,11 @@ struct cuzk_gpu_call_pins {
 fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_pins &pins,
                         const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
                         const cuzk_fr_t *c, size_t rows);
+/* h (n elements on the device) into the host array a, in the pieces cuzk_gpu_h_dev_ pinned a in
+ * (a copy must not span two registrations), on dev.stream (src/gpu/h_upload.cu). */
+void cuzk_gpu_h_download_(cuzk_gpu_device &dev, cuzk_fr_t *a, const fr_dev *h, size_t n);
+/* Throws CUZK_ERR_INVALID_ARG for a NULL domain or one above CUZK_GPU_NTT_MAX_LOG (shim.cu). */
+void cuzk_gpu_check_domain_(const cuzk_domain *d);
 
 /* ---- field micro-kernels (field.cu) ---------------------------------------------------------- */
 void cuzk_gpu_field_op_run_(cuzk_gpu_device &dev, int field, int op, int variant, void *out,

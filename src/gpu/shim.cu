@@ -16,10 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <condition_variable>
 #include <mutex>
-#include <thread>
-#include <vector>
 
 /* ---- errors -------------------------------------------------------------------------------- */
 
@@ -380,7 +377,7 @@ extern "C" cuzk_status cuzk__gpu_pin_bench(int device, size_t bytes, int method,
 
 /* ---- NTT and H on host arrays -------------------------------------------------------------- */
 
-static void check_domain(const cuzk_domain *d)
+void cuzk_gpu_check_domain_(const cuzk_domain *d)
 {
     if (!d)
         cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "NULL domain");
@@ -413,7 +410,7 @@ extern "C" cuzk_status cuzk_gpu_ntt(int device, const cuzk_domain *d, cuzk_fr_t 
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu ntt: NULL vector or unknown operation %d",
                          (int)op);
     return cuzk_gpu_guard_("gpu ntt", [&] {
-        check_domain(d);
+        cuzk_gpu_check_domain_(d);
         cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
         std::lock_guard<std::mutex> lock(dev.mu);
         cuzk_gpu_device_enter_(dev);
@@ -433,206 +430,13 @@ extern "C" cuzk_status cuzk_gpu_ntt(int device, const cuzk_domain *d, cuzk_fr_t 
     });
 }
 
-static double host_ms()
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-struct h_pinner;
-
-/* The uploads of cuzk_gpu_h_dev_, enqueued vector by vector as the transforms reach them. */
-struct h_uploads {
-    cuzk_gpu_device &dev;
-    cuzk_gpu_timer &tm;
-    cuzk_gpu_call_pins &pins;
-    fr_dev *x[3];
-    const cuzk_fr_t *src[3];
-    size_t rows, n;
-    double pin_ms; /* host time the uploads waited for their pieces */
-    h_pinner *pz;  /* the pieces of a, b (and c) in upload order */
-    size_t piece;  /* the next upload's piece */
-};
-
-/* Pins and copies in pieces of about this size, so the copy of one piece runs while the next is
- * being pinned (pinning 4 GiB of pageable memory takes longer than copying it). */
-#define H_UP_CHUNK ((size_t)256 << 20)
-
-/* End (offset from |base|) of the piece that starts at |off| of |total| bytes: on a page
- * boundary, so that no two registrations share a page (a second one would be refused), and
- * the same for the upload and the download, since a copy must not span two registrations. */
-static size_t h_piece_end(const char *base, size_t off, size_t total)
-{
-    if (total - off <= H_UP_CHUNK)
-        return total;
-    uintptr_t e = ((uintptr_t)(base + off + H_UP_CHUNK) + 4095) & ~(uintptr_t)4095;
-    size_t end = (size_t)(e - (uintptr_t)base);
-    return end < total ? end : total;
-}
-
-/*
- * Registers the upload pieces of the H step's host vectors on a thread of its own, in upload
- * order and ahead of the uploads (which wait for their piece), so that the host thread goes on
- * enqueueing transforms. Env CUZK_GPU_PIN_THREADS (1 .. 16, default 1): more threads made it
- * slower on the H200 (the driver serialises registrations, and 4 threads spent 1.2-1.4 s of
- * thread time on the 8 GiB that one thread pins in 0.27-0.31 s; run R5 in docs/PERFORMANCE.md).
- * Pieces the driver refuses (already registered, not pinnable) go up as they are. Joined by its
- * destructor; the registrations are |pins|'s.
- */
-struct h_pinner {
-    struct piece {
-        const char *p;
-        size_t len;
-    };
-    std::vector<piece> pieces;
-    std::vector<char> done;
-    std::mutex mu;
-    std::condition_variable cv;
-    size_t next = 0;
-    std::vector<std::thread> th;
-    cuzk_gpu_call_pins &pins;
-    double pin_ms = 0; /* summed over the threads */
-
-    explicit h_pinner(cuzk_gpu_call_pins &pc) : pins(pc)
-    {
-    }
-    void add(const void *src, size_t bytes)
-    {
-        const char *b = static_cast<const char *>(src);
-        for (size_t off = 0, end; off < bytes; off = end) {
-            end = h_piece_end(b, off, bytes);
-            pieces.push_back({b + off, end - off});
-        }
-    }
-    void start(int device)
-    {
-        done.assign(pieces.size(), 0);
-        const char *e = getenv("CUZK_GPU_PIN_THREADS");
-        long t = e && *e ? strtol(e, nullptr, 10) : 1;
-        t = t < 1 ? 1 : t > 16 ? 16 : t;
-        for (long k = 0; k < t; k++)
-            th.emplace_back([this, device] { run(device); });
-    }
-    void run(int device)
-    {
-        (void)cudaSetDevice(device);
-        for (;;) {
-            size_t k;
-            {
-                std::lock_guard<std::mutex> lk(mu);
-                if (next >= pieces.size())
-                    return;
-                k = next++;
-            }
-            const double t0 = host_ms();
-            bool ok = cudaHostRegister(const_cast<char *>(pieces[k].p), pieces[k].len,
-                                       cudaHostRegisterDefault) == cudaSuccess;
-            if (!ok)
-                (void)cudaGetLastError();
-            {
-                std::lock_guard<std::mutex> lk(mu);
-                if (ok)
-                    pins.p.push_back(const_cast<char *>(pieces[k].p));
-                done[k] = 1;
-                pin_ms += host_ms() - t0;
-            }
-            cv.notify_all();
-        }
-    }
-    /* Blocks until piece |k| has been tried. */
-    void wait(size_t k)
-    {
-        std::unique_lock<std::mutex> lk(mu);
-        cv.wait(lk, [&] { return done[k] != 0; });
-    }
-    ~h_pinner()
-    {
-        for (auto &t : th)
-            t.join();
-    }
-};
-
-static void h_upload(void *ctx, int i)
-{
-    h_uploads &u = *static_cast<h_uploads *>(ctx);
-    const size_t rbytes = u.rows * sizeof(fr_dev), bytes = u.n * sizeof(fr_dev);
-    /* c = a * b (no host c): a goes up into c's vector and is copied to a's on the device, b
-     * multiplies it in once it is up, before either is transformed; nothing travels for c. */
-    const bool ab = !u.src[2];
-    if (ab && i == 2)
-        return;
-    const char *src = reinterpret_cast<const char *>(u.src[i]);
-    char *dst = reinterpret_cast<char *>(u.x[ab && i == 0 ? 2 : i]);
-    for (size_t off = 0, end; off < rbytes; off = end) {
-        end = h_piece_end(src, off, rbytes);
-        size_t len = end - off;
-        const double t0 = host_ms();
-        u.pz->wait(u.piece++);
-        u.pin_ms += host_ms() - t0;
-        CUZK_CUDA(cudaMemcpyAsync(dst + off, src + off, len, cudaMemcpyHostToDevice, u.dev.copy));
-    }
-    if (rbytes < bytes)
-        CUZK_CUDA(cudaMemsetAsync(dst + rbytes, 0, bytes - rbytes, u.dev.copy));
-    CUZK_CUDA(cudaEventRecord(u.dev.up[i], u.dev.copy));
-    CUZK_CUDA(cudaStreamWaitEvent(u.dev.stream, u.dev.up[i], 0));
-    if (ab && i == 0)
-        CUZK_CUDA(cudaMemcpyAsync(u.x[0], u.x[2], bytes, cudaMemcpyDeviceToDevice, u.dev.stream));
-    if (ab && i == 1)
-        cuzk_gpu_fr_mul_into_(u.dev, u.x[2], u.x[1], u.n);
-    if (i == 0)
-        u.tm.mark(1);
-}
-
-/* Uploads rows entries of a, b, c into the device's vectors (the rest of each domain-sized
- * vector zeroed on the device, so callers need not pad), and runs the H step; h is left in
- * dev.vec[0]. The uploads go on the copy stream, vector i just before the host enqueues its
- * transforms, so b and c are pinned and copied while a (then b) is transformed. Events: tm 0
- * before the uploads, 1 when the kernels may start (a is up: the exposed part), 2 after the
- * kernels. The arrays are registered in |pins| (which unpins them, after the copies, when it
- * goes). */
-fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_pins &pins,
-                        const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
-                        const cuzk_fr_t *c, size_t rows)
-{
-    check_domain(d);
-    size_t n = cuzk_domain_size(d), bytes = n * sizeof(fr_dev);
-    if (rows > n)
-        cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "%zu rows exceed the domain of %zu", rows, n);
-    for (auto &v : dev.vec)
-        v.reserve(bytes);
-    cuzk_gpu_ntt_tables_(dev, d);
-    h_pinner pz(pins);
-    for (const cuzk_fr_t *v : {a, b, c})
-        if (v)
-            pz.add(v, rows * sizeof(fr_dev));
-    h_uploads u = {
-        dev,       tm,
-        pins,      {dev.vec[0].as<fr_dev>(), dev.vec[1].as<fr_dev>(), dev.vec[2].as<fr_dev>()},
-        {a, b, c}, rows,
-        n,         0.0,
-        &pz,       0};
-    tm.mark(0);
-    CUZK_CUDA(cudaStreamWaitEvent(dev.copy, dev.ev[0], 0)); /* the vectors are free */
-    const double h0 = host_ms();
-    pz.start(dev.id);
-    cuzk_gpu_h_run_(dev, d, u.x[0], u.x[1], u.x[2], h_upload, &u);
-    tm.mark(2);
-    if (getenv("CUZK_GPU_H_TRACE"))
-        fprintf(stderr,
-                "gpu h: host enqueue %.1f ms, of which waiting for pinned pieces %.1f ms "
-                "(pinning %.1f ms of thread time)\n",
-                host_ms() - h0, u.pin_ms, pz.pin_ms);
-    return u.x[0];
-}
-
 extern "C" cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
                                   cuzk_fr_t *c, cuzk_gpu_timing *timing)
 {
     if (!a || !b || !c)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu h: NULL vector");
     return cuzk_gpu_guard_("gpu h", [&] {
-        check_domain(d);
+        cuzk_gpu_check_domain_(d);
         cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
         std::lock_guard<std::mutex> lock(dev.mu);
         cuzk_gpu_device_enter_(dev);
@@ -640,12 +444,7 @@ extern "C" cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a
         cuzk_gpu_timer tm(dev);
         cuzk_gpu_call_pins pins(dev.stream, dev.copy); /* also speeds up h's download into a */
         fr_dev *h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, b, c, n);
-        char *dst = reinterpret_cast<char *>(a);
-        for (size_t off = 0, end, total = n * sizeof(fr_dev); off < total; off = end) {
-            end = h_piece_end(dst, off, total); /* a's pieces, as pinned for the upload */
-            CUZK_CUDA(cudaMemcpyAsync(dst + off, reinterpret_cast<const char *>(h) + off, end - off,
-                                      cudaMemcpyDeviceToHost, dev.stream));
-        }
+        cuzk_gpu_h_download_(dev, a, h, n);
         tm.mark(3);
         finish_timing(tm, timing, "ntt_h", cuzk_domain_log_size(d), dev.id);
     });
@@ -747,7 +546,7 @@ extern "C" cuzk_status cuzk_gpu_frvec_ntt(cuzk_gpu_frvec *v, const cuzk_domain *
     if (!v || (unsigned)op > CUZK_GPU_COSET_INTT)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu frvec ntt: NULL vector or unknown operation");
     return cuzk_gpu_guard_("gpu frvec ntt", [&] {
-        check_domain(d);
+        cuzk_gpu_check_domain_(d);
         check_range(v, 0, cuzk_domain_size(d));
         cuzk_gpu_device &dev = cuzk_gpu_device_get_(v->device);
         std::lock_guard<std::mutex> lock(dev.mu);
@@ -764,7 +563,7 @@ extern "C" cuzk_status cuzk_gpu_frvec_h(cuzk_gpu_frvec *a, cuzk_gpu_frvec *b, cu
     if (!a || !b || !c)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu frvec h: NULL vector");
     return cuzk_gpu_guard_("gpu frvec h", [&] {
-        check_domain(d);
+        cuzk_gpu_check_domain_(d);
         size_t n = cuzk_domain_size(d);
         check_range(a, 0, n);
         check_range(b, 0, n);

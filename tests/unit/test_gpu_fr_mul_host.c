@@ -8,6 +8,7 @@
 #include "cuzk/alloc.h"
 #include "cuzk/field.h"
 #include "test.h"
+#include "test_fr.h"
 
 /* Defined only when nvcc built tests/unit/gpu_fr_mul_host.cu (weak: absent in CUDA=0 builds). */
 void cuzk__test_fr_mul_host(int variant, cuzk_fr_t *out, const cuzk_fr_t *a, const cuzk_fr_t *b,
@@ -77,18 +78,6 @@ static size_t edge_values(cuzk_fr_t *v)
     return n;
 }
 
-static void rand_fr(cuzk_fr_t *out)
-{
-    for (;;) {
-        uint64_t l[4];
-        for (int i = 0; i < 4; i++)
-            l[i] = test_rand_u64();
-        l[3] &= 0x7fffffffffffffffULL;
-        if (cuzk_fr_from_canonical(out, l))
-            return;
-    }
-}
-
 struct hex {
     char s[68];
 };
@@ -139,13 +128,13 @@ CUZK_TEST(gpu_fr_mul_host)
     for (size_t i = 0; i < ne; i++)
         for (int j = 0; j < 64; j++, k += 2) {
             a[k] = b[k + 1] = e[i];
-            rand_fr(&b[k]);
-            rand_fr(&a[k + 1]);
+            test_rand_fr(&b[k]);
+            test_rand_fr(&a[k + 1]);
         }
     const size_t nedge = k;
     for (; k < n; k++) {
-        rand_fr(&a[k]);
-        rand_fr(&b[k]);
+        test_rand_fr(&a[k]);
+        test_rand_fr(&b[k]);
     }
     check_all(a, b, nedge, "edge inputs");
     check_all(a + nedge, b + nedge, n - nedge, "random inputs");

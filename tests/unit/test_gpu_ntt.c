@@ -4,6 +4,7 @@
  * at every size 2^1 .. 2^max (max = env CUZK_TEST_NPOW, default 24), the H step, the backend and
  * the error paths. Without a device (or with the stub build) every test reports SKIP. */
 #include "test.h"
+#include "test_fr.h"
 #include "cuzk/alloc.h"
 #include "cuzk/backend.h"
 #include "cuzk/poly.h"
@@ -24,18 +25,6 @@ static unsigned max_log(void)
     return v >= 1 && v <= CUZK_GPU_NTT_MAX_LOG ? v : 24;
 }
 
-static void rand_fr(cuzk_fr_t *out)
-{
-    for (;;) {
-        uint64_t l[4];
-        for (int i = 0; i < 4; i++)
-            l[i] = test_rand_u64();
-        l[3] &= 0x7fffffffffffffffULL;
-        if (cuzk_fr_from_canonical(out, l))
-            return;
-    }
-}
-
 static void rand_fp(cuzk_fp_t *out)
 {
     for (;;) {
@@ -54,7 +43,7 @@ static cuzk_fr_t *rand_vec(size_t n)
     cuzk_fr_t *v = cuzk_alloc_array(n, sizeof *v);
     CHECK(v != NULL);
     for (size_t i = 0; i < n; i++)
-        rand_fr(&v[i]);
+        test_rand_fr(&v[i]);
     if (n > 3) {
         cuzk_fr_set_zero(&v[0]);
         cuzk_fr_set_one(&v[1]);
@@ -146,8 +135,8 @@ CUZK_TEST(gpu_field_ops)
     cuzk_fp_t *pa = cuzk_alloc_array(4 * N, sizeof *pa), *pb = pa + N, *po = pb + N, *pw = po + N;
     CHECK(ra && pa);
     for (size_t i = 0; i < N; i++) {
-        rand_fr(&ra[i]);
-        rand_fr(&rb[i]);
+        test_rand_fr(&ra[i]);
+        test_rand_fr(&rb[i]);
         rand_fp(&pa[i]);
         rand_fp(&pb[i]);
     }

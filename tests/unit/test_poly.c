@@ -3,6 +3,7 @@
  * O(n^2) DFT for every size up to 2^10, every four-step split against the direct path, round
  * trips, threads, satisfied random systems, and snarkjs's own h scalars (fixtures/snarkjs). */
 #include "test.h"
+#include "test_fr.h"
 #include "cuzk/alloc.h"
 #include "cuzk/poly.h"
 #include "poly/poly_internal.h"
@@ -11,22 +12,10 @@
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
-static void rand_fr(cuzk_fr_t *out)
-{
-    for (;;) {
-        uint64_t l[4];
-        for (int i = 0; i < 4; i++)
-            l[i] = test_rand_u64();
-        l[3] &= 0x7fffffffffffffffULL;
-        if (cuzk_fr_from_canonical(out, l))
-            return;
-    }
-}
-
 static void rand_vec(cuzk_fr_t *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        rand_fr(&v[i]);
+        test_rand_fr(&v[i]);
 }
 
 static cuzk_fr_t *vec_alloc(size_t n)
@@ -117,7 +106,7 @@ CUZK_TEST(poly_inline_fr_matches_field)
     for (int i = 0; i < E; i++)
         CHECK(cuzk_fr_from_canonical(&v[i], raw[i]));
     for (int i = E; i < E + 64; i++)
-        rand_fr(&v[i]);
+        test_rand_fr(&v[i]);
     for (int i = 0; i < E + 64; i++) {
         for (int j = 0; j < E + 64; j++) {
             cuzk_fr_t want, got, t;
@@ -498,7 +487,7 @@ CUZK_TEST(poly_h_bellperson_satisfied)
         /* h(x) * (x^n - 1) = A(x) B(x) - C(x) at random points */
         for (int k = 0; k < 3; k++) {
             cuzk_fr_t x, h, va, vb, vc, z, one, lhs, rhs;
-            rand_fr(&x);
+            test_rand_fr(&x);
             horner(&h, a, n, &x);
             horner(&va, pa, n, &x);
             horner(&vb, pb, n, &x);
