@@ -6,7 +6,7 @@
 #                                             with the shared libraries they need (the device image
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
-#   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [tests] [ncu]
+#   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [tests] [ncu] [ntt]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -100,16 +100,19 @@ prover)
     # The prover (cuzk_groth16_prove) on a resident set, full shape, A/B in one run: as built;
     # without transparent huge pages (CUZK_THP=0); with the H step and H MSM as separate calls
     # (CUZK_PROVER_H_UNFUSED=1); with c uploaded instead of made on the device (hostc); with one
-    # or four pinning threads (pin1, pin4; CUZK_GPU_PIN_THREADS). Host trace of the H step and device timing lines; then CPU
+    # or four pinning threads (pin1, pin4; CUZK_GPU_PIN_THREADS); with the NTT of before the
+    # register rounds and the tiled bit reversal (ntt0). Host trace of the H step and device timing lines; then CPU
     # proof = CUDA proofs at 2^-6.
     for v in ${PROVER_VARIANTS:-default thp0 unfused}; do
-        thp=; uf=; hc=; pt=
+        thp=; uf=; hc=; pt=; rx=; br=
         [ $v = thp0 ] && thp=0
+        [ $v = ntt0 ] && rx=1 && br=0
         [ $v = unfused ] && uf=1
         [ $v = hostc ] && hc=1
         [ $v = pin1 ] && pt=1
         [ $v = pin4 ] && pt=4
         CUZK_THP=$thp CUZK_PROVER_H_UNFUSED=$uf CUZK_PROVER_H_HOST_C=$hc CUZK_GPU_PIN_THREADS=$pt \
+            CUZK_GPU_NTT_RADIX=$rx CUZK_GPU_NTT_BITREV=$br \
             CUZK_TIMING=1 CUZK_GPU_H_TRACE=1 step 300 \
             "prover-$v" "$B" porep-shape --backend cuda --mode prove --keep-resident \
             --repeat "${FULL_REPEAT:-3}" --threads "$NT"
@@ -199,6 +202,40 @@ msmtune)
     CUZK_GPU_MSM_PROFILE=1 step 200 msm26 "$TB" msm --backend cuda --group g1 --log-n 26 --resident \
         --pinned --iters 2 --warmup 1 --threads "$NT"
     grep -E "cuda events|msm profile" "$OUT/msm26.log" | tail -2 | tee -a "$OUT/summary.txt"
+    ;;
+ntt)
+    # The NTT's register rounds and bit reversals: tests under the defaults and under the other
+    # settings, the sweep at 2^27, the old against the new defaults (A/B twice in this call), and
+    # the counters of each kernel of one transform.
+    step 300 ntt-tests "$T" --filter='gpu_ntt*' --timeout=290
+    grep -E "^(ok|not ok)|tests," "$OUT/ntt-tests.log" | tee -a "$OUT/summary.txt"
+    for rb in 2:0 3:1 1:1; do
+        i=0
+        IFS=: read -r rx br <<<"$rb"
+        for f in 'gpu_ntt_large' 'gpu_h' 'gpu_backend_h*'; do
+            i=$((i + 1))
+            CUZK_GPU_NTT_RADIX=$rx CUZK_GPU_NTT_BITREV=$br CUZK_TEST_NPOW=22 \
+                step 200 "ntt-tests-$rb-$i" "$T" --filter="$f" --timeout=190
+            grep -E "^(ok|not ok)|tests," "$OUT/ntt-tests-$rb-$i.log" | tee -a "$OUT/summary.txt"
+        done
+    done
+    step 200 ntt-sweepr "$B" ntt --backend cuda --log-n 27 --iters 3 --warmup 1 --filter=sweepr
+    grep -E "^sweepr" "$OUT/ntt-sweepr.log" | tee -a "$OUT/summary.txt"
+    for v in old new old new; do
+        rx=; br=
+        [ $v = old ] && rx=1 && br=0
+        CUZK_GPU_NTT_RADIX=$rx CUZK_GPU_NTT_BITREV=$br step 100 "ntt27-$v" "$B" ntt --backend cuda \
+            --log-n 27 --iters 3 --warmup 1 --filter='*_bellperson_resident'
+        grep -E "resident" "$OUT/ntt27-$v.log" | tee -a "$OUT/summary.txt"
+    done
+    NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+    [ -n "$NCU" ] || NCU=$(ls /usr/local/cuda/bin/ncu 2>/dev/null)
+    step 150 ntt-ncu "$NCU" --clock-control none --kernel-name-base demangled \
+        --kernel-name regex:'k_ntt_pass|k_bitrev' --launch-count 6 --section SpeedOfLight \
+        --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis \
+        "$B" ntt --backend cuda --log-n 27 --iters 1 --warmup 0 --filter=ntt_bellperson_resident
+    grep -E "^  k_|Duration|Compute \(SM\)|Achieved Occupancy|Registers Per|Issued Ipc" \
+        "$OUT/ntt-ncu.log" | head -60 | tee -a "$OUT/summary.txt"
     ;;
 ncu)
     # Hardware counters of one level-0 accumulation launch (G1 2^22, clocks left alone).

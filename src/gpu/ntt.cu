@@ -15,7 +15,9 @@
  * (W adjacent columns low, so that loads come in runs of W x 32 bytes) in shared memory:
  * 2^10 elements and at most 8 bits per pass by default (NTT_*_DEFAULT below), so 2^27 is
  * 7 + 7 + 7 + 6 bits: four passes over the data plus one bit reversal where the CPU API asks for
- * natural order.
+ * natural order. Inside a pass the stages run two at a time in registers (radix 4, ntt_round),
+ * so the block's data crosses shared memory once per two stages; the bit reversal swaps 16 x 16
+ * tiles through shared memory (k_bitrev_tiled) so that device memory sees 512-byte runs.
  *
  * Roots come from one table per domain, half[i] = omega^i for i < n/2 (omega^(i + n/2) =
  * -omega^i; inverse roots are omega^(n - i)); scalings by K * s^i (coset shifts, 1/n, 1/Z) from
@@ -33,21 +35,26 @@
 
 #include <stdlib.h>
 
-/* Defaults of the pass kernels, from `cuzk-bench ntt --backend cuda --log-n 27 --filter=sweep` on
- * the H200 (docs/PERFORMANCE.md, "GPU NTT (issue 4)" and "Fr multiplication specialised to r"):
- * the multiplication specialised to r in the even/odd form (variant 5, fr_mul_r.cuh; 46.0 ms
- * against 58.4 ms for the 64-bit CIOS of variant 1), 2^10-element blocks (32 KiB of shared memory)
- * of at most 8 bits per pass (2^27 = 7 + 7 + 7 + 6), 128 threads of 4 butterflies each,
- * twiddle-major butterfly order (the first choice, variant 3 with 10 bits, 2^11 and 512 threads,
- * took 69.1 ms). Each has an
- * environment override read at every call (CUZK_GPU_MONT, CUZK_GPU_NTT_KMAX, CUZK_GPU_NTT_LOGE,
- * CUZK_GPU_NTT_THREADS, CUZK_GPU_NTT_JMAJOR) for tuning; tests/unit/test_gpu_ntt.c checks that
- * none changes a result. */
-#define NTT_THREADS 512 /* the most threads a block may have (launch bound) */
+/* Defaults of the pass kernels, from `cuzk-bench ntt --backend cuda --log-n 27 --filter=sweep` and
+ * `--filter=sweepr` on the H200 (docs/PERFORMANCE.md, "GPU NTT (issue 4)", "Fr multiplication
+ * specialised to r" and "Register rounds and a tiled bit reversal"): the multiplication
+ * specialised to r in the even/odd form (variant 5, fr_mul_r.cuh; 46.0 ms against 58.4 ms for the
+ * 64-bit CIOS of variant 1), 2^10-element blocks (32 KiB of shared memory) of at most 8 bits per
+ * pass (2^27 = 7 + 7 + 7 + 6), 128 threads, stages in register rounds of 2 (40.6 against 41.8 ms
+ * for one stage per trip through shared memory; rounds of 3 need 160 registers and took 45 ms),
+ * twiddle-major order for one-stage trips (the first choice, variant 3 with 10 bits, 2^11 and 512
+ * threads, took 69.1 ms). Each has an environment override read at every call (CUZK_GPU_MONT,
+ * CUZK_GPU_NTT_KMAX, CUZK_GPU_NTT_LOGE, CUZK_GPU_NTT_THREADS, CUZK_GPU_NTT_JMAJOR,
+ * CUZK_GPU_NTT_RADIX, and CUZK_GPU_NTT_BITREV=0 for the naive bit reversal) for tuning;
+ * tests/unit/test_gpu_ntt.c checks that none changes a result. */
+#define NTT_THREADS 512    /* the most threads a block may have (launch bound) */
+#define NTT_THREADS_RX 128 /* the same for the register-round kernels */
+#define NTT_MINB_RX2 7     /* blocks of NTT_THREADS_RX per SM for radix 4: at most 73 registers */
 #define NTT_THREADS_DEFAULT 128
 #define NTT_LOGE_DEFAULT 10
 #define NTT_KMAX_DEFAULT 8
 #define NTT_JMAJOR_DEFAULT 1
+#define NTT_RADIX_DEFAULT 2
 #define NTT_MONT_DEFAULT 5
 #define SCALE_LO_BITS 12
 #define SCALE_LO (1u << SCALE_LO_BITS)
@@ -152,47 +159,124 @@ struct pass_desc {
     const fr_dev *eb;
 };
 
-/* One pass (see the file comment). Shared memory: 2^(k + lw) elements, then 2^(k-1) twiddles. */
-template <bool DIT, int V>
-__global__ void __launch_bounds__(NTT_THREADS) k_ntt_pass(fr_dev *x, const pass_desc p)
+/* Element q of column col of a pass: its address, and its transformation on the way in (the
+ * scaling |in|; for a DIT the diagonal first) and out (for a DIF the diagonal last; the scaling
+ * |out|; the a * b - v epilogue). */
+__device__ __forceinline__ uint32_t pass_addr(const pass_desc &p, uint32_t q, uint32_t col)
 {
-    extern __shared__ ulonglong2 ntt_smem_[];
-    fr_dev *sh = reinterpret_cast<fr_dev *>(ntt_smem_);
-    const unsigned k = p.k, lw = p.lw, W = 1u << lw, E = 1u << (k + lw), hk = 1u << (k - 1);
-    fr_dev *tw = sh + E;
-    const unsigned tid = threadIdx.x, T = blockDim.x;
-    const unsigned dshift = p.L - p.s - k; /* omega_R = omega^(2^dshift) */
+    return ((col >> p.s) << (p.s + p.k)) | (q << p.s) | (col & ((1u << p.s) - 1));
+}
 
-    for (unsigned j = tid; j < hk; j += T)
-        st_fr(tw + j, root_pow(p.half, p.L, j << (p.L - k), p.inv));
-
-    const uint32_t col0 = blockIdx.x << lw, smask = (1u << p.s) - 1;
-    for (unsigned e = tid; e < E; e += T) {
-        const uint32_t q = e >> lw, col = col0 + (e & (W - 1));
-        const uint32_t low = col & smask;
-        const uint32_t addr = ((col >> p.s) << (p.s + k)) | (q << p.s) | low;
-        fr_dev v = ld_fr(x + addr);
-        if (p.in.mode)
-            apply_scale<V>(v, p.in, addr, p.L);
-        if (DIT && low) {
-            fr_dev w = root_pow(p.half, p.L, (low * brev_bits(q, k)) << dshift, p.inv);
-            fmul<V>(&v, &v, &w);
-        }
-        st_fr(sh + e, v);
+template <bool DIT, int V>
+__device__ __forceinline__ fr_dev pass_load(const fr_dev *x, const pass_desc &p, uint32_t q,
+                                            uint32_t col)
+{
+    const uint32_t addr = pass_addr(p, q, col), low = col & ((1u << p.s) - 1);
+    fr_dev v = ld_fr(x + addr);
+    if (p.in.mode)
+        apply_scale<V>(v, p.in, addr, p.L);
+    if (DIT && low) {
+        const unsigned dshift = p.L - p.s - p.k; /* omega_R = omega^(2^dshift) */
+        fr_dev w = root_pow(p.half, p.L, (low * brev_bits(q, p.k)) << dshift, p.inv);
+        fmul<V>(&v, &v, &w);
     }
-    __syncthreads();
+    return v;
+}
 
+template <bool DIT, int V>
+__device__ __forceinline__ void pass_store(fr_dev *x, const pass_desc &p, uint32_t q, uint32_t col,
+                                           fr_dev v)
+{
+    const uint32_t addr = pass_addr(p, q, col), low = col & ((1u << p.s) - 1);
+    if (!DIT && low) {
+        const unsigned dshift = p.L - p.s - p.k;
+        fr_dev w = root_pow(p.half, p.L, (low * brev_bits(q, p.k)) << dshift, p.inv);
+        fmul<V>(&v, &v, &w);
+    }
+    if (p.out.mode)
+        apply_scale<V>(v, p.out, addr, p.L);
+    if (DIT && p.ea) {
+        fr_dev a = ld_fr(p.ea + addr), b = ld_fr(p.eb + addr);
+        fmul<V>(&a, &a, &b);
+        fr_sub_dev(&v, &a, &v);
+        st_fr(p.ea + addr, v);
+    } else {
+        st_fr(x + addr, v);
+    }
+}
+
+/* Stages [lo, lo + R) of a pass in registers (radix 2^R): a group is the 2^R elements
+ * q = base + m 2^lo (m < 2^R) of one column, so R stages cost one trip through shared memory
+ * instead of R, and each thread has 2^(R-1) independent products per stage to interleave. Groups
+ * run column fastest, then the bits of base above the round, with jl = base mod 2^lo slowest: as
+ * with jmajor, a warp shares jl, so the warps with jl = 0 skip the w = 1 products together. The
+ * twiddle of stage hl for q is omega_(2h)^(q mod h) = tw[(jl + (m mod 2^(hl-lo)) 2^lo) << nb].
+ * (Reading the first round from device memory and writing the last one there instead of through
+ * shared memory was slower: 48.9 against 40.8 ms at 2^27, docs/PERFORMANCE.md.) */
+template <bool DIT, int V, int R>
+__device__ __forceinline__ void ntt_round(fr_dev *sh, const fr_dev *tw, unsigned k, unsigned lw,
+                                          unsigned lo)
+{
+    const unsigned W = 1u << lw, G = 1u << (k + lw - R), nbh = k - R - lo;
+    for (unsigned g = threadIdx.x; g < G; g += blockDim.x) {
+        const unsigned wc = g & (W - 1), r = g >> lw;
+        const unsigned jl = r >> nbh, base = ((r & ((1u << nbh) - 1)) << (lo + R)) | jl;
+        fr_dev v[1 << R];
+#pragma unroll
+        for (int m = 0; m < (1 << R); m++)
+            v[m] = ld_fr(sh + (((base + ((unsigned)m << lo)) << lw) | wc));
+#pragma unroll
+        for (int st = 0; st < R; st++) {
+            const int hb = DIT ? st : R - 1 - st;
+            const unsigned nb = k - 1 - (lo + hb);
+#pragma unroll
+            for (int m = 0; m < (1 << R); m++) {
+                if (m & (1 << hb))
+                    continue;
+                const unsigned mlow = (unsigned)m & ((1u << hb) - 1), j = jl + (mlow << lo);
+                fr_dev &u = v[m], &y = v[m + (1 << hb)], s, d;
+                if (DIT) {
+                    if (j) {
+                        fr_dev w = ld_fr(tw + (j << nb));
+                        fmul<V>(&y, &y, &w);
+                    }
+                    fr_add_dev(&s, &u, &y);
+                    fr_sub_dev(&d, &u, &y);
+                } else {
+                    fr_add_dev(&s, &u, &y);
+                    fr_sub_dev(&d, &u, &y);
+                    if (j) {
+                        fr_dev w = ld_fr(tw + (j << nb));
+                        fmul<V>(&d, &d, &w);
+                    }
+                }
+                u = s;
+                y = d;
+            }
+        }
+#pragma unroll
+        for (int m = 0; m < (1 << R); m++)
+            st_fr(sh + (((base + ((unsigned)m << lo)) << lw) | wc), v[m]);
+    }
+}
+
+/* One radix-2 stage per trip through shared memory. */
+template <bool DIT, int V>
+__device__ __forceinline__ void ntt_stages(fr_dev *sh, const fr_dev *tw, unsigned k, unsigned lw,
+                                           int jmajor)
+{
+    const unsigned W = 1u << lw, E = 1u << (k + lw);
     /* Butterfly b of a stage of half size h = 2^hl: column wc = b mod W, then either (jmajor 0)
      * pair index pi = b / W with twiddle index j = pi mod h, or (jmajor 1) block index first and
      * j slowest, so that a warp shares j when W * 2^(k-1-hl) >= 32 and the j = 0 (w = 1) warps
      * skip their multiplication. */
     for (unsigned st = 0; st < k; st++) {
         const unsigned hl = DIT ? st : k - 1 - st, h = 1u << hl, nb = k - 1 - hl;
-        for (unsigned b = tid; b < E / 2; b += T) {
+        for (unsigned b = threadIdx.x; b < E / 2; b += blockDim.x) {
             const unsigned wc = b & (W - 1), r = b >> lw;
-            const unsigned j = p.jmajor ? r >> nb : r & (h - 1);
+            const unsigned j = jmajor ? r >> nb : r & (h - 1);
             const unsigned q0 =
-                p.jmajor ? ((r & ((1u << nb) - 1)) << (hl + 1)) | j : ((r >> hl) << (hl + 1)) | j;
+                jmajor ? ((r & ((1u << nb) - 1)) << (hl + 1)) | j : ((r >> hl) << (hl + 1)) | j;
             fr_dev *p0 = sh + ((q0 << lw) | wc), *p1 = p0 + (h << lw);
             fr_dev u = ld_fr(p0), v = ld_fr(p1), s, d;
             if (DIT) {
@@ -217,26 +301,51 @@ __global__ void __launch_bounds__(NTT_THREADS) k_ntt_pass(fr_dev *x, const pass_
         }
         __syncthreads();
     }
+}
 
-    for (unsigned e = tid; e < E; e += T) {
-        const uint32_t q = e >> lw, col = col0 + (e & (W - 1));
-        const uint32_t low = col & smask;
-        const uint32_t addr = ((col >> p.s) << (p.s + k)) | (q << p.s) | low;
-        fr_dev v = ld_fr(sh + e);
-        if (!DIT && low) {
-            fr_dev w = root_pow(p.half, p.L, (low * brev_bits(q, k)) << dshift, p.inv);
-            fmul<V>(&v, &v, &w);
+/* One pass (see the file comment). Shared memory: 2^(k + lw) elements, then 2^(k-1) twiddles.
+ * RX > 1: rounds of up to RX stages in registers (ntt_round); a kernel of its own because its
+ * 2^RX live elements need more registers (a launch bound of NTT_THREADS_RX threads lets it have
+ * them) than the one-stage form, whose occupancy must not pay for them. */
+template <bool DIT, int V, int RX>
+__global__ void __launch_bounds__(RX > 1 ? NTT_THREADS_RX : NTT_THREADS, RX == 2 ? NTT_MINB_RX2 : 1)
+    k_ntt_pass(fr_dev *x, const pass_desc p)
+{
+    extern __shared__ ulonglong2 ntt_smem_[];
+    fr_dev *sh = reinterpret_cast<fr_dev *>(ntt_smem_);
+    const unsigned k = p.k, lw = p.lw, W = 1u << lw, E = 1u << (k + lw), hk = 1u << (k - 1);
+    const unsigned tid = threadIdx.x, T = blockDim.x;
+    const uint32_t col0 = blockIdx.x << lw;
+    fr_dev *tw = sh + E;
+    for (unsigned j = tid; j < hk; j += T)
+        st_fr(tw + j, root_pow(p.half, p.L, j << (p.L - k), p.inv));
+
+    if constexpr (RX > 1) {
+        for (unsigned e = tid; e < E; e += T)
+            st_fr(sh + e, pass_load<DIT, V>(x, p, e >> lw, col0 + (e & (W - 1))));
+        __syncthreads();
+        /* DIF: rounds from the top bits down; DIT: from bit 0 up. */
+        for (unsigned done = 0; done < k;) {
+            const unsigned R = k - done < (unsigned)RX ? k - done : (unsigned)RX;
+            const unsigned lo = DIT ? done : k - done - R;
+            if (RX == 3 && R == 3)
+                ntt_round<DIT, V, RX == 3 ? 3 : 1>(sh, tw, k, lw, lo);
+            else if (R == 2)
+                ntt_round<DIT, V, 2>(sh, tw, k, lw, lo);
+            else
+                ntt_round<DIT, V, 1>(sh, tw, k, lw, lo);
+            __syncthreads();
+            done += R;
         }
-        if (p.out.mode)
-            apply_scale<V>(v, p.out, addr, p.L);
-        if (DIT && p.ea) {
-            fr_dev a = ld_fr(p.ea + addr), b = ld_fr(p.eb + addr);
-            fmul<V>(&a, &a, &b);
-            fr_sub_dev(&v, &a, &v);
-            st_fr(p.ea + addr, v);
-        } else {
-            st_fr(x + addr, v);
-        }
+        for (unsigned e = tid; e < E; e += T)
+            pass_store<DIT, V>(x, p, e >> lw, col0 + (e & (W - 1)), ld_fr(sh + e));
+    } else {
+        for (unsigned e = tid; e < E; e += T)
+            st_fr(sh + e, pass_load<DIT, V>(x, p, e >> lw, col0 + (e & (W - 1))));
+        __syncthreads();
+        ntt_stages<DIT, V>(sh, tw, k, lw, p.jmajor);
+        for (unsigned e = tid; e < E; e += T)
+            pass_store<DIT, V>(x, p, e >> lw, col0 + (e & (W - 1)), ld_fr(sh + e));
     }
 }
 
@@ -250,6 +359,43 @@ __global__ void k_bitrev(fr_dev *x, unsigned L)
             fr_dev a = ld_fr(x + i), b = ld_fr(x + j);
             st_fr(x + i, b);
             st_fr(x + j, a);
+        }
+    }
+}
+
+/* The same permutation as swaps of tiles, for L >= 2 BR_T: index (a, m, b), a and b of BR_T bits,
+ * m of M = L - 2 BR_T, goes to (brev(b), brev(m), brev(a)). The block of m <= m' = brev_M(m)
+ * reads tiles m and m' (2^BR_T rows a of 2^BR_T adjacent elements b, i.e. runs of 512 bytes) into
+ * shared memory and writes each, transposed and reversed, over the other; the naive kernel above
+ * reads and writes one 32-byte element per far address. Shared rows are padded by one 8-byte word
+ * so that a warp's transposed reads (8 elements of 8 different rows) take the minimum two
+ * wavefronts. */
+#define BR_T 4
+#define BR_N (1u << BR_T)
+#define BR_PITCH (4 * BR_N + 1) /* 8-byte words per shared row */
+__global__ void __launch_bounds__(256) k_bitrev_tiled(fr_dev *x, unsigned L)
+{
+    __shared__ uint64_t sh[2][BR_N * BR_PITCH];
+    const unsigned M = L - 2 * BR_T;
+    const uint32_t m = blockIdx.x, m2 = brev_bits(m, M);
+    if (m > m2)
+        return;
+    const int tiles = m == m2 ? 1 : 2;
+    uint64_t *xw = reinterpret_cast<uint64_t *>(x);
+    for (int t = 0; t < tiles; t++) {
+        const size_t mt = t ? m2 : m;
+        for (unsigned w = threadIdx.x; w < 4 * BR_N * BR_N; w += blockDim.x) {
+            const unsigned e = w >> 2, l = w & 3, a = e >> BR_T, b = e & (BR_N - 1);
+            sh[t][a * BR_PITCH + 4 * b + l] = xw[(((((size_t)a << M) | mt) << BR_T) | b) * 4 + l];
+        }
+    }
+    __syncthreads();
+    for (int t = 0; t < tiles; t++) {
+        const size_t md = t ? m : m2; /* tile t's elements land in tile brev(m_t) */
+        for (unsigned w = threadIdx.x; w < 4 * BR_N * BR_N; w += blockDim.x) {
+            const unsigned e = w >> 2, l = w & 3, a2 = e >> BR_T, b2 = e & (BR_N - 1);
+            const unsigned a = brev_bits(b2, BR_T), b = brev_bits(a2, BR_T);
+            xw[(((((size_t)a2 << M) | md) << BR_T) | b2) * 4 + l] = sh[t][a * BR_PITCH + 4 * b + l];
         }
     }
 }
@@ -397,7 +543,7 @@ static unsigned env_uint(const char *name, unsigned dflt, unsigned lo, unsigned 
 }
 
 struct ntt_plan {
-    unsigned L, P, loge, variant, threads, jmajor;
+    unsigned L, P, loge, variant, threads, jmajor, radix;
     unsigned k[32];
     explicit ntt_plan(unsigned log_n)
     {
@@ -406,7 +552,8 @@ struct ntt_plan {
         variant = env_uint("CUZK_GPU_MONT", NTT_MONT_DEFAULT, 1, 5);
         threads = env_uint("CUZK_GPU_NTT_THREADS", NTT_THREADS_DEFAULT, 32, NTT_THREADS);
         jmajor = env_uint("CUZK_GPU_NTT_JMAJOR", NTT_JMAJOR_DEFAULT, 0, 1);
-        unsigned kmax = env_uint("CUZK_GPU_NTT_KMAX", NTT_KMAX_DEFAULT, 1, 11);
+        radix = env_uint("CUZK_GPU_NTT_RADIX", NTT_RADIX_DEFAULT, 1, 3);
+        unsigned kmax = env_uint("CUZK_GPU_NTT_KMAX", NTT_KMAX_DEFAULT, 1, 12);
         if (kmax > loge)
             kmax = loge;
         P = (L + kmax - 1) / kmax;
@@ -422,14 +569,27 @@ struct ntt_plan {
     }
 };
 
-template <int V> static void configure_smem_v()
+template <bool DIT, int V, int RX> static void configure_smem_k()
 {
     /* 2^12 elements plus 2^11 twiddles at most */
     const int max = (int)(((1u << 12) + (1u << 11)) * sizeof(fr_dev));
-    CUZK_CUDA(cudaFuncSetAttribute(k_ntt_pass<true, V>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   max));
-    CUZK_CUDA(cudaFuncSetAttribute(k_ntt_pass<false, V>,
+    CUZK_CUDA(cudaFuncSetAttribute(k_ntt_pass<DIT, V, RX>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, max));
+    /* all of the unified memory as shared memory: six blocks of 34-36 KiB per SM */
+    CUZK_CUDA(cudaFuncSetAttribute(k_ntt_pass<DIT, V, RX>,
+                                   cudaFuncAttributePreferredSharedMemoryCarveout, 100));
+}
+
+template <int V> static void configure_smem_v()
+{
+    configure_smem_k<true, V, 1>();
+    configure_smem_k<false, V, 1>();
+    if constexpr (V == NTT_MONT_DEFAULT) {
+        configure_smem_k<true, V, 2>();
+        configure_smem_k<false, V, 2>();
+        configure_smem_k<true, V, 3>();
+        configure_smem_k<false, V, 3>();
+    }
 }
 
 static void configure_smem(cuzk_gpu_device &dev)
@@ -460,26 +620,35 @@ static void launch_pass(cuzk_gpu_device &dev, bool dit, fr_dev *x, const ntt_pla
         threads = pl.threads;
     if (threads < 32)
         threads = 32;
+    /* register rounds: the default variant only (the others are kept for comparison) */
+    const unsigned rx = pl.variant == NTT_MONT_DEFAULT ? pl.radix : 1;
+    if (rx > 1 && threads > NTT_THREADS_RX)
+        threads = NTT_THREADS_RX;
     pd.jmajor = (int)pl.jmajor;
     const unsigned blocks = 1u << (pl.L - pd.k - lw);
     const size_t smem = (E + (1u << (pd.k - 1))) * sizeof(fr_dev);
-#define NTT_LAUNCH_(V)                                                                             \
+#define NTT_LAUNCH_(V, RX)                                                                         \
     do {                                                                                           \
         if (dit)                                                                                   \
-            k_ntt_pass<true, V><<<blocks, threads, smem, dev.stream>>>(x, pd);                     \
+            k_ntt_pass<true, V, RX><<<blocks, threads, smem, dev.stream>>>(x, pd);                 \
         else                                                                                       \
-            k_ntt_pass<false, V><<<blocks, threads, smem, dev.stream>>>(x, pd);                    \
+            k_ntt_pass<false, V, RX><<<blocks, threads, smem, dev.stream>>>(x, pd);                \
     } while (0)
-    if (pl.variant == 1)
-        NTT_LAUNCH_(1);
+    static_assert(NTT_MONT_DEFAULT == 5, "the register rounds are instantiated for variant 5");
+    if (rx == 3)
+        NTT_LAUNCH_(5, 3);
+    else if (rx == 2)
+        NTT_LAUNCH_(5, 2);
+    else if (pl.variant == 1)
+        NTT_LAUNCH_(1, 1);
     else if (pl.variant == 2)
-        NTT_LAUNCH_(2);
+        NTT_LAUNCH_(2, 1);
     else if (pl.variant == 4)
-        NTT_LAUNCH_(4);
+        NTT_LAUNCH_(4, 1);
     else if (pl.variant == 5)
-        NTT_LAUNCH_(5);
+        NTT_LAUNCH_(5, 1);
     else
-        NTT_LAUNCH_(3);
+        NTT_LAUNCH_(3, 1);
 #undef NTT_LAUNCH_
     CUZK_CUDA_LAUNCHED();
 }
@@ -535,14 +704,29 @@ static void run_dit(cuzk_gpu_device &dev, const cuzk_gpu_domain_tables &t, fr_de
     }
 }
 
+/* Bit reversal: tiled from 2^(2 BR_T) elements; CUZK_GPU_NTT_BITREV=0 keeps the naive kernel
+ * (for comparison). */
 static void run_bitrev(cuzk_gpu_device &dev, fr_dev *x, unsigned L)
 {
+    if (L >= 2 * BR_T && env_uint("CUZK_GPU_NTT_BITREV", 1, 0, 1)) {
+        k_bitrev_tiled<<<1u << (L - 2 * BR_T), 256, 0, dev.stream>>>(x, L);
+        CUZK_CUDA_LAUNCHED();
+        return;
+    }
     const size_t n = (size_t)1 << L;
     unsigned blocks = (unsigned)((n + 255) / 256);
     if (blocks > 65536)
         blocks = 65536;
     k_bitrev<<<blocks, 256, 0, dev.stream>>>(x, L);
     CUZK_CUDA_LAUNCHED();
+}
+
+/* Bit-reversal permutation, then a DIT (bit-reversed -> natural): natural -> natural. */
+static void run_bitrev_dit(cuzk_gpu_device &dev, const cuzk_gpu_domain_tables &t, fr_dev *x,
+                           unsigned L, int inv, const scale_desc &out)
+{
+    run_bitrev(dev, x, L);
+    run_dit(dev, t, x, ntt_plan(L), inv, out);
 }
 
 void cuzk_gpu_fr_mul_into_(cuzk_gpu_device &dev, fr_dev *c, const fr_dev *b, size_t n)
@@ -564,8 +748,7 @@ void cuzk_gpu_ntt_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *x, cu
     ntt_plan pl(L);
     switch (op) {
     case CUZK_GPU_NTT:
-        run_bitrev(dev, x, L);
-        run_dit(dev, t, x, pl, 0, no_scale());
+        run_bitrev_dit(dev, t, x, L, 0, no_scale());
         break;
     case CUZK_GPU_INTT: {
         cuzk_fr_t nn, ninv;
@@ -574,8 +757,7 @@ void cuzk_gpu_ntt_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *x, cu
         scale_desc s = no_scale();
         s.mode = 1;
         s.k = to_dev(ninv);
-        run_bitrev(dev, x, L);
-        run_dit(dev, t, x, pl, 1, s);
+        run_bitrev_dit(dev, t, x, L, 1, s);
         break;
     }
     case CUZK_GPU_COSET_NTT:
@@ -583,8 +765,7 @@ void cuzk_gpu_ntt_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *x, cu
         run_bitrev(dev, x, L);
         break;
     case CUZK_GPU_COSET_INTT:
-        run_bitrev(dev, x, L);
-        run_dit(dev, t, x, pl, 1, table_scale(2, sc + lay.gi_lo, sc + lay.gin_hi));
+        run_bitrev_dit(dev, t, x, L, 1, table_scale(2, sc + lay.gi_lo, sc + lay.gin_hi));
         break;
     }
 }
@@ -613,6 +794,5 @@ void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_d
     }
     if (t.roots == CUZK_ROOTS_SNARKJS)
         return; /* snarkjs keeps the coset values (formats.md 4.6) */
-    run_bitrev(dev, a, L);
-    run_dit(dev, t, a, pl, 1, table_scale(2, sc + lay.gi_lo, sc + lay.ginz_hi));
+    run_bitrev_dit(dev, t, a, L, 1, table_scale(2, sc + lay.gi_lo, sc + lay.ginz_hi));
 }

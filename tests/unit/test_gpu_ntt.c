@@ -192,8 +192,8 @@ CUZK_TEST(gpu_field_ops)
                     cuzk_fp_sub(&po[i], &pa[i], &pb[i]);
                 }
                 if (!lazy)
-                    CHECK_MSG(cuzk_fr_eq(&ro[i], &rw[i]), "Fr op %d variant %d differs at %zu",
-                              op, variant, i);
+                    CHECK_MSG(cuzk_fr_eq(&ro[i], &rw[i]), "Fr op %d variant %d differs at %zu", op,
+                              variant, i);
                 /* Limb equality: the device result must be canonical too. */
                 CHECK_MSG(fr_only || memcmp(&po[i], &pw[i], sizeof po[i]) == 0,
                           "Fp op %d variant %d differs at %zu", op, variant, i);
@@ -333,26 +333,35 @@ CUZK_TEST(gpu_errors)
 
 /* The tuning knobs of src/gpu/ntt.cu (multiplication variant, bits per pass, block size, threads,
  * butterfly order) change the schedule, never the result: every op of both families at a spread
- * of sizes under each setting. */
+ * of sizes under each setting (the tiled bit reversal starts at 2^8, so sizes 11, 12 and 17 cover
+ * it; sizes 1 to 6 the naive one). */
 CUZK_TEST(gpu_ntt_configs)
 {
     need_device();
-    /* variant, kmax, loge, threads, jmajor */
-    static const char *const cfg[][5] = {
-        {"1", "10", "11", "512", "1"}, {"2", "8", "10", "256", "1"},  {"3", "7", "9", "128", "0"},
-        {"1", "3", "9", "64", "1"},    {"3", "11", "12", "512", "1"}, {"2", "1", "9", "32", "0"},
-        {"4", "8", "10", "128", "1"},  {"4", "5", "9", "64", "0"},    {"5", "8", "10", "128", "1"},
-        {"5", "11", "12", "512", "0"}};
-    static const char *const envs[5] = {"CUZK_GPU_MONT", "CUZK_GPU_NTT_KMAX", "CUZK_GPU_NTT_LOGE",
-                                        "CUZK_GPU_NTT_THREADS", "CUZK_GPU_NTT_JMAJOR"};
+    /* variant, kmax, loge, threads, jmajor, radix (stages per register round), bit reversal (0
+     * naive, 1 tiled) */
+    static const char *const cfg[][7] = {
+        {"1", "10", "11", "512", "1", "1", "1"}, {"2", "8", "10", "256", "1", "1", "0"},
+        {"3", "7", "9", "128", "0", "1", "1"},   {"1", "3", "9", "64", "1", "1", "0"},
+        {"3", "11", "12", "512", "1", "1", "1"}, {"2", "1", "9", "32", "0", "1", "1"},
+        {"4", "8", "10", "128", "1", "1", "1"},  {"4", "5", "9", "64", "0", "1", "0"},
+        {"5", "8", "10", "128", "1", "1", "1"},  {"5", "11", "12", "512", "0", "1", "0"},
+        {"5", "8", "10", "128", "1", "3", "1"},  {"5", "7", "9", "128", "1", "3", "0"},
+        {"5", "8", "10", "64", "1", "2", "1"},   {"5", "11", "12", "512", "1", "3", "1"},
+        {"1", "4", "9", "32", "0", "3", "1"},    {"3", "2", "10", "256", "1", "2", "1"},
+        {"5", "7", "9", "128", "1", "2", "1"},   {"5", "11", "12", "256", "0", "2", "0"},
+        {"5", "1", "9", "32", "1", "2", "1"},    {"5", "3", "10", "128", "1", "3", "1"}};
+    static const char *const envs[7] = {
+        "CUZK_GPU_MONT",       "CUZK_GPU_NTT_KMAX",  "CUZK_GPU_NTT_LOGE",  "CUZK_GPU_NTT_THREADS",
+        "CUZK_GPU_NTT_JMAJOR", "CUZK_GPU_NTT_RADIX", "CUZK_GPU_NTT_BITREV"};
     for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++) {
-        for (int e = 0; e < 5; e++)
+        for (int e = 0; e < 7; e++)
             setenv(envs[e], cfg[c][e], 1);
         check_sizes(1, 6);
         check_sizes(11, 12);
         if (max_log() >= 17)
             check_sizes(17, 17);
     }
-    for (int e = 0; e < 5; e++)
+    for (int e = 0; e < 7; e++)
         unsetenv(envs[e]);
 }

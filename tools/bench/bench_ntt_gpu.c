@@ -214,6 +214,38 @@ int bench_ntt_gpu(const bench_opts *o, unsigned log_n, int device, cuzk_fr_t *a,
             cuzk_domain_destroy(d);
         }
     }
+    /* Register-round sweep (--filter='sweepr'): variant 5, stages per register round and the bit
+     * reversal against the pass shape (the last two settings repeat two earlier ones: A/B). */
+    if (o->filter && fnmatch(o->filter, "sweepr", 0) == 0) {
+        cuzk_domain *d;
+        if (cuzk_domain_create(&d, n, CUZK_ROOTS_BELLPERSON) == CUZK_OK) {
+            /* kmax, loge, threads, radix, bit reversal (0 naive, 1 tiled) */
+            static const unsigned cfg[][5] = {
+                {8, 10, 128, 1, 0}, {8, 10, 128, 1, 1}, {8, 10, 128, 2, 1}, {7, 9, 128, 2, 1},
+                {8, 10, 64, 2, 1},  {8, 11, 256, 2, 1}, {9, 11, 256, 2, 1}, {8, 10, 128, 3, 1},
+                {8, 10, 128, 1, 1}, {8, 10, 128, 2, 1}};
+            static const char *const envs[5] = {"CUZK_GPU_NTT_KMAX", "CUZK_GPU_NTT_LOGE",
+                                                "CUZK_GPU_NTT_THREADS", "CUZK_GPU_NTT_RADIX",
+                                                "CUZK_GPU_NTT_BITREV"};
+            x.d = d;
+            x.op = CUZK_GPU_NTT;
+            bench_opts os = *o;
+            os.filter = NULL;
+            for (size_t k = 0; k < sizeof cfg / sizeof *cfg && rc == 0; k++) {
+                char name[64], val[16];
+                for (int e = 0; e < 5; e++) {
+                    snprintf(val, sizeof val, "%u", cfg[k][e]);
+                    setenv(envs[e], val, 1);
+                }
+                snprintf(name, sizeof name, "sweepr_k%u_e%u_t%u_r%u_b%u", cfg[k][0], cfg[k][1],
+                         cfg[k][2], cfg[k][3], cfg[k][4]);
+                rc |= run_gpu(&os, name, log_n, info.name, false, resident_ntt, &x);
+            }
+            for (int e = 0; e < 5; e++)
+                unsetenv(envs[e]);
+            cuzk_domain_destroy(d);
+        }
+    }
     static const struct {
         cuzk_roots roots;
         const char *name;
