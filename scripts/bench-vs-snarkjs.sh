@@ -6,6 +6,9 @@
 # and JSON output included for cuzk). Runs alternate between the tools; min and median of RUNS
 # runs each (default 5).
 # Usage: scripts/bench-vs-snarkjs.sh [path/to/cuzk-bench]   (env RUNS=N, THREADS=N, SIZE=12|16)
+# env BASE=path/to/other/cuzk-bench adds that binary's --unchecked-subgroup runs to every round
+#   (an A/B comparison in the same window); CHECKED=0 leaves out the checked-mode runs (which
+#   take ~12 s each at 2^16).
 # SIZE=12 (default): 4,000 steps, N = 2^12 (tests/interop/chain4000.circom); the zkey and witness
 #   come from scripts/interop-snarkjs.sh --setup (snarkjs powers of tau 2^12 cached in
 #   build/interop, one zkey contribution and a beacon).
@@ -19,6 +22,12 @@ cd "$(dirname "$0")/.."
 BENCH=${1:-build/bin/cuzk-bench}
 RUNS=${RUNS:-5}
 THREADS=${THREADS:-0}
+BASE=${BASE:-}
+CHECKED=${CHECKED:-1}
+if [ -n "$BASE" ] && [ ! -x "$BASE" ]; then
+    echo "bench-vs-snarkjs: BASE=$BASE is not executable"
+    exit 2
+fi
 SIZE=${SIZE:-12}
 SNARKJS=tests/interop/node_modules/.bin/snarkjs
 case $SIZE in
@@ -78,9 +87,10 @@ case $SIZE in
     ;;
 esac
 echo "# load: $(uptime)"
-python3 - "$BENCH" "$D" "$C" "$RUNS" "$THREADS" <<'PY'
+python3 - "$BENCH" "$D" "$C" "$RUNS" "$THREADS" "$CHECKED" "$BASE" <<'PY'
 import json, os, resource, statistics, subprocess, sys, time
 bench, d, c, runs, threads = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+checked, base = sys.argv[6] != "0", sys.argv[7]
 zkey, wtns = f"{d}/{c}_final.zkey", f"{d}/{c}.wtns"
 snarkjs = "tests/interop/node_modules/.bin/snarkjs"
 cmds = {
@@ -94,11 +104,18 @@ cmds = {
                                               f"{d}/b_cu_public.json", "--threads", threads,
                                               "--unchecked-subgroup", "--json"],
 }
+if not checked:
+    del cmds["cuzk-bench prove"]
+if base:
+    cmds["BASE cuzk-bench prove --unchecked-subgroup"] = [
+        base, "prove", "--zkey", zkey, "--wtns", wtns, "--proof", f"{d}/b_cb_proof.json",
+        "--public", f"{d}/b_cb_public.json", "--threads", threads, "--unchecked-subgroup", "--json"]
 times = {k: [] for k in cmds}
 cpus = {k: [] for k in cmds}  # user + system CPU seconds of the process and its threads/children
 phases = {k: [] for k in cmds}
 for i in range(runs + 1):  # run 0 warms the page cache and is not counted
-    for name, cmd in cmds.items():
+    # Every other round in reverse order, so that no command always follows the same one.
+    for name, cmd in (list(cmds.items()) if i % 2 == 0 else list(cmds.items())[::-1]):
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         out = subprocess.run(cmd, capture_output=True, text=True)
@@ -111,10 +128,10 @@ for i in range(runs + 1):  # run 0 warms the page cache and is not counted
             continue
         times[name].append(dt)
         cpus[name].append(cpu)
-        if name.startswith("cuzk"):
+        if "cuzk" in name:
             phases[name].append(json.loads(out.stdout.strip().splitlines()[-1]))
-v = subprocess.run([snarkjs, "groth16", "verify", f"{d}/vk.json", f"{d}/b_cz_public.json",
-                    f"{d}/b_cz_proof.json"], capture_output=True, text=True)
+v = subprocess.run([snarkjs, "groth16", "verify", f"{d}/vk.json", f"{d}/b_cu_public.json",
+                    f"{d}/b_cu_proof.json"], capture_output=True, text=True)
 if v.returncode != 0:
     sys.exit("snarkjs does not accept cuzk's benchmark proof")
 v = subprocess.run([bench, "verify-snarkjs", "--vk", f"{d}/vk.json", "--proof",
@@ -141,5 +158,11 @@ for name, ph in phases.items():
     med = {k: statistics.median(p[k] for p in ph) for k in keys}
     print(f"{name} (threads {ph[0]['threads']}), median ms: " +
           ", ".join(f"{k[:-3]} {med[k]:.1f}" for k in keys))
+if base:  # the same rounds, paired: positive = this binary faster than BASE
+    new, old = times["cuzk-bench prove --unchecked-subgroup"], times[
+        "BASE cuzk-bench prove --unchecked-subgroup"]
+    d = [1e3 * (o - n) for n, o in zip(new, old)]
+    print(f"paired over {len(d)} rounds: BASE - this binary, median {statistics.median(d):+.1f} "
+          f"ms; this binary faster in {sum(x > 0 for x in d)} of {len(d)}")
 PY
 echo "# load after: $(uptime)"

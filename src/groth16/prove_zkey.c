@@ -12,6 +12,7 @@
  * Every proof is verified before it is returned (DESIGN.md section 1).
  */
 #include "groth16/snarkjs_internal.h"
+#include "groth16/verify_split.h"
 #include "cuzk/alloc.h"
 #include "cuzk/backend.h"
 #include "cuzk/msm.h"
@@ -121,6 +122,16 @@ static void synthesize(prove_bufs *p, const cuzk_snarkjs_zkey *zk, const cuzk_sn
         cuzk_fr_mul(&p->c[i], &p->a[i], &p->b[i]);
 }
 
+/* The evaluation domain of |n| points with snarkjs's roots. */
+static cuzk_status make_domain(cuzk_domain **dom, size_t n)
+{
+    cuzk_status s = cuzk_domain_create(dom, n, CUZK_ROOTS_SNARKJS);
+    if (s == CUZK_OK && cuzk_domain_size(*dom) != n)
+        return cuzk_fail(CUZK_ERR_INTERNAL, "domain of %zu for a zkey domain of %zu",
+                         cuzk_domain_size(*dom), n);
+    return s;
+}
+
 /*
  * One G1 MSM of a pair that runs concurrently, one per pool thread: at 2^12 points an MSM on
  * one thread batches its additions over all its windows at once, which two threads splitting
@@ -166,46 +177,92 @@ static cuzk_status g1_pair(g1_job jobs[2], cuzk_pool *pool)
 }
 
 /*
- * On two threads the H step and the five MSMs run as two lanes, each on one thread with
- * one-thread MSMs: lane 0 the NTTs of H, then the H, B1 and C MSMs; lane 1 the G2 MSM, then A
- * (about 52 and 55 ms of one thread at 2^12). One-thread MSMs batch their additions over all
- * windows, where a G2 MSM split over two threads by windows cannot (docs/PERFORMANCE.md, "cuzk vs
- * snarkjs prove"). The phase times then overlap: msm_h is H, tail_msm A + B1 + C, msm_b_g2 G2.
+ * On two threads the proof runs as two lanes, each on one thread with one-thread MSMs: lane 0
+ * synthesises a, b, c, runs the NTTs of H, then the H, B1 and C MSMs; lane 1 the G2 MSM, then A
+ * (the G2 and A MSMs take the witness as it is, so lane 1 need not wait for the synthesis). One-
+ * thread MSMs batch their additions over all windows, where a G2 MSM split over two threads by
+ * windows cannot (docs/PERFORMANCE.md, "cuzk vs snarkjs prove"). Lane 0's NTTs and MSMs are the
+ * shorter (about 65 against 74 ms of one thread at 2^12), so it also synthesises and does what
+ * the assembly and the self-verification can do without A and B2: r delta1, s delta2,
+ * C + H + r B1' (assemble_pre) and the inputs' Miller loop; lane 1 still ends a median 1.8 ms
+ * later. The phase times then overlap: msm_h is H, tail_msm A + B1 + C, msm_b_g2 G2, and ntt_h
+ * includes the domain's creation.
  */
 typedef struct {
-    const cuzk_domain *dom;
-    cuzk_fr_t *a, *b, *c;
+    const cuzk_snarkjs_zkey *zk;
+    const cuzk_snarkjs_wtns *w;
+    prove_bufs *p;
+    const cuzk_fr_t *r, *s;
+    cuzk_domain *dom;
     g1_job g1[4]; /* H, A, B1, C */
     cuzk_g2_jac_t *b2;
-    const cuzk_g2_affine_t *b2_bases;
-    const uint64_t *b2_scalars;
-    size_t nv;
-    cuzk_status b2_st;
-    char b2_err[256];
-    double ms[6]; /* ntt, H, A, B1, C, G2 */
+    cuzk_status st[2]; /* per lane, before the MSMs' own statuses */
+    char err[2][256];
+    double ms[7]; /* synthesis, ntt, H, A, B1, C, G2 */
+    /* Lane 0's share of the assembly (secret: cleared after use) and of the verification. */
+    cuzk_g1_jac_t r_delta1, pc0;
+    cuzk_g2_jac_t s_delta2;
+    cuzk_fp12_t f_inputs;
 } lanes_job;
+
+/* Records |st| with this thread's message as lane |lane|'s status. */
+static void lane_fail(lanes_job *l, size_t lane, cuzk_status st)
+{
+    l->st[lane] = st;
+    snprintf(l->err[lane], sizeof l->err[lane], "%s", cuzk_last_error());
+}
+
+/* The assembly's terms without A and B2 (blind_job explains C + s pi_A + r B1'). */
+static void assemble_pre(lanes_job *l, const cuzk_g1_jac_t *b1, const cuzk_g1_jac_t *c,
+                         const cuzk_g1_jac_t *h)
+{
+    cuzk_g1_jac_t b1p, r_b1p;
+    cuzk_g1_from_affine(&l->r_delta1, &l->zk->delta_g1);
+    cuzk_g1_mul(&l->r_delta1, &l->r_delta1, l->r);
+    cuzk_g2_from_affine(&l->s_delta2, &l->zk->delta_g2);
+    cuzk_g2_mul(&l->s_delta2, &l->s_delta2, l->s);
+    cuzk_g1_add_affine(&b1p, b1, &l->zk->beta_g1);
+    cuzk_g1_mul(&r_b1p, &b1p, l->r);
+    cuzk_g1_add(&l->pc0, c, h);
+    cuzk_g1_add(&l->pc0, &l->pc0, &r_b1p);
+    cuzk_memclear(&r_b1p, sizeof r_b1p);
+}
 
 static void lanes_run(void *ctx, size_t lane)
 {
     lanes_job *l = ctx;
     double t0 = now_ms();
     if (lane == 0) {
-        cuzk_poly_h(l->dom, l->a, l->b, l->c, NULL);
+        synthesize(l->p, l->zk, l->w);
         l->ms[0] = now_ms() - t0;
+        t0 = now_ms();
+        cuzk_status st = make_domain(&l->dom, l->p->n);
+        if (st != CUZK_OK) {
+            lane_fail(l, 0, st);
+            return;
+        }
+        cuzk_poly_h(l->dom, l->p->a, l->p->b, l->p->c, NULL);
+        l->ms[1] = now_ms() - t0;
         for (size_t i = 0; i < 4; i += i == 0 ? 2 : 1) { /* H, B1, C */
             t0 = now_ms();
             g1_job_run(l->g1, i);
-            l->ms[1 + i] = now_ms() - t0;
+            l->ms[2 + i] = now_ms() - t0;
         }
+        if (l->g1[0].st != CUZK_OK || l->g1[2].st != CUZK_OK || l->g1[3].st != CUZK_OK)
+            return;
+        assemble_pre(l, l->g1[2].out, l->g1[3].out, l->g1[0].out);
+        if ((st = cuzk__groth16_verify_inputs(&l->f_inputs, l->zk->vk, l->p->wm + 1,
+                                              l->zk->n_public)) != CUZK_OK)
+            lane_fail(l, 0, st);
         return;
     }
-    l->b2_st = cuzk_g2_msm_raw(l->b2, l->b2_bases, l->b2_scalars, l->nv, NULL);
-    if (l->b2_st != CUZK_OK)
-        snprintf(l->b2_err, sizeof l->b2_err, "%s", cuzk_last_error());
-    l->ms[5] = now_ms() - t0;
+    cuzk_status st = cuzk_g2_msm_raw(l->b2, l->zk->b2, l->w->values, l->p->nv, NULL);
+    if (st != CUZK_OK)
+        lane_fail(l, 1, st);
+    l->ms[6] = now_ms() - t0;
     t0 = now_ms();
     g1_job_run(l->g1, 1);
-    l->ms[2] = now_ms() - t0;
+    l->ms[3] = now_ms() - t0;
 }
 
 /*
@@ -283,6 +340,58 @@ static void blind_run(void *ctx, size_t i)
     }
 }
 
+/* The two-lane proof (lanes_job above), assembled and verified: the four G1 sums come from
+ * |jobs|, whose |out| fields point into |m|. */
+static cuzk_status prove_lanes(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
+                               cuzk_domain **dom, prove_bufs *p, const g1_job jobs[4], msm_sums *m,
+                               const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
+                               const cuzk_fr_t *r, const cuzk_fr_t *s_rand, cuzk_pool *pool,
+                               cuzk_prove_timings *tm)
+{
+    lanes_job l = {.zk = zk, .w = w, .p = p, .r = r, .s = s_rand, .b2 = &m->b2};
+    memcpy(l.g1, jobs, sizeof l.g1);
+    cuzk_pool_run(pool, 2, lanes_run, &l);
+    *dom = l.dom;
+    tm->synthesis = l.ms[0];
+    tm->ntt_h = l.ms[1];
+    tm->msm_h = l.ms[2];
+    tm->tail_msm = l.ms[3] + l.ms[4] + l.ms[5];
+    tm->msm_b_g2 = l.ms[6];
+    cuzk_status s = CUZK_OK;
+    if (l.st[0] != CUZK_OK)
+        s = cuzk_fail(l.st[0], "%s", l.err[0]);
+    for (int i = 0; i < 4 && s == CUZK_OK; i++)
+        if (l.g1[i].st != CUZK_OK)
+            s = cuzk_fail(l.g1[i].st, "%s", l.g1[i].err);
+    if (s == CUZK_OK && l.st[1] != CUZK_OK)
+        s = cuzk_fail(l.st[1], "%s", l.err[1]);
+    if (s == CUZK_OK) {
+        /* The rest of the assembly: pi_A = A + alpha1 + r delta1, pi_B = B2 + beta2 +
+         * s delta2, pi_C = (C + H + r B1') + s pi_A. */
+        double t0 = now_ms();
+        cuzk_g1_jac_t pa, pc, s_pa;
+        cuzk_g2_jac_t pb;
+        cuzk_g1_add_affine(&pa, &m->a, &zk->alpha_g1);
+        cuzk_g1_add(&pa, &pa, &l.r_delta1);
+        cuzk_g1_mul(&s_pa, &pa, s_rand);
+        cuzk_g2_add_affine(&pb, &m->b2, &zk->beta_g2);
+        cuzk_g2_add(&pb, &pb, &l.s_delta2);
+        cuzk_g1_add(&pc, &l.pc0, &s_pa);
+        cuzk_memclear(&s_pa, sizeof s_pa);
+        cuzk_g1_to_affine(&proof->a, &pa);
+        cuzk_g2_to_affine(&proof->b, &pb);
+        cuzk_g1_to_affine(&proof->c, &pc);
+        if (zk->n_public)
+            memcpy(public_inputs, p->wm + 1, zk->n_public * sizeof *public_inputs);
+        tm->assemble = now_ms() - t0;
+        t0 = now_ms();
+        s = cuzk__groth16_verify_rest(zk->vk, proof, &l.f_inputs, pool);
+        tm->verify = now_ms() - t0;
+    }
+    cuzk_memclear(&l, sizeof l);
+    return s;
+}
+
 cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
                                    cuzk_fr_t *h_out, const cuzk_snarkjs_zkey *zk,
                                    const cuzk_snarkjs_wtns *w, const cuzk_fr_t *r,
@@ -315,17 +424,6 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
         s = cuzk_fail(CUZK_ERR_NOMEM, "cannot allocate the prover vectors (domain %zu)", n);
         goto out;
     }
-    synthesize(&p, zk, w);
-    tm.synthesis = now_ms() - t0;
-
-    t0 = now_ms();
-    if ((s = cuzk_domain_create(&dom, n, CUZK_ROOTS_SNARKJS)) != CUZK_OK)
-        goto out;
-    if (cuzk_domain_size(dom) != n) {
-        s = cuzk_fail(CUZK_ERR_INTERNAL, "domain of %zu for a zkey domain of %zu",
-                      cuzk_domain_size(dom), n);
-        goto out;
-    }
     msm_sums m;
     g1_job jobs[4] = {
         {.out = &m.h, .bases = zk->h, .mont = p.a, .n = n},
@@ -333,35 +431,23 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
         {.out = &m.b1, .bases = zk->b1, .raw = w->values, .n = nv},
         {.out = &m.c, .bases = zk->c, .raw = w->values + 4 * (np + 1), .n = nv - np - 1},
     };
+    if (!on_device && cuzk_pool_threads(pool) == 2) {
+        s = prove_lanes(proof, public_inputs, &dom, &p, jobs, &m, zk, w, r, s_rand, pool, &tm);
+        if (s == CUZK_OK && h_out)
+            memcpy(h_out, p.a, n * sizeof *h_out);
+        goto verified;
+    }
+    synthesize(&p, zk, w);
+    tm.synthesis = now_ms() - t0;
+
+    t0 = now_ms();
+    if ((s = make_domain(&dom, n)) != CUZK_OK)
+        goto out;
     if (on_device) {
         if ((s = device_msms(be, dom, &p, zk, &m, &tm)) != CUZK_OK)
             goto out;
         if (h_out)
             memcpy(h_out, p.a, n * sizeof *h_out);
-    } else if (cuzk_pool_threads(pool) == 2) {
-        lanes_job l = {.dom = dom,
-                       .a = p.a,
-                       .b = p.b,
-                       .c = p.c,
-                       .b2 = &m.b2,
-                       .b2_bases = zk->b2,
-                       .b2_scalars = w->values,
-                       .nv = nv};
-        memcpy(l.g1, jobs, sizeof jobs);
-        cuzk_pool_run(pool, 2, lanes_run, &l);
-        tm.ntt_h = l.ms[0];
-        tm.msm_h = l.ms[1];
-        tm.tail_msm = l.ms[2] + l.ms[3] + l.ms[4];
-        tm.msm_b_g2 = l.ms[5];
-        if (h_out)
-            memcpy(h_out, p.a, n * sizeof *h_out);
-        for (int i = 0; i < 4 && s == CUZK_OK; i++)
-            if (l.g1[i].st != CUZK_OK)
-                s = cuzk_fail(l.g1[i].st, "%s", l.g1[i].err);
-        if (s == CUZK_OK && l.b2_st != CUZK_OK)
-            s = cuzk_fail(l.b2_st, "%s", l.b2_err);
-        if (s != CUZK_OK)
-            goto out;
     } else {
         cuzk_poly_h(dom, p.a, p.b, p.c, pool);
         tm.ntt_h = now_ms() - t0;
@@ -418,6 +504,7 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
     t0 = now_ms();
     s = cuzk_groth16_verify(zk->vk, proof, public_inputs, np);
     tm.verify = now_ms() - t0;
+verified:
     if (s == CUZK_ERR_VERIFY_FAILED)
         s = cuzk_fail(CUZK_ERR_VERIFY_FAILED,
                       "the proof does not verify: the witness does not satisfy the circuit of "

@@ -4,6 +4,7 @@
 #include "cuzk/alloc.h"
 #include "cuzk/pairing.h"
 #include "groth16/input_msm.h"
+#include "groth16/verify_split.h"
 #include "common/verify.h"
 
 #include <sys/random.h>
@@ -30,6 +31,53 @@ cuzk_status cuzk_groth16_verify(const cuzk_groth16_vk *vk, const cuzk_groth16_pr
     q[2] = vk->neg_delta_g2;
     cuzk_fp12_t f;
     cuzk_miller_loop_multi(&f, p, q, 3);
+    cuzk_final_exp(&f, &f);
+    if (!cuzk_fp12_eq(&f, &vk->alpha_beta))
+        return cuzk_fail(CUZK_ERR_VERIFY_FAILED, "pairing check failed: the proof is not valid "
+                                                 "for this verifying key and these inputs");
+    return CUZK_OK;
+}
+
+cuzk_status cuzk__groth16_verify_inputs(cuzk_fp12_t *f, const cuzk_groth16_vk *vk,
+                                        const cuzk_fr_t *inputs, size_t n_inputs)
+{
+    if (n_inputs + 1 != vk->ic_len)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "verifying key expects %zu public inputs, %zu were given", vk->ic_len - 1,
+                         n_inputs);
+    cuzk_g1_jac_t acc;
+    cuzk_g1_affine_t p;
+    cuzk_groth16_input_msm(&acc, vk->ic, inputs, n_inputs);
+    cuzk_g1_to_affine(&p, &acc);
+    CUZK_VERIFY_CHECK(cuzk_g1_affine_is_on_curve(&p));
+    cuzk_miller_loop(f, &p, &vk->neg_gamma_g2);
+    return CUZK_OK;
+}
+
+/* Miller loop i of the rest: (A, B) or (C, -delta). */
+typedef struct {
+    const cuzk_groth16_vk *vk;
+    const cuzk_groth16_proof *proof;
+    cuzk_fp12_t f[2];
+} rest_job;
+
+static void rest_run(void *ctx, size_t i)
+{
+    rest_job *j = ctx;
+    if (i == 0)
+        cuzk_miller_loop(&j->f[0], &j->proof->a, &j->proof->b);
+    else
+        cuzk_miller_loop(&j->f[1], &j->proof->c, &j->vk->neg_delta_g2);
+}
+
+cuzk_status cuzk__groth16_verify_rest(const cuzk_groth16_vk *vk, const cuzk_groth16_proof *proof,
+                                      const cuzk_fp12_t *f_inputs, cuzk_pool *pool)
+{
+    rest_job j = {.vk = vk, .proof = proof};
+    cuzk_pool_run(pool, 2, rest_run, &j);
+    cuzk_fp12_t f;
+    cuzk_fp12_mul(&f, &j.f[0], &j.f[1]);
+    cuzk_fp12_mul(&f, &f, f_inputs);
     cuzk_final_exp(&f, &f);
     if (!cuzk_fp12_eq(&f, &vk->alpha_beta))
         return cuzk_fail(CUZK_ERR_VERIFY_FAILED, "pairing check failed: the proof is not valid "

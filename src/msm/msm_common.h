@@ -403,6 +403,26 @@ static size_t msm_batch_size(size_t nb)
     return b > MSM_BATCH_MAX ? MSM_BATCH_MAX : b;
 }
 
+/*
+ * True when the top window of |bits|-bit scalars has fewer distinct digits than the additions
+ * one batch puts into one window. The top window holds only bits + 1 - c (nwin - 1) bits (digits
+ * 0 .. 2^(that - 1)); with fewer buckets than additions nearly all of them conflict inside the
+ * batch, the conflict queue overflows and the rest go one by one to the XYZZ side buckets, which
+ * the cost model does not see: measured 1.3x (G1 2^10, c = 9) to 2.3x (G2 2^12, c = 10) slower
+ * MSMs (docs/PERFORMANCE.md, "2^12: the serial parts into the lanes ..."). A batch spans the
+ * group's windows in runs of MSM_BLOCK points, so one window gets about batch / group of it.
+ */
+static bool msm_top_window_thin(unsigned bits, unsigned c, unsigned nwin, unsigned group,
+                                size_t batch)
+{
+    unsigned top = bits + 1 - c * (nwin - 1); /* 1 .. c */
+    size_t digits = ((size_t)1 << (top - 1)) + 1;
+    size_t per_window = batch / group;
+    if (per_window < MSM_BLOCK)
+        per_window = batch < MSM_BLOCK ? batch : MSM_BLOCK;
+    return digits < per_window;
+}
+
 /* Tasks of |group| windows each: the tasks of one round run at once, a round costs its
  * largest task. */
 static double msm_cost(const msm_group *g, size_t n, unsigned threads, unsigned nwin,
@@ -456,12 +476,10 @@ static bool msm_layout_make(msm_layout *l, const msm_plan *p, const msm_group *g
     return true;
 }
 
-/*
- * Chooses window, chunks and accumulation for |n| scalars of at most |bits| bits on |threads|
- * threads (the cost model of src/msm/pippenger_impl.h); fields set in |o| are kept.
- */
-static void msm_plan_make(msm_plan *out, const msm_group *g, size_t n, unsigned threads,
-                          unsigned bits, const cuzk_msm_opts *o)
+/* The cheapest plan by msm_cost (the cost model of src/msm/pippenger_impl.h); |skip_thin| leaves
+ * out AFFINE plans whose top window is thin (msm_top_window_thin). */
+static void msm_plan_search(msm_plan *out, const msm_group *g, size_t n, unsigned threads,
+                            unsigned bits, const cuzk_msm_opts *o, bool skip_thin)
 {
     unsigned cmin = 1, cmax = bits + 1 < MSM_AUTO_MAX_WINDOW ? bits + 1 : MSM_AUTO_MAX_WINDOW;
     if (o->window)
@@ -488,6 +506,8 @@ static void msm_plan_make(msm_plan *out, const msm_group *g, size_t n, unsigned 
                     continue;
                 unsigned ngroups = (nwin + grp - 1) / grp;
                 size_t batch = acc == CUZK_MSM_ACCUM_AFFINE ? msm_batch_size(gb) : 0;
+                if (skip_thin && batch && msm_top_window_thin(bits, c, nwin, grp, batch))
+                    continue;
                 unsigned kmin = 1, kmax = (2 * threads + ngroups - 1) / ngroups;
                 if (o->chunks)
                     kmin = kmax = o->chunks;
@@ -520,6 +540,23 @@ static void msm_plan_make(msm_plan *out, const msm_group *g, size_t n, unsigned 
     best.endo = 1;
     best.n = n;
     *out = best;
+}
+
+/*
+ * Chooses window, chunks and accumulation for |n| scalars of at most |bits| bits on |threads|
+ * threads; fields set in |o| are kept. With the accumulation and window left to the planner,
+ * AFFINE plans with a thin top window are avoided, but only in favour of another AFFINE plan:
+ * where the search without them would take XYZZ (small n, where the model's XYZZ and 8-lane
+ * AFFINE costs are far from the measured ones: G1 2^9, 2.9 ms AFFINE with a thin top window
+ * against 10 ms XYZZ), the unrestricted search decides as before.
+ */
+static void msm_plan_make(msm_plan *out, const msm_group *g, size_t n, unsigned threads,
+                          unsigned bits, const cuzk_msm_opts *o)
+{
+    bool auto_plan = o->accum == CUZK_MSM_ACCUM_AUTO && !o->window;
+    msm_plan_search(out, g, n, threads, bits, o, auto_plan);
+    if (auto_plan && out->accum != CUZK_MSM_ACCUM_AFFINE)
+        msm_plan_search(out, g, n, threads, bits, o, false);
 }
 
 /* The first index of chunk |j| of |chunks| over |n| items. */

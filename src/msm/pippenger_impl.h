@@ -77,7 +77,10 @@
  * per task up), every g and k up to 2 * threads / ceil(nwin / g), and keeps the cheapest (ties:
  * the smallest g). The constants were fitted to the measurements in docs/PERFORMANCE.md, "CPU MSM
  * (issue 3)": G1 picks XYZZ up to about 2^13 points and AFFINE above (c = 13 at 2^16, 15 at
- * 2^18, 16 at 2^20, 20 from 2^24), where AFFINE measured 1.2-1.3x faster than XYZZ.
+ * 2^18, 16 at 2^20, 20 from 2^24), where AFFINE measured 1.2-1.3x faster than XYZZ. The model
+ * prices every window alike, but the top window holds only the scalars' last bits: AFFINE plans
+ * whose top window has fewer digits than one batch's additions to it are avoided in favour of
+ * another AFFINE plan (msm_plan_make, msm_top_window_thin in src/msm/msm_common.h).
  *
  * Endomorphism split (cuzk_msm_opts.endo; automatic up to MSM_ENDO_MAX_N points when the
  * scalars are wider than a piece): each scalar becomes MSM_ENDO_M pieces (G1: k = s + q z with

@@ -6,6 +6,7 @@
  */
 #include "test_snarkjs_util.h"
 #include "groth16/snarkjs_internal.h"
+#include "groth16/verify_split.h"
 
 static void fr_u64(cuzk_fr_t *out, uint64_t v)
 {
@@ -241,6 +242,70 @@ CUZK_TEST(snarkjs_prove_unsatisfied)
     cuzk_groth16_proof p;
     cuzk_fr_t pub[1];
     CHECK(cuzk_snarkjs_prove(&p, pub, zk, w, NULL, NULL) == CUZK_ERR_INVALID_ARG);
+    cuzk_snarkjs_wtns_free(w);
+    cuzk_snarkjs_zkey_free(zk);
+}
+
+/* The self-verification in two halves (src/groth16/verify_split.h), serial and on two threads,
+ * decides like cuzk_groth16_verify: a proof, the proof with each point changed, and wrong public
+ * inputs. */
+CUZK_TEST(snarkjs_verify_split)
+{
+    cuzk_snarkjs_zkey *zk = snark_load_zkey("poseidon");
+    cuzk_snarkjs_wtns *w = snark_load_wtns("poseidon");
+    cuzk_groth16_proof good;
+    cuzk_fr_t pub_good[1];
+    CHECK_MSG(cuzk_snarkjs_prove(&good, pub_good, zk, w, NULL, NULL) == CUZK_OK, "%s",
+              cuzk_last_error());
+    cuzk_pool *pool2;
+    CHECK(cuzk_pool_create(&pool2, 2) == CUZK_OK);
+    cuzk_g1_affine_t g1;
+    cuzk_g2_affine_t g2;
+    cuzk_g1_generator(&g1);
+    cuzk_g2_generator(&g2);
+    for (int v = 0; v < 6; v++) {
+        cuzk_groth16_proof p = good;
+        cuzk_fr_t pub[1] = {pub_good[0]}, one;
+        cuzk_g1_jac_t j1;
+        cuzk_g2_jac_t j2;
+        cuzk_fr_set_u64(&one, 1);
+        switch (v) {
+        case 1: /* A + G1 */
+            cuzk_g1_from_affine(&j1, &p.a);
+            cuzk_g1_add_affine(&j1, &j1, &g1);
+            cuzk_g1_to_affine(&p.a, &j1);
+            break;
+        case 2: /* -A */
+            cuzk_g1_affine_neg(&p.a, &p.a);
+            break;
+        case 3: /* 2 B */
+            cuzk_g2_from_affine(&j2, &p.b);
+            cuzk_g2_dbl(&j2, &j2);
+            cuzk_g2_to_affine(&p.b, &j2);
+            break;
+        case 4: /* C + G1 */
+            cuzk_g1_from_affine(&j1, &p.c);
+            cuzk_g1_add_affine(&j1, &j1, &g1);
+            cuzk_g1_to_affine(&p.c, &j1);
+            break;
+        case 5: /* public input + 1 */
+            cuzk_fr_add(&pub[0], &pub[0], &one);
+            break;
+        default:
+            break;
+        }
+        cuzk_status want = v == 0 ? CUZK_OK : CUZK_ERR_VERIFY_FAILED;
+        CHECK(cuzk_groth16_verify(zk->vk, &p, pub, 1) == want);
+        for (int t = 0; t < 2; t++) {
+            cuzk_fp12_t f;
+            CHECK(cuzk__groth16_verify_inputs(&f, zk->vk, pub, 1) == CUZK_OK);
+            CHECK_MSG(cuzk__groth16_verify_rest(zk->vk, &p, &f, t ? pool2 : NULL) == want,
+                      "variant %d, %s", v, t ? "2 threads" : "serial");
+        }
+    }
+    cuzk_fp12_t f;
+    CHECK(cuzk__groth16_verify_inputs(&f, zk->vk, pub_good, 0) == CUZK_ERR_INVALID_ARG);
+    cuzk_pool_destroy(pool2);
     cuzk_snarkjs_wtns_free(w);
     cuzk_snarkjs_zkey_free(zk);
 }
