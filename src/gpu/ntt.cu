@@ -49,7 +49,7 @@
  * tests/unit/test_gpu_ntt.c checks that none changes a result. */
 #define NTT_THREADS 512    /* the most threads a block may have (launch bound) */
 #define NTT_THREADS_RX 128 /* the same for the register-round kernels */
-#define NTT_MINB_RX2 7     /* blocks of NTT_THREADS_RX per SM for radix 4: at most 73 registers */
+#define NTT_MINB_RX2 7     /* blocks of NTT_THREADS_RX per SM for radix 4: <= 73 registers */
 #define NTT_THREADS_DEFAULT 128
 #define NTT_LOGE_DEFAULT 10
 #define NTT_KMAX_DEFAULT 8
@@ -304,9 +304,10 @@ __device__ __forceinline__ void ntt_stages(fr_dev *sh, const fr_dev *tw, unsigne
 }
 
 /* One pass (see the file comment). Shared memory: 2^(k + lw) elements, then 2^(k-1) twiddles.
- * RX > 1: rounds of up to RX stages in registers (ntt_round); a kernel of its own because its
- * 2^RX live elements need more registers (a launch bound of NTT_THREADS_RX threads lets it have
- * them) than the one-stage form, whose occupancy must not pay for them. */
+ * RX > 1: rounds of up to RX stages in registers (ntt_round), in kernels of their own because
+ * their 2^RX live elements need more registers than the one-stage form, whose occupancy must not
+ * pay for them. RX = 2 needs 70 and is held to 73 (7 blocks of 128 per SM; shared memory
+ * allows 6); RX = 3 needs 160 or so. */
 template <bool DIT, int V, int RX>
 __global__ void __launch_bounds__(RX > 1 ? NTT_THREADS_RX : NTT_THREADS, RX == 2 ? NTT_MINB_RX2 : 1)
     k_ntt_pass(fr_dev *x, const pass_desc p)
@@ -328,7 +329,7 @@ __global__ void __launch_bounds__(RX > 1 ? NTT_THREADS_RX : NTT_THREADS, RX == 2
         for (unsigned done = 0; done < k;) {
             const unsigned R = k - done < (unsigned)RX ? k - done : (unsigned)RX;
             const unsigned lo = DIT ? done : k - done - R;
-            if (RX == 3 && R == 3)
+            if (RX == 3 && R == 3) /* (no radix-8 round is instantiated in RX = 2 kernels) */
                 ntt_round<DIT, V, RX == 3 ? 3 : 1>(sh, tw, k, lw, lo);
             else if (R == 2)
                 ntt_round<DIT, V, 2>(sh, tw, k, lw, lo);
