@@ -6,7 +6,7 @@
 #                                             with the shared libraries they need (the device image
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
-#   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [tests] [ncu] [ntt]
+#   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmsmall] [tests] [ncu] [ntt]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -202,6 +202,25 @@ msmtune)
     CUZK_GPU_MSM_PROFILE=1 step 200 msm26 "$TB" msm --backend cuda --group g1 --log-n 26 --resident \
         --pinned --iters 2 --warmup 1 --threads "$NT"
     grep -E "cuda events|msm profile" "$OUT/msm26.log" | tail -2 | tee -a "$OUT/summary.txt"
+    ;;
+msmsmall)
+    # Small device MSMs (snarkjs-sized keys): window, level-0 chunk and reduction segment against
+    # the defaults, G1 and G2 at 2^10 .. 2^16, every result checked against the CPU.
+    for grp in g1 g2; do
+        for ln in 10 12 14 16; do
+            for cfg in def:64:d 0:16:16 0:8:8 0:4:4 8:8:8 9:8:8 8:16:16 10:8:8; do
+                IFS=: read -r cw l0 sg <<<"$cfg"
+                [ "$cw" = def ] && cw= && l0= && sg=
+                [ "$cw" = 0 ] && cw=
+                r=$(CUZK_GPU_MSM_PROFILE=1 CUZK_GPU_MSM_WINDOW=$cw CUZK_GPU_MSM_CHUNK=$l0 \
+                    CUZK_GPU_MSM_SEG=$sg timeout 60 "$B" msm --backend cuda --group $grp \
+                    --log-n $ln --resident --iters 7 --warmup 2 --check --threads "$NT" 2>&1)
+                echo "$r" >>"$OUT/msmsmall.log"
+                echo "$grp 2^$ln cfg=$cfg: $(echo "$r" | grep -oE 'compute \(kernels only[^;]*|median=[0-9.]+ max' | tr '\n' ' ') $(echo "$r" | grep -ciE 'differ|mismatch|error') $(echo "$r" | grep -oE 'msm profile[^$]*' | tail -1)" |
+                    tee -a "$OUT/summary.txt"
+            done
+        done
+    done
     ;;
 ntt)
     # The NTT's register rounds and bit reversals: tests under the defaults and under the other

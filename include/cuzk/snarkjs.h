@@ -181,10 +181,11 @@ cuzk_status cuzk_snarkjs_zkey_keep_resident(cuzk_backend *be,
                                             const cuzk_snarkjs_zkey *zk) CUZK_WARN_UNUSED_RESULT;
 void cuzk_snarkjs_zkey_drop_resident(cuzk_backend *be, const cuzk_snarkjs_zkey *zk);
 /*
- * Below this domain a device proof costs more than the CPU's (a device MSM takes ~4.5 ms of
- * kernels even at 2^10 on an H200): the engine proves such keys on its GPU workers' CPU pools.
- * Env CUZK_ZKEY_GPU_MIN_LOG overrides its log there (docs/PERFORMANCE.md, "snarkjs keys on the
- * GPU").
+ * Below this domain a device proof costs about as much as the CPU's or more (a device G2 MSM
+ * takes ~2.8 ms of kernels even at 2^9 on an H200; the poseidon key, 2^10, proves in 13.4 ms on
+ * the device and 10 ms on 16 CPU threads): the engine proves such keys on its GPU workers' CPU
+ * pools. Env CUZK_ZKEY_GPU_MIN_LOG overrides its log there (docs/PERFORMANCE.md, "snarkjs keys on
+ * the GPU" and "Small device MSMs").
  */
 #define CUZK_SNARKJS_GPU_MIN_LOG 12
 cuzk_status cuzk_snarkjs_prove_on(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,

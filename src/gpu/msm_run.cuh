@@ -36,6 +36,14 @@
 #define GM_SEG 64 /* G1; G2 uses half */
 #define GM_SUMK 8
 #define GM_MAX_WINDOW 23
+/* Up to GM_SMALL_N points (snarkjs-sized keys) an MSM is bound by the latency of its serial
+ * chains (a thread's 64-point chunk, a 64-bucket segment's running sum), not by its additions:
+ * windows of 8 bits and chunks and segments of 8 took G1 2^10 / 2^12 / 2^14 / 2^16 from 3.15 /
+ * 3.26 / 3.95 / 4.45 ms to 0.96 / 1.10 / 1.80 / 2.68 ms and G2 from 7.63 / 7.91 / 9.06 / 10.15 to
+ * 2.89 / 3.17 / 4.37 / 7.05 ms on the H200 (docs/PERFORMANCE.md, "Small device MSMs"). */
+#define GM_SMALL_N ((size_t)1 << 16)
+#define GM_SMALL_C 8
+#define GM_SMALL_CHUNK 8
 
 /* Phases of the optional profile (env CUZK_GPU_MSM_PROFILE=1, src/gpu/msm_dev.cuh). */
 enum { GM_PH_DIGITS, GM_PH_SORT, GM_PH_ACCUM0, GM_PH_ACCUM1, GM_PH_REDUCE, GM_PH_END, GM_PH_COUNT };
@@ -64,7 +72,8 @@ static inline unsigned gm_env_uint(const char *name, unsigned dflt)
  * (one mixed addition), R = 40 (running sum and segment combination per bucket, at lower
  * parallel efficiency) and O = 3e5 (per-window sort and launch overhead), all in field
  * multiplications. Gives c = 16 at 2^20, 20 at 2^24 and 2^26, 22 at 2^27 (measured there, H200:
- * kernels 1276.8 / 1283.3 / 1227.8 / 1264.9 ms for c = 20 / 21 / 22 / 23). Env
+ * kernels 1276.8 / 1283.3 / 1227.8 / 1264.9 ms for c = 20 / 21 / 22 / 23); up to GM_SMALL_N
+ * points GM_SMALL_C instead (above). Env
  * CUZK_GPU_MSM_WINDOW overrides.
  */
 static inline unsigned gm_window(size_t n)
@@ -72,6 +81,8 @@ static inline unsigned gm_window(size_t n)
     unsigned forced = gm_env_uint("CUZK_GPU_MSM_WINDOW", 0);
     if (forced >= 2 && forced <= GM_MAX_WINDOW)
         return forced;
+    if (n <= GM_SMALL_N)
+        return GM_SMALL_C;
     unsigned best = 2;
     double best_cost = -1;
     for (unsigned c = 2; c <= 22; c++) {
@@ -108,12 +119,15 @@ template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
     p->c = gm_window(n);
     p->nwin = (255 + p->c - 1) / p->c;
     p->nb = (size_t)1 << (p->c - 1);
-    p->L0 = gm_env_uint("CUZK_GPU_MSM_CHUNK", GM_L0);
+    const bool small = n <= GM_SMALL_N;
+    p->L0 = gm_env_uint("CUZK_GPU_MSM_CHUNK", small ? GM_SMALL_CHUNK : GM_L0);
     if (p->L0 < 2)
         p->L0 = 2;
     p->L1 = GM_L1;
     /* G2 keeps S = 32: at 2^20 its reduction took 8.1 ms with 32 and 12.9 ms with 64. */
-    const uint32_t seg0 = sizeof(typename G::F::T) > 48 ? GM_SEG / 2 : GM_SEG;
+    const uint32_t seg0 = small                           ? GM_SMALL_CHUNK
+                          : sizeof(typename G::F::T) > 48 ? GM_SEG / 2
+                                                          : GM_SEG;
     uint32_t seg = gm_env_uint("CUZK_GPU_MSM_SEG", seg0);
     seg = seg < 1 ? 1 : seg;
     p->S = p->nb < seg ? (uint32_t)p->nb : seg;
@@ -159,7 +173,7 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
     for (unsigned w0 = 0; w0 < p->nwin && ex.ok(); w0 += G_) {
         unsigned nw = p->nwin - w0 < G_ ? p->nwin - w0 : G_;
         /* 1. digits */
-        typename gm_digits<G>::Args da = {d_scalars, d_bases, n,     p->c,   w0,
+        typename gm_digits<G>::Args da = {d_scalars, d_bases, n,  p->c,  w0,
                                           nw,        k0,      v0, d_idx, compact};
         ex.mark(GM_PH_DIGITS);
         ex.template launch<gm_digits<G>>(da, n, 1);
