@@ -205,6 +205,27 @@ __device__ __forceinline__ void pass_store(fr_dev *x, const pass_desc &p, uint32
     }
 }
 
+/* Butterfly (u, v) of a stage with twiddle tw[j << nb] (j = 0: w = 1, no product): for a DIT
+ * Cooley-Tukey, (u, v) -> (u + v w, u - v w); for a DIF Gentleman-Sande, (u + v, (u - v) w). */
+template <bool DIT, int V>
+__device__ __forceinline__ void butterfly(fr_dev &u, fr_dev &v, const fr_dev *tw, unsigned j,
+                                          unsigned nb)
+{
+    fr_dev s, d;
+    if (DIT && j) {
+        fr_dev w = ld_fr(tw + (j << nb));
+        fmul<V>(&v, &v, &w);
+    }
+    fr_add_dev(&s, &u, &v);
+    fr_sub_dev(&d, &u, &v);
+    if (!DIT && j) {
+        fr_dev w = ld_fr(tw + (j << nb));
+        fmul<V>(&d, &d, &w);
+    }
+    u = s;
+    v = d;
+}
+
 /* Stages [lo, lo + R) of a pass in registers (radix 2^R): a group is the 2^R elements
  * q = base + m 2^lo (m < 2^R) of one column, so R stages cost one trip through shared memory
  * instead of R, and each thread has 2^(R-1) independent products per stage to interleave. Groups
@@ -233,25 +254,8 @@ __device__ __forceinline__ void ntt_round(fr_dev *sh, const fr_dev *tw, unsigned
             for (int m = 0; m < (1 << R); m++) {
                 if (m & (1 << hb))
                     continue;
-                const unsigned mlow = (unsigned)m & ((1u << hb) - 1), j = jl + (mlow << lo);
-                fr_dev &u = v[m], &y = v[m + (1 << hb)], s, d;
-                if (DIT) {
-                    if (j) {
-                        fr_dev w = ld_fr(tw + (j << nb));
-                        fmul<V>(&y, &y, &w);
-                    }
-                    fr_add_dev(&s, &u, &y);
-                    fr_sub_dev(&d, &u, &y);
-                } else {
-                    fr_add_dev(&s, &u, &y);
-                    fr_sub_dev(&d, &u, &y);
-                    if (j) {
-                        fr_dev w = ld_fr(tw + (j << nb));
-                        fmul<V>(&d, &d, &w);
-                    }
-                }
-                u = s;
-                y = d;
+                const unsigned mlow = (unsigned)m & ((1u << hb) - 1);
+                butterfly<DIT, V>(v[m], v[m + (1 << hb)], tw, jl + (mlow << lo), nb);
             }
         }
 #pragma unroll
@@ -278,26 +282,10 @@ __device__ __forceinline__ void ntt_stages(fr_dev *sh, const fr_dev *tw, unsigne
             const unsigned q0 =
                 jmajor ? ((r & ((1u << nb) - 1)) << (hl + 1)) | j : ((r >> hl) << (hl + 1)) | j;
             fr_dev *p0 = sh + ((q0 << lw) | wc), *p1 = p0 + (h << lw);
-            fr_dev u = ld_fr(p0), v = ld_fr(p1), s, d;
-            if (DIT) {
-                /* Cooley-Tukey: (u, v) -> (u + v w, u - v w) */
-                if (j) {
-                    fr_dev w = ld_fr(tw + (j << nb));
-                    fmul<V>(&v, &v, &w);
-                }
-                fr_add_dev(&s, &u, &v);
-                fr_sub_dev(&d, &u, &v);
-            } else {
-                /* Gentleman-Sande: (u, v) -> (u + v, (u - v) w) */
-                fr_add_dev(&s, &u, &v);
-                fr_sub_dev(&d, &u, &v);
-                if (j) {
-                    fr_dev w = ld_fr(tw + (j << nb));
-                    fmul<V>(&d, &d, &w);
-                }
-            }
-            st_fr(p0, s);
-            st_fr(p1, d);
+            fr_dev u = ld_fr(p0), v = ld_fr(p1);
+            butterfly<DIT, V>(u, v, tw, j, nb);
+            st_fr(p0, u);
+            st_fr(p1, v);
         }
         __syncthreads();
     }

@@ -219,31 +219,6 @@ CUZK_TEST(snarkjs_truncated_files)
     truncations("poseidon.wtns", 37);
 }
 
-/* A G1 point on the curve but outside the prime-order subgroup, in LEM form. */
-static void off_subgroup_g1_lem(uint8_t out[96])
-{
-    for (uint64_t xv = 1;; xv++) {
-        cuzk_g1_affine_t p;
-        cuzk_fp_t t, four;
-        cuzk_fp_set_u64(&p.x, xv);
-        cuzk_fp_set_u64(&four, 4);
-        cuzk_fp_sqr(&t, &p.x);
-        cuzk_fp_mul(&t, &t, &p.x);
-        cuzk_fp_add(&t, &t, &four);
-        if (!cuzk_fp_sqrt(&p.y, &t))
-            continue;
-        p.infinity = false;
-        CHECK(cuzk_g1_affine_is_on_curve(&p));
-        if (cuzk_g1_affine_in_subgroup(&p))
-            continue;
-        for (int i = 0; i < 6; i++) {
-            snark_put64(out + 8 * i, p.x.l[i]);
-            snark_put64(out + 48 + 8 * i, p.y.l[i]);
-        }
-        return;
-    }
-}
-
 CUZK_TEST(snarkjs_zkey_rejections)
 {
     size_t len, n2;
@@ -300,7 +275,7 @@ CUZK_TEST(snarkjs_zkey_rejections)
     MUTATE(c[snark_find(b, len, 9).body + 3 * 96 + 1] ^= 1, 0, CUZK_ERR_NOT_ON_CURVE,
            "section 9 (H) point 3");
     uint8_t bad_pt[96];
-    off_subgroup_g1_lem(bad_pt);
+    snark_off_subgroup_g1(bad_pt, 1);
     MUTATE(memcpy(c + a.body + 96, bad_pt, 96), 0, CUZK_ERR_NOT_IN_SUBGROUP,
            "section 5 (A) point 1");
     MUTATE(memcpy(c + snark_find(b, len, 3).body, bad_pt, 96), CUZK_SNARKJS_UNCHECKED_SUBGROUP,

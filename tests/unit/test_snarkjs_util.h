@@ -7,6 +7,7 @@
 
 #include "test.h"
 #include "cuzk/alloc.h"
+#include "cuzk/curve.h"
 #include "cuzk/snarkjs.h"
 #include "common/file.h"
 
@@ -43,6 +44,38 @@ static inline void snark_put64(uint8_t *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++)
         p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* An Fp element in the LEM layout of snarkjs files (6 little-endian 64-bit Montgomery limbs). */
+static inline void snark_put_fp(uint8_t *out, const cuzk_fp_t *a)
+{
+    for (int i = 0; i < 6; i++)
+        snark_put64(out + 8 * i, a->l[i]);
+}
+
+/* A G1 point on the curve but outside the prime-order subgroup, in LEM form: the first x from
+ * |x0| up with x^3 + 4 a square (the cofactor is large, so almost every curve point qualifies). */
+static inline void snark_off_subgroup_g1(uint8_t out[96], uint64_t x0)
+{
+    cuzk_fp_t four;
+    cuzk_fp_set_u64(&four, 4);
+    for (uint64_t xv = x0;; xv++) {
+        cuzk_g1_affine_t p;
+        cuzk_fp_t t;
+        cuzk_fp_set_u64(&p.x, xv);
+        cuzk_fp_sqr(&t, &p.x);
+        cuzk_fp_mul(&t, &t, &p.x);
+        cuzk_fp_add(&t, &t, &four);
+        if (!cuzk_fp_sqrt(&p.y, &t))
+            continue;
+        p.infinity = false;
+        CHECK(cuzk_g1_affine_is_on_curve(&p));
+        if (cuzk_g1_affine_in_subgroup(&p))
+            continue;
+        snark_put_fp(out, &p.x);
+        snark_put_fp(out + 48, &p.y);
+        return;
+    }
 }
 
 typedef struct {

@@ -19,37 +19,8 @@ static void expect_zkey(const uint8_t *buf, size_t len, unsigned flags, cuzk_poo
               cuzk_status_name(s), cuzk_last_error(), cuzk_status_name(want), needle);
 }
 
-static void put_fp(uint8_t *out, const cuzk_fp_t *a)
-{
-    for (int i = 0; i < 6; i++)
-        snark_put64(out + 8 * i, a->l[i]);
-}
-
-/* Points on the curves but outside the prime-order subgroups, in LEM form (x from a random
- * start: the cofactors are large, so almost every curve point qualifies). */
-static void off_subgroup_g1(uint8_t out[96], uint64_t x0)
-{
-    cuzk_fp_t four;
-    cuzk_fp_set_u64(&four, 4);
-    for (uint64_t xv = x0;; xv++) {
-        cuzk_g1_affine_t p;
-        cuzk_fp_t t;
-        cuzk_fp_set_u64(&p.x, xv);
-        cuzk_fp_sqr(&t, &p.x);
-        cuzk_fp_mul(&t, &t, &p.x);
-        cuzk_fp_add(&t, &t, &four);
-        if (!cuzk_fp_sqrt(&p.y, &t))
-            continue;
-        p.infinity = false;
-        CHECK(cuzk_g1_affine_is_on_curve(&p));
-        if (cuzk_g1_affine_in_subgroup(&p))
-            continue;
-        put_fp(out, &p.x);
-        put_fp(out + 48, &p.y);
-        return;
-    }
-}
-
+/* A G2 point on the twist but outside the prime-order subgroup, in LEM form (x from a random
+ * start; see snark_off_subgroup_g1). */
 static void off_subgroup_g2(uint8_t out[192], uint64_t x0)
 {
     cuzk_fp2_t b;
@@ -69,10 +40,10 @@ static void off_subgroup_g2(uint8_t out[192], uint64_t x0)
         CHECK(cuzk_g2_affine_is_on_curve(&p));
         if (cuzk_g2_affine_in_subgroup(&p))
             continue;
-        put_fp(out, &p.x.c0);
-        put_fp(out + 48, &p.x.c1);
-        put_fp(out + 96, &p.y.c0);
-        put_fp(out + 144, &p.y.c1);
+        snark_put_fp(out, &p.x.c0);
+        snark_put_fp(out + 48, &p.x.c1);
+        snark_put_fp(out + 96, &p.y.c0);
+        snark_put_fp(out + 144, &p.y.c1);
         return;
     }
 }
@@ -92,7 +63,7 @@ CUZK_TEST(snarkjs_zkey_load_parallel)
     snark_sec hdr = snark_find(b, len, 2), coef = snark_find(b, len, 4);
     snark_sec a = snark_find(b, len, 5), h = snark_find(b, len, 9);
     uint8_t g1_bad[96], g2_bad[192];
-    off_subgroup_g1(g1_bad, x0);
+    snark_off_subgroup_g1(g1_bad, x0);
     off_subgroup_g2(g2_bad, x0);
     size_t na = a.size / 96, nh = h.size / 96, nc = snark_get32(b + coef.body);
     size_t ia = test_rand_u64() % na, ih = test_rand_u64() % nh, ic = test_rand_u64() % nc;
