@@ -25,4 +25,18 @@ void cuzk_alloc_peak_reset(void);
 /* Zeroes |n| bytes at |p| in a way the compiler cannot remove (for secrets). */
 void cuzk_memclear(void *p, size_t n);
 
+/* Where the prover's large vectors (a, b, c) live when not in cuzk_alloc memory: a pool of host
+ * buffers kept between proofs (include/cuzk/hostpool.h), pinned for the device so that neither
+ * pinning nor first-touch page faults recur per proof. |alloc| returns NULL on failure; |free|
+ * takes a pointer from |alloc| (NULL: no-op). A zeroed struct means cuzk_alloc / cuzk_free. */
+typedef struct {
+    void *(*alloc)(void *ctx, size_t bytes);
+    void (*free)(void *ctx, void *p);
+    void *ctx;
+} cuzk_vec_alloc;
+
+/* Allocates / frees through |va| (NULL or zeroed: cuzk_alloc / cuzk_free). */
+void *cuzk_vec_alloc_bytes(const cuzk_vec_alloc *va, size_t bytes);
+void cuzk_vec_free(const cuzk_vec_alloc *va, void *p);
+
 #endif

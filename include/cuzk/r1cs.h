@@ -50,6 +50,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/alloc.h"
 #include "cuzk/field.h"
 #include "cuzk/status.h"
 #include "cuzk/threadpool.h"
@@ -120,6 +121,12 @@ cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
                            size_t hint_constraints) CUZK_WARN_UNUSED_RESULT;
 /* Frees everything the system still owns (assignments are wiped first). NULL is a no-op. */
 void cuzk_cs_destroy(cuzk_cs *cs);
+/* PROVE / CHECK: a, b and c (and the prover data taken from |cs|) live in |va|'s memory (NULL:
+ * cuzk_alloc; |va| is copied, its context must outlive the vectors). The reservation of
+ * cuzk_cs_create's hint moves there. Only before the first constraint.
+ * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (other mode, constraints exist, alloc without free);
+ * CUZK_ERR_NOMEM (the reservation failed; the system is then failed). */
+cuzk_status cuzk_cs_set_vec_alloc(cuzk_cs *cs, const cuzk_vec_alloc *va) CUZK_WARN_UNUSED_RESULT;
 
 cuzk_cs_mode cuzk_cs_get_mode(const cuzk_cs *cs);
 /* True in PROVE, CHECK and WITNESS modes: gadgets must compute and pass values. */
@@ -206,9 +213,11 @@ bool cuzk_cs_is_satisfied(const cuzk_cs *cs, size_t *first_row, const char **whe
 /* ---- outputs ------------------------------------------------------------------------------- */
 
 /*
- * What the Groth16 prover needs. All arrays are allocated with cuzk_alloc and owned by this
- * struct after cuzk_cs_take_prover_data / cuzk_pce_eval; a consumer may cuzk_free one early and
- * set it to NULL (e.g. a/b/c after the NTT). Bitmaps: bit i of word i/64.
+ * What the Groth16 prover needs. The arrays are owned by this struct after
+ * cuzk_cs_take_prover_data / cuzk_pce_eval: a, b and c in |abc_alloc|'s memory (zeroed: cuzk_alloc;
+ * see cuzk_cs_set_vec_alloc), the others from cuzk_alloc. A consumer may free a/b/c early
+ * (cuzk_prover_data_release_abc, e.g. after the NTT) or another array with cuzk_free, setting it
+ * to NULL. Bitmaps: bit i of word i/64.
  */
 typedef struct {
     size_t n_inputs; /* ONE included */
@@ -222,6 +231,8 @@ typedef struct {
     uint64_t *b_input_density; /* n_inputs bits: input used in B */
     uint64_t *b_aux_density;   /* n_aux bits: aux used in B */
     size_t a_aux_popcount, b_input_popcount, b_aux_popcount;
+    cuzk_vec_alloc abc_alloc; /* where a, b, c live; must outlive them */
+    size_t abc_cap;           /* entries allocated in each of a, b, c (>= n_rows) */
 } cuzk_prover_data;
 
 /* Moves the outputs of a finalised PROVE/CHECK/WITNESS system into |out| (WITNESS: assignments
@@ -230,6 +241,8 @@ typedef struct {
 cuzk_status cuzk_cs_take_prover_data(cuzk_cs *cs, cuzk_prover_data *out) CUZK_WARN_UNUSED_RESULT;
 /* Wipes the assignments and frees every non-NULL array; zeroes the struct. NULL is a no-op. */
 void cuzk_prover_data_free(cuzk_prover_data *pd);
+/* Frees a, b and c (consumed: not wiped) through pd->abc_alloc and sets them to NULL. */
+void cuzk_prover_data_release_abc(cuzk_prover_data *pd);
 
 /* One sparse matrix in CSR form: row r holds entries row_ptr[r] .. row_ptr[r+1]-1, columns
  * ascending, no duplicates, no zero coefficients. Column = input index for inputs, then
@@ -327,7 +340,8 @@ cuzk_status cuzk_pce_eval(const cuzk_pce *pce, cuzk_pool *pool, const cuzk_fr_t 
                           cuzk_prover_data *out) CUZK_WARN_UNUSED_RESULT;
 
 /* Same, taking ownership of the assignments in |witness| (from cuzk_cs_take_prover_data in
- * WITNESS mode) and filling a, b, c and the densities in place. */
+ * WITNESS mode) and filling a, b, c (in witness->abc_alloc's memory, which the caller may set
+ * first) and the densities in place. */
 cuzk_status cuzk_pce_eval_into(const cuzk_pce *pce, cuzk_pool *pool,
                                cuzk_prover_data *witness) CUZK_WARN_UNUSED_RESULT;
 

@@ -202,3 +202,18 @@ void cuzk_memclear(void *p, size_t n)
         memset(p, 0, n);
     __asm__ volatile("" : : "r"(p) : "memory");
 }
+
+void *cuzk_vec_alloc_bytes(const cuzk_vec_alloc *va, size_t bytes)
+{
+    return va && va->alloc ? va->alloc(va->ctx, bytes) : cuzk_alloc(bytes);
+}
+
+void cuzk_vec_free(const cuzk_vec_alloc *va, void *p)
+{
+    if (!p)
+        return;
+    if (va && va->alloc)
+        va->free(va->ctx, p);
+    else
+        cuzk_free(p);
+}

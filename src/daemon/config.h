@@ -54,6 +54,8 @@ typedef struct {
     uint64_t safety_margin;
     uint64_t eviction_min_idle_ms;
     uint64_t pinned_budget; /* 0 = auto */
+    bool abc_pool;
+    uint64_t abc_pool_budget; /* 0 = auto */
     /* [gpus] */
     cuzk_intlist devices;
     /* [synthesis] */

@@ -61,6 +61,12 @@ const key_def cuzk__config_keys[] = {
      OFF(pinned_budget), NULL,
      "bytes of HOT (decoded, pinned when CUDA is used) parameter sets; auto = half of MemTotal. "
      "Curio parses this key but ignores it"},
+    {"memory.abc_pool", K_BOOL, "true", 0, 0, F_CUZK, OFF(abc_pool), NULL,
+     "keep the partitions' a/b/c vectors in a pool of buffers reused from one partition to the "
+     "next (pinned when CUDA is used): no page faults nor per-proof pinning"},
+    {"memory.abc_pool_budget", K_SIZE, "auto", 64 * MiB, UINT64_MAX, F_CUZK | F_AUTO,
+     OFF(abc_pool_budget), NULL,
+     "most bytes the a/b/c pool keeps; auto = the smaller of total_budget and MemTotal / 4"},
     {"memory.working_memory_budget", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
      "ignored (deprecated in Curio too): see memory.total_budget"},
 

@@ -220,11 +220,13 @@ static cuzk_status start_engine(cuzk_engine **out, const cuzk_daemon_config *cfg
         uint64_t total = mem_total();
         if (total) {
             uint64_t floor = 1ull << 30;
-            ec.memory_budget = total > cfg->safety_margin + floor ? total - cfg->safety_margin
-                                                                  : floor;
+            ec.memory_budget =
+                total > cfg->safety_margin + floor ? total - cfg->safety_margin : floor;
         }
     }
     ec.pinned_budget = cfg->pinned_budget;
+    ec.no_host_pool = !cfg->abc_pool;
+    ec.host_pool_budget = cfg->abc_pool_budget;
     ec.eviction_min_idle_ms = cfg->eviction_min_idle_ms;
     ec.result_ttl_ms = cfg->result_ttl_ms;
     ec.self_verify = cfg->self_verify;

@@ -119,6 +119,7 @@ static void stop_and_free(cuzk_engine *e)
     cuzk_free(e->provers);
     cuzk_free(e->synth);
     cuzk_pool_destroy(e->load_pool);
+    cuzk_host_pool_destroy(e->abc_pool); /* after the workers: every buffer is back */
     pthread_cond_destroy(&e->work_cv);
     pthread_cond_destroy(&e->queue_cv);
     pthread_cond_destroy(&e->space_cv);
@@ -212,11 +213,20 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg_
     pthread_cond_init(&e->done_cv, NULL);
 
     cuzk_status s = cuzk_pool_create(&e->load_pool, cfg.threads);
-    e->n_provers = kind == CUZK_BACKEND_CUDA ? (unsigned)n_dev * cfg.prover_workers
-                                             : cfg.prover_workers;
+    if (s == CUZK_OK && !cfg.no_host_pool) {
+        uint64_t pb = cfg.host_pool_budget;
+        if (!pb)
+            pb = cfg.memory_budget < total / 4 ? cfg.memory_budget : total / 4;
+        e->cfg.host_pool_budget = pb;
+        s = cuzk_host_pool_create(&e->abc_pool, pb, CUZK_HOST_POOL_MIN_BYTES,
+                                  kind == CUZK_BACKEND_CUDA);
+    }
+    e->n_provers =
+        kind == CUZK_BACKEND_CUDA ? (unsigned)n_dev * cfg.prover_workers : cfg.prover_workers;
     /* Auto: two synthesis workers per prover worker, at most one per CPU. One worker (the old
      * default) capped a 2-GPU host at 242-332 proofs/min of sha256-chain:32, synthesis-bound
-     * (224 ms per partition on one thread); eight gave 1004 (docs/PERFORMANCE.md "Several GPUs"). */
+     * (224 ms per partition on one thread); eight gave 1004 (docs/PERFORMANCE.md "Several GPUs").
+     */
     if (auto_synth) {
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         unsigned want = 2 * (e->n_provers ? e->n_provers : 1);

@@ -21,6 +21,7 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/groth16.h"
+#include "cuzk/hostpool.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/snarkjs.h"
 
@@ -137,6 +138,7 @@ struct cuzk_engine {
     uint64_t mem_in_use, mem_budget;
     uint64_t pinned_in_use, pinned_budget;
 
+    cuzk_host_pool *abc_pool; /* a/b/c of builtin partitions; NULL: none */
     pthread_t *synth;
     unsigned n_synth, n_synth_started;
     prover_worker *provers;

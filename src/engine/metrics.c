@@ -258,6 +258,24 @@ cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
     sb_printf(&b, "cuzk_memory_in_use_bytes %llu\n", (unsigned long long)e->mem_in_use);
     family(&b, "cuzk_memory_budget_bytes", "gauge", "The memory budget for partitions.");
     sb_printf(&b, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)e->mem_budget);
+    cuzk_host_pool_stats hs;
+    cuzk_host_pool_get_stats(e->abc_pool, &hs);
+    family(&b, "cuzk_abc_pool_bytes", "gauge",
+           "Bytes of a/b/c buffers the pool holds (in use by partitions, or kept for the next).");
+    sb_printf(&b, "cuzk_abc_pool_bytes{state=\"in_use\"} %llu\n",
+              (unsigned long long)hs.bytes_in_use);
+    sb_printf(&b, "cuzk_abc_pool_bytes{state=\"kept\"} %llu\n",
+              (unsigned long long)(hs.bytes_held - hs.bytes_in_use));
+    family(&b, "cuzk_abc_pool_limit_bytes", "gauge", "The a/b/c pool's budget (0: no pool).");
+    sb_printf(&b, "cuzk_abc_pool_limit_bytes %llu\n", (unsigned long long)hs.max_bytes);
+    family(&b, "cuzk_abc_pool_requests_total", "counter",
+           "a/b/c vectors asked of the pool, by how they were served.");
+    sb_printf(&b, "cuzk_abc_pool_requests_total{served=\"reused\"} %llu\n",
+              (unsigned long long)hs.reused);
+    sb_printf(&b, "cuzk_abc_pool_requests_total{served=\"new\"} %llu\n",
+              (unsigned long long)(hs.requests - hs.reused - hs.fallback));
+    sb_printf(&b, "cuzk_abc_pool_requests_total{served=\"fallback\"} %llu\n",
+              (unsigned long long)hs.fallback);
     family(&b, "cuzk_phase_duration_seconds", "histogram",
            "Duration of each phase of every proved partition.");
     for (int p = 0; p < CUZK_PHASE_COUNT; p++) {

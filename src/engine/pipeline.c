@@ -46,13 +46,19 @@ static uint32_t zkey_gpu_min_domain(void)
 }
 
 /* Builtin circuits: a PROVE-mode synthesis with the partition's seed. */
-static cuzk_status synthesize(const srs_entry *c, uint64_t seed, cuzk_prover_data *pd)
+static cuzk_status synthesize(cuzk_engine *e, const srs_entry *c, uint64_t seed,
+                              cuzk_prover_data *pd)
 {
     cuzk_circuit circ = c->circuit;
     circ.params.seed = seed;
     const cuzk_groth16_params *p = c->params;
     cuzk_cs *cs = NULL;
+    /* Rows reserved for the whole domain (n_h + 1), so that a, b and c are padded in place. */
     cuzk_status s = cuzk_cs_create(&cs, CUZK_CS_PROVE, p->n_l, p->n_h + 1);
+    if (s == CUZK_OK && e->abc_pool) {
+        cuzk_vec_alloc va = cuzk_host_pool_allocator(e->abc_pool);
+        s = cuzk_cs_set_vec_alloc(cs, &va);
+    }
     if (s == CUZK_OK)
         s = cuzk_circuit_synthesize(cs, &circ);
     if (s == CUZK_OK)
@@ -138,7 +144,7 @@ void *cuzk__synth_main(void *arg)
 
         /* ZKEY: cuzk_snarkjs_prove builds a, b, c itself, in the prover stage. */
         double t2 = cuzk__engine_now_ms();
-        s = c->source == CUZK_CIRCUIT_BUILTIN ? synthesize(c, seed, &it->pd) : CUZK_OK;
+        s = c->source == CUZK_CIRCUIT_BUILTIN ? synthesize(e, c, seed, &it->pd) : CUZK_OK;
         it->synth_ms = c->source == CUZK_CIRCUIT_BUILTIN ? cuzk__engine_now_ms() - t2 : 0;
 
         pthread_mutex_lock(&e->mu);

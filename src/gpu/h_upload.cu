@@ -23,6 +23,18 @@ static double host_ms()
 
 struct h_pinner;
 
+/* Whether |p| is page-locked already (a pinned pool's buffer, include/cuzk/hostpool.h): such a
+ * vector is neither registered nor waited for. */
+static bool host_pinned(const void *p)
+{
+    cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return at.type == cudaMemoryTypeHost;
+}
+
 /* The uploads of cuzk_gpu_h_dev_, enqueued vector by vector as the transforms reach them. */
 struct h_uploads {
     cuzk_gpu_device &dev;
@@ -31,9 +43,10 @@ struct h_uploads {
     fr_dev *x[3];
     const cuzk_fr_t *src[3];
     size_t rows, n;
-    double pin_ms; /* host time the uploads waited for their pieces */
-    h_pinner *pz;  /* the pieces of a, b (and c) in upload order */
-    size_t piece;  /* the next upload's piece */
+    double pin_ms;  /* host time the uploads waited for their pieces */
+    h_pinner *pz;   /* the pieces of a, b (and c) in upload order */
+    size_t piece;   /* the next upload's piece */
+    bool pinned[3]; /* already page-locked: no pieces in pz */
 };
 
 /* Pins and copies in pieces of about this size, so the copy of one piece runs while the next is
@@ -148,9 +161,11 @@ static void h_upload(void *ctx, int i)
     for (size_t off = 0, end; off < rbytes; off = end) {
         end = h_piece_end(src, off, rbytes);
         size_t len = end - off;
-        const double t0 = host_ms();
-        u.pz->wait(u.piece++);
-        u.pin_ms += host_ms() - t0;
+        if (!u.pinned[i]) {
+            const double t0 = host_ms();
+            u.pz->wait(u.piece++);
+            u.pin_ms += host_ms() - t0;
+        }
         CUZK_CUDA(cudaMemcpyAsync(dst + off, src + off, len, cudaMemcpyHostToDevice, u.dev.copy));
     }
     if (rbytes < bytes)
@@ -184,15 +199,22 @@ fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_
         v.reserve(bytes);
     cuzk_gpu_ntt_tables_(dev, d);
     h_pinner pz(pins);
-    for (const cuzk_fr_t *v : {a, b, c})
-        if (v)
-            pz.add(v, rows * sizeof(fr_dev));
-    h_uploads u = {
-        dev,       tm,
-        pins,      {dev.vec[0].as<fr_dev>(), dev.vec[1].as<fr_dev>(), dev.vec[2].as<fr_dev>()},
-        {a, b, c}, rows,
-        n,         0.0,
-        &pz,       0};
+    h_uploads u = {dev,
+                   tm,
+                   pins,
+                   {dev.vec[0].as<fr_dev>(), dev.vec[1].as<fr_dev>(), dev.vec[2].as<fr_dev>()},
+                   {a, b, c},
+                   rows,
+                   n,
+                   0.0,
+                   &pz,
+                   0,
+                   {false, false, false}};
+    for (int i = 0; i < 3; i++) {
+        u.pinned[i] = u.src[i] && host_pinned(u.src[i]);
+        if (u.src[i] && !u.pinned[i])
+            pz.add(u.src[i], rows * sizeof(fr_dev));
+    }
     tm.mark(0);
     CUZK_CUDA(cudaStreamWaitEvent(dev.copy, dev.ev[0], 0)); /* the vectors are free */
     const double h0 = host_ms();

@@ -388,9 +388,27 @@ static cuzk_status check_sizes(const cuzk_groth16_params *p, const cuzk_prover_d
  * without touching (first-write faults cost ~0.5 s/GiB on the H200 host) or copying them. */
 #define PAD_IN_PLACE_BYTES ((size_t)64 << 20)
 
-/* Pads |v| (n_rows entries) to |n| entries and takes it out of |*v|. */
-static cuzk_fr_t *pad(cuzk_fr_t **v, size_t rows, size_t n)
+/* Pads |*v| (one of |pd|'s a, b, c) to |n| entries and takes it out of |*v|; the result is in
+ * pd->abc_alloc's memory like the input. */
+static cuzk_fr_t *pad(const cuzk_prover_data *pd, cuzk_fr_t **v, size_t n)
 {
+    const size_t rows = pd->n_rows;
+    if (pd->abc_cap >= n) { /* reserved for the domain already (a pool's buffers are) */
+        cuzk_fr_t *w = *v;
+        memset(w + rows, 0, (n - rows) * sizeof *w);
+        *v = NULL;
+        return w;
+    }
+    if (pd->abc_alloc.alloc) {
+        cuzk_fr_t *w = cuzk_vec_alloc_bytes(&pd->abc_alloc, n * sizeof *w);
+        if (!w)
+            return NULL;
+        memcpy(w, *v, rows * sizeof *w);
+        memset(w + rows, 0, (n - rows) * sizeof *w);
+        cuzk_vec_free(&pd->abc_alloc, *v);
+        *v = NULL;
+        return w;
+    }
     if (rows * sizeof(cuzk_fr_t) >= PAD_IN_PLACE_BYTES) {
         cuzk_fr_t *w = cuzk_realloc(*v, n * sizeof *w);
         if (!w)
@@ -462,10 +480,7 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
         t->ntt_h = hj.ms[0];
         t->msm_h = hj.ms[1];
         /* Consumed, like the separate path's padded copies (not wiped: neither are those). */
-        cuzk_free(pd->a);
-        cuzk_free(pd->b);
-        cuzk_free(pd->c);
-        pd->a = pd->b = pd->c = NULL;
+        cuzk_prover_data_release_abc(pd);
     } else if (hj.s != CUZK_ERR_UNSUPPORTED) {
         s = cuzk_fail(hj.s, "%s", hj.msg);
         goto done;
@@ -559,20 +574,21 @@ static cuzk_status h_separate(cuzk_backend *be, const cuzk_domain *d, const cuzk
 {
     size_t n = cuzk_domain_size(d);
     double t0 = now_ms();
-    cuzk_fr_t *a = pad(&pd->a, pd->n_rows, n);
-    cuzk_fr_t *b = a ? pad(&pd->b, pd->n_rows, n) : NULL;
-    cuzk_fr_t *c = b ? pad(&pd->c, pd->n_rows, n) : NULL;
+    const cuzk_vec_alloc *va = &pd->abc_alloc;
+    cuzk_fr_t *a = pad(pd, &pd->a, n);
+    cuzk_fr_t *b = a ? pad(pd, &pd->b, n) : NULL;
+    cuzk_fr_t *c = b ? pad(pd, &pd->c, n) : NULL;
     cuzk_status s =
         c ? cuzk_backend_h(be, d, a, b, c)
           : cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory padding a, b, c to %zu", n);
-    cuzk_free(b);
-    cuzk_free(c);
+    cuzk_vec_free(va, b);
+    cuzk_vec_free(va, c);
     t->ntt_h = now_ms() - t0;
     if (s == CUZK_OK) {
         t0 = now_ms();
         s = cuzk_backend_msm_g1(be, h_sum, p->h, a, n - 1);
         t->msm_h = now_ms() - t0;
     }
-    cuzk_free(a);
+    cuzk_vec_free(va, a);
     return s;
 }

@@ -15,6 +15,12 @@
 
 bool cuzk__grow(void **p, size_t *cap, size_t need, size_t elem, bool zero, bool wipe)
 {
+    return cuzk__grow_va(NULL, p, cap, need, elem, zero, wipe);
+}
+
+bool cuzk__grow_va(const cuzk_vec_alloc *va, void **p, size_t *cap, size_t need, size_t elem,
+                   bool zero, bool wipe)
+{
     if (need <= *cap)
         return true;
     size_t ncap = *cap ? *cap : 16;
@@ -25,7 +31,7 @@ bool cuzk__grow(void **p, size_t *cap, size_t need, size_t elem, bool zero, bool
     }
     if (elem && ncap > SIZE_MAX / elem)
         return false;
-    void *np = cuzk_alloc(ncap * elem);
+    void *np = cuzk_vec_alloc_bytes(va, ncap * elem);
     if (!np)
         return false;
     if (*p && *cap)
@@ -34,7 +40,7 @@ bool cuzk__grow(void **p, size_t *cap, size_t need, size_t elem, bool zero, bool
         memset((char *)np + *cap * elem, 0, (ncap - *cap) * elem);
     if (*p && wipe)
         cuzk__wipe(*p, *cap * elem);
-    cuzk_free(*p);
+    cuzk_vec_free(va, *p);
     *p = np;
     *cap = ncap;
     return true;
@@ -76,6 +82,16 @@ static bool frvec_reserve(frvec *v, size_t n)
     return cuzk__grow((void **)&v->v, &v->cap, n, sizeof(cuzk_fr_t), false, true);
 }
 
+bool cuzk__cs_reserve_rows(cuzk_cs *cs, size_t rows)
+{
+    frvec *v[3] = {&cs->a, &cs->b, &cs->c};
+    for (int i = 0; i < 3; i++)
+        if (!cuzk__grow_va(&cs->abc_va, (void **)&v[i]->v, &v[i]->cap, rows, sizeof(cuzk_fr_t),
+                           false, true))
+            return false;
+    return true;
+}
+
 static bool bitvec_reserve(bitvec *b, size_t nbits)
 {
     size_t words = (nbits + 63) / 64;
@@ -109,9 +125,9 @@ cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
     if (cs->values)
         ok = frvec_reserve(&cs->aux, hint_aux ? hint_aux : 64) && frvec_reserve(&cs->input, 16);
     if (ok && cs->evaluate) {
-        size_t rows = hint_constraints ? hint_constraints : 64;
-        ok = frvec_reserve(&cs->a, rows) && frvec_reserve(&cs->b, rows) &&
-             frvec_reserve(&cs->c, rows) && bitvec_reserve(&cs->a_aux, hint_aux ? hint_aux : 64) &&
+        cs->rows_hint = hint_constraints ? hint_constraints : 64;
+        ok = cuzk__cs_reserve_rows(cs, cs->rows_hint) &&
+             bitvec_reserve(&cs->a_aux, hint_aux ? hint_aux : 64) &&
              bitvec_reserve(&cs->b_aux, hint_aux ? hint_aux : 64) && bitvec_reserve(&cs->b_in, 64);
     }
     if (!ok) {
@@ -129,24 +145,47 @@ cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
     return CUZK_OK;
 }
 
-static void frvec_free(frvec *v, bool wipe)
+static void frvec_free(frvec *v, bool wipe, const cuzk_vec_alloc *va)
 {
     if (v->v && wipe)
         cuzk__wipe(v->v, v->cap * sizeof(cuzk_fr_t));
-    cuzk_free(v->v);
+    cuzk_vec_free(va, v->v);
     v->v = NULL;
     v->len = v->cap = 0;
+}
+
+cuzk_status cuzk_cs_set_vec_alloc(cuzk_cs *cs, const cuzk_vec_alloc *va)
+{
+    if (!cs)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_set_vec_alloc: cs is NULL");
+    if (va && (!va->alloc) != (!va->free))
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_set_vec_alloc: alloc and free go together");
+    if (!cs->evaluate || cs->a.len || cs->finalized)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_set_vec_alloc: needs a PROVE or CHECK "
+                                               "system before its first constraint");
+    frvec *v[3] = {&cs->a, &cs->b, &cs->c};
+    for (int i = 0; i < 3; i++)
+        frvec_free(v[i], false, &cs->abc_va);
+    if (va)
+        cs->abc_va = *va;
+    else
+        memset(&cs->abc_va, 0, sizeof cs->abc_va);
+    /* The reservation moves into the new memory; a failure leaves no vector, and the next
+     * constraint reports the lack of memory (the system is then sticky-failed). */
+    if (!cuzk__cs_reserve_rows(cs, cs->rows_hint))
+        return cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
+    return CUZK_OK;
 }
 
 void cuzk_cs_destroy(cuzk_cs *cs)
 {
     if (!cs)
         return;
-    frvec_free(&cs->input, true);
-    frvec_free(&cs->aux, true);
-    frvec_free(&cs->a, true);
-    frvec_free(&cs->b, true);
-    frvec_free(&cs->c, true);
+    frvec_free(&cs->input, true, NULL);
+    frvec_free(&cs->aux, true, NULL);
+    frvec_free(&cs->a, true, &cs->abc_va);
+    frvec_free(&cs->b, true, &cs->abc_va);
+    frvec_free(&cs->c, true, &cs->abc_va);
     cuzk_free(cs->a_aux.w);
     cuzk_free(cs->b_in.w);
     cuzk_free(cs->b_aux.w);
@@ -358,8 +397,7 @@ void cuzk_cs_lc_free(cuzk_cs *cs, cuzk_lc *lc)
 
 static bool grow_rows(cuzk_cs *cs)
 {
-    size_t n = cs->n_constraints + 1;
-    return frvec_reserve(&cs->a, n) && frvec_reserve(&cs->b, n) && frvec_reserve(&cs->c, n);
+    return cuzk__cs_reserve_rows(cs, cs->n_constraints + 1);
 }
 
 static void check_row(cuzk_cs *cs, size_t row)

@@ -86,8 +86,10 @@ struct cuzk_cs {
     cuzk_status sticky;
 
     size_t n_inputs, n_aux, n_constraints;
+    size_t rows_hint; /* a, b, c reserved at creation */
     frvec input, aux;
-    frvec a, b, c;
+    frvec a, b, c;         /* in abc_va's memory */
+    cuzk_vec_alloc abc_va; /* zeroed: cuzk_alloc (cuzk_cs_set_vec_alloc) */
     bitvec a_aux, b_in, b_aux;
     kg_matrix m[3];
 
@@ -116,6 +118,11 @@ struct cuzk_cs {
  * not initialised unless |zero|. When |wipe| the old block is wiped before it is freed.
  * Returns false on overflow or allocation failure (|*p| unchanged). */
 bool cuzk__grow(void **p, size_t *cap, size_t need, size_t elem, bool zero, bool wipe);
+/* The same in |va|'s memory (NULL: cuzk_alloc). */
+bool cuzk__grow_va(const cuzk_vec_alloc *va, void **p, size_t *cap, size_t need, size_t elem,
+                   bool zero, bool wipe);
+/* Grows a, b and c to at least |rows| entries. */
+bool cuzk__cs_reserve_rows(cuzk_cs *cs, size_t rows);
 
 /* Records |s| as the sticky status (the first one wins) and returns the sticky status. */
 cuzk_status cuzk__cs_fail(cuzk_cs *cs, cuzk_status s);

@@ -20,9 +20,7 @@ cuzk_status cuzk_cs_finalize(cuzk_cs *cs)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_finalize: called twice");
     size_t rows = cs->n_constraints + cs->n_inputs;
     if (cs->evaluate) {
-        if (!cuzk__grow((void **)&cs->a.v, &cs->a.cap, rows, sizeof(cuzk_fr_t), false, true) ||
-            !cuzk__grow((void **)&cs->b.v, &cs->b.cap, rows, sizeof(cuzk_fr_t), false, true) ||
-            !cuzk__grow((void **)&cs->c.v, &cs->c.cap, rows, sizeof(cuzk_fr_t), false, true))
+        if (!cuzk__cs_reserve_rows(cs, rows))
             return cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
         for (size_t i = 0; i < cs->n_inputs; i++) {
             size_t r = cs->n_constraints + i;
@@ -97,6 +95,9 @@ cuzk_status cuzk_cs_take_prover_data(cuzk_cs *cs, cuzk_prover_data *out)
         out->a = cs->a.v;
         out->b = cs->b.v;
         out->c = cs->c.v;
+        out->abc_alloc = cs->abc_va;
+        size_t cap = cs->a.cap < cs->b.cap ? cs->a.cap : cs->b.cap;
+        out->abc_cap = cap < cs->c.cap ? cap : cs->c.cap;
         cs->a.v = cs->b.v = cs->c.v = NULL;
         cs->a.cap = cs->b.cap = cs->c.cap = 0;
         out->a_aux_density = cs->a_aux.w;
@@ -112,22 +113,32 @@ cuzk_status cuzk_cs_take_prover_data(cuzk_cs *cs, cuzk_prover_data *out)
     return CUZK_OK;
 }
 
-static void free_wiped(cuzk_fr_t *p, size_t n)
+static void free_wiped(cuzk_fr_t *p, size_t n, const cuzk_vec_alloc *va)
 {
     if (p)
         cuzk__wipe(p, n * sizeof *p);
-    cuzk_free(p);
+    cuzk_vec_free(va, p);
+}
+
+void cuzk_prover_data_release_abc(cuzk_prover_data *pd)
+{
+    if (!pd)
+        return;
+    cuzk_vec_free(&pd->abc_alloc, pd->a);
+    cuzk_vec_free(&pd->abc_alloc, pd->b);
+    cuzk_vec_free(&pd->abc_alloc, pd->c);
+    pd->a = pd->b = pd->c = NULL;
 }
 
 void cuzk_prover_data_free(cuzk_prover_data *pd)
 {
     if (!pd)
         return;
-    free_wiped(pd->input, pd->n_inputs);
-    free_wiped(pd->aux, pd->n_aux);
-    free_wiped(pd->a, pd->n_rows);
-    free_wiped(pd->b, pd->n_rows);
-    free_wiped(pd->c, pd->n_rows);
+    free_wiped(pd->input, pd->n_inputs, NULL);
+    free_wiped(pd->aux, pd->n_aux, NULL);
+    free_wiped(pd->a, pd->n_rows, &pd->abc_alloc);
+    free_wiped(pd->b, pd->n_rows, &pd->abc_alloc);
+    free_wiped(pd->c, pd->n_rows, &pd->abc_alloc);
     cuzk_free(pd->a_aux_density);
     cuzk_free(pd->b_input_density);
     cuzk_free(pd->b_aux_density);

@@ -57,9 +57,12 @@ static void spmv_block(void *ctx, size_t blk)
 static cuzk_status fill(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover_data *pd)
 {
     size_t rows = pce->n_rows;
-    pd->a = cuzk_alloc_array(rows ? rows : 1, sizeof(cuzk_fr_t));
-    pd->b = cuzk_alloc_array(rows ? rows : 1, sizeof(cuzk_fr_t));
-    pd->c = cuzk_alloc_array(rows ? rows : 1, sizeof(cuzk_fr_t));
+    /* a, b, c in the caller's memory (pd->abc_alloc, cuzk_pce_eval_into). */
+    const size_t bytes = (rows ? rows : 1) * sizeof(cuzk_fr_t);
+    pd->a = cuzk_vec_alloc_bytes(&pd->abc_alloc, bytes);
+    pd->b = cuzk_vec_alloc_bytes(&pd->abc_alloc, bytes);
+    pd->c = cuzk_vec_alloc_bytes(&pd->abc_alloc, bytes);
+    pd->abc_cap = rows;
     for (int i = 0; i < 3; i++) {
         uint64_t **dst = i == 0   ? &pd->a_aux_density
                          : i == 1 ? &pd->b_input_density
@@ -129,13 +132,11 @@ cuzk_status cuzk_pce_eval_into(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover
     cuzk_status s = fill(pce, pool, w);
     if (s != CUZK_OK) {
         /* Leave the witness as it was. */
-        cuzk_free(w->a);
-        cuzk_free(w->b);
-        cuzk_free(w->c);
+        cuzk_prover_data_release_abc(w);
+        w->abc_cap = 0;
         cuzk_free(w->a_aux_density);
         cuzk_free(w->b_input_density);
         cuzk_free(w->b_aux_density);
-        w->a = w->b = w->c = NULL;
         w->a_aux_density = w->b_input_density = w->b_aux_density = NULL;
     }
     return s;

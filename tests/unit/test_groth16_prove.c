@@ -4,6 +4,7 @@
 #include "cuzk/alloc.h"
 #include "cuzk/backend.h"
 #include "cuzk/groth16.h"
+#include "cuzk/hostpool.h"
 #include "cuzk/r1cs.h"
 
 #include <unistd.h>
@@ -211,14 +212,18 @@ CUZK_TEST(groth16_prove_size_mismatch)
     cuzk_groth16_params_free(p);
 }
 
-/* One proof with fixed r, s of the toy chain (|steps|, |seed|) on |be|, serialised into |out|. */
-static void prove_fixed(uint8_t out[192], const cuzk_groth16_params *p, cuzk_backend *be,
-                        uint64_t steps, uint64_t seed, const cuzk_fr_t *r, const cuzk_fr_t *sr)
+/* One proof with fixed r, s of the toy chain (|steps|, |seed|) on |be|, serialised into |out|;
+ * a, b, c in |va|'s memory (NULL: cuzk_alloc), reserved for |rows_hint| rows. */
+static void prove_fixed_va(uint8_t out[192], const cuzk_groth16_params *p, cuzk_backend *be,
+                           uint64_t steps, uint64_t seed, const cuzk_fr_t *r, const cuzk_fr_t *sr,
+                           const cuzk_vec_alloc *va, size_t rows_hint)
 {
     cuzk_circuit c = {"toy", "toy chain", toy_synth, {steps, seed}};
     cuzk_cs *cs;
     cuzk_prover_data pd;
-    CHECK(cuzk_cs_create(&cs, CUZK_CS_PROVE, 0, 0) == CUZK_OK);
+    CHECK(cuzk_cs_create(&cs, CUZK_CS_PROVE, 0, rows_hint) == CUZK_OK);
+    if (va)
+        CHECK(cuzk_cs_set_vec_alloc(cs, va) == CUZK_OK);
     CHECK(cuzk_circuit_synthesize(cs, &c) == CUZK_OK);
     CHECK(cuzk_cs_take_prover_data(cs, &pd) == CUZK_OK);
     cuzk_cs_destroy(cs);
@@ -228,6 +233,105 @@ static void prove_fixed(uint8_t out[192], const cuzk_groth16_params *p, cuzk_bac
     CHECK(pd.a == NULL);
     cuzk_groth16_proof_serialize(out, &pr);
     cuzk_prover_data_free(&pd);
+}
+
+static void prove_fixed(uint8_t out[192], const cuzk_groth16_params *p, cuzk_backend *be,
+                        uint64_t steps, uint64_t seed, const cuzk_fr_t *r, const cuzk_fr_t *sr)
+{
+    prove_fixed_va(out, p, be, steps, seed, r, sr, NULL, 0);
+}
+
+/* A counting allocator: live blocks and the sizes asked for. */
+typedef struct {
+    long live, total;
+    size_t largest;
+} counting;
+
+static void *count_alloc(void *ctx, size_t bytes)
+{
+    counting *k = ctx;
+    k->live++, k->total++;
+    k->largest = bytes > k->largest ? bytes : k->largest;
+    return cuzk_alloc(bytes);
+}
+
+static void count_free(void *ctx, void *p)
+{
+    ((counting *)ctx)->live--;
+    cuzk_free(p);
+}
+
+/* a, b, c in a caller's allocator (cuzk_cs_set_vec_alloc, as the engine's pool): every vector goes
+ * through it and comes back, the proof is the same as from cuzk_alloc memory with the rows reserved
+ * for the domain (padded in place) or not (padded by a copy), and the reservation can only move
+ * before the first constraint. The PCE path takes the allocator from the witness. */
+CUZK_TEST(groth16_prove_abc_alloc)
+{
+    cuzk_backend *be;
+    CHECK(cuzk_backend_create(&be, CUZK_BACKEND_CPU, 2) == CUZK_OK);
+    const uint64_t steps = 300; /* domain 2^9 */
+    cuzk_groth16_params *p = make_params(steps);
+    uint64_t seed = test_rand_u64() >> 8;
+    cuzk_fr_t r, sr;
+    cuzk_fr_set_u64(&r, test_rand_u64() | 1);
+    cuzk_fr_set_u64(&sr, test_rand_u64() | 1);
+    uint8_t want[192], got[192];
+    prove_fixed(want, p, be, steps, seed, &r, &sr);
+    counting k = {0};
+    cuzk_vec_alloc va = {.alloc = count_alloc, .free = count_free, .ctx = &k};
+    const size_t hints[] = {0, 1, p->n_h + 1, 2000};
+    for (size_t i = 0; i < 4; i++) {
+        k = (counting){0};
+        prove_fixed_va(got, p, be, steps, seed, &r, &sr, &va, hints[i]);
+        CHECK_MSG(memcmp(want, got, 192) == 0, "proof differs with rows hint %zu", hints[i]);
+        CHECK_MSG(k.live == 0 && k.total >= 3, "hint %zu: %ld live of %ld", hints[i], k.live,
+                  k.total);
+        CHECK(k.largest >= (p->n_h + 1) * sizeof(cuzk_fr_t));
+    }
+
+    cuzk_cs *cs;
+    CHECK(cuzk_cs_create(&cs, CUZK_CS_PROVE, 0, 0) == CUZK_OK);
+    cuzk_vec_alloc half = {.alloc = count_alloc, .free = NULL, .ctx = &k};
+    CHECK(cuzk_cs_set_vec_alloc(cs, &half) == CUZK_ERR_INVALID_ARG);
+    cuzk_circuit c = {"toy", "toy chain", toy_synth, {3, seed}};
+    CHECK(cuzk_circuit_synthesize(cs, &c) == CUZK_OK);
+    CHECK(cuzk_cs_set_vec_alloc(cs, &va) == CUZK_ERR_INVALID_ARG); /* rows exist */
+    cuzk_cs_destroy(cs);
+    CHECK(cuzk_cs_create(&cs, CUZK_CS_WITNESS, 0, 0) == CUZK_OK);
+    CHECK(cuzk_cs_set_vec_alloc(cs, &va) == CUZK_ERR_INVALID_ARG); /* no a, b, c */
+    cuzk_cs_destroy(cs);
+    /* Taken, then freed whole (not consumed by a prover): back through the allocator. */
+    k = (counting){0};
+    CHECK(cuzk_cs_create(&cs, CUZK_CS_PROVE, 0, 64) == CUZK_OK);
+    CHECK(cuzk_cs_set_vec_alloc(cs, &va) == CUZK_OK);
+    CHECK(cuzk_circuit_synthesize(cs, &c) == CUZK_OK);
+    cuzk_prover_data pd;
+    CHECK(cuzk_cs_take_prover_data(cs, &pd) == CUZK_OK);
+    cuzk_cs_destroy(cs);
+    CHECK(k.live == 3 && pd.abc_alloc.ctx == &k && pd.abc_cap >= pd.n_rows);
+    cuzk_prover_data_free(&pd);
+    CHECK(k.live == 0);
+    /* PCE: a, b, c in the witness's allocator, exactly n_rows long (padded by a copy). */
+    cuzk_circuit c2 = {"toy", "toy chain", toy_synth, {steps, seed}};
+    CHECK(cuzk_cs_create(&cs, CUZK_CS_WITNESS, 0, 0) == CUZK_OK);
+    CHECK(cuzk_circuit_synthesize(cs, &c2) == CUZK_OK);
+    CHECK(cuzk_cs_take_prover_data(cs, &pd) == CUZK_OK);
+    cuzk_cs_destroy(cs);
+    cuzk_pce *pce;
+    CHECK(cuzk_pce_extract(&pce, &c2) == CUZK_OK);
+    pd.abc_alloc = va;
+    CHECK(cuzk_pce_eval_into(pce, NULL, &pd) == CUZK_OK);
+    cuzk_pce_destroy(pce);
+    CHECK(k.live == 3 && pd.abc_cap == pd.n_rows && pd.n_rows < p->n_h + 1);
+    cuzk_prove_opts o = {.verify = true, .r = &r, .s = &sr};
+    cuzk_groth16_proof pr;
+    CHECK_MSG(cuzk_groth16_prove(&pr, p, &pd, be, &o, NULL) == CUZK_OK, "%s", cuzk_last_error());
+    cuzk_groth16_proof_serialize(got, &pr);
+    CHECK(memcmp(want, got, 192) == 0);
+    CHECK(k.live == 0 && pd.a == NULL && pd.b == NULL && pd.c == NULL);
+    cuzk_prover_data_free(&pd);
+    cuzk_groth16_params_free(p);
+    cuzk_backend_destroy(be);
 }
 
 /* The prover on a CUDA backend holding the parameters resident (the engine's HOT sets): the H
@@ -257,6 +361,18 @@ CUZK_TEST(gpu_groth16_resident)
         CHECK_MSG(memcmp(want, got, 192) == 0, "fused device proof differs at %llu steps",
                   (unsigned long long)sizes[si]);
         CHECK_MSG(memcmp(want, unfused, 192) == 0, "unfused device proof differs");
+        /* a, b, c in a pinned pool (the engine's): uploaded without registering them. */
+        cuzk_host_pool *hp;
+        CHECK(cuzk_host_pool_create(&hp, (uint64_t)64 << 20, 0, true) == CUZK_OK);
+        cuzk_vec_alloc va = cuzk_host_pool_allocator(hp);
+        for (int k = 0; k < 2; k++) {
+            prove_fixed_va(got, p, cu, sizes[si], seed, &r, &sr, &va, p->n_h + 1);
+            CHECK_MSG(memcmp(want, got, 192) == 0, "device proof from pinned a/b/c differs");
+        }
+        cuzk_host_pool_stats hs;
+        cuzk_host_pool_get_stats(hp, &hs);
+        CHECK(hs.pinned && hs.reused >= 3 && hs.fallback == 0 && hs.bytes_in_use == 0);
+        cuzk_host_pool_destroy(hp);
         /* Not resident: the separate calls again (same proof). */
         cuzk_groth16_params_drop_resident(cu, p);
         prove_fixed(got, p, cu, sizes[si], seed, &r, &sr);

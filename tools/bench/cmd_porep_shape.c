@@ -14,8 +14,9 @@
  * pool (2^20 G1 points, 2^16 G2) is large enough that equal points rarely meet in one bucket.
  * Witness: aux values are 0 or 1 (each half the time) with probability --binary-frac and uniform
  * otherwise; a and b are uniform and c = a * b, as in a satisfied system (the prover's device
- * H step takes c as a * b; the proof is not verified: random parameters have no trapdoor). Densities: each aux variable is in
- * A with probability --a-density % and in B with --b-density %; every input is in A and B.
+ * H step takes c as a * b; the proof is not verified: random parameters have no trapdoor).
+ * Densities: each aux variable is in A with probability --a-density % and in B with --b-density %;
+ * every input is in A and B.
  *
  * --scale S (a power of two <= 1: 1, 1/16, 0.0625 or 2^-4) multiplies the domain, the row and
  * the aux counts, so one command runs the same shape on the CPU of a small machine.
@@ -30,8 +31,10 @@
  */
 #include "commands.h"
 #include "porep_shape.h"
+
 #include "cuzk/alloc.h"
 #include "cuzk/backend.h"
+#include "cuzk/hostpool.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -48,7 +51,8 @@ static int usage_err(const char *msg)
             "       [--aux 130169893] [--inputs 328] [--a-density 99.7] [--b-density 25.4]\n"
             "       [--binary-frac 0.95] [--backend cuda|cpu] [--scale S] [--mode "
             "prove|resident|both]\n"
-            "       [--compare] [--repeat K] [--threads T] [--seed X] [--json] [--keep-resident]\n",
+            "       [--compare] [--repeat K] [--threads T] [--seed X] [--json] [--keep-resident]\n"
+            "       [--no-abc-pool]\n",
             msg);
     return 2;
 }
@@ -124,6 +128,10 @@ static int parse_args(int argc, char **argv, ps_args *a)
         const char *k = argv[i];
         if (strcmp(k, "--keep-resident") == 0) {
             a->keep_resident = true;
+            continue;
+        }
+        if (strcmp(k, "--no-abc-pool") == 0) {
+            a->no_abc_pool = true;
             continue;
         }
         if (strcmp(k, "--compare") == 0) {
@@ -240,11 +248,21 @@ int cmd_porep_shape(int argc, char **argv)
         q_bytes / 1073741824.0, w_bytes / 1073741824.0);
     fflush(stdout);
 
+    /* a, b, c as the engine keeps them: buffers reused from proof to proof, pinned on a GPU
+     * (include/cuzk/hostpool.h); --no-abc-pool: fresh memory per proof, pinned per proof. */
+    cuzk_host_pool *abc_pool = NULL;
+    cuzk_vec_alloc abc_va, *va = NULL;
+    if (!a.no_abc_pool &&
+        cuzk_host_pool_create(&abc_pool, 4 * (uint64_t)domain * 32, CUZK_HOST_POOL_MIN_BYTES,
+                              cuzk_backend_device(be) >= 0) == CUZK_OK) {
+        abc_va = cuzk_host_pool_allocator(abc_pool);
+        va = &abc_va;
+    }
     cuzk_prover_data pd;
     cuzk_groth16_params p;
     memset(&p, 0, sizeof p);
     double t0 = now_ms();
-    if ((s = ps_witness_make(&pd, &a, rows, aux, tp)) != CUZK_OK)
+    if ((s = ps_witness_make(&pd, &a, rows, aux, domain, va, tp)) != CUZK_OK)
         goto fail;
     double t_w = now_ms() - t0;
     t0 = now_ms();
@@ -267,7 +285,7 @@ int cmd_porep_shape(int argc, char **argv)
         print_prove(&a, "cpu", 0, &t, log_n);
         have_ref = true;
         cuzk_prover_data_free(&pd);
-        if ((s = ps_witness_make(&pd, &a, rows, aux, tp)) != CUZK_OK)
+        if ((s = ps_witness_make(&pd, &a, rows, aux, domain, va, tp)) != CUZK_OK)
             goto fail;
     }
     if (want_prove && a.keep_resident && cuzk_backend_device(be) >= 0) {
@@ -290,7 +308,7 @@ int cmd_porep_shape(int argc, char **argv)
             mismatch = true;
         }
         cuzk_prover_data_free(&pd);
-        if ((s = ps_witness_make(&pd, &a, rows, aux, tp)) != CUZK_OK)
+        if ((s = ps_witness_make(&pd, &a, rows, aux, domain, va, tp)) != CUZK_OK)
             goto fail;
     }
     cuzk_groth16_params_drop_resident(be, &p);
@@ -318,7 +336,7 @@ int cmd_porep_shape(int argc, char **argv)
                 mismatch = true;
             }
             cuzk_prover_data_free(&pd);
-            if ((s = ps_witness_make(&pd, &a, rows, aux, tp)) != CUZK_OK) {
+            if ((s = ps_witness_make(&pd, &a, rows, aux, domain, va, tp)) != CUZK_OK) {
                 ps_res_bases_free(&rb);
                 goto fail;
             }
@@ -327,10 +345,20 @@ int cmd_porep_shape(int argc, char **argv)
     }
     if (a.compare || a.repeat > 1 || (want_prove && want_res))
         printf("proofs (same inputs, same r and s): %s\n", mismatch ? "DIFFER" : "all equal");
+    if (abc_pool) {
+        cuzk_host_pool_stats hs;
+        cuzk_host_pool_get_stats(abc_pool, &hs);
+        printf("a/b/c pool (%s): %llu requests, %llu reused, %llu fallbacks, %.1f GiB held, "
+               "%.0f ms allocating\n",
+               hs.pinned ? "pinned" : "pageable", (unsigned long long)hs.requests,
+               (unsigned long long)hs.reused, (unsigned long long)hs.fallback,
+               (double)hs.bytes_held / 1073741824.0, hs.new_ms);
+    }
     cuzk_prover_data_free(&pd);
     ps_params_free(&p);
     cuzk_backend_destroy(cpu);
     cuzk_backend_destroy(be);
+    cuzk_host_pool_destroy(abc_pool);
     return mismatch ? 1 : 0;
 fail:
     fprintf(stderr, "cuzk-bench porep-shape: %s\n", cuzk_last_error());
@@ -338,5 +366,6 @@ fail:
     ps_params_free(&p);
     cuzk_backend_destroy(cpu);
     cuzk_backend_destroy(be);
+    cuzk_host_pool_destroy(abc_pool);
     return 2;
 }

@@ -25,6 +25,7 @@ typedef struct {
     int log_scale; /* scale = 2^log_scale, log_scale <= 0 */
     const char *backend, *mode;
     bool keep_resident; /* prove mode: parameter set kept on the device (backend residency) */
+    bool no_abc_pool;   /* a/b/c in fresh memory per proof instead of the engine's pool */
     bool compare, json;
     uint64_t seed;
 } ps_args;
@@ -38,8 +39,9 @@ static inline double now_ms(void)
 
 /* ---- synthetic inputs (porep_shape_gen.c) ---------------------------------------------------- */
 
+/* a, b, c in |va|'s memory (NULL: cuzk_alloc) with room for |cap| >= rows entries. */
 cuzk_status ps_witness_make(cuzk_prover_data *pd, const ps_args *a, size_t rows, size_t aux,
-                            cuzk_pool *tp);
+                            size_t cap, const cuzk_vec_alloc *va, cuzk_pool *tp);
 cuzk_status ps_params_make(cuzk_groth16_params *p, const ps_args *a, size_t domain,
                            const cuzk_prover_data *pd, cuzk_pool *tp);
 void ps_params_free(cuzk_groth16_params *p);

@@ -242,7 +242,7 @@ static size_t popcount_bits(const uint64_t *bm, size_t n)
 
 /* Random prover data of the shape (same |seed|, same data). */
 cuzk_status ps_witness_make(cuzk_prover_data *pd, const ps_args *a, size_t rows, size_t aux,
-                            cuzk_pool *tp)
+                            size_t cap, const cuzk_vec_alloc *va, cuzk_pool *tp)
 {
     memset(pd, 0, sizeof *pd);
     pd->n_inputs = a->inputs;
@@ -252,9 +252,12 @@ cuzk_status ps_witness_make(cuzk_prover_data *pd, const ps_args *a, size_t rows,
     size_t words = (aux + 63) / 64;
     pd->input = cuzk_alloc_array(a->inputs, sizeof *pd->input);
     pd->aux = cuzk_alloc_array(aux ? aux : 1, sizeof *pd->aux);
-    pd->a = cuzk_alloc_array(rows, sizeof *pd->a);
-    pd->b = cuzk_alloc_array(rows, sizeof *pd->b);
-    pd->c = cuzk_alloc_array(rows, sizeof *pd->c);
+    if (va)
+        pd->abc_alloc = *va;
+    pd->abc_cap = cap > rows ? cap : rows;
+    pd->a = cuzk_vec_alloc_bytes(va, pd->abc_cap * sizeof *pd->a);
+    pd->b = cuzk_vec_alloc_bytes(va, pd->abc_cap * sizeof *pd->b);
+    pd->c = cuzk_vec_alloc_bytes(va, pd->abc_cap * sizeof *pd->c);
     pd->a_aux_density = cuzk_alloc_array(words ? words : 1, sizeof(uint64_t));
     pd->b_aux_density = cuzk_alloc_array(words ? words : 1, sizeof(uint64_t));
     pd->b_input_density = cuzk_alloc_array((a->inputs + 63) / 64, sizeof(uint64_t));

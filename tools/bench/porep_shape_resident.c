@@ -166,9 +166,8 @@ cuzk_status ps_resident_prove(cuzk_groth16_proof *out, const cuzk_groth16_params
     for (int i = 0; i < 3; i++) {
         memcpy(dst[i], src[i], pd->n_rows * sizeof *a);
         memset(dst[i] + pd->n_rows, 0, (domain - pd->n_rows) * sizeof *a);
-        cuzk_free(src[i]);
     }
-    pd->a = pd->b = pd->c = NULL;
+    cuzk_prover_data_release_abc(pd);
 
     memset(t, 0, sizeof *t);
     double t_start = now_ms(), w0 = now_ms();
