@@ -101,11 +101,13 @@ prover)
     # without transparent huge pages (CUZK_THP=0); with the H step and H MSM as separate calls
     # (CUZK_PROVER_H_UNFUSED=1); with c uploaded instead of made on the device (hostc); with one
     # or four pinning threads (pin1, pin4; CUZK_GPU_PIN_THREADS); with the NTT of before the
-    # register rounds and the tiled bit reversal (ntt0). Host trace of the H step and device timing lines; then CPU
-    # proof = CUDA proofs at 2^-6.
+    # register rounds and the tiled bit reversal (ntt0); with a, b, c in fresh memory per proof
+    # instead of the a/b/c pool (nopool). Host trace of the H step and device timing lines; then
+    # CPU proof = CUDA proofs at 2^-6.
     for v in ${PROVER_VARIANTS:-default thp0 unfused}; do
-        thp=; uf=; hc=; pt=; rx=; br=
+        thp=; uf=; hc=; pt=; rx=; br=; np=
         [ $v = thp0 ] && thp=0
+        [ $v = nopool ] && np=--no-abc-pool
         [ $v = ntt0 ] && rx=1 && br=0
         [ $v = unfused ] && uf=1
         [ $v = hostc ] && hc=1
@@ -115,8 +117,9 @@ prover)
             CUZK_GPU_NTT_RADIX=$rx CUZK_GPU_NTT_BITREV=$br \
             CUZK_TIMING=1 CUZK_GPU_H_TRACE=1 step 300 \
             "prover-$v" "$B" porep-shape --backend cuda --mode prove --keep-resident \
-            --repeat "${FULL_REPEAT:-3}" --threads "$NT"
-        grep -E '^gpu h:|"phase":"ntt_h"' "$OUT/prover-$v.log" | head -6 | tee -a "$OUT/summary.txt"
+            --repeat "${FULL_REPEAT:-3}" --threads "$NT" $np
+        grep -E '^gpu h:|"phase":"ntt_h"|^a/b/c pool' "$OUT/prover-$v.log" | head -8 |
+            tee -a "$OUT/summary.txt"
     done
     step 200 compare6 "$B" porep-shape --scale 2^-6 --backend cuda --compare --keep-resident \
         --repeat 2 --threads "$NT"
