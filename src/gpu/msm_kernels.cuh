@@ -292,7 +292,10 @@ GM_HD unsigned gm_ctz64(uint64_t x)
 #endif
 }
 
-/* Thread t sums the selected bases of bitmap words [tW, tW + W). */
+/* Thread t sums the selected bases of bitmap words [tW, tW + W). One loop over the thread's
+ * set bits, not one per word: a warp then runs as many additions as its busiest lane has bits in
+ * all W words, instead of the sum over words of the busiest lane's bits in each (at ~50 %
+ * density, 64-bit words: ~14 % above the mean against ~27 % with W = 4). */
 template <class G> struct gm_badd {
     typedef gm_pt<typename G::F> P;
     typedef typename P::X X;
@@ -308,19 +311,23 @@ template <class G> struct gm_badd {
         size_t w0 = t * a.W, w1 = w0 + a.W < a.nwords ? w0 + a.W : a.nwords;
         X acc;
         P::set_inf(acc);
-        for (size_t w = w0; w < w1; w++) {
-            uint64_t bits = a.bitmap[w];
-            if (w == a.nwords - 1 && (a.n & 63))
-                bits &= ((uint64_t)1 << (a.n & 63)) - 1;
-            while (bits) {
-                size_t i = w * 64 + gm_ctz64(bits);
-                bits &= bits - 1;
-                if (gm_base_is_inf<G>(a.bases, i))
-                    continue;
-                gm_aff<typename G::F> q;
-                gm_load_base<G>(q, a.bases, i, 0);
-                P::add_aff(acc, q);
+        size_t w = w0;
+        uint64_t bits = 0;
+        for (;;) {
+            while (!bits && w < w1) {
+                bits = a.bitmap[w++];
+                if (w == a.nwords && (a.n & 63))
+                    bits &= ((uint64_t)1 << (a.n & 63)) - 1;
             }
+            if (!bits)
+                break;
+            size_t i = (w - 1) * 64 + gm_ctz64(bits);
+            bits &= bits - 1;
+            if (gm_base_is_inf<G>(a.bases, i))
+                continue;
+            gm_aff<typename G::F> q;
+            gm_load_base<G>(q, a.bases, i, 0);
+            P::add_aff(acc, q);
         }
         a.out[t] = acc;
     }

@@ -249,8 +249,12 @@ static bool gm_batch_add(E &ex, uint64_t *out, const uint8_t *d_bases, const uin
     typedef typename G::F F;
     typedef typename gm_pt<F>::X X;
     size_t nwords = gm_div_up(n, 64);
-    /* Words per thread: enough threads to fill a large device, a few words each. */
+    /* Words per thread: enough threads to fill a large device, a few words each (env
+     * CUZK_GPU_BADD_WORDS, 1 .. 64, overrides for tuning and tests). */
     uint32_t W = nwords >= (1u << 20) ? 4 : nwords >= (1u << 16) ? 2 : 1;
+    unsigned we = gm_env_uint("CUZK_GPU_BADD_WORDS", 0);
+    if (we >= 1 && we <= 64)
+        W = we;
     size_t nt = gm_div_up(nwords, W);
     X *a = ex.template alloc<X>(nt), *b = ex.template alloc<X>(gm_div_up(nt, GM_SUMK));
     uint64_t *h = ex.template alloc<uint64_t>(4 * F::LIMBS);
