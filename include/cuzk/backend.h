@@ -53,6 +53,13 @@ bool cuzk_backend_cuda_usable(void);
  * (cuzk_last_error says why). */
 #define CUZK_BACKEND_SCRATCH_SLOTS 12
 void *cuzk_backend_scratch(cuzk_backend *be, unsigned slot, size_t bytes);
+/* Wipes (cuzk_memclear) up to CUZK_BACKEND_SCRATCH_SLOTS byte ranges of |be|'s scratch (a
+ * prover's copies of witness values) on threads of their own after the call returns, so that a
+ * proof does not end waiting for gigabytes of wipes; the next cuzk_backend_scratch call and
+ * cuzk_backend_destroy wait for them. NULL entries and empty ranges are skipped; where no thread
+ * can be started the wipe runs before the call returns. */
+void cuzk_backend_scratch_wipe_async(cuzk_backend *be, void *const *p, const size_t *bytes,
+                                     unsigned n);
 
 /* Device residency (DESIGN.md section 3): keeps a copy of bases[0 .. n) (G1 or G2 affine points)
  * in the backend's device memory, so every later MSM / batch addition whose bases lie inside that

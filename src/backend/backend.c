@@ -17,6 +17,11 @@
  * CPU. */
 #define BACKEND_GPU_H_MIN_LOG 10
 
+/* Threads of a deferred scratch wipe, and the piece each takes in turn: a few threads reach most
+ * of a host's memset bandwidth without taking the pool the next proof runs on. */
+#define BACKEND_WIPE_THREADS 4
+#define BACKEND_WIPE_PIECE ((size_t)64 << 20)
+
 /* A parameter array kept in device memory (cuzk_backend_keep_resident). */
 typedef struct {
     const void *host;
@@ -40,6 +45,17 @@ struct cuzk_backend {
         size_t bytes;
         bool pinned;
     } scratch[CUZK_BACKEND_SCRATCH_SLOTS];
+    /* cuzk_backend_scratch_wipe_async: ranges being wiped by wipe_th[0 .. n_wipe_th). */
+    struct {
+        void *p;
+        size_t bytes;
+    } wipe_r[CUZK_BACKEND_SCRATCH_SLOTS];
+    unsigned n_wipe_r, n_wipe_th;
+    pthread_t wipe_th[BACKEND_WIPE_THREADS];
+    struct wipe_arg {
+        cuzk_backend *be;
+        unsigned k, K; /* piece k, k + K, ... */
+    } wipe_arg[BACKEND_WIPE_THREADS];
 };
 
 /* One stderr note per process and reason when a CUDA backend call runs on the CPU instead. */
@@ -114,10 +130,67 @@ cuzk_status cuzk_backend_create_on(cuzk_backend **out, cuzk_backend_kind kind, u
     return CUZK_OK;
 }
 
+/* Waits for a deferred wipe (cuzk_backend_scratch_wipe_async). */
+static void wipe_settle(cuzk_backend *be)
+{
+    for (unsigned k = 0; k < be->n_wipe_th; k++)
+        pthread_join(be->wipe_th[k], NULL);
+    be->n_wipe_th = 0;
+    be->n_wipe_r = 0;
+}
+
+/* Thread k wipes pieces k, k + K, k + 2K, ... of the ranges laid end to end. */
+static void *wipe_main(void *arg)
+{
+    const struct wipe_arg *w = arg;
+    const cuzk_backend *be = w->be;
+    size_t piece = 0;
+    for (unsigned r = 0; r < be->n_wipe_r; r++) {
+        char *p = be->wipe_r[r].p;
+        for (size_t off = 0; off < be->wipe_r[r].bytes; off += BACKEND_WIPE_PIECE, piece++) {
+            if (piece % w->K != w->k)
+                continue;
+            size_t left = be->wipe_r[r].bytes - off;
+            cuzk_memclear(p + off, left < BACKEND_WIPE_PIECE ? left : BACKEND_WIPE_PIECE);
+        }
+    }
+    return NULL;
+}
+
+void cuzk_backend_scratch_wipe_async(cuzk_backend *be, void *const *p, const size_t *bytes,
+                                     unsigned n)
+{
+    if (!be)
+        return;
+    wipe_settle(be);
+    for (unsigned i = 0; i < n && be->n_wipe_r < CUZK_BACKEND_SCRATCH_SLOTS; i++)
+        if (p[i] && bytes[i]) {
+            be->wipe_r[be->n_wipe_r].p = p[i];
+            be->wipe_r[be->n_wipe_r++].bytes = bytes[i];
+        }
+    size_t total = 0;
+    for (unsigned i = 0; i < be->n_wipe_r; i++)
+        total += be->wipe_r[i].bytes;
+    const unsigned K = total > BACKEND_WIPE_PIECE ? BACKEND_WIPE_THREADS : 1;
+    unsigned started = 0;
+    for (unsigned k = 0; k < K && total; k++) {
+        be->wipe_arg[k] = (struct wipe_arg){be, k, K};
+        /* A thread that cannot be started leaves its pieces to this one, now. */
+        if (pthread_create(&be->wipe_th[started], NULL, wipe_main, &be->wipe_arg[k]) == 0)
+            started++;
+        else
+            wipe_main(&be->wipe_arg[k]);
+    }
+    be->n_wipe_th = started;
+    if (!started)
+        be->n_wipe_r = 0;
+}
+
 void cuzk_backend_destroy(cuzk_backend *be)
 {
     if (!be)
         return;
+    wipe_settle(be);
     for (size_t i = 0; i < be->n_resident; i++)
         cuzk_gpu_bases_free(be->resident[i].dev);
     for (unsigned i = 0; i < CUZK_BACKEND_SCRATCH_SLOTS; i++)
@@ -158,6 +231,7 @@ void *cuzk_backend_scratch(cuzk_backend *be, unsigned slot, size_t bytes)
         cuzk_fail(CUZK_ERR_INVALID_ARG, "backend scratch: bad slot %u", slot);
         return NULL;
     }
+    wipe_settle(be); /* the slots may still be being wiped */
     if (bytes == 0)
         bytes = 1;
     if (be->scratch[slot].p && be->scratch[slot].bytes >= bytes)

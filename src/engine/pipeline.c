@@ -280,7 +280,7 @@ void *cuzk__prover_main(void *arg)
             cuzk_free(fr);
         }
         double t1 = cuzk__engine_now_ms();
-        cuzk_prover_data_free(&it->pd);
+        cuzk_prover_data_free_on(&it->pd, w->be ? cuzk_backend_pool(w->be) : NULL);
         if (s == CUZK_OK)
             cuzk_groth16_proof_serialize(proof_bytes, &proof);
         phase_ms ph[] = {

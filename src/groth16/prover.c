@@ -168,26 +168,6 @@ static size_t gather(cuzk_pool *pool, cuzk_fr_t *dst, const cuzk_fr_t *src, size
     return two_pass(pool, n, gather_count, gather_copy, &j, &j.offs);
 }
 
-typedef struct {
-    unsigned char *p;
-    size_t bytes;
-} wipe_job;
-
-static void wipe_chunk(void *ctx, size_t t)
-{
-    wipe_job *j = ctx;
-    size_t lo = t * (SPLIT_CHUNK * 32),
-           n = j->bytes - lo < SPLIT_CHUNK * 32 ? j->bytes - lo : SPLIT_CHUNK * 32;
-    cuzk_memclear(j->p + lo, n);
-}
-
-/* cuzk_memclear over the pool: gigabytes at a PoRep partition. */
-static void wipe(cuzk_pool *pool, void *p, size_t bytes)
-{
-    wipe_job j = {p, bytes};
-    cuzk_pool_run(pool, (bytes + SPLIT_CHUNK * 32 - 1) / (SPLIT_CHUNK * 32), wipe_chunk, &j);
-}
-
 /*
  * The L, A and B scalar vectors split for the backend: query q (Q_L, Q_A, Q_B) has n[q] scalars
  * whose ones are in ones[q] and whose other values are in tail[q] (zero where the scalar is 0 or
@@ -288,12 +268,15 @@ static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
 /* The split vectors held witness values and the scratch is reused: wipe them. */
 static void split_wipe(cuzk_backend *be, split_set *ss)
 {
-    cuzk_pool *pool = cuzk_backend_pool(be);
-    if (ss->sc)
-        wipe(pool, ss->sc, ss->cap_sc * sizeof *ss->sc);
-    for (unsigned q = 0; q < Q_COUNT; q++)
-        if (ss->tail[q])
-            wipe(pool, ss->tail[q], (ss->pairs ? ss->m[q] : ss->n[q]) * sizeof *ss->tail[q]);
+    /* On the backend's threads after the proof returns (4 GiB of gathered scalars at a PoRep
+     * partition); the next use of the scratch waits for it. */
+    void *p[1 + Q_COUNT] = {ss->sc};
+    size_t bytes[1 + Q_COUNT] = {ss->sc ? ss->cap_sc * sizeof *ss->sc : 0};
+    for (unsigned q = 0; q < Q_COUNT; q++) {
+        p[1 + q] = ss->tail[q];
+        bytes[1 + q] = ss->tail[q] ? (ss->pairs ? ss->m[q] : ss->n[q]) * sizeof *ss->tail[q] : 0;
+    }
+    cuzk_backend_scratch_wipe_async(be, p, bytes, 1 + Q_COUNT);
 }
 
 /* out = sum over query q of G1 |bases|: the batch addition of the ones, then the tail MSM. */

@@ -130,15 +130,46 @@ void cuzk_prover_data_release_abc(cuzk_prover_data *pd)
     pd->a = pd->b = pd->c = NULL;
 }
 
+/* Wipes of gigabytes (a PoRep partition's aux and a, b, c) run on the pool, in pieces of this. */
+#define WIPE_PIECE ((size_t)16 << 20)
+
+typedef struct {
+    unsigned char *p;
+    size_t bytes;
+} wipe_job;
+
+static void wipe_piece(void *ctx, size_t t)
+{
+    const wipe_job *j = ctx;
+    size_t lo = t * WIPE_PIECE, n = j->bytes - lo < WIPE_PIECE ? j->bytes - lo : WIPE_PIECE;
+    cuzk__wipe(j->p + lo, n);
+}
+
+static void free_wiped_on(cuzk_pool *pool, cuzk_fr_t *p, size_t n, const cuzk_vec_alloc *va)
+{
+    if (p && pool && n * sizeof *p > WIPE_PIECE) {
+        wipe_job j = {(unsigned char *)p, n * sizeof *p};
+        cuzk_pool_run(pool, (j.bytes + WIPE_PIECE - 1) / WIPE_PIECE, wipe_piece, &j);
+        cuzk_vec_free(va, p);
+        return;
+    }
+    free_wiped(p, n, va);
+}
+
 void cuzk_prover_data_free(cuzk_prover_data *pd)
+{
+    cuzk_prover_data_free_on(pd, NULL);
+}
+
+void cuzk_prover_data_free_on(cuzk_prover_data *pd, cuzk_pool *pool)
 {
     if (!pd)
         return;
     free_wiped(pd->input, pd->n_inputs, NULL);
-    free_wiped(pd->aux, pd->n_aux, NULL);
-    free_wiped(pd->a, pd->n_rows, &pd->abc_alloc);
-    free_wiped(pd->b, pd->n_rows, &pd->abc_alloc);
-    free_wiped(pd->c, pd->n_rows, &pd->abc_alloc);
+    free_wiped_on(pool, pd->aux, pd->n_aux, NULL);
+    free_wiped_on(pool, pd->a, pd->n_rows, &pd->abc_alloc);
+    free_wiped_on(pool, pd->b, pd->n_rows, &pd->abc_alloc);
+    free_wiped_on(pool, pd->c, pd->n_rows, &pd->abc_alloc);
     cuzk_free(pd->a_aux_density);
     cuzk_free(pd->b_input_density);
     cuzk_free(pd->b_aux_density);

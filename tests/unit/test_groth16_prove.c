@@ -241,23 +241,35 @@ static void prove_fixed(uint8_t out[192], const cuzk_groth16_params *p, cuzk_bac
     prove_fixed_va(out, p, be, steps, seed, r, sr, NULL, 0);
 }
 
-/* A counting allocator: live blocks and the sizes asked for. */
+/* A counting allocator: live blocks and the sizes asked for; with |zero_check|, blocks must come
+ * back wiped (the first 8 remembered blocks are scanned when freed). */
 typedef struct {
     long live, total;
     size_t largest;
+    bool zero_check, dirty;
+    void *blk[8];
+    size_t sz[8];
 } counting;
 
 static void *count_alloc(void *ctx, size_t bytes)
 {
     counting *k = ctx;
+    void *p = cuzk_alloc(bytes);
+    if (k->total < 8)
+        k->blk[k->total] = p, k->sz[k->total] = bytes;
     k->live++, k->total++;
     k->largest = bytes > k->largest ? bytes : k->largest;
-    return cuzk_alloc(bytes);
+    return p;
 }
 
 static void count_free(void *ctx, void *p)
 {
-    ((counting *)ctx)->live--;
+    counting *k = ctx;
+    k->live--;
+    for (int i = 0; k->zero_check && i < 8 && i < k->total; i++)
+        if (k->blk[i] == p)
+            for (size_t j = 0; j < k->sz[i]; j++)
+                k->dirty |= ((const uint8_t *)p)[j] != 0;
     cuzk_free(p);
 }
 
@@ -330,6 +342,19 @@ CUZK_TEST(groth16_prove_abc_alloc)
     CHECK(memcmp(want, got, 192) == 0);
     CHECK(k.live == 0 && pd.a == NULL && pd.b == NULL && pd.c == NULL);
     cuzk_prover_data_free(&pd);
+    /* Freed on a pool: a, b, c (above the pool's piece size) wiped before they go back. */
+    k = (counting){.zero_check = true};
+    memset(&pd, 0, sizeof pd);
+    pd.n_rows = pd.abc_cap = ((size_t)20 << 20) / sizeof(cuzk_fr_t) + 3;
+    pd.abc_alloc = va;
+    cuzk_fr_t **v[3] = {&pd.a, &pd.b, &pd.c};
+    for (int i = 0; i < 3; i++) {
+        *v[i] = cuzk_vec_alloc_bytes(&va, pd.n_rows * sizeof(cuzk_fr_t));
+        CHECK(*v[i] != NULL);
+        memset(*v[i], 0x5a + i, pd.n_rows * sizeof(cuzk_fr_t));
+    }
+    cuzk_prover_data_free_on(&pd, cuzk_backend_pool(be));
+    CHECK(k.live == 0 && k.total == 3 && !k.dirty && pd.a == NULL);
     cuzk_groth16_params_free(p);
     cuzk_backend_destroy(be);
 }

@@ -141,3 +141,43 @@ CUZK_TEST(gpu_host_pool_pinned)
     cuzk_vec_free(&va, a);
     cuzk_host_pool_destroy(hp);
 }
+
+#include "cuzk/backend.h"
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return false;
+    return true;
+}
+
+/* Deferred scratch wipes: ranges of several pieces (threads) and of one (the caller's thread
+ * alone) are zero once the next scratch request returns; bytes outside the ranges are kept; a
+ * backend destroyed with a wipe in flight waits for it (ASan sees a use after free otherwise). */
+CUZK_TEST(backend_scratch_wipe_async)
+{
+    cuzk_backend *be;
+    CHECK(cuzk_backend_create(&be, CUZK_BACKEND_CPU, 2) == CUZK_OK);
+    const size_t big = 300 * MiB + 12345, small = 4096 + 7;
+    uint8_t *a = cuzk_backend_scratch(be, 0, big), *b = cuzk_backend_scratch(be, 1, small + 100);
+    CHECK(a && b);
+    uint8_t fill = (uint8_t)(test_rand_u64() | 1);
+    memset(a, fill, big);
+    memset(b, fill, small + 100);
+    void *p[3] = {a, NULL, b};
+    size_t bytes[3] = {big, 77, small};
+    cuzk_backend_scratch_wipe_async(be, p, bytes, 3);
+    CHECK(cuzk_backend_scratch(be, 0, big) == a); /* waits for the wipe */
+    CHECK(all_zero(a, big) && all_zero(b, small));
+    for (size_t i = small; i < small + 100; i++)
+        CHECK(b[i] == fill);
+    /* One small range: wiped by the caller's thread or one helper thread; then destroy. */
+    memset(b, fill, small);
+    cuzk_backend_scratch_wipe_async(be, p + 2, bytes + 2, 1);
+    CHECK(cuzk_backend_scratch(be, 1, 1) == b && all_zero(b, small));
+    memset(a, fill, big);
+    cuzk_backend_scratch_wipe_async(be, p, bytes, 1);
+    cuzk_backend_destroy(be);
+    cuzk_backend_scratch_wipe_async(NULL, p, bytes, 1);
+}
