@@ -5,7 +5,9 @@
  * lazy [0, 2m) forms (5, Fp only) and the Fr multiplication specialised to r (6, Fr only:
  * fr_mul_r.cuh, the NTT's variant 4; 9 its even/odd form fr_mul_r_eo, the NTT's variant 5),
  * mont.cuh's even/odd multiplication (7) and its lazy form
- * (8, Fp only) (checked against the host in tests/unit/test_gpu_ntt.c)
+ * (8, Fp only), its even/odd squaring (10: r = a^2; 11 its lazy form, Fp only) and the fused
+ * a b - c d (12: r = a b - b^2 by mul_diff, lazy, Fp only) (checked against the host in
+ * tests/unit/test_gpu_ntt.c)
  * and a throughput kernel that picks the variant to compile in (cuzk-bench gpu-field).
  */
 #include "gpu/fp.cuh"
@@ -28,8 +30,18 @@ __device__ __forceinline__ void mul_variant(int v, uint32_t *r, const uint32_t *
             return;
         }
     }
+    if constexpr (std::is_same<M, fp_mont>::value) {
+        if (v == 12) {
+            M::template mul_diff<false>(r, a, b, b, b);
+            return;
+        }
+    }
     if (v == 4)
         M::sqr_u64(r, a);
+    else if (v == 10)
+        M::sqr_eo(r, a);
+    else if (v == 11)
+        M::template sqr_eo<false>(r, a);
     else if (v == 5)
         M::template mul_u64<false>(r, a, b);
     else if (v == 7)
@@ -60,8 +72,9 @@ __global__ void k_field_op(uint32_t *out, const uint32_t *a, const uint32_t *b, 
             x[j] = a[N * i + j];
             y[j] = b[N * i + j];
         }
-        /* Variants 5 and 8 (lazy, Fp only): inputs in [0, 2m), the result made canonical here. */
-        const bool lazy = variant == 5 || variant == 8;
+        /* Variants 5, 8, 11 and 12 (lazy, Fp only): inputs in [0, 2m), the result made
+         * canonical here. */
+        const bool lazy = variant == 5 || variant == 8 || variant == 11 || variant == 12;
         if (op == 0)
             mul_variant<M>(variant, r, x, y);
         else if (op == 1 && lazy)
@@ -174,6 +187,8 @@ double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant)
             return bench_one<fr_mont, 9>(dev, io);
         if (variant == 7)
             return bench_one<fr_mont, 7>(dev, io);
+        if (variant == 10)
+            return bench_one<fr_mont, 10>(dev, io);
         return bench_one<fr_mont, 3>(dev, io);
     }
     if (variant == 4)
@@ -188,5 +203,11 @@ double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant)
         return bench_one<fp_mont, 7>(dev, io);
     if (variant == 8)
         return bench_one<fp_mont, 8>(dev, io);
+    if (variant == 10)
+        return bench_one<fp_mont, 10>(dev, io);
+    if (variant == 11)
+        return bench_one<fp_mont, 11>(dev, io);
+    if (variant == 12)
+        return bench_one<fp_mont, 12>(dev, io);
     return bench_one<fp_mont, 3>(dev, io);
 }

@@ -8,7 +8,7 @@
  *   fp_dev                       6 x u64 limbs, Montgomery form (R = 2^384): the bytes of
  *                                cuzk_fp_t, so host arrays copy to the device unchanged
  *   fp_add_dev(o, a, b)  fp_sub_dev(o, a, b)  fp_neg_dev(o, a)  fp_dbl_dev(o, a)
- *   fp_mul_dev(o, a, b)  fp_sqr_dev(o, a)
+ *   fp_mul_dev(o, a, b)  fp_sqr_dev(o, a)  fp_mulsub_dev(o, a, b, c, d)   o = a b - c d
  *   fp_set_zero_dev(o)   fp_set_one_dev(o)    fp_is_zero_dev(a)  fp_eq_dev(a, b)
  *   fp_cmov_dev(o, a, flag)   o = flag ? a : o
  * Word level (12 x u32, w[2i] = low half of limb i), for code that keeps values in registers:
@@ -120,6 +120,21 @@ static CUZK_MONT_FN void fp_sqr_dev(fp_dev *o, const fp_dev *a)
     uint32_t x[CUZK_GPU_FP_WORDS], r[CUZK_GPU_FP_WORDS];
     fp_to_words_(x, a);
     fp_mont::sqr<!CUZK_GPU_FP_LAZY>(r, x);
+    fp_from_words_(o, r);
+}
+
+/* o = a b - c d with one Montgomery reduction for both products (mont.cuh mul_diff; src/gpu/
+ * point.cuh's CUZK_GPU_PT_FUSED). Inputs and output as fp_mul_dev's. */
+static CUZK_MONT_FN void fp_mulsub_dev(fp_dev *o, const fp_dev *a, const fp_dev *b, const fp_dev *c,
+                                       const fp_dev *d)
+{
+    uint32_t x[CUZK_GPU_FP_WORDS], y[CUZK_GPU_FP_WORDS], z[CUZK_GPU_FP_WORDS], w[CUZK_GPU_FP_WORDS],
+        r[CUZK_GPU_FP_WORDS];
+    fp_to_words_(x, a);
+    fp_to_words_(y, b);
+    fp_to_words_(z, c);
+    fp_to_words_(w, d);
+    fp_mont::mul_diff<!CUZK_GPU_FP_LAZY>(r, x, y, z, w);
     fp_from_words_(o, r);
 }
 

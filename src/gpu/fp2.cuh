@@ -82,6 +82,15 @@ template <class B> struct gm_fp2_ops {
         B::mul(r.c0, s, d);
         B::dbl(r.c1, m);
     }
+    /* r = a b - c d (src/gpu/point.cuh's CUZK_GPU_PT_FUSED): as two products and a
+     * subtraction; B's mulsub is not used (it would not merge Karatsuba's reductions). */
+    static GM_HD void mulsub(T &r, const T &a, const T &b, const T &c, const T &d)
+    {
+        T t, s;
+        mul(t, a, b);
+        mul(s, c, d);
+        sub(r, t, s);
+    }
     static GM_HD void load(T &r, const uint64_t *p)
     {
         B::load(r.c0, p);

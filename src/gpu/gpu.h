@@ -169,7 +169,9 @@ void cuzk_gpu_timing_line(const char *phase, double ms, int device, const char *
  * lazy forms (Fp only: inputs in [0, 2p), the result made canonical), 6 the multiplication
  * specialised to r (Fr only: src/gpu/fr_mul_r.cuh; add and sub as variant 0), 7 mont.cuh's
  * even/odd multiplication (mul_eo; add and sub as variant 0), 8 its lazy form (Fp only, as 5),
- * 9 the even/odd form of 6 (Fr only: fr_mul_r_eo). Host arrays. */
+ * 9 the even/odd form of 6 (Fr only: fr_mul_r_eo), 10 the even/odd squaring (sqr_eo, op 0 only:
+ * a^2), 11 its lazy form (Fp only, as 5), 12 a b - b^2 by the fused mul_diff (Fp only, lazy as 5,
+ * op 0 only). Host arrays. */
 cuzk_status cuzk__gpu_field_op(int device, int field, int op, int variant, void *out, const void *a,
                                const void *b, size_t n) CUZK_WARN_UNUSED_RESULT;
 /* Multiplication throughput of |field| / |variant| on |device| in 10^9 products per second (a

@@ -26,8 +26,10 @@
  *      IMAD.WIDE.U32.X (2 IMAD slots) instead of IMAD + IMAD.HI (3): an unrolled lazy Fp product
  *      is 594 IMAD slots against 887 for 3 (sm_90 SASS, CUDA 13.0).
  * Compile-time knobs besides the variant: CUZK_GPU_MONT_ROLL (rows per loop iteration, below),
- * CUZK_GPU_MONT_SQR (the dedicated squaring sqr_u64), and the lazy [0, 2m) forms (add<2>, sub<2>,
- * mul<false>, is_zero2) that src/gpu/fp.cuh uses under CUZK_GPU_FP_LAZY.
+ * CUZK_GPU_MONT_SQR (the dedicated squarings: 1 sqr_u64, 2 the even/odd sqr_eo), and the lazy
+ * [0, 2m) forms (add<2>, sub<2>, mul<false>, is_zero2) that src/gpu/fp.cuh uses under
+ * CUZK_GPU_FP_LAZY. mul_sum / mul_diff (a b +- c d with one reduction) serve point.cuh's
+ * CUZK_GPU_PT_FUSED.
  * Bounds (all variants): both moduli have their top word below 2^31 * 0.91, so with a, b < p the
  * running t stays below 2p between rows and t + a*b_i + m*p fits N + 1 words; one conditional
  * subtraction ends the product (the "no-carry" CIOS of src/field/mont.h).
@@ -381,6 +383,255 @@ template <class F> struct mont_dev {
         finish<RED>(r, e);
     }
 
+    /* ---- Even/odd squaring and the fused sum of two products (CUZK_GPU_MONT_SQR = 2, and
+     * mul_sum / mul_diff for src/gpu/point.cuh's CUZK_GPU_PT_FUSED), in mul_eo's style: every
+     * chain holds products of one word parity, so ptxas fuses each product's halves into one
+     * IMAD.WIDE. Counts for Fp (N = 12) in 32x32 products: mul_eo 2 N^2 = 288; sqr_eo
+     * N(N-1)/2 + N = 78 for the square plus N^2 = 144 for the reduction (222); mul_sum 3 N^2 =
+     * 432 for two products (576 as two mul_eo). In IMAD slots (sm_90 SASS, CUDA 13.0, unrolled,
+     * lazy, one-operation kernels less their loads and stores): mul_eo 584, sqr_eo 473, mul_diff
+     * 870 against 1,170 for two mul_eo and a sub. */
+
+    /* e += x_even y (e: words 0..N), o += x_odd y (o[j] is word j + 1): mul_eo's row products. */
+    static CUZK_MONT_FN void row_prod_eo(uint32_t *e, uint32_t *o, const uint32_t *x, uint32_t y)
+    {
+        CZ_CC;
+        CZ_MADLO_CC(e[0], x[0], y, e[0]);
+        CZ_MADCHI_CC(e[1], x[0], y, e[1]);
+#pragma unroll
+        for (int j = 2; j < N; j += 2) {
+            CZ_MADCLO_CC(e[j], x[j], y, e[j]);
+            CZ_MADCHI_CC(e[j + 1], x[j], y, e[j + 1]);
+        }
+        CZ_ADDC(e[N], e[N], 0u);
+        CZ_MADLO_CC(o[0], x[1], y, o[0]);
+        CZ_MADCHI_CC(o[1], x[1], y, o[1]);
+#pragma unroll
+        for (int j = 2; j < N - 2; j += 2) {
+            CZ_MADCLO_CC(o[j], x[j + 1], y, o[j]);
+            CZ_MADCHI_CC(o[j + 1], x[j + 1], y, o[j + 1]);
+        }
+        CZ_MADCLO_CC(o[N - 2], x[N - 1], y, o[N - 2]);
+        CZ_MADCHI(o[N - 1], x[N - 1], y, o[N - 1]);
+    }
+
+    /* The row's reduction: q = e[0] n0, e += m_even q, o += m_odd q (clears word 0), then
+     * e[0..N-1] = (e + 2^32 o) / 2^32 and e[N] = 0. The caller's bound on the row value
+     * V = e + 2^32 o (V < 2^(32(N+1)) after the m q terms, next t = V / 2^32 < 2^(32N)) is what
+     * lets e's chains stop at e[N], o's at o[N-1] and the final add chain at e[N-1] (mul_eo's
+     * argument). */
+    static CUZK_MONT_FN void row_redc_eo(uint32_t *e, uint32_t *o)
+    {
+        CZ_CC;
+        const uint32_t q = row_redc_even_(e);
+        CZ_MADLO_CC(o[0], F::m(1), q, o[0]);
+        CZ_MADCHI_CC(o[1], F::m(1), q, o[1]);
+#pragma unroll
+        for (int j = 2; j < N - 2; j += 2) {
+            CZ_MADCLO_CC(o[j], F::m(j + 1), q, o[j]);
+            CZ_MADCHI_CC(o[j + 1], F::m(j + 1), q, o[j + 1]);
+        }
+        CZ_MADCLO_CC(o[N - 2], F::m(N - 1), q, o[N - 2]);
+        CZ_MADCHI(o[N - 1], F::m(N - 1), q, o[N - 1]);
+        row_shift_(e, o);
+    }
+
+    /* row_redc_eo for o = 0 (the squaring's reduction rows): o = m_odd q is then the products
+     * themselves, side by side with no carries (m[2k+1] q fills words 2k and 2k + 1 of o). */
+    static CUZK_MONT_FN void row_redc0_eo(uint32_t *e)
+    {
+        uint32_t o[N];
+        const uint32_t q = row_redc_even_(e);
+#pragma unroll
+        for (int j = 0; j < N; j += 2) {
+            const uint64_t p = (uint64_t)F::m(j + 1) * q;
+            o[j] = (uint32_t)p;
+            o[j + 1] = (uint32_t)(p >> 32);
+        }
+        row_shift_(e, o);
+    }
+
+    /* q = e[0] n0 and e += m_even q, which clears e[0]; returns q. */
+    static CUZK_MONT_FN uint32_t row_redc_even_(uint32_t *e)
+    {
+        CZ_CC;
+        const uint32_t q = e[0] * F::n0;
+        CZ_MADLO_CC(e[0], F::m(0), q, e[0]);
+        CZ_MADCHI_CC(e[1], F::m(0), q, e[1]);
+#pragma unroll
+        for (int j = 2; j < N; j += 2) {
+            CZ_MADCLO_CC(e[j], F::m(j), q, e[j]);
+            CZ_MADCHI_CC(e[j + 1], F::m(j), q, e[j + 1]);
+        }
+        CZ_ADDC(e[N], e[N], 0u);
+        return q;
+    }
+
+    /* e[0..N-1] = (e + 2^32 o) / 2^32 (e[0] is 0), e[N] = 0. */
+    static CUZK_MONT_FN void row_shift_(uint32_t *e, const uint32_t *o)
+    {
+        CZ_CC;
+        CZ_ADD_CC(e[0], e[1], o[0]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            CZ_ADDC_CC(e[j], e[j + 1], o[j]);
+        CZ_ADDC(e[N - 1], e[N], o[N - 1]);
+        e[N] = 0;
+    }
+
+    /*
+     * r = a^2 R^-1 (CUZK_GPU_MONT_SQR = 2): the 2N-word square W, then W_lo reduced by N rows of
+     * row_redc0_eo and W_hi added. Same contract as mul: a < m, or a < 2m with 4m < 2^(32N) (the
+     * lazy form); output below m (RED) or 2m.
+     *
+     * Square. Row i (i < N - 1) adds a_i a_j for j > i at word i + j in two chains split by the
+     * parity of j, so that each chain's products occupy adjacent word pairs (lo, hi), all into
+     * the one 2N-word array w:
+     *   chain 1: j = N (mod 2), j <= N - 2: top hi word i + N - 1, carry into w[i + N];
+     *   chain 2: j = N - 1 (mod 2), j <= N - 1: top hi word i + N, no carry out.
+     * Rows before i write nothing above word i + N - 1 (row i - 1's chain 2 tops out there, its
+     * chain 1 carries into w[i + N - 1]), so w[i + N] is still zero when chain 1 carries into it.
+     * After row i, w holds S_i = sum_{k<=i} a_k 2^(32k) sum_{j>k} a_j 2^(32j) < 2^(32(i+1)) a
+     * < 2^(32(N+i+1)) with nothing above word i + N, so chain 2, row i's last addition, cannot
+     * carry out of word i + N. (Chain 1 goes first for this: the other order would carry into a
+     * word holding a product's hi half, and that carry could travel on.) So
+     * w = sum_{i<j} a_i a_j 2^(32(i+j)) = (a^2 - D) / 2 < 2^(64N - 1) exactly, with
+     * D = sum a_i^2 2^(64i); doubling w cannot overflow, and adding D as one chain of a_i^2 at
+     * words 2i, 2i + 1 leaves W = a^2 < 2^(64N) with no carry out of w[2N - 1].
+     *
+     * Reduction. t starts as W_lo = W mod R (R = 2^(32N)); each row makes t (t + q m) / 2^32:
+     * V = t + q m < R + 2^32 m < 2^(32(N+1)) and the next t < R / 2^32 + m < R (row_redc_eo's
+     * bound). After N rows t = (W_lo + Q m) / R < (R + R m) / R, so t <= m, and t R = W_lo + Q m.
+     * Then r = t + W_hi = (W + Q m) / R == a^2 R^-1 (mod m), with W_hi = floor(W / R) < a^2 / R:
+     * for a < 2m (Fp: m / R < 0.102) W_hi < 4m (m / R) < 0.41 m, and for a < m with Fr's
+     * m / R < 0.454, W_hi < 0.46 m; so t + W_hi < 2m < R, one add chain with no carry out, and
+     * finish<RED> ends as mul_eo does. Cross-product rows are unrolled (their lengths differ);
+     * the reduction rows follow CUZK_GPU_MONT_ROLL.
+     */
+    template <bool RED = true> static CUZK_MONT_FN void sqr_eo(uint32_t *r, const uint32_t *a)
+    {
+        CZ_CC;
+        uint32_t w[2 * N];
+#pragma unroll
+        for (int k = 0; k < 2 * N; k++)
+            w[k] = 0;
+#pragma unroll
+        for (int i = 0; i < N - 1; i++) {
+            const int j1 = ((i + 1) & 1) == (N & 1) ? i + 1 : i + 2;
+            if (j1 <= N - 2) {
+                CZ_MADLO_CC(w[i + j1], a[i], a[j1], w[i + j1]);
+                CZ_MADCHI_CC(w[i + j1 + 1], a[i], a[j1], w[i + j1 + 1]);
+#pragma unroll
+                for (int j = j1 + 2; j <= N - 2; j += 2) {
+                    CZ_MADCLO_CC(w[i + j], a[i], a[j], w[i + j]);
+                    CZ_MADCHI_CC(w[i + j + 1], a[i], a[j], w[i + j + 1]);
+                }
+                CZ_ADDC(w[i + N], w[i + N], 0u);
+            }
+            const int j2 = ((i + 1) & 1) == ((N - 1) & 1) ? i + 1 : i + 2;
+            if (j2 < N - 1) {
+                CZ_MADLO_CC(w[i + j2], a[i], a[j2], w[i + j2]);
+                CZ_MADCHI_CC(w[i + j2 + 1], a[i], a[j2], w[i + j2 + 1]);
+#pragma unroll
+                for (int j = j2 + 2; j < N - 1; j += 2) {
+                    CZ_MADCLO_CC(w[i + j], a[i], a[j], w[i + j]);
+                    CZ_MADCHI_CC(w[i + j + 1], a[i], a[j], w[i + j + 1]);
+                }
+                CZ_MADCLO_CC(w[i + N - 1], a[i], a[N - 1], w[i + N - 1]);
+            } else {
+                CZ_MADLO_CC(w[i + N - 1], a[i], a[N - 1], w[i + N - 1]);
+            }
+            CZ_MADCHI(w[i + N], a[i], a[N - 1], w[i + N]); /* no carry out (above) */
+        }
+        /* w += w as an add chain (the ALU pipe: a shift would partly go to IMAD.SHL); w[0] is 0 */
+        CZ_ADD_CC(w[1], w[1], w[1]);
+#pragma unroll
+        for (int k = 2; k < 2 * N - 1; k++)
+            CZ_ADDC_CC(w[k], w[k], w[k]);
+        CZ_ADDC(w[2 * N - 1], w[2 * N - 1], w[2 * N - 1]);
+        CZ_MADLO_CC(w[0], a[0], a[0], w[0]);
+        CZ_MADCHI_CC(w[1], a[0], a[0], w[1]);
+#pragma unroll
+        for (int i = 1; i < N - 1; i++) {
+            CZ_MADCLO_CC(w[2 * i], a[i], a[i], w[2 * i]);
+            CZ_MADCHI_CC(w[2 * i + 1], a[i], a[i], w[2 * i + 1]);
+        }
+        CZ_MADCLO_CC(w[2 * N - 2], a[N - 1], a[N - 1], w[2 * N - 2]);
+        CZ_MADCHI(w[2 * N - 1], a[N - 1], a[N - 1], w[2 * N - 1]);
+
+        uint32_t e[N + 1];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            e[j] = w[j];
+        e[N] = 0;
+        CZ_ROWS
+        for (int i = 0; i < N; i++)
+            row_redc0_eo(e);
+        CZ_ADD_CC(e[0], e[0], w[N]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            CZ_ADDC_CC(e[j], e[j], w[N + j]);
+        CZ_ADDC(e[N - 1], e[N - 1], w[2 * N - 1]);
+        finish<RED>(r, e);
+    }
+
+    /*
+     * r = (a b + c d) R^-1: one CIOS with two products per row and one reduction (mul_eo's rows
+     * with row_prod_eo twice). Inputs a, c < 2m and b, d <= 2m; needs 5m < 2^(32N), which holds
+     * for Fp (m / R < 0.102) and not for Fr (0.454): Fp only (the static_assert's proxy is N).
+     * Bounds, R = 2^(32N): after row i, t = sum_{k<=i} (a b_k + c d_k + q_k m) 2^(32k) /
+     * 2^(32(i+1)) < a + c + m < 5m, so a row value V = t + a b_i + c d_i + q m < 2^32 (a + c + m)
+     * < 2^32 5m < 2^(32(N+1)): e fits N + 1 words and 2^32 o <= V leaves o below 2^(32N), as in
+     * mul_eo. The result t = (a b + c d + Q m) / R < (8m^2 + R m) / R = m (1 + 8m / R) < 1.82 m
+     * for Fp: below 2m, the lazy form's bound, and one finish<RED> as mul_eo's.
+     */
+    template <bool RED = true>
+    static CUZK_MONT_FN void mul_sum(uint32_t *r, const uint32_t *a, const uint32_t *b0,
+                                     const uint32_t *c, const uint32_t *d0)
+    {
+        static_assert(N == 12, "mul_sum needs 5m < 2^(32N): Fp only");
+        uint32_t e[N + 1], o[N], b[N], d[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            b[j] = b0[j];
+            d[j] = d0[j];
+        }
+#pragma unroll
+        for (int j = 0; j < N + 1; j++)
+            e[j] = 0;
+        CZ_ROWS
+        for (int i = 0; i < N; i++) {
+            const uint32_t bi = b[0], di = d[0];
+#pragma unroll
+            for (int j = 0; j < N - 1; j++) {
+                b[j] = b[j + 1];
+                d[j] = d[j + 1];
+            }
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                o[j] = 0;
+            row_prod_eo(e, o, a, bi);
+            row_prod_eo(e, o, c, di);
+            row_redc_eo(e, o);
+        }
+        finish<RED>(r, e);
+    }
+
+    /* r = (a b - c d) R^-1 as mul_sum(a, b, c, 2m - d): a, c, d < 2m (d = 0 gives 2m, allowed). */
+    template <bool RED = true>
+    static CUZK_MONT_FN void mul_diff(uint32_t *r, const uint32_t *a, const uint32_t *b,
+                                      const uint32_t *c, const uint32_t *d)
+    {
+        CZ_CC;
+        uint32_t nd[N];
+        CZ_SUB_CC(nd[0], km<2>(0), d[0]);
+#pragma unroll
+        for (int i = 1; i < N - 1; i++)
+            CZ_SUBC_CC(nd[i], km<2>(i), d[i]);
+        CZ_SUBC(nd[N - 1], km<2>(N - 1), d[N - 1]);
+        mul_sum<RED>(r, a, b, c, nd);
+    }
+
     /* Variant 1: 64-bit limbs (the host's CIOS, src/field/mont.h). */
     template <bool RED = true>
     static CUZK_MONT_FN void mul_u64(uint32_t *r, const uint32_t *a32, const uint32_t *b32)
@@ -518,10 +769,13 @@ template <class F> struct mont_dev {
 #endif
     }
 
-    /* CUZK_GPU_MONT_SQR = 1: the dedicated squaring (64-bit limbs), else a multiplication. */
+    /* CUZK_GPU_MONT_SQR = 1: the dedicated squaring on 64-bit limbs (sqr_u64); 2: the even/odd
+     * squaring (sqr_eo); else a multiplication. */
     template <bool RED = true> static CUZK_MONT_FN void sqr(uint32_t *r, const uint32_t *a)
     {
-#if defined(CUZK_GPU_MONT_SQR) && CUZK_GPU_MONT_SQR
+#if defined(CUZK_GPU_MONT_SQR) && CUZK_GPU_MONT_SQR == 2
+        sqr_eo<RED>(r, a);
+#elif defined(CUZK_GPU_MONT_SQR) && CUZK_GPU_MONT_SQR
         sqr_u64<RED>(r, a);
 #else
         mul<RED>(r, a, a);

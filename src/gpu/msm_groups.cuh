@@ -55,6 +55,11 @@ struct gm_fp_ops {
     {
         fp_sqr_dev(&r, &a);
     }
+    /* r = a b - c d, one reduction (point.cuh's CUZK_GPU_PT_FUSED) */
+    static GM_HD void mulsub(T &r, const T &a, const T &b, const T &c, const T &d)
+    {
+        fp_mulsub_dev(&r, &a, &b, &c, &d);
+    }
     static GM_HD void load(T &r, const uint64_t *p)
     {
 #pragma unroll

@@ -8,6 +8,12 @@
  * (X, Y, ZZ, ZZZ with x = X/ZZ, y = Y/ZZZ, ZZ = 0 for infinity). The formulas and their special
  * cases are those of the host's src/curve/point_impl.h (EFD auto-shortw-xyzz), so a device sum
  * equals the host's as a point. Cost notes in multiplications M and squarings S of F.
+ *
+ * CUZK_GPU_PT_FUSED = 1 (a compile-time knob like mont.cuh's): each formula's Y3 = A B - C D
+ * becomes one F::mulsub, which G1's Fp computes with one Montgomery reduction for both products
+ * (mont.cuh mul_diff: saves a reduction, about half a multiplication, per addition); the ops
+ * type then needs mulsub (Fp2 does it as two products). 0 (the default): two F::mul and an
+ * F::sub, as the host does.
  */
 
 #include <stdint.h>
@@ -20,6 +26,9 @@
  * of ptxas time. */
 #ifndef GM_HD_CALL
 #define GM_HD_CALL __host__ __device__ __noinline__
+#endif
+#ifndef CUZK_GPU_PT_FUSED
+#define CUZK_GPU_PT_FUSED 0
 #endif
 
 template <class F> struct gm_aff {
@@ -75,11 +84,18 @@ template <class F> struct gm_pt {
         F::dbl(t, s);
         F::sub(x3, x3, t); /* X3 = M^2 - 2S */
         F::sub(t, s, x3);
+#if CUZK_GPU_PT_FUSED
+        /* r may be p: p.y is read before r.y is written, and not after. */
+        F::mulsub(r.y, m, t, w, p.y); /* Y3 = M (S - X3) - W Y1 */
+        F::mul(r.zz, v, p.zz);
+        F::mul(r.zzz, w, p.zzz);
+#else
         F::mul(t, m, t);
         F::mul(s, w, p.y);
         F::mul(r.zz, v, p.zz);
         F::mul(r.zzz, w, p.zzz);
         F::sub(r.y, t, s); /* Y3 = M (S - X3) - W Y1 */
+#endif
         r.x = x3;
     }
 
@@ -114,9 +130,13 @@ template <class F> struct gm_pt {
         F::dbl(t, qq);
         F::sub(u2, u2, t); /* X3 = R^2 - PPP - 2Q */
         F::sub(t, qq, u2);
+#if CUZK_GPU_PT_FUSED
+        F::mulsub(r.y, rr, t, s1, ppp); /* Y3 = R (Q - X3) - S1 PPP */
+#else
         F::mul(t, rr, t);
         F::mul(s1, s1, ppp);
         F::sub(r.y, t, s1); /* Y3 = R (Q - X3) - S1 PPP */
+#endif
         r.x = u2;
         F::mul(r.zz, r.zz, p.zz);
         F::mul(r.zz, r.zz, pp);
@@ -151,9 +171,13 @@ template <class F> struct gm_pt {
         F::dbl(t, qq);
         F::sub(u2, u2, t); /* X3 = R^2 - PPP - 2Q */
         F::sub(t, qq, u2);
+#if CUZK_GPU_PT_FUSED
+        F::mulsub(r.y, rr, t, r.y, ppp); /* Y3 = R (Q - X3) - Y1 PPP */
+#else
         F::mul(t, rr, t);
         F::mul(s2, r.y, ppp);
         F::sub(r.y, t, s2); /* Y3 = R (Q - X3) - Y1 PPP */
+#endif
         r.x = u2;
         F::mul(r.zz, r.zz, pp);
         F::mul(r.zzz, r.zzz, ppp);
