@@ -16,6 +16,12 @@
  * backward pass would otherwise recompute each, two 8-lane squarings per block, ~10 % of the G2
  * work); and the two x coordinates as loaded, so that the backward pass gathers only the y's
  * (measured 1-2 % faster MSMs at 2^12, G1 and G2).
+ *
+ * The multiplications are calls (cuzk__fp52x8_* / cuzk__fp2x8_*, src/field/fp_ifma.c says
+ * why: code size); the additions and subtractions between them are the lazy forms of
+ * src/field/fp_ifma.h (one carry pass, no correction), with each result's range noted where it
+ * is computed, and x3 and y3 are reduced to canonical once, for their stores. G1's backward
+ * pass takes two blocks at a time (two independent products per call).
  */
 #include <stddef.h>
 
@@ -72,6 +78,7 @@ FP52_INLINE __m512i msm_x8_ptrs(const void *base, size_t stride, size_t off)
 #if MSM_BATCH_X8 == 1
 #define F8_T fp52x8
 #define F8_(op) fp52x8_##op
+#define F8_CALL(op) cuzk__fp52x8_##op /* out of line: src/field/fp_ifma.c */
 #define F8_NORM fp52x8_norm_
 #define F8_INV_FROM_NORM fp52x8_inv_from_norm_
 #define F8_SET_ONE fp52x8_set_one_
@@ -79,8 +86,9 @@ FP52_INLINE __m512i msm_x8_ptrs(const void *base, size_t stride, size_t off)
 #elif MSM_BATCH_X8 == 2
 #define F8_T fp2x8
 #define F8_(op) fp2x8_##op
-#define F8_NORM fp2x8_norm
-#define F8_INV_FROM_NORM fp2x8_inv_from_norm
+#define F8_CALL(op) cuzk__fp2x8_##op
+#define F8_NORM cuzk__fp2x8_norm
+#define F8_INV_FROM_NORM cuzk__fp2x8_inv_from_norm
 #define F8_SET_ONE fp2x8_set_one
 #define F8_KEEP_NORM 1
 #else
@@ -88,22 +96,89 @@ FP52_INLINE __m512i msm_x8_ptrs(const void *base, size_t stride, size_t off)
 #endif
 
 /* The dst/src pointers of block entries k0 .. k0 + 7 as vectors (padding lanes repeat entry
- * k0, whose loads are harmless and whose lanes store nothing), and the lanes with neg set. */
+ * k0, whose loads are harmless and whose lanes store nothing), the lanes with neg set, and
+ * each entry's kind in the high half of |nk|. Three strided gathers over the 24-byte entries
+ * instead of a scalar loop: its ~80 scalar operations per block shared ports 0 and 5 with the
+ * vector arithmetic. */
 static inline void M_(x8_ptrs_)(const MSM_ENTRY_T *ent, size_t k0, unsigned nreal, __m512i *dp,
-                                __m512i *sp, __mmask8 *neg)
+                                __m512i *sp, __mmask8 *neg, __m512i *nk)
 {
-    uint64_t d[8], s[8];
-    __mmask8 ng = 0;
-    for (unsigned i = 0; i < 8; i++) {
-        const MSM_ENTRY_T *e = &ent[k0 + (i < nreal ? i : 0)];
-        d[i] = (uint64_t)(uintptr_t)e->dst;
-        s[i] = (uint64_t)(uintptr_t)e->src;
-        if (i < nreal && e->neg)
-            ng |= (__mmask8)(1u << i);
+    _Static_assert(sizeof(MSM_ENTRY_T) == 24 && offsetof(MSM_ENTRY_T, src) == 8 &&
+                       offsetof(MSM_ENTRY_T, neg) == 16 && offsetof(MSM_ENTRY_T, kind) == 20,
+                   "entry layout: dst, src, neg, kind");
+    const __mmask8 real = (__mmask8)((1u << nreal) - 1);
+    /* 64-bit word index of each entry; padding lanes read entry k0 */
+    const __m512i idx = _mm512_maskz_mov_epi64(real, _mm512_setr_epi64(0, 3, 6, 9, 12, 15, 18, 21));
+    const long long *w = (const long long *)(const void *)&ent[k0];
+    *dp = _mm512_i64gather_epi64(idx, (const void *)w, 8);
+    *sp = _mm512_i64gather_epi64(idx, (const void *)(w + 1), 8);
+    *nk = _mm512_i64gather_epi64(idx, (const void *)(w + 2), 8);
+    *neg = _mm512_mask_test_epi64_mask(real, *nk, _mm512_set1_epi64(0xffffffffLL));
+}
+
+/* One block of the backward pass: its pointers and live lanes, the operands of lambda, the
+ * norm and the prefix product. */
+typedef struct {
+    __m512i dp;
+    __mmask8 live;
+    F8_T x1, x2, y1, num, den;
+    fp52x8 nrm, p;
+} M_(x8_blk_);
+
+/* Loads and prepares block b of the backward pass (layout of |pre| as in batch_apply_x8_). */
+static inline void M_(x8_bwd_prep_)(M_(x8_blk_) *k, const MSM_ENTRY_T *ent, size_t m, size_t b,
+                                    B_T *pre, const F8_T *one)
+{
+    const __m512i off_y = _mm512_set1_epi64((long long)offsetof(AFF_T, y));
+    const size_t nblk = (m + 7) / 8, k0 = 8 * b;
+    unsigned char *pref = (unsigned char *)pre;
+    unsigned char *xs = pref + (1 + F8_KEEP_NORM) * nblk * sizeof(fp52x8);
+    unsigned nreal = m - k0 < 8 ? (unsigned)(m - k0) : 8;
+    __mmask8 real = (__mmask8)((1u << nreal) - 1), neg;
+    __m512i sp, nk;
+    F8_T y2, t;
+    M_(x8_ptrs_)(ent, k0, nreal, &k->dp, &sp, &neg, &nk);
+    __m512i kind = _mm512_srli_epi64(nk, 32);
+    __mmask8 cancel = _mm512_mask_cmpeq_epi64_mask(real, kind, _mm512_set1_epi64(MSM_KIND_CANCEL));
+    __mmask8 dbl = _mm512_mask_cmpeq_epi64_mask(real, kind, _mm512_set1_epi64(MSM_KIND_DBL));
+    k->live = real & (__mmask8)~cancel;
+    memcpy(&k->x1, xs + b * 2 * sizeof(F8_T), sizeof k->x1);
+    F8_(load_ptrs)(&k->y1, _mm512_add_epi64(k->dp, off_y));
+    memcpy(&k->x2, xs + b * 2 * sizeof(F8_T) + sizeof(F8_T), sizeof k->x2);
+    F8_(load_ptrs)(&y2, _mm512_add_epi64(sp, off_y));
+    /* Bounds (components, Fp or Fp2): x1, x2, y1, y2 canonical; num and den in [0, 2p]; every
+     * multiplication's operands in [0, 2p], so its result is under 2p (4p^2 at most per Fp
+     * product, 8p^2 per Karatsuba sum, src/field/fp_ifma_fp2.h). */
+    F8_(neg_sub_lazy_)(&k->num, neg, &y2, &k->y1); /* +-y2 - y1 + p */
+    F8_(sub_lazy_)(&k->den, &k->x2, &k->x1, fp52_p);
+    if (dbl) {
+        F8_(add_wide_)(&t, &k->y1, &k->y1);
+        F8_(blend)(&k->den, dbl, &k->den, &t);
+        F8_T x1sq;
+        F8_CALL(sqr)(&x1sq, &k->x1);
+        F8_(add)(&t, &x1sq, &x1sq);
+        F8_(add)(&t, &t, &x1sq);
+        F8_(blend)(&k->num, dbl, &k->num, &t);
     }
-    *dp = _mm512_loadu_si512((const void *)d);
-    *sp = _mm512_loadu_si512((const void *)s);
-    *neg = ng;
+    /* ~live is the forward pass's |special|, so the norm is the one kept there: a block with no
+     * live lane multiplies the chain by one and stores nothing */
+    F8_(blend)(&k->den, (__mmask8)~k->live, &k->den, one);
+#if F8_KEEP_NORM
+    memcpy(&k->nrm, pref + (nblk + b) * sizeof(fp52x8), sizeof k->nrm);
+#else
+    F8_NORM(&k->nrm, &k->den);
+#endif
+    memcpy(&k->p, pref + b * sizeof(fp52x8), sizeof k->p);
+}
+
+/* y3 = t - y1 (t = lambda (x1 - x3), raw) and the stores of x3 (canonical) and y3. */
+static inline void M_(x8_bwd_store_)(const M_(x8_blk_) *k, const F8_T *x3, F8_T *t)
+{
+    const __m512i off_y = _mm512_set1_epi64((long long)offsetof(AFF_T, y));
+    F8_(sub_lazy_)(t, t, &k->y1, fp52_p); /* y3 + p in (0, 3p) */
+    F8_(reduce_4p_)(t, t);
+    F8_(store_ptrs_canon_)(k->dp, k->live, x3);
+    F8_(store_ptrs_canon_)(_mm512_add_epi64(k->dp, off_y), k->live, t);
 }
 
 static void M_(batch_apply_x8_)(MSM_ENTRY_T *ent, size_t m, B_T *pre)
@@ -116,7 +191,7 @@ static void M_(batch_apply_x8_)(MSM_ENTRY_T *ent, size_t m, B_T *pre)
 #endif
     unsigned char *xs = pref + (1 + F8_KEEP_NORM) * nblk * sizeof(fp52x8); /* x1, x2 per block */
     fp52x8 acc, nrm, one_b;
-    F8_T one, x1, y1, x2, y2, den, num, t;
+    F8_T one, x1, y1, x2, den, t;
     F8_SET_ONE(&one);
     fp52x8_set_one(&one_b);
     acc = one_b;
@@ -125,8 +200,8 @@ static void M_(batch_apply_x8_)(MSM_ENTRY_T *ent, size_t m, B_T *pre)
         size_t k0 = 8 * b;
         unsigned nreal = m - k0 < 8 ? (unsigned)(m - k0) : 8;
         __mmask8 real = (__mmask8)((1u << nreal) - 1), neg, special, dbl = 0;
-        __m512i dp, sp;
-        M_(x8_ptrs_)(ent, k0, nreal, &dp, &sp, &neg);
+        __m512i dp, sp, nk;
+        M_(x8_ptrs_)(ent, k0, nreal, &dp, &sp, &neg, &nk);
         F8_(load_ptrs)(&x1, dp);
         F8_(load_ptrs)(&x2, sp);
         memcpy(xs + b * 2 * sizeof(F8_T), &x1, sizeof x1);
@@ -152,10 +227,10 @@ static void M_(batch_apply_x8_)(MSM_ENTRY_T *ent, size_t m, B_T *pre)
                 special |= (__mmask8)(1u << i);
             }
         }
-        F8_(sub)(&den, &x2, &x1);
+        F8_(sub_lazy_)(&den, &x2, &x1, fp52_p); /* (0, 2p): an operand of the norm */
         if (dbl) {
             F8_(load_ptrs)(&y1, _mm512_add_epi64(dp, off_y));
-            F8_(add)(&t, &y1, &y1);
+            F8_(add_wide_)(&t, &y1, &y1); /* 2 y1 < 2p */
             F8_(blend)(&den, dbl, &den, &t);
         }
         F8_(blend)(&den, special, &den, &one);
@@ -164,7 +239,7 @@ static void M_(batch_apply_x8_)(MSM_ENTRY_T *ent, size_t m, B_T *pre)
 #if F8_KEEP_NORM
         memcpy(norms + b * sizeof(fp52x8), &nrm, sizeof nrm);
 #endif
-        fp52x8_mul(&acc, &acc, &nrm);
+        cuzk__fp52x8_mul(&acc, &acc, &nrm);
     }
     /* The 8 chain totals (never zero: every factor is the norm of a nonzero difference, of 2y
      * or of one) share one inversion. */
@@ -182,65 +257,53 @@ static void M_(batch_apply_x8_)(MSM_ENTRY_T *ent, size_t m, B_T *pre)
     inv[0] = all;
     fp52x8_load(&acc, inv); /* lane i: 1 / (product of its chain) */
     /* Backward: per block, 1/N(den) = acc * prefix; acc *= N(den); then lambda, x3, y3. */
-    for (size_t b = nblk; b-- > 0;) {
-        size_t k0 = 8 * b;
-        unsigned nreal = m - k0 < 8 ? (unsigned)(m - k0) : 8;
-        __mmask8 real = (__mmask8)((1u << nreal) - 1), neg, cancel = 0, dbl = 0;
-        for (unsigned i = 0; i < nreal; i++) {
-            uint32_t kind = ent[k0 + i].kind;
-            if (kind == MSM_KIND_CANCEL)
-                cancel |= (__mmask8)(1u << i);
-            else if (kind == MSM_KIND_DBL)
-                dbl |= (__mmask8)(1u << i);
-        }
-        __mmask8 live = real & (__mmask8)~cancel;
-        if (!live)
-            continue; /* the chain factors were all one */
-        __m512i dp, sp;
-        M_(x8_ptrs_)(ent, k0, nreal, &dp, &sp, &neg);
-        memcpy(&x1, xs + b * 2 * sizeof(F8_T), sizeof x1);
-        F8_(load_ptrs)(&y1, _mm512_add_epi64(dp, off_y));
-        memcpy(&x2, xs + b * 2 * sizeof(F8_T) + sizeof(F8_T), sizeof x2);
-        F8_(load_ptrs)(&y2, _mm512_add_epi64(sp, off_y));
-        if (neg) {
-            F8_T zero;
-            memset(&zero, 0, sizeof zero);
-            F8_(sub)(&t, &zero, &y2);
-            F8_(blend)(&y2, neg, &y2, &t);
-        }
-        F8_(sub)(&den, &x2, &x1);
-        F8_(sub)(&num, &y2, &y1);
-        if (dbl) {
-            F8_(add)(&t, &y1, &y1);
-            F8_(blend)(&den, dbl, &den, &t);
-            F8_T x1sq;
-            F8_(sqr)(&x1sq, &x1);
-            F8_(add)(&t, &x1sq, &x1sq);
-            F8_(add)(&t, &t, &x1sq);
-            F8_(blend)(&num, dbl, &num, &t);
-        }
-        /* ~live is the forward pass's |special|, so the norm is the one kept there */
-        F8_(blend)(&den, (__mmask8)~live, &den, &one);
-#if F8_KEEP_NORM
-        memcpy(&nrm, norms + b * sizeof(fp52x8), sizeof nrm);
-#else
-        F8_NORM(&nrm, &den);
+    size_t b = nblk;
+#if MSM_BATCH_X8 == 1
+    /* G1: two blocks at a time, so that lambda, its square and y3 are pairs of independent
+     * products whose reductions interleave (cuzk__fp52x8_mul2 and friends: G1 2^12 12.6 ->
+     * 11.9 ms, docs/PERFORMANCE.md). Same steps as the loop below; a block with no live lane
+     * multiplies the chain by one and stores nothing, so it needs no skip here. In G1 the norm
+     * is den itself and 1 / N(den) its inverse. */
+    while (b >= 2) {
+        M_(x8_blk_) k0, k1;
+        fp52x8 ninv0, ninv1, lam0, lam1, x3_0, x3_1, t0, t1;
+        M_(x8_bwd_prep_)(&k0, ent, m, b - 1, pre, &one);
+        M_(x8_bwd_prep_)(&k1, ent, m, b - 2, pre, &one);
+        b -= 2;
+        cuzk__fp52x8_mul2(&ninv0, &acc, &k0.p, &acc, &acc, &k0.nrm);
+        cuzk__fp52x8_mul2(&ninv1, &acc, &k1.p, &acc, &acc, &k1.nrm);
+        cuzk__fp52x8_mul2(&lam0, &k0.num, &ninv0, &lam1, &k1.num, &ninv1);
+        cuzk__fp52x8_sqr2_raw(&x3_0, &lam0, &x3_1, &lam1);
+        fp52x8_sub2_lazy_(&x3_0, &x3_0, &k0.x1, &k0.x2, fp52_2p);
+        fp52x8_sub2_lazy_(&x3_1, &x3_1, &k1.x1, &k1.x2, fp52_2p);
+        fp52x8_reduce_4p_(&x3_0, &x3_0);
+        fp52x8_reduce_4p_(&x3_1, &x3_1);
+        fp52x8_sub_lazy_(&t0, &k0.x1, &x3_0, fp52_p);
+        fp52x8_sub_lazy_(&t1, &k1.x1, &x3_1, fp52_p);
+        cuzk__fp52x8_mul2_raw(&t0, &t0, &lam0, &t1, &t1, &lam1);
+        M_(x8_bwd_store_)(&k0, &x3_0, &t0);
+        M_(x8_bwd_store_)(&k1, &x3_1, &t1);
+    }
 #endif
-        fp52x8 p, ninv;
+    while (b-- > 0) {
+        M_(x8_blk_) k;
+        fp52x8 ninv;
         F8_T inv8, lam, x3;
-        memcpy(&p, pref + b * sizeof(fp52x8), sizeof p);
-        fp52x8_mul(&ninv, &acc, &p);  /* 1 / N(den) */
-        fp52x8_mul(&acc, &acc, &nrm); /* 1 / (chain product before this block) */
-        F8_INV_FROM_NORM(&inv8, &den, &ninv);
-        F8_(mul)(&lam, &num, &inv8);
-        F8_(sqr)(&x3, &lam);
-        F8_(sub)(&x3, &x3, &x1);
-        F8_(sub)(&x3, &x3, &x2);
-        F8_(sub)(&t, &x1, &x3);
-        F8_(mul)(&t, &t, &lam);
-        F8_(sub)(&t, &t, &y1);
-        F8_(store_ptrs)(dp, live, &x3);
-        F8_(store_ptrs)(_mm512_add_epi64(dp, off_y), live, &t);
+        M_(x8_bwd_prep_)(&k, ent, m, b, pre, &one);
+        if (!k.live)
+            continue; /* the chain factors were all one */
+        /* 1 / N(den), and 1 / (chain product before this block) */
+        cuzk__fp52x8_mul2(&ninv, &acc, &k.p, &acc, &acc, &k.nrm);
+        F8_INV_FROM_NORM(&inv8, &k.den, &ninv);
+        F8_CALL(mul)(&lam, &k.num, &inv8);
+        /* x3 = lam^2 - x1 - x2 + 2p in (0, 4p), reduced once for both its store and y3; the
+         * carry passes of the raw results are the lazy subtractions' own. */
+        F8_CALL(sqr_raw)(&x3, &lam);
+        F8_(sub2_lazy_)(&x3, &x3, &k.x1, &k.x2, fp52_2p);
+        F8_(reduce_4p_)(&x3, &x3);
+        F8_(sub_lazy_)(&t, &k.x1, &x3, fp52_p); /* (0, 2p) */
+        F8_CALL(mul_raw)(&t, &t, &lam);
+        M_(x8_bwd_store_)(&k, &x3, &t);
     }
 }
 

@@ -9,16 +9,7 @@
  * lane, a side bucket) run the scalar M_(x_madd_) / M_(x_add_) on that lane after a round trip
  * through memory. Included by pippenger_impl.h before M_(reduce_) when MSM_BATCH_X8 is defined
  * (after src/msm/batch_affine_x8.h, whose F8_* macros it uses and #undefs); no include guard.
- */
-/*
- * The window sums (running sums) of src/msm/pippenger_impl.h for affine buckets, 8 windows at
- * once with the IFMA Fp arithmetic: window i of the task is lane i, and each bucket step is the
- * same XYZZ madd (run += bucket) and add (tot += run) as M_(reduce_), as 8-lane vector
- * formulas. Lanes at infinity are tracked as masks; the rare cases the vector formulas do not
- * cover (P == +-Q in a lane, a side bucket) run the scalar M_(x_madd_) / M_(x_add_) on that lane
- * after a round trip through memory. Included by pippenger_impl.h before M_(reduce_) when
- * MSM_BATCH_X8 is defined (after src/msm/batch_affine_x8.h, whose F8_* macros it uses and
- * #undefs); no include guard.
+ * The multiplications are calls (src/field/fp_ifma.c: code size).
  */
 
 typedef struct {
@@ -56,24 +47,24 @@ static inline __mmask8 M_(xyzz8_madd_)(M_(xyzz8_) *o, const M_(xyzz8_) *p, const
                                        const F8_T *qy)
 {
     F8_T u2, s2, pd, r, pp, ppp, qq, t;
-    F8_(mul)(&u2, qx, &p->zz);
-    F8_(mul)(&s2, qy, &p->zzz);
+    F8_CALL(mul)(&u2, qx, &p->zz);
+    F8_CALL(mul)(&s2, qy, &p->zzz);
     F8_(sub)(&pd, &u2, &p->x);
     F8_(sub)(&r, &s2, &p->y);
     __mmask8 z = F8_(is_zero_mask)(&pd);
-    F8_(sqr)(&pp, &pd);
-    F8_(mul)(&ppp, &pd, &pp);
-    F8_(mul)(&qq, &p->x, &pp);
-    F8_(sqr)(&o->x, &r);
+    F8_CALL(sqr)(&pp, &pd);
+    F8_CALL(mul)(&ppp, &pd, &pp);
+    F8_CALL(mul)(&qq, &p->x, &pp);
+    F8_CALL(sqr)(&o->x, &r);
     F8_(sub)(&o->x, &o->x, &ppp);
     F8_(add)(&t, &qq, &qq);
     F8_(sub)(&o->x, &o->x, &t);
     F8_(sub)(&t, &qq, &o->x);
-    F8_(mul)(&t, &r, &t);
-    F8_(mul)(&s2, &p->y, &ppp);
+    F8_CALL(mul)(&t, &r, &t);
+    F8_CALL(mul)(&s2, &p->y, &ppp);
     F8_(sub)(&o->y, &t, &s2);
-    F8_(mul)(&o->zz, &p->zz, &pp);
-    F8_(mul)(&o->zzz, &p->zzz, &ppp);
+    F8_CALL(mul)(&o->zz, &p->zz, &pp);
+    F8_CALL(mul)(&o->zzz, &p->zzz, &ppp);
     return z;
 }
 
@@ -82,28 +73,28 @@ static inline __mmask8 M_(xyzz8_add_)(M_(xyzz8_) *o, const M_(xyzz8_) *p,
                                       const M_(xyzz8_) *q)
 {
     F8_T u1, u2, s1, s2, pd, r, pp, ppp, qq, t;
-    F8_(mul)(&u1, &p->x, &q->zz);
-    F8_(mul)(&u2, &q->x, &p->zz);
-    F8_(mul)(&s1, &p->y, &q->zzz);
-    F8_(mul)(&s2, &q->y, &p->zzz);
+    F8_CALL(mul)(&u1, &p->x, &q->zz);
+    F8_CALL(mul)(&u2, &q->x, &p->zz);
+    F8_CALL(mul)(&s1, &p->y, &q->zzz);
+    F8_CALL(mul)(&s2, &q->y, &p->zzz);
     F8_(sub)(&pd, &u2, &u1);
     F8_(sub)(&r, &s2, &s1);
     __mmask8 z = F8_(is_zero_mask)(&pd);
-    F8_(sqr)(&pp, &pd);
-    F8_(mul)(&ppp, &pd, &pp);
-    F8_(mul)(&qq, &u1, &pp);
-    F8_(sqr)(&o->x, &r);
+    F8_CALL(sqr)(&pp, &pd);
+    F8_CALL(mul)(&ppp, &pd, &pp);
+    F8_CALL(mul)(&qq, &u1, &pp);
+    F8_CALL(sqr)(&o->x, &r);
     F8_(sub)(&o->x, &o->x, &ppp);
     F8_(add)(&t, &qq, &qq);
     F8_(sub)(&o->x, &o->x, &t);
     F8_(sub)(&t, &qq, &o->x);
-    F8_(mul)(&t, &r, &t);
-    F8_(mul)(&s1, &s1, &ppp);
+    F8_CALL(mul)(&t, &r, &t);
+    F8_CALL(mul)(&s1, &s1, &ppp);
     F8_(sub)(&o->y, &t, &s1);
-    F8_(mul)(&o->zz, &p->zz, &q->zz);
-    F8_(mul)(&o->zz, &o->zz, &pp);
-    F8_(mul)(&o->zzz, &p->zzz, &q->zzz);
-    F8_(mul)(&o->zzz, &o->zzz, &ppp);
+    F8_CALL(mul)(&o->zz, &p->zz, &q->zz);
+    F8_CALL(mul)(&o->zz, &o->zz, &pp);
+    F8_CALL(mul)(&o->zzz, &p->zzz, &q->zzz);
+    F8_CALL(mul)(&o->zzz, &o->zzz, &ppp);
     return z;
 }
 
@@ -249,6 +240,7 @@ static void M_(reduce_windows_x8_)(JAC_T *out, size_t stride, const MSM_WORKER_T
 
 #undef F8_T
 #undef F8_
+#undef F8_CALL
 #undef F8_NORM
 #undef F8_INV_FROM_NORM
 #undef F8_SET_ONE

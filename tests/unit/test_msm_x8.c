@@ -305,19 +305,56 @@ static void rand_fp(cuzk_fp_t *out)
 
 /* Eight Fp2 lanes; each coordinate is loaded either as x or, half the time, as the lazy x + p
  * (the [p, 2p) half of the range the 8-lane code keeps values in). */
+/* One component, plus p at random, and 0 sometimes as 2p (the top of the lazy operands'
+ * range [0, 2p], src/field/fp_ifma.h). */
+static void lazy_component(cuzk_fp_t *c)
+{
+    bool zero = true;
+    for (int i = 0; i < 6; i++)
+        zero = zero && c->l[i] == 0;
+    if (test_rand_u64() & 1)
+        mont_add_raw(c->l, c->l, cuzk_fp_modulus, 6);
+    if (zero && (test_rand_u64() & 1))
+        mont_add_raw(c->l, c->l, cuzk_fp_modulus, 6);
+}
+
 static void load_lazy(fp2x8 *r, const cuzk_fp2_t v[8])
 {
     cuzk_fp_t c0[8], c1[8];
     for (int k = 0; k < 8; k++) {
         c0[k] = v[k].c0;
         c1[k] = v[k].c1;
-        if (test_rand_u64() & 1)
-            mont_add_raw(c0[k].l, c0[k].l, cuzk_fp_modulus, 6);
-        if (test_rand_u64() & 1)
-            mont_add_raw(c1[k].l, c1[k].l, cuzk_fp_modulus, 6);
+        lazy_component(&c0[k]);
+        lazy_component(&c1[k]);
     }
     fp52x8_load(&r->c0, c0);
     fp52x8_load(&r->c1, c1);
+}
+
+/* A raw result (signed limbs) to canonical: + p with one carry pass, then reduce from [0, 4p). */
+static void raw_to_canonical(fp52x8 *r, const fp52x8 *raw)
+{
+    fp52x8 zero;
+    memset(&zero, 0, sizeof zero);
+    fp52x8_sub_lazy_(r, raw, &zero, fp52_p);
+    fp52x8_reduce_4p_(r, r);
+}
+
+static void check_fp2_lanes(const fp2x8 *x, bool raw, const cuzk_fp2_t want[8], const char *what,
+                            int it, int step)
+{
+    cuzk_fp_t c0[8], c1[8];
+    fp2x8 v = *x;
+    if (raw) {
+        raw_to_canonical(&v.c0, &x->c0);
+        raw_to_canonical(&v.c1, &x->c1);
+    }
+    fp52x8_store(c0, &v.c0);
+    fp52x8_store(c1, &v.c1);
+    for (int k = 0; k < 8; k++)
+        CHECK_MSG(memcmp(&c0[k], &want[k].c0, sizeof c0[k]) == 0 &&
+                      memcmp(&c1[k], &want[k].c1, sizeof c1[k]) == 0,
+                  "%s: iteration %d, step %d, lane %d", what, it, step, k);
 }
 #endif
 
@@ -344,6 +381,16 @@ CUZK_TEST(msm_fp2x8_mul_vs_scalar)
             fp2x8 *rhs = step & 1 ? &x : &y;
             for (int k = 0; k < 8; k++)
                 cuzk_fp2_mul(&want[k], &a[k], step & 1 ? &a[k] : &b[k]);
+            /* the raw and squaring forms on the same operands first */
+            fp2x8 r;
+            fp2x8_mul_raw_(&r, &x, rhs);
+            check_fp2_lanes(&r, true, want, "mul_raw", it, step);
+            if (step & 1) {
+                fp2x8_sqr(&r, &x);
+                check_fp2_lanes(&r, false, want, "sqr", it, step);
+                fp2x8_sqr_raw_(&r, &x);
+                check_fp2_lanes(&r, true, want, "sqr_raw", it, step);
+            }
             fp2x8_mul(&x, &x, rhs);
             cuzk_fp_t c0[8], c1[8];
             fp52x8_store(c0, &x.c0);
