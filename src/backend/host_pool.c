@@ -135,10 +135,15 @@ static void *pool_alloc(void *ctx, size_t bytes)
         pthread_mutex_unlock(&hp->mu);
         return p;
     }
-    /* Room for a new buffer: drop kept ones (they did not fit this request) first. */
+    /* Room for a new buffer: drop kept ones (they did not fit this request) first, but only
+     * when that makes room; otherwise they stay for requests they fit. */
+    uint64_t kept = 0;
+    for (size_t k = 0; k < hp->n; k++)
+        kept += hp->b[k].used ? 0 : hp->b[k].bytes;
+    const bool can = hp->held - kept + bytes <= hp->max_bytes;
     void *drop[64];
     size_t nd = 0;
-    for (size_t k = 0; k < hp->n && hp->held + bytes > hp->max_bytes && nd < 64;) {
+    for (size_t k = 0; can && k < hp->n && hp->held + bytes > hp->max_bytes && nd < 64;) {
         if (hp->b[k].used) {
             k++;
             continue;

@@ -53,11 +53,18 @@ CUZK_TEST(host_pool_reuse_and_limits)
     CHECK(f && stats(hp).fallback == 1 && stats(hp).buffers == 3);
     f[50 * MiB - 1] = 7;
     cuzk_vec_free(&va, f);
+    /* A kept buffer is not dropped for a request that would not fit without it either. */
+    cuzk_vec_free(&va, d);
+    uint8_t *h = cuzk_vec_alloc_bytes(&va, 90 * MiB); /* 164 in use + 90 > 200 even without d */
+    CHECK(h && stats(hp).fallback == 2 && stats(hp).buffers == 3);
+    cuzk_vec_free(&va, h);
+    d = cuzk_vec_alloc_bytes(&va, 20 * MiB);
+    CHECK(d && stats(hp).reused == 2);
     cuzk_vec_free(&va, b);
     cuzk_vec_free(&va, d);
     cuzk_vec_free(&va, e);
     s = stats(hp);
-    CHECK(s.bytes_in_use == 0 && s.bytes_held == 184 * MiB && s.requests == 6);
+    CHECK(s.bytes_in_use == 0 && s.bytes_held == 184 * MiB && s.requests == 8);
     /* Every kept buffer is still there to be reused. */
     void *g = cuzk_vec_alloc_bytes(&va, 100 * MiB);
     CHECK(g == e);
