@@ -7,7 +7,8 @@
 # Usage (on a CUDA host): scripts/gpu-multi.sh [BIN_DIR]   env: CIRCUIT (sha256-chain:16),
 #   N (proofs per batch, 48), J (client concurrency, 8), WORKERS (prover workers per GPU, 2),
 #   SYNTH (synthesis workers, 0 = the default), RUNS (device lists, "0" and then all GPUs;
-#   e.g. RUNS="0 0,1:1" runs [0] then [0, 1] with 1 prover worker per GPU)
+#   e.g. RUNS="0 0,1:1" runs [0] then [0, 1] with 1 prover worker per GPU), ABC_POOL (true:
+#   the a/b/c pool, memory.abc_pool; false: fresh a/b/c per partition)
 set -u
 BIN=${1:-build/gpu-carry/bin}
 CIRCUIT=${CIRCUIT:-sha256-chain:16}
@@ -39,6 +40,8 @@ listen = "unix://$T/cuzk.sock"
 backend = "${BACKEND:-cuda}"
 prover_workers = $2
 synthesis_workers = $SYNTH
+[memory]
+abc_pool = ${ABC_POOL:-true}
 [gpus]
 devices = [$1]
 [[circuits]]
@@ -85,6 +88,7 @@ for line in open(log):
 print("  mean ms per partition: " + "  ".join(f"{k} {sums[k] / cnt[k]:.1f}" for k in cnt))
 PY
     "$BIN/cuzk-bench" status --addr "$addr" | grep -iE "gpu|cuda" | head -8
+    "$BIN/cuzk-bench" metrics --addr "$addr" | grep -E "^cuzk_abc_pool" || true
     kill -TERM "$DPID"
     wait "$DPID" && echo "daemon exited 0" || { echo "daemon exit status $?"; return 1; }
     DPID=
