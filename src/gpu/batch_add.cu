@@ -5,14 +5,6 @@
  * thread adds the selected bases of a few bitmap words into an XYZZ accumulator (madd-2008-s),
  * then the thread sums are added K at a time until one is left (src/gpu/msm_kernels.cuh).
  */
-/* The G1 MSM's arithmetic (msm_g1.cu): run D3, G1 2^24 at 50 % 5.26 -> 4.84 ms, 2^26 17.89 ->
- * 16.49 ms; G2 (also compiled here) unchanged at 3.39 ms for 2^20. */
-#ifndef CUZK_GPU_MONT_SQR
-#define CUZK_GPU_MONT_SQR 2
-#endif
-#ifndef CUZK_GPU_PT_FUSED
-#define CUZK_GPU_PT_FUSED 1
-#endif
 #include "gpu/msm_dev.cuh"
 
 #include <string.h>

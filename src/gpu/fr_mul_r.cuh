@@ -127,24 +127,7 @@ CUZK_MONT_FN void fr_mul_r_eo(uint32_t *r, const uint32_t *a, const uint32_t *b0
 #pragma unroll
         for (int j = 0; j < N; j++)
             o[j] = 0;
-        /* e += a_even bi, o += a_odd bi */
-        CZ_MADLO_CC(e[0], a[0], bi, e[0]);
-        CZ_MADCHI_CC(e[1], a[0], bi, e[1]);
-#pragma unroll
-        for (int j = 2; j < N; j += 2) {
-            CZ_MADCLO_CC(e[j], a[j], bi, e[j]);
-            CZ_MADCHI_CC(e[j + 1], a[j], bi, e[j + 1]);
-        }
-        CZ_ADDC(e[N], e[N], 0u);
-        CZ_MADLO_CC(o[0], a[1], bi, o[0]);
-        CZ_MADCHI_CC(o[1], a[1], bi, o[1]);
-#pragma unroll
-        for (int j = 2; j < N - 2; j += 2) {
-            CZ_MADCLO_CC(o[j], a[j + 1], bi, o[j]);
-            CZ_MADCHI_CC(o[j + 1], a[j + 1], bi, o[j + 1]);
-        }
-        CZ_MADCLO_CC(o[N - 2], a[N - 1], bi, o[N - 2]);
-        CZ_MADCHI(o[N - 1], a[N - 1], bi, o[N - 1]);
+        fr_mont::row_prod_eo(e, o, a, bi); /* e += a_even bi, o += a_odd bi */
         /* q = -t0 and qh = q - (t0 != 0), the high word of q r_1 */
         const uint32_t t0 = e[0];
         uint32_t q, qh;
@@ -169,13 +152,7 @@ CUZK_MONT_FN void fr_mul_r_eo(uint32_t *r, const uint32_t *a, const uint32_t *b0
         }
         CZ_MADCLO_CC(o[N - 2], fr_params::m(N - 1), q, o[N - 2]);
         CZ_MADCHI(o[N - 1], fr_params::m(N - 1), q, o[N - 1]);
-        /* t = V / 2^32 = e[1..N] + o */
-        CZ_ADD_CC(e[0], e[1], o[0]);
-#pragma unroll
-        for (int j = 1; j < N - 1; j++)
-            CZ_ADDC_CC(e[j], e[j + 1], o[j]);
-        CZ_ADDC(e[N - 1], e[N], o[N - 1]);
-        e[N] = 0;
+        fr_mont::row_shift_(e, o); /* t = V / 2^32 = e[1..N] + o */
     }
     fr_mont::finish<RED>(r, e);
 }

@@ -318,7 +318,6 @@ template <class F> struct mont_dev {
     template <bool RED = true>
     static CUZK_MONT_FN void mul_eo(uint32_t *r, const uint32_t *a, const uint32_t *b0)
     {
-        CZ_CC;
         uint32_t e[N + 1], o[N], b[N];
 #pragma unroll
         for (int j = 0; j < N; j++)
@@ -335,50 +334,8 @@ template <class F> struct mont_dev {
 #pragma unroll
             for (int j = 0; j < N; j++)
                 o[j] = 0;
-            /* e += a_even bi, o += a_odd bi */
-            CZ_MADLO_CC(e[0], a[0], bi, e[0]);
-            CZ_MADCHI_CC(e[1], a[0], bi, e[1]);
-#pragma unroll
-            for (int j = 2; j < N; j += 2) {
-                CZ_MADCLO_CC(e[j], a[j], bi, e[j]);
-                CZ_MADCHI_CC(e[j + 1], a[j], bi, e[j + 1]);
-            }
-            CZ_ADDC(e[N], e[N], 0u);
-            CZ_MADLO_CC(o[0], a[1], bi, o[0]);
-            CZ_MADCHI_CC(o[1], a[1], bi, o[1]);
-#pragma unroll
-            for (int j = 2; j < N - 2; j += 2) {
-                CZ_MADCLO_CC(o[j], a[j + 1], bi, o[j]);
-                CZ_MADCHI_CC(o[j + 1], a[j + 1], bi, o[j + 1]);
-            }
-            CZ_MADCLO_CC(o[N - 2], a[N - 1], bi, o[N - 2]);
-            CZ_MADCHI(o[N - 1], a[N - 1], bi, o[N - 1]);
-            /* e += m_even q (clears e[0]), o += m_odd q */
-            const uint32_t q = e[0] * F::n0;
-            CZ_MADLO_CC(e[0], F::m(0), q, e[0]);
-            CZ_MADCHI_CC(e[1], F::m(0), q, e[1]);
-#pragma unroll
-            for (int j = 2; j < N; j += 2) {
-                CZ_MADCLO_CC(e[j], F::m(j), q, e[j]);
-                CZ_MADCHI_CC(e[j + 1], F::m(j), q, e[j + 1]);
-            }
-            CZ_ADDC(e[N], e[N], 0u);
-            CZ_MADLO_CC(o[0], F::m(1), q, o[0]);
-            CZ_MADCHI_CC(o[1], F::m(1), q, o[1]);
-#pragma unroll
-            for (int j = 2; j < N - 2; j += 2) {
-                CZ_MADCLO_CC(o[j], F::m(j + 1), q, o[j]);
-                CZ_MADCHI_CC(o[j + 1], F::m(j + 1), q, o[j + 1]);
-            }
-            CZ_MADCLO_CC(o[N - 2], F::m(N - 1), q, o[N - 2]);
-            CZ_MADCHI(o[N - 1], F::m(N - 1), q, o[N - 1]);
-            /* t = V / 2^32 = e[1..N] + o */
-            CZ_ADD_CC(e[0], e[1], o[0]);
-#pragma unroll
-            for (int j = 1; j < N - 1; j++)
-                CZ_ADDC_CC(e[j], e[j + 1], o[j]);
-            CZ_ADDC(e[N - 1], e[N], o[N - 1]);
-            e[N] = 0;
+            row_prod_eo(e, o, a, bi); /* e += a_even bi, o += a_odd bi */
+            row_redc_eo(e, o);        /* + m q, then t = V / 2^32 */
         }
         finish<RED>(r, e);
     }

@@ -4,17 +4,6 @@
  * sums combined on the host. Also the per-device MSM cache and the resident-bases object, shared
  * with src/gpu/msm_g2.cu and src/gpu/batch_add.cu. The algorithm: src/gpu/msm_kernels.cuh.
  */
-/* G1's arithmetic beyond msm_dev.cuh's (run D2b, docs/PERFORMANCE.md "Even/odd squaring and
- * one reduction for Y3"): the even/odd squaring (mont.cuh sqr_eo) and Y3 = A B - C D with one
- * reduction (point.cuh CUZK_GPU_PT_FUSED): G1 2^24 resident 114.0 -> 105.7 ms (batch_add.cu
- * too). Not for G2 (msm_g2.cu): Fp2 squarings are Fp products, and its fused form measured
- * 33.8 -> 34.1 ms. */
-#ifndef CUZK_GPU_MONT_SQR
-#define CUZK_GPU_MONT_SQR 2
-#endif
-#ifndef CUZK_GPU_PT_FUSED
-#define CUZK_GPU_PT_FUSED 1
-#endif
 #include "gpu/msm_dev.cuh"
 
 #include <string.h>

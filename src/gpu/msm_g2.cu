@@ -8,6 +8,10 @@
 #ifndef CUZK_GPU_MONT_ROLL
 #define CUZK_GPU_MONT_ROLL 4
 #endif
+/* Y3 as two products and a subtraction (msm_dev.cuh: the fused form is slower for G2). */
+#ifndef CUZK_GPU_PT_FUSED
+#define CUZK_GPU_PT_FUSED 0
+#endif
 #include "gpu/msm_dev.cuh"
 
 #include <string.h>
