@@ -102,11 +102,13 @@ prover)
     # (CUZK_PROVER_H_UNFUSED=1); with c uploaded instead of made on the device (hostc); with one
     # or four pinning threads (pin1, pin4; CUZK_GPU_PIN_THREADS); with the NTT of before the
     # register rounds and the tiled bit reversal (ntt0); with a, b, c in fresh memory per proof
-    # instead of the a/b/c pool (nopool). Host trace of the H step and device timing lines; then
+    # instead of the a/b/c pool (nopool); with the NTT's Montgomery twiddle products instead of
+    # Shoup's (ntt5, CUZK_GPU_MONT=5). Host trace of the H step and device timing lines; then
     # CPU proof = CUDA proofs at 2^-6.
     for v in ${PROVER_VARIANTS:-default thp0 unfused}; do
-        thp=; uf=; hc=; pt=; rx=; br=; np=
+        thp=; uf=; hc=; pt=; rx=; br=; np=; mont=
         [ $v = thp0 ] && thp=0
+        [ $v = ntt5 ] && mont=5
         [ $v = nopool ] && np=--no-abc-pool
         [ $v = ntt0 ] && rx=1 && br=0
         [ $v = unfused ] && uf=1
@@ -114,7 +116,7 @@ prover)
         [ $v = pin1 ] && pt=1
         [ $v = pin4 ] && pt=4
         CUZK_THP=$thp CUZK_PROVER_H_UNFUSED=$uf CUZK_PROVER_H_HOST_C=$hc CUZK_GPU_PIN_THREADS=$pt \
-            CUZK_GPU_NTT_RADIX=$rx CUZK_GPU_NTT_BITREV=$br \
+            CUZK_GPU_NTT_RADIX=$rx CUZK_GPU_NTT_BITREV=$br CUZK_GPU_MONT=$mont \
             CUZK_TIMING=1 CUZK_GPU_H_TRACE=1 step 300 \
             "prover-$v" "$B" porep-shape --backend cuda --mode prove --keep-resident \
             --repeat "${FULL_REPEAT:-3}" --threads "$NT" $np

@@ -12,6 +12,7 @@
  */
 #include "gpu/fp.cuh"
 #include "gpu/fr_mul_r.cuh"
+#include "gpu/fr_shoup.cuh"
 #include "gpu/gpu_internal.cuh"
 
 #include <type_traits>
@@ -27,6 +28,12 @@ __device__ __forceinline__ void mul_variant(int v, uint32_t *r, const uint32_t *
         }
         if (v == 9) {
             fr_mul_r_eo(r, a, b);
+            return;
+        }
+        if (v == 13) {
+            uint32_t w[8], wq[8];
+            fr_shoup_companion(w, wq, b);
+            fr_mul_shoup(r, a, w, wq);
             return;
         }
     }
@@ -104,9 +111,18 @@ template <class M, int V> __global__ void k_field_bench(uint32_t *io, int iters)
         y[j] = io[N + j];
         z[j] = io[2 * N + j];
     }
-    for (int it = 0; it < iters; it++) {
-        mul_variant<M>(V, x, x, y);
-        mul_variant<M>(V, z, z, y);
+    if constexpr (V == 13 && std::is_same<M, fr_mont>::value) {
+        uint32_t w[N], wq[N];
+        fr_shoup_companion(w, wq, y);
+        for (int it = 0; it < iters; it++) {
+            fr_mul_shoup(x, x, w, wq);
+            fr_mul_shoup(z, z, w, wq);
+        }
+    } else {
+        for (int it = 0; it < iters; it++) {
+            mul_variant<M>(V, x, x, y);
+            mul_variant<M>(V, z, z, y);
+        }
     }
     uint32_t acc = 0;
 #pragma unroll
@@ -185,6 +201,8 @@ double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant)
             return bench_one<fr_mont, 6>(dev, io);
         if (variant == 9)
             return bench_one<fr_mont, 9>(dev, io);
+        if (variant == 13)
+            return bench_one<fr_mont, 13>(dev, io);
         if (variant == 7)
             return bench_one<fr_mont, 7>(dev, io);
         if (variant == 10)

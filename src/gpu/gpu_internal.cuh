@@ -84,6 +84,7 @@ struct cuzk_gpu_domain_tables {
     unsigned log_n = 0;
     cuzk_gpu_buf half;   /* omega^i, i < n/2 */
     cuzk_gpu_buf scales; /* lo/hi power tables, see ntt.cu */
+    cuzk_gpu_buf shoup;  /* the pass twiddles of NTT variant 6, see ntt.cu */
 };
 
 #define CUZK_GPU_EVENTS 8

@@ -82,6 +82,8 @@
     asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c))
 #define CZ_MADCHI(d, a, b, c)                                                                      \
     asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c))
+#define CZ_MADCLO(d, a, b, c)                                                                      \
+    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c))
 #else
 #define CZ_CC                                                                                      \
     uint32_t cz_cf_ = 0;                                                                           \
@@ -105,6 +107,7 @@
 #define CZ_MADHI_CC(d, a, b, c) CZ_SET_(d, CZ_HI_(a, b) + (c), s_ >> 32)
 #define CZ_MADCHI_CC(d, a, b, c) CZ_SET_(d, CZ_HI_(a, b) + (c) + cz_cf_, s_ >> 32)
 #define CZ_MADCHI(d, a, b, c) ((d) = (uint32_t)(CZ_HI_(a, b) + (c) + cz_cf_))
+#define CZ_MADCLO(d, a, b, c) ((d) = (uint32_t)(CZ_LO_(a, b) + (c) + cz_cf_))
 #endif
 
 /*

@@ -20,7 +20,8 @@
  * tiles through shared memory (k_bitrev_tiled) so that device memory sees 512-byte runs.
  *
  * Roots come from one table per domain, half[i] = omega^i for i < n/2 (omega^(i + n/2) =
- * -omega^i; inverse roots are omega^(n - i)); scalings by K * s^i (coset shifts, 1/n, 1/Z) from
+ * -omega^i; inverse roots are omega^(n - i)); the butterflies of variant 6 read a second one, the
+ * 2^11 roots of order 2^12 each way as plain values with their Shoup quotients; scalings by K * s^i (coset shifts, 1/n, 1/Z) from
  * two small tables lo[i mod 2^12] * hi[i >> 12] with K folded into hi, applied at the load of a
  * DIF's first pass or at the store of a DIT's last pass, so they cost no extra pass. The H chain
  * (cuzk_poly_h) runs a to-coset transform per vector (DIF inverse, (1/n) g^bitrev(p) at position
@@ -31,6 +32,7 @@
  * scaling; memory: 2 x 32 n bytes per pass, plus 32 n for a diagonal's root reads.
  */
 #include "gpu/fr_mul_r.cuh"
+#include "gpu/fr_shoup.cuh"
 #include "gpu/gpu_internal.cuh"
 
 #include <stdlib.h>
@@ -39,7 +41,9 @@
  * `--filter=sweepr` on the H200 (docs/PERFORMANCE.md, "GPU NTT (issue 4)", "Fr multiplication
  * specialised to r" and "Register rounds and a tiled bit reversal"): the multiplication
  * specialised to r in the even/odd form (variant 5, fr_mul_r.cuh; 46.0 ms against 58.4 ms for the
- * 64-bit CIOS of variant 1), 2^10-element blocks (32 KiB of shared memory) of at most 8 bits per
+ * 64-bit CIOS of variant 1) for every product, except that the butterflies' products by the pass
+ * twiddles use Shoup's method with precomputed quotients (variant 6, fr_shoup.cuh: 38.5 against
+ * 40.7 ms, "Shoup's products by the twiddles"), 2^10-element blocks (32 KiB of shared memory) of at most 8 bits per
  * pass (2^27 = 7 + 7 + 7 + 6), 128 threads, stages in register rounds of 2 (40.6 against 41.8 ms
  * for one stage per trip through shared memory; rounds of 3 need 160 registers and took 45 ms),
  * twiddle-major order for one-stage trips (the first choice, variant 3 with 10 bits, 2^11 and 512
@@ -50,12 +54,14 @@
 #define NTT_THREADS 512    /* the most threads a block may have (launch bound) */
 #define NTT_THREADS_RX 128 /* the same for the register-round kernels */
 #define NTT_MINB_RX2 7     /* blocks of NTT_THREADS_RX per SM for radix 4: <= 73 registers */
+#define NTT_MINB_RX2_V6 6  /* the same for variant 6 (<= 85 registers; 36 KiB of shared memory
+                            * per block allows 6 blocks per SM anyway) */
 #define NTT_THREADS_DEFAULT 128
 #define NTT_LOGE_DEFAULT 10
 #define NTT_KMAX_DEFAULT 8
 #define NTT_JMAJOR_DEFAULT 1
 #define NTT_RADIX_DEFAULT 2
-#define NTT_MONT_DEFAULT 5
+#define NTT_MONT_DEFAULT 6
 #define SCALE_LO_BITS 12
 #define SCALE_LO (1u << SCALE_LO_BITS)
 
@@ -82,10 +88,10 @@ __device__ __forceinline__ void st_fr(fr_dev *p, const fr_dev &v)
 
 /* The multiplication of the pass kernels, by variant: 1..3 of mont.cuh, 4 and 5 the Fr-specific
  * ones of fr_mul_r.cuh (4: variant 1 without the q multiplication and one product of q * r per
- * row; 5: the same on 32-bit words in mont.cuh's even/odd form); the kernels are instantiated for
- * all five so that `cuzk-bench ntt --backend cuda` can compare them (env CUZK_GPU_MONT). Every
- * multiplication of the H chain (butterflies, diagonals, the scalings by 1/n, g^i and 1/Z, the
- * a*b - c epilogue) goes through this. */
+ * row; 5: the same on 32-bit words in mont.cuh's even/odd form; 6: 5 here, Shoup's products in
+ * twmul below); the kernels are instantiated for all six so that `cuzk-bench ntt --backend cuda`
+ * can compare them (env CUZK_GPU_MONT). Every multiplication of the H chain but the butterflies'
+ * (diagonals, the scalings by 1/n, g^i and 1/Z, the a*b - c epilogue) goes through this. */
 template <int V> __device__ __forceinline__ void fmul(fr_dev *o, const fr_dev *a, const fr_dev *b)
 {
     uint32_t x[8], y[8], r[8];
@@ -97,11 +103,31 @@ template <int V> __device__ __forceinline__ void fmul(fr_dev *o, const fr_dev *a
         fr_mont::mul_wide(r, x, y);
     else if (V == 4)
         fr_mul_r(r, x, y);
-    else if (V == 5)
+    else if (V == 5 || V == 6)
         fr_mul_r_eo(r, x, y);
     else
         fr_mont::mul_chain(r, x, y);
     fr_from_words_(o, r);
+}
+
+/* v * w for a butterfly's twiddle w = tw[i]: variant 6 multiplies by Shoup's method (fr_shoup.cuh)
+ * with the plain root at tw[i] and its companion at tw[i + hk]; the others by fmul<V>. */
+template <int V>
+__device__ __forceinline__ void twmul(fr_dev &v, const fr_dev *tw, unsigned i, unsigned hk)
+{
+    fr_dev w = ld_fr(tw + i);
+    if constexpr (V == 6) {
+        fr_dev wq = ld_fr(tw + hk + i);
+        uint32_t x[8], y[8], z[8];
+        fr_to_words_(x, &v);
+        fr_to_words_(y, &w);
+        fr_to_words_(z, &wq);
+        fr_mul_shoup(x, x, y, z);
+        fr_from_words_(&v, x);
+    } else {
+        (void)hk;
+        fmul<V>(&v, &v, &w);
+    }
 }
 
 /* omega^e (or omega^-e when |inv|) from half[i] = omega^i, i < n/2, n = 2^L, e < n. */
@@ -153,6 +179,9 @@ struct pass_desc {
     int inv;     /* inverse roots */
     int jmajor;  /* butterfly order: 0 pairs in q order, 1 twiddle index slowest (see below) */
     const fr_dev *half;
+    /* variant 6: the pass twiddles as (plain root, companion) pairs of order 2^shoup_log */
+    const fr_dev *shoup;
+    unsigned shoup_log;
     scale_desc in, out;
     /* Epilogue (DIT only): when |ea| is set, the store writes ea[i] * eb[i] - v to ea[i]. */
     fr_dev *ea;
@@ -209,19 +238,15 @@ __device__ __forceinline__ void pass_store(fr_dev *x, const pass_desc &p, uint32
  * Cooley-Tukey, (u, v) -> (u + v w, u - v w); for a DIF Gentleman-Sande, (u + v, (u - v) w). */
 template <bool DIT, int V>
 __device__ __forceinline__ void butterfly(fr_dev &u, fr_dev &v, const fr_dev *tw, unsigned j,
-                                          unsigned nb)
+                                          unsigned nb, unsigned hk)
 {
     fr_dev s, d;
-    if (DIT && j) {
-        fr_dev w = ld_fr(tw + (j << nb));
-        fmul<V>(&v, &v, &w);
-    }
+    if (DIT && j)
+        twmul<V>(v, tw, j << nb, hk);
     fr_add_dev(&s, &u, &v);
     fr_sub_dev(&d, &u, &v);
-    if (!DIT && j) {
-        fr_dev w = ld_fr(tw + (j << nb));
-        fmul<V>(&d, &d, &w);
-    }
+    if (!DIT && j)
+        twmul<V>(d, tw, j << nb, hk);
     u = s;
     v = d;
 }
@@ -255,7 +280,7 @@ __device__ __forceinline__ void ntt_round(fr_dev *sh, const fr_dev *tw, unsigned
                 if (m & (1 << hb))
                     continue;
                 const unsigned mlow = (unsigned)m & ((1u << hb) - 1);
-                butterfly<DIT, V>(v[m], v[m + (1 << hb)], tw, jl + (mlow << lo), nb);
+                butterfly<DIT, V>(v[m], v[m + (1 << hb)], tw, jl + (mlow << lo), nb, 1u << (k - 1));
             }
         }
 #pragma unroll
@@ -283,7 +308,7 @@ __device__ __forceinline__ void ntt_stages(fr_dev *sh, const fr_dev *tw, unsigne
                 jmajor ? ((r & ((1u << nb) - 1)) << (hl + 1)) | j : ((r >> hl) << (hl + 1)) | j;
             fr_dev *p0 = sh + ((q0 << lw) | wc), *p1 = p0 + (h << lw);
             fr_dev u = ld_fr(p0), v = ld_fr(p1);
-            butterfly<DIT, V>(u, v, tw, j, nb);
+            butterfly<DIT, V>(u, v, tw, j, nb, 1u << (k - 1));
             st_fr(p0, u);
             st_fr(p1, v);
         }
@@ -291,13 +316,15 @@ __device__ __forceinline__ void ntt_stages(fr_dev *sh, const fr_dev *tw, unsigne
     }
 }
 
-/* One pass (see the file comment). Shared memory: 2^(k + lw) elements, then 2^(k-1) twiddles.
+/* One pass (see the file comment). Shared memory: 2^(k + lw) elements, then 2^(k-1) twiddles
+ * (variant 6: 2^(k-1) plain roots, then their companions, and a launch bound of 6 blocks).
  * RX > 1: rounds of up to RX stages in registers (ntt_round), in kernels of their own because
  * their 2^RX live elements need more registers than the one-stage form, whose occupancy must not
  * pay for them. RX = 2 needs 70 and is held to 73 (7 blocks of 128 per SM; shared memory
  * allows 6); RX = 3 needs 160 or so. */
 template <bool DIT, int V, int RX>
-__global__ void __launch_bounds__(RX > 1 ? NTT_THREADS_RX : NTT_THREADS, RX == 2 ? NTT_MINB_RX2 : 1)
+__global__ void __launch_bounds__(RX > 1 ? NTT_THREADS_RX : NTT_THREADS,
+                                  RX == 2 ? (V == 6 ? NTT_MINB_RX2_V6 : NTT_MINB_RX2) : 1)
     k_ntt_pass(fr_dev *x, const pass_desc p)
 {
     extern __shared__ ulonglong2 ntt_smem_[];
@@ -306,8 +333,16 @@ __global__ void __launch_bounds__(RX > 1 ? NTT_THREADS_RX : NTT_THREADS, RX == 2
     const unsigned tid = threadIdx.x, T = blockDim.x;
     const uint32_t col0 = blockIdx.x << lw;
     fr_dev *tw = sh + E;
-    for (unsigned j = tid; j < hk; j += T)
-        st_fr(tw + j, root_pow(p.half, p.L, j << (p.L - k), p.inv));
+    if constexpr (V == 6) {
+        for (unsigned j = tid; j < hk; j += T) {
+            const fr_dev *e = p.shoup + 2 * ((size_t)j << (p.shoup_log - k));
+            st_fr(tw + j, ld_fr(e));
+            st_fr(tw + hk + j, ld_fr(e + 1));
+        }
+    } else {
+        for (unsigned j = tid; j < hk; j += T)
+            st_fr(tw + j, root_pow(p.half, p.L, j << (p.L - k), p.inv));
+    }
 
     if constexpr (RX > 1) {
         for (unsigned e = tid; e < E; e += T)
@@ -401,6 +436,25 @@ __global__ void k_mul_into(fr_dev *c, const fr_dev *b, size_t n)
     }
 }
 
+/* The pass twiddles of variant 6: for direction d (0 forward, 1 inverse) and j < 2^(K-1), entry
+ * d 2^(K-1) + j is the root omega_(2^K)^(+-j) as a pair (plain value, companion) (fr_shoup.cuh). */
+__global__ void k_shoup_table(fr_dev *out, const fr_dev *half, unsigned L, unsigned K)
+{
+    const uint32_t hk = 1u << (K - 1);
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < 2 * hk;
+         i += gridDim.x * blockDim.x) {
+        const uint32_t d = i / hk, j = i % hk;
+        fr_dev m = root_pow(half, L, j << (L - K), (int)d), w, wq;
+        uint32_t mw[8], ww[8], wqw[8];
+        fr_to_words_(mw, &m);
+        fr_shoup_companion(ww, wqw, mw);
+        fr_from_words_(&w, ww);
+        fr_from_words_(&wq, wqw);
+        st_fr(out + 2 * i, w);
+        st_fr(out + 2 * i + 1, wq);
+    }
+}
+
 /* out[i] = K * base^i for i < count (square and multiply over the bits of i). */
 __global__ void k_powers(fr_dev *out, const fr_dev base, const fr_dev K, uint32_t count)
 {
@@ -428,6 +482,12 @@ __global__ void k_expand(fr_dev *out, const fr_dev *lo, const fr_dev *hi, uint32
 }
 
 /* ---- tables -------------------------------------------------------------------------------- */
+
+/* Order (log) of the roots in the variant-6 twiddle table: passes have at most 12 bits. */
+static unsigned shoup_log(unsigned L)
+{
+    return L < 12 ? L : 12;
+}
 
 /* Offsets (in elements) of the tables inside cuzk_gpu_domain_tables::scales. */
 struct scale_layout {
@@ -515,6 +575,11 @@ cuzk_gpu_domain_tables &cuzk_gpu_ntt_tables_(cuzk_gpu_device &dev, const cuzk_do
     k_expand<<<1024, 256, 0, st>>>(t.half.as<fr_dev>(), sc + lay.w_lo, sc + lay.w_hi,
                                    (uint32_t)(n / 2));
     CUZK_CUDA_LAUNCHED();
+    const unsigned K = shoup_log(L);
+    t.shoup.reserve(((size_t)2 << K) * sizeof(fr_dev));
+    k_shoup_table<<<((1u << K) + 127) / 128, 128, 0, st>>>(t.shoup.as<fr_dev>(),
+                                                          t.half.as<fr_dev>(), L, K);
+    CUZK_CUDA_LAUNCHED();
     t.roots = roots;
     t.log_n = L;
     return t;
@@ -538,13 +603,15 @@ struct ntt_plan {
     {
         L = log_n;
         loge = env_uint("CUZK_GPU_NTT_LOGE", NTT_LOGE_DEFAULT, 9, 12);
-        variant = env_uint("CUZK_GPU_MONT", NTT_MONT_DEFAULT, 1, 5);
+        variant = env_uint("CUZK_GPU_MONT", NTT_MONT_DEFAULT, 1, 6);
         threads = env_uint("CUZK_GPU_NTT_THREADS", NTT_THREADS_DEFAULT, 32, NTT_THREADS);
         jmajor = env_uint("CUZK_GPU_NTT_JMAJOR", NTT_JMAJOR_DEFAULT, 0, 1);
         radix = env_uint("CUZK_GPU_NTT_RADIX", NTT_RADIX_DEFAULT, 1, 3);
         unsigned kmax = env_uint("CUZK_GPU_NTT_KMAX", NTT_KMAX_DEFAULT, 1, 12);
         if (kmax > loge)
             kmax = loge;
+        if (variant == 6 && kmax > 11)
+            kmax = 11; /* 2^12 elements + 2 x 2^11 twiddle words would exceed shared memory */
         P = (L + kmax - 1) / kmax;
         for (unsigned i = 0; i < P; i++)
             k[i] = L / P + (i < L % P ? 1 : 0);
@@ -573,9 +640,11 @@ template <int V> static void configure_smem_v()
 {
     configure_smem_k<true, V, 1>();
     configure_smem_k<false, V, 1>();
-    if constexpr (V == NTT_MONT_DEFAULT) {
+    if constexpr (V >= 5) {
         configure_smem_k<true, V, 2>();
         configure_smem_k<false, V, 2>();
+    }
+    if constexpr (V == 5) {
         configure_smem_k<true, V, 3>();
         configure_smem_k<false, V, 3>();
     }
@@ -590,6 +659,7 @@ static void configure_smem(cuzk_gpu_device &dev)
     configure_smem_v<3>();
     configure_smem_v<4>();
     configure_smem_v<5>();
+    configure_smem_v<6>();
     dev.smem_configured = 1;
 }
 
@@ -609,13 +679,15 @@ static void launch_pass(cuzk_gpu_device &dev, bool dit, fr_dev *x, const ntt_pla
         threads = pl.threads;
     if (threads < 32)
         threads = 32;
-    /* register rounds: the default variant only (the others are kept for comparison) */
-    const unsigned rx = pl.variant == NTT_MONT_DEFAULT ? pl.radix : 1;
+    /* register rounds: variants 5 and 6 (radix 8: 5 only; the others are kept for comparison) */
+    unsigned rx = pl.variant >= 5 ? pl.radix : 1;
+    if (pl.variant == 6 && rx > 2)
+        rx = 2;
     if (rx > 1 && threads > NTT_THREADS_RX)
         threads = NTT_THREADS_RX;
     pd.jmajor = (int)pl.jmajor;
     const unsigned blocks = 1u << (pl.L - pd.k - lw);
-    const size_t smem = (E + (1u << (pd.k - 1))) * sizeof(fr_dev);
+    const size_t smem = (E + ((pl.variant == 6 ? 2u : 1u) << (pd.k - 1))) * sizeof(fr_dev);
 #define NTT_LAUNCH_(V, RX)                                                                         \
     do {                                                                                           \
         if (dit)                                                                                   \
@@ -623,11 +695,14 @@ static void launch_pass(cuzk_gpu_device &dev, bool dit, fr_dev *x, const ntt_pla
         else                                                                                       \
             k_ntt_pass<false, V, RX><<<blocks, threads, smem, dev.stream>>>(x, pd);                \
     } while (0)
-    static_assert(NTT_MONT_DEFAULT == 5, "the register rounds are instantiated for variant 5");
     if (rx == 3)
         NTT_LAUNCH_(5, 3);
+    else if (rx == 2 && pl.variant == 6)
+        NTT_LAUNCH_(6, 2);
     else if (rx == 2)
         NTT_LAUNCH_(5, 2);
+    else if (pl.variant == 6)
+        NTT_LAUNCH_(6, 1);
     else if (pl.variant == 1)
         NTT_LAUNCH_(1, 1);
     else if (pl.variant == 2)
@@ -658,6 +733,12 @@ static scale_desc table_scale(int mode, const fr_dev *lo, const fr_dev *hi)
     return s;
 }
 
+static void set_shoup(pass_desc &pd, const cuzk_gpu_domain_tables &t, unsigned L, int inv)
+{
+    pd.shoup_log = shoup_log(L);
+    pd.shoup = t.shoup.as<fr_dev>() + (inv ? (size_t)2 << (pd.shoup_log - 1) : 0);
+}
+
 /* Natural -> bit-reversed DIF; |in| at the first pass's load, |out| at the last pass's store. */
 static void run_dif(cuzk_gpu_device &dev, const cuzk_gpu_domain_tables &t, fr_dev *x,
                     const ntt_plan &pl, int inv, const scale_desc &in, const scale_desc &out)
@@ -667,6 +748,7 @@ static void run_dif(cuzk_gpu_device &dev, const cuzk_gpu_domain_tables &t, fr_de
         memset(&pd, 0, sizeof pd);
         pd.inv = inv;
         pd.half = t.half.as<fr_dev>();
+        set_shoup(pd, t, pl.L, inv);
         pd.in = p == 0 ? in : no_scale();
         pd.out = p == pl.P - 1 ? out : no_scale();
         launch_pass(dev, false, x, pl, p, pd);
@@ -683,6 +765,7 @@ static void run_dit(cuzk_gpu_device &dev, const cuzk_gpu_domain_tables &t, fr_de
         memset(&pd, 0, sizeof pd);
         pd.inv = inv;
         pd.half = t.half.as<fr_dev>();
+        set_shoup(pd, t, pl.L, inv);
         pd.in = no_scale();
         pd.out = p == 0 ? out : no_scale();
         if (p == 0) {

@@ -13,6 +13,8 @@
 /* Defined only when nvcc built tests/unit/gpu_fr_mul_host.cu (weak: absent in CUDA=0 builds). */
 void cuzk__test_fr_mul_host(int variant, cuzk_fr_t *out, const cuzk_fr_t *a, const cuzk_fr_t *b,
                             size_t n) __attribute__((weak));
+void cuzk__test_fr_shoup_companion_host(cuzk_fr_t *w, cuzk_fr_t *wq, const cuzk_fr_t *m)
+    __attribute__((weak));
 
 static const uint64_t R_LIMBS[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
                                     0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
@@ -95,7 +97,7 @@ static void check_all(const cuzk_fr_t *a, const cuzk_fr_t *b, size_t n, const ch
     CHECK(want != NULL);
     for (size_t i = 0; i < n; i++)
         cuzk_fr_mul(&want[i], &a[i], &b[i]);
-    static const int variants[] = {4, 5, 1, 2, 3};
+    static const int variants[] = {4, 5, 6, 1, 2, 3};
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
         memset(got, 0xa5, n * sizeof *got);
         cuzk__test_fr_mul_host(variants[v], got, a, b, n);
@@ -138,5 +140,94 @@ CUZK_TEST(gpu_fr_mul_host)
     }
     check_all(a, b, nedge, "edge inputs");
     check_all(a + nedge, b + nedge, n - nedge, "random inputs");
+    cuzk_free(a);
+}
+
+/* a + k r as a raw 256-bit value (no reduction; the caller keeps it below 2^256). */
+static void add_kr(cuzk_fr_t *out, const cuzk_fr_t *a, int k)
+{
+    *out = *a;
+    for (int t = 0; t < k; t++) {
+        uint64_t carry = 0;
+        for (int i = 0; i < 4; i++) {
+            uint64_t s = out->l[i] + R_LIMBS[i];
+            uint64_t c1 = s < R_LIMBS[i];
+            out->l[i] = s + carry;
+            carry = c1 | (out->l[i] < s);
+        }
+    }
+}
+
+/* fr_shoup.cuh: the companion (the plain w and ceil(w 2^256 / r)) at known points, and the
+ * product for first factors in [r, 2^256) too, which the method allows (lazy inputs): a + r and
+ * a + 2r, where they fit, give the product of a. The canonical-input cases are variant 6 of
+ * gpu_fr_mul_host. */
+CUZK_TEST(gpu_fr_shoup_host)
+{
+    if (!cuzk__test_fr_shoup_companion_host)
+        test_skip("built without nvcc (CUDA=0): no host build of the device multiplications");
+    cuzk_fr_t m, w, wq, want;
+    /* w = 1 (m = R mod r): wq = ceil(2^256 / r) = 3 */
+    cuzk_fr_set_one(&m);
+    cuzk__test_fr_shoup_companion_host(&w, &wq, &m);
+    CHECK(w.l[0] == 1 && !w.l[1] && !w.l[2] && !w.l[3]);
+    CHECK(wq.l[0] == 3 && !wq.l[1] && !wq.l[2] && !wq.l[3]);
+    /* w = 0: wq = 0 */
+    cuzk_fr_set_zero(&m);
+    cuzk__test_fr_shoup_companion_host(&w, &wq, &m);
+    CHECK(!(w.l[0] | w.l[1] | w.l[2] | w.l[3]) && !(wq.l[0] | wq.l[1] | wq.l[2] | wq.l[3]));
+    /* w = r - 1 (m = -R mod r): wq = ceil((r - 1) 2^256 / r) = 2^256 - floor(2^256 / r) = 2^256 - 2 */
+    cuzk_fr_set_one(&m);
+    cuzk_fr_neg(&m, &m);
+    cuzk__test_fr_shoup_companion_host(&w, &wq, &m);
+    CHECK(w.l[0] == R_LIMBS[0] - 1 && w.l[1] == R_LIMBS[1] && w.l[3] == R_LIMBS[3]);
+    CHECK(wq.l[0] == ~(uint64_t)1 && wq.l[1] == ~(uint64_t)0 && wq.l[2] == ~(uint64_t)0 &&
+          wq.l[3] == ~(uint64_t)0);
+
+    enum { E = 32 };
+    cuzk_fr_t e[E];
+    const size_t ne = edge_values(e), nr = test_iters(1) * 20000, n = 2 * (ne * ne + nr) + 1;
+    cuzk_fr_t *a = cuzk_alloc_array(4 * n, sizeof *a), *b = a + n, *got = b + n, *exp = got + n;
+    CHECK(a != NULL);
+    size_t k = 0;
+    for (size_t i = 0; i < ne + nr; i++) {
+        cuzk_fr_t x, y;
+        if (i < ne) {
+            x = e[i];
+        } else {
+            test_rand_fr(&x);
+        }
+        for (size_t j = 0; j < (i < ne ? ne : 1); j++) {
+            if (i < ne)
+                y = e[j];
+            else
+                test_rand_fr(&y);
+            cuzk_fr_mul(&want, &x, &y);
+            /* a + r always fits (r < 2^255); a + 2r when a < 2^256 - 2r */
+            for (int kr = 1; kr <= 2 && k < n; kr++) {
+                if (kr == 2 && x.l[3] >= 0x1824b159acc5056fULL) /* 2^256 - 2r's top limb */
+                    continue;
+                add_kr(&a[k], &x, kr);
+                b[k] = y;
+                exp[k++] = want;
+            }
+        }
+    }
+    /* the top of the range: 2^256 - 1 = (2^256 - 1) mod r + 2r */
+    for (int i = 0; i < 4; i++)
+        a[k].l[i] = ~(uint64_t)0;
+    test_rand_fr(&b[k]);
+    {
+        /* (2^256 - 1) - 2r, below r */
+        const cuzk_fr_t top = {{0x00000001fffffffdULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL,
+                                0x1824b159acc5056fULL}};
+        cuzk_fr_mul(&exp[k], &top, &b[k]);
+        k++;
+    }
+    cuzk__test_fr_mul_host(6, got, a, b, k);
+    for (size_t i = 0; i < k; i++)
+        CHECK_MSG(memcmp(&exp[i], &got[i], sizeof got[i]) == 0,
+                  "shoup, lazy first factor: differs at %zu: a = %s, b = %s (raw limbs, top first)",
+                  i, hex4(&a[i]).s, hex4(&b[i]).s);
     cuzk_free(a);
 }

@@ -164,7 +164,7 @@ CUZK_TEST(gpu_field_ops)
             add_p(&lb[i]);
     }
     for (int op = 0; op < 3; op++)
-        for (int variant = 0; variant <= 12; variant++) {
+        for (int variant = 0; variant <= 13; variant++) {
             /* 7 (even/odd) and 8 (its lazy form) add and subtract as 0 and 5 do; 10..12 (the
              * even/odd squaring, its lazy form, the fused a b - b^2) have op 0 only. */
             if ((variant >= 1 && variant <= 4 && op != 0) || (variant >= 6 && op != 0))
@@ -173,8 +173,8 @@ CUZK_TEST(gpu_field_ops)
             if (!lazy)
                 CHECK_MSG(cuzk__gpu_field_op(-1, 0, op, variant, rw, ra, rb, N) == CUZK_OK, "%s",
                           cuzk_last_error());
-            /* 6 and 9 (the multiplications specialised to r) are Fr only. */
-            const bool fr_only = variant == 6 || variant == 9;
+            /* 6 and 9 (the multiplications specialised to r) and 13 (Shoup's) are Fr only. */
+            const bool fr_only = variant == 6 || variant == 9 || variant == 13;
             if (!fr_only)
                 CHECK_MSG(cuzk__gpu_field_op(-1, 1, op, variant, pw, lazy ? la : pa, lazy ? lb : pb,
                                              N) == CUZK_OK,
@@ -357,7 +357,10 @@ CUZK_TEST(gpu_ntt_configs)
         {"5", "8", "10", "64", "1", "2", "1"},   {"5", "11", "12", "512", "1", "3", "1"},
         {"1", "4", "9", "32", "0", "3", "1"},    {"3", "2", "10", "256", "1", "2", "1"},
         {"5", "7", "9", "128", "1", "2", "1"},   {"5", "11", "12", "256", "0", "2", "0"},
-        {"5", "1", "9", "32", "1", "2", "1"},    {"5", "3", "10", "128", "1", "3", "1"}};
+        {"5", "1", "9", "32", "1", "2", "1"},    {"5", "3", "10", "128", "1", "3", "1"},
+        /* variant 6 (Shoup's twiddle products): kmax 12 is capped at 11, radix 3 at 2 */
+        {"6", "8", "10", "128", "1", "2", "1"},  {"6", "7", "9", "128", "1", "1", "0"},
+        {"6", "12", "12", "512", "0", "3", "1"}, {"6", "1", "9", "32", "1", "2", "1"}};
     static const char *const envs[7] = {
         "CUZK_GPU_MONT",       "CUZK_GPU_NTT_KMAX",  "CUZK_GPU_NTT_LOGE",  "CUZK_GPU_NTT_THREADS",
         "CUZK_GPU_NTT_JMAJOR", "CUZK_GPU_NTT_RADIX", "CUZK_GPU_NTT_BITREV"};
