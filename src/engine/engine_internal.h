@@ -176,6 +176,8 @@ job *cuzk__job_pick_locked(cuzk_engine *e);
 /* pipeline.c */
 void *cuzk__synth_main(void *arg);
 void *cuzk__prover_main(void *arg);
+/* Frees a partition that leaves the pipeline (proved, cancelled or failed) and does its
+ * accounting. Called with e->mu held; drops it while the prover data is wiped and freed. */
 void cuzk__item_discard_locked(cuzk_engine *e, item *it);
 
 #endif

@@ -18,6 +18,17 @@
 void cuzk__item_discard_locked(cuzk_engine *e, item *it)
 {
     job *j = it->j;
+    /* The prover data (up to ~17 GB for a PoRep partition, wiped before it is freed) goes
+     * without the engine lock, so that no other engine call waits seconds for a cancelled or
+     * failed partition. The item keeps its memory budget, its key reference and its job's
+     * in-flight count (which keeps the job alive) until the free is done. */
+    if (it->pd.a || it->pd.b || it->pd.c || it->pd.aux || it->pd.input) {
+        cuzk_prover_data pd = it->pd;
+        memset(&it->pd, 0, sizeof it->pd);
+        pthread_mutex_unlock(&e->mu);
+        cuzk_prover_data_free(&pd);
+        pthread_mutex_lock(&e->mu);
+    }
     if (it->budget) {
         e->mem_in_use -= it->budget;
         it->budget = 0;

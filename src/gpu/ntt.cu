@@ -21,9 +21,10 @@
  *
  * Roots come from one table per domain, half[i] = omega^i for i < n/2 (omega^(i + n/2) =
  * -omega^i; inverse roots are omega^(n - i)); the butterflies of variant 6 read a second one, the
- * 2^11 roots of order 2^12 each way as plain values with their Shoup quotients; scalings by K * s^i (coset shifts, 1/n, 1/Z) from
- * two small tables lo[i mod 2^12] * hi[i >> 12] with K folded into hi, applied at the load of a
- * DIF's first pass or at the store of a DIT's last pass, so they cost no extra pass. The H chain
+ * 2^11 roots of order 2^12 each way as plain values with their Shoup quotients; scalings by
+ * K * s^i (coset shifts, 1/n, 1/Z) from two small tables lo[i mod 2^12] * hi[i >> 12] with K
+ * folded into hi, applied at the load of a DIF's first pass or at the store of a DIT's last pass,
+ * so they cost no extra pass. The H chain
  * (cuzk_poly_h) runs a to-coset transform per vector (DIF inverse, (1/n) g^bitrev(p) at position
  * p, DIT forward: no bit reversal), computes a*b - c in the store of c's last pass, and for
  * bellperson finishes with a bit reversal and a DIT inverse scaled by g^-i / (n Z).
