@@ -87,9 +87,11 @@ typedef struct {
     unsigned synthesis_workers;  /* 0 = auto: 2 per prover worker, at most the CPU count */
     unsigned threads;            /* CPU threads per worker pool; 0 = all CPUs (or CUZK_THREADS) */
     unsigned queue_depth;        /* synthesised partitions waiting for a prover; 0 = 2 */
-    uint64_t memory_budget;      /* bytes for partitions in flight (a/b/c, witness); 0 = auto
-                                    (MemTotal - 5 GiB, at least 1 GiB) */
-    uint64_t pinned_budget;      /* bytes of HOT parameter sets; 0 = auto (half of MemTotal) */
+    uint64_t memory_budget;      /* total host bytes for HOT parameter sets plus partitions in
+                                    flight (a/b/c, witness); 0 = auto (MemTotal - 5 GiB, at
+                                    least 1 GiB) */
+    uint64_t pinned_budget;      /* bytes of HOT parameter sets (also counted in memory_budget);
+                                    0 = auto (half of MemTotal) */
     bool no_host_pool;           /* a/b/c in fresh memory per partition (default: a pool) */
     uint64_t host_pool_budget;   /* most bytes the a/b/c pool keeps (include/cuzk/hostpool.h;
                                     pinned on CUDA engines); 0 = auto: min(memory_budget,
@@ -243,6 +245,8 @@ typedef struct {
     cuzk_srs_tier tier;
     uint64_t size_bytes;      /* bytes the tier holds (HOT: decoded points; WARM: file size) */
     uint32_t ref_count;       /* partitions in flight using it */
+    uint64_t partition_bytes; /* host memory one partition in flight is charged (0 until the
+                                 file has been read) */
 } cuzk_engine_srs_status;
 
 typedef struct {

@@ -50,8 +50,8 @@ const key_def cuzk__config_keys[] = {
 
     {"memory.total_budget", K_SIZE, "auto", 64 * MiB, UINT64_MAX, F_CURIO | F_AUTO,
      OFF(total_budget), NULL,
-     "host memory for partitions in flight (a/b/c vectors, witnesses); auto = MemTotal - "
-     "safety_margin (at least 1 GiB)"},
+     "host memory for loaded (HOT) parameter sets and partitions in flight (a/b/c vectors, "
+     "witnesses) together; auto = MemTotal - safety_margin (at least 1 GiB)"},
     {"memory.safety_margin", K_SIZE, "5GiB", 0, UINT64_MAX, F_CURIO, OFF(safety_margin), NULL,
      "subtracted from MemTotal when total_budget is auto"},
     {"memory.eviction_min_idle", K_DURATION, "5m", 0, 30 * DAY_MS, F_CURIO,
@@ -59,8 +59,8 @@ const key_def cuzk__config_keys[] = {
      "a HOT parameter set unused this long may be evicted to make room for another"},
     {"memory.pinned_budget", K_SIZE, "auto", 64 * MiB, UINT64_MAX, F_CUZK | F_AUTO | F_DIFFERS,
      OFF(pinned_budget), NULL,
-     "bytes of HOT (decoded, pinned when CUDA is used) parameter sets; auto = half of MemTotal. "
-     "Curio parses this key but ignores it"},
+     "bytes of HOT (decoded, pinned when CUDA is used) parameter sets, a cap inside "
+     "total_budget; auto = half of MemTotal. Curio parses this key but ignores it"},
     {"memory.abc_pool", K_BOOL, "true", 0, 0, F_CUZK, OFF(abc_pool), NULL,
      "keep the partitions' a/b/c vectors in a pool of buffers reused from one partition to the "
      "next (pinned when CUDA is used): no page faults nor per-proof pinning"},

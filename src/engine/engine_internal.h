@@ -173,6 +173,10 @@ void cuzk__job_finish_locked(cuzk_engine *e, job *j, cuzk_job_outcome o, const c
 void cuzk__jobs_reap_locked(cuzk_engine *e, bool all);
 job *cuzk__job_pick_locked(cuzk_engine *e);
 
+/* srs.c: drops the least recently used HOT entry that no partition holds and that has been idle
+ * for eviction_min_idle_ms, other than |keep|; false when there is none. */
+bool cuzk__srs_evict_idle_locked(cuzk_engine *e, const srs_entry *keep);
+
 /* pipeline.c */
 void *cuzk__synth_main(void *arg);
 void *cuzk__prover_main(void *arg);

@@ -80,6 +80,7 @@ cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out)
         s->tier = c->tier;
         s->size_bytes = tier_bytes(c);
         s->ref_count = c->ref_count;
+        s->partition_bytes = c->part_bytes;
     }
     out->n_srs = e->n_circs;
     size_t nq = 0;

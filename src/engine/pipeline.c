@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void cuzk__item_discard_locked(cuzk_engine *e, item *it)
 {
@@ -131,19 +132,34 @@ void *cuzk__synth_main(void *arg)
             j->srs_load_seen = true;
             j->phase_ms[CUZK_PHASE_SRS_LOAD] = it->srs_wait_ms;
         }
+        /* The total budget is shared with the HOT parameter sets (this partition's own is held
+         * already): idle sets of other circuits are evicted to make room. */
         uint64_t need = c->part_bytes;
-        if (need > e->mem_budget) {
+        if (need + c->held_bytes > e->mem_budget) {
             cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED,
-                                    "a partition of circuit %s needs about %llu bytes in flight, "
-                                    "more than the whole memory budget (%llu bytes)",
+                                    "a partition of circuit %s needs about %llu bytes in flight "
+                                    "besides its %llu bytes of parameters, more than the whole "
+                                    "total memory budget (%llu bytes)",
                                     c->id, (unsigned long long)need,
+                                    (unsigned long long)c->held_bytes,
                                     (unsigned long long)e->mem_budget);
             cuzk__item_discard_locked(e, it);
             continue;
         }
         while (j->outcome == CUZK_JOB_UNKNOWN && !e->stopping &&
-               e->mem_in_use + need > e->mem_budget)
-            pthread_cond_wait(&e->space_cv, &e->mu);
+               e->mem_in_use + e->pinned_in_use + need > e->mem_budget) {
+            if (cuzk__srs_evict_idle_locked(e, c))
+                continue;
+            /* timed: an idle set becomes evictable when eviction_min_idle_ms runs out */
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 50 * 1000000L;
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&e->space_cv, &e->mu, &ts);
+        }
         if (j->outcome != CUZK_JOB_UNKNOWN || e->stopping) {
             cuzk__item_discard_locked(e, it);
             continue;

@@ -189,8 +189,29 @@ void cuzk__srs_release_locked(cuzk_engine *e, srs_entry *c)
     pthread_cond_broadcast(&e->srs_cv);
 }
 
-/* Reserves c->hot_bytes of the pinned budget, evicting idle HOT entries (LRU). |wait|: jobs wait
- * for space held by entries in use (they are released at partition boundaries). */
+bool cuzk__srs_evict_idle_locked(cuzk_engine *e, const srs_entry *keep)
+{
+    uint64_t now = (uint64_t)cuzk__engine_now_ms();
+    srs_entry *victim = NULL;
+    for (size_t i = 0; i < e->n_circs; i++) {
+        srs_entry *x = e->circs[i];
+        if (x == keep || x->tier != CUZK_TIER_HOT || x->busy || x->ref_count > 0 ||
+            now - x->last_used_ms < e->cfg.eviction_min_idle_ms)
+            continue;
+        if (!victim || x->last_used_ms < victim->last_used_ms)
+            victim = x;
+    }
+    if (!victim)
+        return false;
+    drop_hot_locked(e, victim);
+    pthread_cond_broadcast(&e->space_cv); /* partitions waiting for the total budget */
+    return true;
+}
+
+/* Reserves c->hot_bytes of the pinned budget and of the total memory budget (which HOT sets share
+ * with the partitions in flight: memory.total_budget is one budget for the host, as in Curio's
+ * cuzk), evicting idle HOT entries (LRU). |wait|: jobs wait for space held by entries in use
+ * and by partitions in flight (both are released at partition boundaries). */
 static cuzk_status reserve_pinned_locked(cuzk_engine *e, srs_entry *c, bool wait)
 {
     uint64_t need = c->hot_bytes;
@@ -199,27 +220,23 @@ static cuzk_status reserve_pinned_locked(cuzk_engine *e, srs_entry *c, bool wait
                          "circuit %s needs %llu bytes of decoded parameters, more than the whole "
                          "pinned budget (%llu bytes)",
                          c->id, (unsigned long long)need, (unsigned long long)e->pinned_budget);
+    if (need + c->part_bytes > e->mem_budget)
+        return cuzk_fail(CUZK_ERR_NOMEM,
+                         "circuit %s needs %llu bytes of decoded parameters and about %llu bytes "
+                         "per partition in flight, more than the whole total memory budget (%llu "
+                         "bytes)",
+                         c->id, (unsigned long long)need, (unsigned long long)c->part_bytes,
+                         (unsigned long long)e->mem_budget);
     for (;;) {
-        if (e->pinned_in_use + need <= e->pinned_budget) {
+        const bool pinned_ok = e->pinned_in_use + need <= e->pinned_budget;
+        if (pinned_ok && e->pinned_in_use + e->mem_in_use + need <= e->mem_budget) {
             e->pinned_in_use += need;
             c->held_bytes = need;
             return CUZK_OK;
         }
-        uint64_t now = (uint64_t)cuzk__engine_now_ms();
-        srs_entry *victim = NULL;
-        for (size_t i = 0; i < e->n_circs; i++) {
-            srs_entry *x = e->circs[i];
-            if (x == c || x->tier != CUZK_TIER_HOT || x->busy || x->ref_count > 0 ||
-                now - x->last_used_ms < e->cfg.eviction_min_idle_ms)
-                continue;
-            if (!victim || x->last_used_ms < victim->last_used_ms)
-                victim = x;
-        }
-        if (victim) {
-            drop_hot_locked(e, victim);
+        if (cuzk__srs_evict_idle_locked(e, c))
             continue;
-        }
-        if (!wait || e->stopping)
+        if ((!wait || e->stopping) && !pinned_ok)
             return cuzk_fail(
                 CUZK_ERR_NOMEM,
                 "pinned budget of %llu bytes is full (%llu bytes held by parameter "
@@ -227,6 +244,15 @@ static cuzk_status reserve_pinned_locked(cuzk_engine *e, srs_entry *c, bool wait
                 "bytes",
                 (unsigned long long)e->pinned_budget, (unsigned long long)e->pinned_in_use,
                 (unsigned long long)e->cfg.eviction_min_idle_ms, c->id, (unsigned long long)need);
+        if (!wait || e->stopping)
+            return cuzk_fail(
+                CUZK_ERR_NOMEM,
+                "total memory budget of %llu bytes is full (%llu bytes of parameter sets in use "
+                "or used less than %llu ms ago, %llu bytes of partitions in flight); circuit %s "
+                "needs %llu bytes",
+                (unsigned long long)e->mem_budget, (unsigned long long)e->pinned_in_use,
+                (unsigned long long)e->cfg.eviction_min_idle_ms,
+                (unsigned long long)e->mem_in_use, c->id, (unsigned long long)need);
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 50 * 1000000L;

@@ -165,9 +165,29 @@ CUZK_TEST(engine_memory_budget)
     CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
     cuzk_job_result_clear(&r);
     cuzk_engine_destroy(e);
-    /* one poseidon-merkle:1 partition is estimated at 3 * 1024 * 32 + 542 * 32 + 152 bytes =
-     * 115,800: this budget admits one at a time */
-    c.memory_budget = 150000;
+    /* The total budget holds the HOT set too: one poseidon-merkle:1 partition is estimated at
+     * 3 * 1024 * 32 + 542 * 32 + 152 bytes = 115,800, so this budget admits one at a time. */
+    e = eng_create(&c);
+    eng_add(e, "pm", ENG_SMALL, NULL);
+    bool already;
+    uint64_t ms;
+    CHECK(cuzk_engine_preload(e, "pm", &already, &ms) == CUZK_OK);
+    cuzk_engine_status st;
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    const uint64_t hot = srs_of(&st, "pm")->size_bytes;
+    CHECK(srs_of(&st, "pm")->partition_bytes == 115800);
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_destroy(e);
+    /* the set alone fits, the set and one partition do not: a clear failure */
+    c.memory_budget = hot + 100000;
+    e = eng_create(&c);
+    eng_add(e, "pm", ENG_SMALL, NULL);
+    eng_submit(e, "pm", NULL, CUZK_PRIORITY_NORMAL, 1, id);
+    CHECK(eng_await(e, id, &r) == CUZK_JOB_FAILED);
+    CHECK_MSG(strstr(r.error, "total memory budget"), "%s", r.error);
+    cuzk_job_result_clear(&r);
+    cuzk_engine_destroy(e);
+    c.memory_budget = hot + 150000;
     c.synthesis_workers = 2;
     e = eng_create(&c);
     eng_add(e, "pm", ENG_SMALL, NULL);
@@ -177,6 +197,62 @@ CUZK_TEST(engine_memory_budget)
     for (int i = 0; i < 3; i++) {
         CHECK(eng_await(e, ids[i], &r) == CUZK_JOB_COMPLETED);
         cuzk_job_result_clear(&r);
+    }
+    cuzk_engine_destroy(e);
+    CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
+              (unsigned long long)(cuzk_alloc_live_bytes() - live0));
+    eng_rm_rf(dir);
+}
+
+/* The total budget is shared by HOT sets and partitions: a partition that does not fit beside
+ * an idle set of another circuit evicts that set (with a per-set pinned budget that holds both). */
+CUZK_TEST(engine_total_budget_evicts)
+{
+    char *dir = eng_tmpdir();
+    uint64_t live0 = cuzk_alloc_live_bytes();
+    cuzk_engine_config c;
+    eng_config(&c, dir);
+    cuzk_engine *e = eng_create(&c);
+    eng_add(e, "a", "poseidon-merkle:1", NULL);
+    eng_add(e, "b", "poseidon-merkle:2", NULL);
+    bool already;
+    uint64_t ms;
+    CHECK(cuzk_engine_preload(e, "a", &already, &ms) == CUZK_OK);
+    CHECK(cuzk_engine_preload(e, "b", &already, &ms) == CUZK_OK);
+    cuzk_engine_status st;
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    const uint64_t sa = srs_of(&st, "a")->size_bytes, sb = srs_of(&st, "b")->size_bytes;
+    const uint64_t pa = srs_of(&st, "a")->partition_bytes, pb = srs_of(&st, "b")->partition_bytes;
+    CHECK(sa && sb && pa && pb);
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_destroy(e);
+    printf("# hot a %llu, b %llu; partition a %llu, b %llu bytes\n", (unsigned long long)sa,
+           (unsigned long long)sb, (unsigned long long)pa, (unsigned long long)pb);
+
+    /* both sets fit (so each loads beside the other, idle), a partition only without it */
+    c.memory_budget = sa + sb + (pa < pb ? pa : pb) - 1;
+    CHECK(c.memory_budget >= sa + pa && c.memory_budget >= sb + pb);
+    e = eng_create(&c);
+    eng_add(e, "a", "poseidon-merkle:1", NULL);
+    eng_add(e, "b", "poseidon-merkle:2", NULL);
+    const char *order[] = {"a", "b", "a"};
+    for (int i = 0; i < 3; i++) {
+        char id[CUZK_ENGINE_ID_MAX];
+        cuzk_job_result r;
+        eng_submit(e, order[i], NULL, CUZK_PRIORITY_NORMAL, 2, id);
+        CHECK_MSG(eng_await(e, id, &r) == CUZK_JOB_COMPLETED, "job on %s: %s", order[i],
+                  r.error);
+        cuzk_job_result_clear(&r);
+        CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+        const char *other = order[i][0] == 'a' ? "b" : "a";
+        CHECK(srs_of(&st, order[i])->tier == CUZK_TIER_HOT);
+        if (i > 0)
+            CHECK_MSG(srs_of(&st, other)->tier != CUZK_TIER_HOT,
+                      "after a job on %s, %s is still HOT: %llu bytes pinned, budget %llu",
+                      order[i], other, (unsigned long long)st.pinned_bytes,
+                      (unsigned long long)st.memory_budget);
+        CHECK(st.pinned_bytes + st.memory_in_use <= st.memory_budget);
+        cuzk_engine_status_clear(&st);
     }
     cuzk_engine_destroy(e);
     CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
