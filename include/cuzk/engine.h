@@ -94,8 +94,8 @@ typedef struct {
                                     0 = auto (half of MemTotal) */
     bool no_host_pool;           /* a/b/c in fresh memory per partition (default: a pool) */
     uint64_t host_pool_budget;   /* most bytes the a/b/c pool keeps (include/cuzk/hostpool.h;
-                                    pinned on CUDA engines); 0 = auto: min(memory_budget,
-                                    MemTotal / 4) */
+                                    pinned on CUDA engines); 0 = auto: memory_budget -
+                                    pinned_budget (memory_budget / 4 if that is not positive) */
     uint64_t eviction_min_idle_ms; /* idle time before a HOT entry may be evicted for space */
     uint64_t result_ttl_ms;      /* finished jobs are kept (and Await-able) this long; 0 = 10 min */
     bool self_verify;            /* verify every proof before returning it (default true) */

@@ -66,7 +66,8 @@ const key_def cuzk__config_keys[] = {
      "next (pinned when CUDA is used): no page faults nor per-proof pinning"},
     {"memory.abc_pool_budget", K_SIZE, "auto", 64 * MiB, UINT64_MAX, F_CUZK | F_AUTO,
      OFF(abc_pool_budget), NULL,
-     "most bytes the a/b/c pool keeps; auto = the smaller of total_budget and MemTotal / 4"},
+     "most bytes the a/b/c pool keeps; auto = total_budget - pinned_budget (total_budget / 4 "
+     "when that is not positive)"},
     {"memory.working_memory_budget", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
      "ignored (deprecated in Curio too): see memory.total_budget"},
 

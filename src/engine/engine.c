@@ -214,9 +214,13 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg_
 
     cuzk_status s = cuzk_pool_create(&e->load_pool, cfg.threads);
     if (s == CUZK_OK && !cfg.no_host_pool) {
+        /* Auto: what the total budget leaves beside the HOT sets' cap, i.e. room for the a/b/c
+         * of every partition the joint budget admits (MemTotal / 4 before: 2 of the 4 PoRep
+         * partitions a 128 GiB host holds); a quarter of the total if the cap takes it all. */
         uint64_t pb = cfg.host_pool_budget;
         if (!pb)
-            pb = cfg.memory_budget < total / 4 ? cfg.memory_budget : total / 4;
+            pb = cfg.memory_budget > cfg.pinned_budget ? cfg.memory_budget - cfg.pinned_budget
+                                                       : cfg.memory_budget / 4;
         e->cfg.host_pool_budget = pb;
         s = cuzk_host_pool_create(&e->abc_pool, pb, CUZK_HOST_POOL_MIN_BYTES,
                                   kind == CUZK_BACKEND_CUDA);
