@@ -251,8 +251,8 @@ static cuzk_status reserve_pinned_locked(cuzk_engine *e, srs_entry *c, bool wait
                 "or used less than %llu ms ago, %llu bytes of partitions in flight); circuit %s "
                 "needs %llu bytes",
                 (unsigned long long)e->mem_budget, (unsigned long long)e->pinned_in_use,
-                (unsigned long long)e->cfg.eviction_min_idle_ms,
-                (unsigned long long)e->mem_in_use, c->id, (unsigned long long)need);
+                (unsigned long long)e->cfg.eviction_min_idle_ms, (unsigned long long)e->mem_in_use,
+                c->id, (unsigned long long)need);
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 50 * 1000000L;

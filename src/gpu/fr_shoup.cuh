@@ -31,11 +31,6 @@
 
 #include "gpu/fr_mul_r.cuh"
 
-/* r^-1 mod 2^256, 32-bit words (tests/unit/test_gpu_fr_mul_host.c checks r * this = 1). */
-#define CUZK_GPU_FR_RINV_256                                                                       \
-    {0x00000001u, 0x00000001u, 0x0001a402u, 0xac45a400u,                                           \
-     0xfffb13f9u, 0xe7e4d3e8u, 0x2840d7c6u, 0xc2bbc54fu}
-
 /* t += v m 2^(32 off) mod 2^256 for the words v[idx] with idx = par (mod 2), off + idx <= 7: one
  * carry chain in which each product's low and high halves are adjacent (words off + idx and
  * off + idx + 1), which ptxas fuses into one IMAD.WIDE (mont.cuh's even/odd form). The chain
@@ -148,7 +143,7 @@ CUZK_MONT_FN void fr_mul_shoup(uint32_t *res, const uint32_t *a, const uint32_t 
     /* 2. d = a w - q r mod 2^256 */
     uint32_t d[8], v[8];
     shoup_mul_lo_(d, a, w);
-    /* v = q r mod 2^256: q (r_0 = 1), q (2^64 - 2^32) (r_1 2^32 = (2^32 - 1) 2^32), then rows 2..7 */
+    /* v = q r mod 2^256: q (r_0 = 1), q (2^64 - 2^32) (r_1 = 2^32 - 1 at word 1), rows 2..7 */
 #pragma unroll
     for (int k = 0; k < 8; k++)
         v[k] = q[k];
@@ -194,7 +189,9 @@ CUZK_MONT_FN void fr_mul_shoup(uint32_t *res, const uint32_t *a, const uint32_t 
 CUZK_MONT_FN void fr_shoup_companion(uint32_t *w, uint32_t *wq, const uint32_t *m)
 {
     CZ_CC;
-    constexpr uint32_t RINV[8] = CUZK_GPU_FR_RINV_256;
+    /* r^-1 mod 2^256 (a wrong word fails gpu_fr_shoup_host's known companions) */
+    constexpr uint32_t RINV[8] = {0x00000001u, 0x00000001u, 0x0001a402u, 0xac45a400u,
+                                  0xfffb13f9u, 0xe7e4d3e8u, 0x2840d7c6u, 0xc2bbc54fu};
     uint32_t t[8], one[8] = {1, 0, 0, 0, 0, 0, 0, 0}, nz = 0;
     fr_mul_r_eo(w, m, one); /* m 1 / 2^256 = w */
     shoup_mul_lo_(t, m, RINV);

@@ -24,10 +24,10 @@
  * 2^11 roots of order 2^12 each way as plain values with their Shoup quotients; scalings by
  * K * s^i (coset shifts, 1/n, 1/Z) from two small tables lo[i mod 2^12] * hi[i >> 12] with K
  * folded into hi, applied at the load of a DIF's first pass or at the store of a DIT's last pass,
- * so they cost no extra pass. The H chain
- * (cuzk_poly_h) runs a to-coset transform per vector (DIF inverse, (1/n) g^bitrev(p) at position
- * p, DIT forward: no bit reversal), computes a*b - c in the store of c's last pass, and for
- * bellperson finishes with a bit reversal and a DIT inverse scaled by g^-i / (n Z).
+ * so they cost no extra pass. The H chain (cuzk_poly_h) runs a to-coset transform per vector
+ * (DIF inverse, (1/n) g^bitrev(p) at position p, DIT forward: no bit reversal), computes
+ * a*b - c in the store of c's last pass, and for bellperson finishes with a bit reversal and a DIT
+ * inverse scaled by g^-i / (n Z).
  *
  * Cost: (n/2) L multiplications for the butterflies (stage h = 1 has none), n per diagonal, 2n per
  * scaling; memory: 2 x 32 n bytes per pass, plus 32 n for a diagonal's root reads.
@@ -44,19 +44,19 @@
  * specialised to r in the even/odd form (variant 5, fr_mul_r.cuh; 46.0 ms against 58.4 ms for the
  * 64-bit CIOS of variant 1) for every product, except that the butterflies' products by the pass
  * twiddles use Shoup's method with precomputed quotients (variant 6, fr_shoup.cuh: 38.5 against
- * 40.7 ms, "Shoup's products by the twiddles"), 2^10-element blocks (32 KiB of shared memory) of at most 8 bits per
- * pass (2^27 = 7 + 7 + 7 + 6), 128 threads, stages in register rounds of 2 (40.6 against 41.8 ms
- * for one stage per trip through shared memory; rounds of 3 need 160 registers and took 45 ms),
- * twiddle-major order for one-stage trips (the first choice, variant 3 with 10 bits, 2^11 and 512
- * threads, took 69.1 ms). Each has an environment override read at every call (CUZK_GPU_MONT,
- * CUZK_GPU_NTT_KMAX, CUZK_GPU_NTT_LOGE, CUZK_GPU_NTT_THREADS, CUZK_GPU_NTT_JMAJOR,
- * CUZK_GPU_NTT_RADIX, and CUZK_GPU_NTT_BITREV=0 for the naive bit reversal) for tuning;
- * tests/unit/test_gpu_ntt.c checks that none changes a result. */
+ * 40.7 ms, "Shoup's products by the twiddles"); 2^10-element blocks (32 KiB of shared memory) of
+ * at most 8 bits per pass (2^27 = 7 + 7 + 7 + 6), 128 threads, stages in register rounds of 2
+ * (40.6 against 41.8 ms for one stage per trip through shared memory; rounds of 3 need 160
+ * registers and took 45 ms), twiddle-major order for one-stage trips (the first choice, variant 3
+ * with 10 bits, 2^11 and 512 threads, took 69.1 ms). Each has an environment override read at
+ * every call (CUZK_GPU_MONT, CUZK_GPU_NTT_KMAX, CUZK_GPU_NTT_LOGE, CUZK_GPU_NTT_THREADS,
+ * CUZK_GPU_NTT_JMAJOR, CUZK_GPU_NTT_RADIX, and CUZK_GPU_NTT_BITREV=0 for the naive bit reversal)
+ * for tuning; tests/unit/test_gpu_ntt.c checks that none changes a result. */
 #define NTT_THREADS 512    /* the most threads a block may have (launch bound) */
 #define NTT_THREADS_RX 128 /* the same for the register-round kernels */
 #define NTT_MINB_RX2 7     /* blocks of NTT_THREADS_RX per SM for radix 4: <= 73 registers */
-#define NTT_MINB_RX2_V6 6  /* the same for variant 6 (<= 85 registers; 36 KiB of shared memory
-                            * per block allows 6 blocks per SM anyway) */
+/* The same for variant 6: <= 85 registers (36 KiB of shared memory per block allow 6 anyway). */
+#define NTT_MINB_RX2_V6 6
 #define NTT_THREADS_DEFAULT 128
 #define NTT_LOGE_DEFAULT 10
 #define NTT_KMAX_DEFAULT 8
@@ -579,7 +579,7 @@ cuzk_gpu_domain_tables &cuzk_gpu_ntt_tables_(cuzk_gpu_device &dev, const cuzk_do
     const unsigned K = shoup_log(L);
     t.shoup.reserve(((size_t)2 << K) * sizeof(fr_dev));
     k_shoup_table<<<((1u << K) + 127) / 128, 128, 0, st>>>(t.shoup.as<fr_dev>(),
-                                                          t.half.as<fr_dev>(), L, K);
+                                                           t.half.as<fr_dev>(), L, K);
     CUZK_CUDA_LAUNCHED();
     t.roots = roots;
     t.log_n = L;

@@ -240,8 +240,7 @@ CUZK_TEST(engine_total_budget_evicts)
         char id[CUZK_ENGINE_ID_MAX];
         cuzk_job_result r;
         eng_submit(e, order[i], NULL, CUZK_PRIORITY_NORMAL, 2, id);
-        CHECK_MSG(eng_await(e, id, &r) == CUZK_JOB_COMPLETED, "job on %s: %s", order[i],
-                  r.error);
+        CHECK_MSG(eng_await(e, id, &r) == CUZK_JOB_COMPLETED, "job on %s: %s", order[i], r.error);
         cuzk_job_result_clear(&r);
         CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
         const char *other = order[i][0] == 'a' ? "b" : "a";

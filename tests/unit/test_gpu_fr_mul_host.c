@@ -176,7 +176,7 @@ CUZK_TEST(gpu_fr_shoup_host)
     cuzk_fr_set_zero(&m);
     cuzk__test_fr_shoup_companion_host(&w, &wq, &m);
     CHECK(!(w.l[0] | w.l[1] | w.l[2] | w.l[3]) && !(wq.l[0] | wq.l[1] | wq.l[2] | wq.l[3]));
-    /* w = r - 1 (m = -R mod r): wq = ceil((r - 1) 2^256 / r) = 2^256 - floor(2^256 / r) = 2^256 - 2 */
+    /* w = r - 1 (m = -R mod r): wq = ceil((r - 1) 2^256 / r) = 2^256 - floor(2^256 / r) */
     cuzk_fr_set_one(&m);
     cuzk_fr_neg(&m, &m);
     cuzk__test_fr_shoup_companion_host(&w, &wq, &m);
