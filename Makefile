@@ -31,6 +31,9 @@ PROTO_C    := $(BUILD)/gen/proto/cuzk/v1/proving.pb-c.c
 PROTO_H    := $(PROTO_C:.c=.h)
 GRPC_LIBS  := $(shell pkg-config --libs grpc libprotobuf-c 2>/dev/null || echo -lgrpc -lgpr -lprotobuf-c)
 PB_LIBS    := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c)
+# The daemon's HTTP GET /status server (src/daemon/http_status.c) uses GNU libmicrohttpd; it is
+# required like gRPC (scripts/install-deps.sh installs it), so no build lacks the feature.
+MHD_LIBS   := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 
 # CUDA backend (STYLE.md section 6): with nvcc every src/gpu/*.cu is compiled for sm_90 plus
 # embedded PTX and the CUDA runtime is linked statically; without nvcc, or with CUDA=0,
@@ -142,7 +145,7 @@ $(GRPC_MOD): $(GRPC_MOD_OBJ)
 
 $(DAEMON): $(DAEMON_OBJ) $(PROTO_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(DAEMON_OBJ) $(PROTO_OBJ) $(LIB) $(LDLIBS) $(GRPC_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(DAEMON_OBJ) $(PROTO_OBJ) $(LIB) $(LDLIBS) $(GRPC_LIBS) $(MHD_LIBS)
 
 $(TESTS): $(TEST_OBJ) $(LIB)
 	@mkdir -p $(dir $@)

@@ -15,6 +15,7 @@
 #include "cuzk/r1cs.h"
 #include "daemon/addr.h"
 #include "daemon/config_keys.h"
+#include "daemon/http_status.h"
 #include "daemon/log.h"
 
 /* ---- small helpers ------------------------------------------------------------------------- */
@@ -64,12 +65,17 @@ static cuzk_status set_scalar(cuzk_daemon_config *c, const key_def *k, const cuz
     case K_STRING: {
         if (v->type != CUZK_TOML_STRING)
             return bad(o, k, "expected a string");
+        char **dst = field(c, k);
+        if (!v->u.str[0] && (k->flags & F_EMPTY)) {
+            cuzk_free(*dst);
+            *dst = NULL;
+            return CUZK_OK;
+        }
         if (!v->u.str[0])
             return bad(o, k, "must not be empty");
         char *d = dup_str(v->u.str);
         if (!d)
             return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
-        char **dst = field(c, k);
         cuzk_free(*dst);
         *dst = d;
         return CUZK_OK;
@@ -264,6 +270,7 @@ void cuzk__config_free(cuzk_daemon_config *c)
     if (!c)
         return;
     strlist_clear(&c->listen);
+    cuzk_free(c->status_listen);
     cuzk_free(c->devices.v);
     cuzk_free(c->param_cache);
     for (size_t i = 0; i < c->n_circuits; i++) {
@@ -518,6 +525,41 @@ static char *path_join(const char *a, const char *b)
     return p;
 }
 
+/* Where |key| came from, as a message prefix: "FLAG: ", "file:line: " or "" (the default). */
+static void key_origin(const cuzk_daemon_config *c, const char *key, const char *flag, char *out,
+                       size_t n)
+{
+    size_t ki = (size_t)(cuzk__config_find_key(key) - cuzk__config_keys);
+    out[0] = '\0';
+    if (c->set_cli[ki])
+        snprintf(out, n, "%s: ", flag);
+    else if (c->set_line[ki])
+        snprintf(out, n, "%s:%u: ", c->file ? c->file : "?", c->set_line[ki]);
+}
+
+/* daemon.status_listen: a TCP address (checked now, not after minutes of engine start-up) that
+ * no daemon.listen entry takes too. */
+static cuzk_status check_status_listen(const cuzk_daemon_config *c)
+{
+    if (!c->status_listen)
+        return CUZK_OK;
+    char where[600];
+    key_origin(c, "daemon.status_listen", "--status-listen", where, sizeof where);
+    if (cuzk__http_status_addr_check(c->status_listen) != CUZK_OK)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "%sdaemon.status_listen: %s", where,
+                         cuzk_last_error());
+    cuzk_listen_addr s, l;
+    if (cuzk__addr_parse(&s, c->status_listen) != CUZK_OK)
+        return CUZK_ERR_INVALID_ARG; /* cannot happen: checked above */
+    for (size_t i = 0; i < c->listen.n && s.port != 0; i++)
+        if (cuzk__addr_parse(&l, c->listen.v[i]) == CUZK_OK && !l.is_unix &&
+            !strcmp(l.target, s.target))
+            return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                             "%sdaemon.status_listen: '%s' is also a daemon.listen address "
+                             "(gRPC and HTTP need a port each)", where, c->status_listen);
+    return CUZK_OK;
+}
+
 cuzk_status cuzk__config_finish(cuzk_daemon_config *c)
 {
     if (c->listen.n == 0) {
@@ -535,13 +577,8 @@ cuzk_status cuzk__config_finish(cuzk_daemon_config *c)
         if (st != CUZK_OK)
             return st;
     }
-    /* Where daemon.listen came from, for the messages below. */
-    size_t li = (size_t)(cuzk__config_find_key("daemon.listen") - cuzk__config_keys);
-    char where[600] = "";
-    if (c->set_cli[li])
-        snprintf(where, sizeof where, "--listen: ");
-    else if (c->set_line[li])
-        snprintf(where, sizeof where, "%s:%u: ", c->file ? c->file : "?", c->set_line[li]);
+    char where[600];
+    key_origin(c, "daemon.listen", "--listen", where, sizeof where);
     for (size_t i = 0; i < c->listen.n; i++) {
         cuzk_listen_addr a;
         if (cuzk__addr_parse(&a, c->listen.v[i]) != CUZK_OK)
@@ -552,6 +589,9 @@ cuzk_status cuzk__config_finish(cuzk_daemon_config *c)
                 return cuzk_fail(CUZK_ERR_INVALID_ARG, "%sdaemon.listen: '%s' is listed twice",
                                  where, c->listen.v[i]);
     }
+    cuzk_status st = check_status_listen(c);
+    if (st != CUZK_OK)
+        return st;
     if (!c->param_cache) {
         const char *xdg = getenv("XDG_CACHE_HOME");
         const char *home = getenv("HOME");

@@ -42,6 +42,7 @@ typedef struct {
     uint64_t max_message_size;
     uint64_t max_concurrent_calls;
     uint64_t shutdown_grace_ms;
+    char *status_listen; /* HTTP GET /status address; NULL = off */
     /* [engine] */
     int backend; /* cuzk_backend_kind */
     uint64_t prover_workers;

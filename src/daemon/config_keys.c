@@ -29,8 +29,10 @@ const key_def cuzk__config_keys[] = {
     {"daemon.shutdown_grace", K_DURATION, "30s", 0, DAY_MS, F_CUZK, OFF(shutdown_grace_ms), NULL,
      "on SIGTERM/SIGINT, how long accepted jobs may run before they are cancelled (a second "
      "signal cancels at once)"},
-    {"daemon.status_listen", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
-     "ignored: cuzk has no HTTP status server; use the GetStatus and GetMetrics RPCs"},
+    {"daemon.status_listen", K_STRING, "", 0, 0, F_CURIO | F_EMPTY, OFF(status_listen), NULL,
+     "HTTP status server: host:port, [v6]:port or :port (a bare port or :port means "
+     "127.0.0.1) serving GET /status as JSON, for Curio's web UI and curl; \"\" = off. No TLS "
+     "and no authentication: it shows job ids and memory use, so keep it on a private network"},
 
     {"engine.backend", K_ENUM, "auto", 0, 0, F_CUZK, OFF(backend), backend_choices,
      "auto (CUDA when a device is usable, else CPU), cpu or cuda (fail without a device)"},

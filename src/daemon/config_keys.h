@@ -23,11 +23,12 @@ typedef enum {
 } key_type;
 
 enum {
-    F_CURIO = 1,   /* same name and meaning as in Curio's cuzk.toml */
-    F_CUZK = 2,    /* cuzk addition */
-    F_AUTO = 4,    /* K_SIZE: "auto" allowed (stored as 0) */
-    F_ALIAS = 8,   /* another name of the key before it in the table with the same field */
-    F_DIFFERS = 16 /* Curio has the key but it means something else there (see help) */
+    F_CURIO = 1,    /* same name and meaning as in Curio's cuzk.toml */
+    F_CUZK = 2,     /* cuzk addition */
+    F_AUTO = 4,     /* K_SIZE: "auto" allowed (stored as 0) */
+    F_ALIAS = 8,    /* another name of the key before it in the table with the same field */
+    F_DIFFERS = 16, /* Curio has the key but it means something else there (see help) */
+    F_EMPTY = 32    /* K_STRING: "" allowed (stored as NULL: the feature is off) */
 };
 
 typedef struct {

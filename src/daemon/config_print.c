@@ -218,7 +218,8 @@ void cuzk__config_help(FILE *f)
                              : (k->flags & F_DIFFERS) ? "Curio key, different meaning"
                              : (k->flags & F_CURIO)   ? "Curio key"
                                                       : "cuzk";
-        const char *def = k->def ? (k->type == K_INTS && !k->def[0] ? "[]" : k->def)
+        const char *empty = k->type == K_INTS ? "[]" : "\"\"";
+        const char *def = k->def ? (!k->def[0] ? empty : k->def)
                                  : (k->type == K_IGNORED ? "-" : "(computed)");
         fprintf(f, "%-32s %-20s default %-12s [%s]\n", k->name, type_name(k), def, compat);
         print_wrapped(f, k->help, 4, 96);

@@ -20,6 +20,7 @@
 #include "cuzk/engine.h"
 #include "daemon/addr.h"
 #include "daemon/config.h"
+#include "daemon/http_status.h"
 #include "daemon/log.h"
 #include "daemon/rpc/rpc.h"
 #include "daemon/unix_socket.h"
@@ -46,6 +47,8 @@ static void usage(FILE *f)
             "                       built-in demo circuit \"demo\" (sha256-chain:1) is served\n"
             "  --listen ADDR        unix:///path or host:port (a bare port = 127.0.0.1);\n"
             "                       repeatable; replaces daemon.listen\n"
+            "  --status-listen ADDR host:port of the HTTP GET /status server\n"
+            "                       (daemon.status_listen; \"\" = off)\n"
             "  --log-level LEVEL    error | warn | info | debug\n"
             "  --cache-dir DIR      parameter cache (srs.param_cache)\n"
             "  --backend KIND       auto | cpu | cuda (engine.backend)\n"
@@ -100,7 +103,7 @@ typedef struct {
     const char *config;
     const char *listen[MAX_CLI_LISTEN];
     size_t n_listen;
-    const char *log_level, *cache_dir, *backend;
+    const char *log_level, *cache_dir, *backend, *status_listen;
     bool no_self_verify, print_config, check_config;
 } cli;
 
@@ -123,7 +126,7 @@ static int parse_cli(cli *o, int argc, char **argv)
         bool takes = !strcmp(name, "--config") || !strcmp(name, "-c") ||
                      !strcmp(name, "--listen") || !strcmp(name, "-l") ||
                      !strcmp(name, "--log-level") || !strcmp(name, "--cache-dir") ||
-                     !strcmp(name, "--backend");
+                     !strcmp(name, "--backend") || !strcmp(name, "--status-listen");
         if (takes && !val) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "cuzk: %s needs a value\n", name);
@@ -152,6 +155,8 @@ static int parse_cli(cli *o, int argc, char **argv)
                 return EXIT_USAGE;
             }
             o->listen[o->n_listen++] = val;
+        } else if (!strcmp(name, "--status-listen")) {
+            o->status_listen = val;
         } else if (!strcmp(name, "--log-level")) {
             o->log_level = val;
         } else if (!strcmp(name, "--cache-dir")) {
@@ -185,6 +190,9 @@ static int load_config(cuzk_daemon_config *cfg, const cli *o)
     const char *no[1] = {"false"};
     if (st == CUZK_OK && o->n_listen)
         st = cuzk__config_set(cfg, "daemon.listen", o->listen, o->n_listen, "--listen");
+    if (st == CUZK_OK && o->status_listen)
+        st = cuzk__config_set(cfg, "daemon.status_listen", &o->status_listen, 1,
+                              "--status-listen");
     if (st == CUZK_OK && o->log_level)
         st = cuzk__config_set(cfg, "logging.level", &o->log_level, 1, "--log-level");
     if (st == CUZK_OK && o->cache_dir)
@@ -318,6 +326,9 @@ static int serve(const cuzk_daemon_config *cfg)
             cuzk__log_warn("%s is reachable from other hosts: gRPC here has no TLS and no "
                            "authentication, so keep it on a private network", a.display);
     }
+    cuzk_http_status *hs = NULL;
+    if (st == CUZK_OK && cfg->status_listen)
+        st = cuzk__http_status_bind(&hs, cfg->status_listen);
     if (st != CUZK_OK) {
         cuzk__log_error("%s", cuzk_last_error());
         cuzk__rpc_server_destroy(srv);
@@ -326,17 +337,26 @@ static int serve(const cuzk_daemon_config *cfg)
     cuzk_engine *engine = NULL;
     if ((st = start_engine(&engine, cfg)) != CUZK_OK) {
         cuzk__log_error("cannot start the engine: %s", cuzk_last_error());
+        cuzk__http_status_destroy(hs);
         cuzk__rpc_server_destroy(srv);
         return st == CUZK_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_RUNTIME;
     }
-    if ((st = cuzk__rpc_server_start(srv, engine)) != CUZK_OK) {
+    if ((hs && (st = cuzk__http_status_start(hs, engine)) != CUZK_OK) ||
+        (st = cuzk__rpc_server_start(srv, engine)) != CUZK_OK) {
         cuzk__log_error("%s", cuzk_last_error());
+        cuzk__http_status_destroy(hs);
         cuzk__rpc_server_destroy(srv);
         cuzk_engine_destroy(engine);
         return EXIT_RUNTIME;
     }
     for (size_t i = 0; i < n_bound; i++)
         cuzk__log_info("listening on %s", bound[i]);
+    if (hs)
+        cuzk__log_info("status server on http://%s/status", cuzk__http_status_address(hs));
+    if (hs && strncmp(cuzk__http_status_address(hs), "127.", 4) != 0 &&
+        strncmp(cuzk__http_status_address(hs), "[::1]", 5) != 0)
+        cuzk__log_warn("the status server (%s) is reachable from other hosts: it has no TLS and "
+                       "no authentication and shows job ids", cuzk__http_status_address(hs));
     log_engine(engine);
     cuzk__log_info("ready: max %llu concurrent calls, %llu-byte messages, shutdown grace %llu ms",
                    (unsigned long long)cfg->max_concurrent_calls,
@@ -348,6 +368,7 @@ static int serve(const cuzk_daemon_config *cfg)
     if (rc != 0)
         _exit(EXIT_RUNTIME); /* a third signal: workers may still run; do not free under them */
     notify_systemd("STOPPING=1");
+    cuzk__http_status_destroy(hs); /* it reads the engine: gone before the engine is */
     cuzk__rpc_server_destroy(srv);
     cuzk_engine_destroy(engine);
     cuzk__log_info("stopped");
