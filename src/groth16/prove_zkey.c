@@ -17,7 +17,9 @@
 #include "cuzk/backend.h"
 #include "cuzk/msm.h"
 #include "cuzk/poly.h"
+#include "msm/msm_job.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,28 +220,37 @@ static cuzk_status g1_pair(g1_job jobs[2], cuzk_pool *pool)
 }
 
 /*
- * On two threads the proof runs as two lanes, each on one thread with one-thread MSMs: lane 0
- * synthesises a, b, c, runs the NTTs of H, then the H, B1 and C MSMs; lane 1 the G2 MSM, then A
- * (the G2 and A MSMs take the witness as it is, so lane 1 need not wait for the synthesis). One-
- * thread MSMs batch their additions over all windows, where a G2 MSM split over two threads by
- * windows cannot (docs/PERFORMANCE.md, "cuzk vs snarkjs prove"). Lane 0's NTTs and MSMs are the
- * shorter (about 65 against 74 ms of one thread at 2^12), so it also synthesises and does what
- * the assembly and the self-verification can do without A and B2: r delta1, s delta2,
- * C + H + r B1' (assemble_pre) and the inputs' Miller loop; lane 1 still ends a median 1.8 ms
- * later. The phase times then overlap: msm_h is H, tail_msm A + B1 + C, msm_b_g2 G2, and ntt_h
- * includes the domain's creation.
+ * On two threads the proof runs as two lanes, each on one thread: lane 0 synthesises a, b, c
+ * and runs the NTTs of H, lane 1 the G2 MSM (it takes the witness as it is, so it need not wait
+ * for the synthesis); then both work on the four G1 MSMs (H, B1, C, A) as MSM jobs
+ * (src/msm/msm_job.h): one-thread plans whose window-group tasks each lane takes as it comes
+ * free, so the lanes end within one task of each other whatever the costs of the G2 MSM and the
+ * H step against the G1 MSMs on this machine. (Before, lane 0 ran H, B1 and C and lane 1 G2 then
+ * A: at 2^16 lane 1 then waited ~75 ms for lane 0.) One-thread plans batch their additions over
+ * all their windows, which a G2 MSM split over two threads by windows cannot (docs/PERFORMANCE.md,
+ * "cuzk vs snarkjs prove"). Lane 0 also does the blinding products of the assembly that need no
+ * MSM (r delta1, s delta2) and the inputs' Miller loop of the self-verification before its G1
+ * work; the rest of the assembly runs after the lanes. The phase times then overlap: msm_h is
+ * both lanes' time in H, tail_msm their time in A, B1 and C, msm_b_g2 G2, and ntt_h includes the
+ * domain's creation.
  */
+enum { LANE_H, LANE_A, LANE_B1, LANE_C };
+
 typedef struct {
     const cuzk_snarkjs_zkey *zk;
     const cuzk_snarkjs_wtns *w;
     prove_bufs *p;
     const cuzk_fr_t *r, *s;
     cuzk_domain *dom;
-    g1_job g1[4]; /* H, A, B1, C */
+    g1_job g1[4]; /* H, A, B1, C: the inputs and outputs of the jobs */
+    cuzk__g1_msm_job *job[4];
+    pthread_mutex_t mu; /* guards job[], g1[].st / err and h_ready */
+    bool h_ready;       /* a (the H values) is final: job H may be prepared */
     cuzk_g2_jac_t *b2;
     cuzk_status st[2]; /* per lane, before the MSMs' own statuses */
     char err[2][256];
-    double ms[7]; /* synthesis, ntt, H, A, B1, C, G2 */
+    double ms[4];      /* synthesis, ntt, G2, and both lanes' time in H */
+    double ms_tail[2]; /* each lane's time in A, B1 and C */
     /* Lane 0's share of the assembly (secret: cleared after use) and of the verification. */
     cuzk_g1_jac_t r_delta1, pc0;
     cuzk_g2_jac_t s_delta2;
@@ -253,15 +264,51 @@ static void lane_fail(lanes_job *l, size_t lane, cuzk_status st)
     snprintf(l->err[lane], sizeof l->err[lane], "%s", cuzk_last_error());
 }
 
-/* The assembly's terms without A and B2 (blind_job explains C + s pi_A + r B1'). */
-static void assemble_pre(lanes_job *l, const cuzk_g1_jac_t *b1, const cuzk_g1_jac_t *c,
-                         const cuzk_g1_jac_t *h)
+/* G1 MSM job |i|, prepared by the first lane that comes to it; NULL when its preparation failed
+ * (the status is in g1[i].st) or, for H, before lane 0 has the H values (then lane 0 prepares
+ * it and does all of it). */
+static cuzk__g1_msm_job *lane_job(lanes_job *l, size_t i)
 {
-    cuzk_g1_jac_t b1p, r_b1p;
+    pthread_mutex_lock(&l->mu);
+    g1_job *g = &l->g1[i];
+    if (!l->job[i] && g->st == CUZK_OK && (i != LANE_H || l->h_ready)) {
+        g->st = g->mont ? cuzk__g1_msm_job_new(&l->job[i], g->bases, g->mont, g->n, 2, NULL, 0)
+                        : cuzk__g1_msm_job_new_raw(&l->job[i], g->bases, g->raw, g->n, 2, NULL, 0);
+        if (g->st != CUZK_OK)
+            snprintf(g->err, sizeof g->err, "%s", cuzk_last_error());
+    }
+    cuzk__g1_msm_job *j = l->job[i];
+    pthread_mutex_unlock(&l->mu);
+    return j;
+}
+
+/* Lane |lane|'s share of the G1 MSMs: whatever tasks are left, job by job. */
+static void lane_g1(lanes_job *l, unsigned lane)
+{
+    static const size_t order[4] = {LANE_H, LANE_B1, LANE_C, LANE_A};
+    for (size_t k = 0; k < 4; k++) {
+        double t0 = now_ms();
+        cuzk__g1_msm_job *j = lane_job(l, order[k]);
+        if (j)
+            cuzk__g1_msm_job_work(j, lane);
+        *(order[k] == LANE_H ? &l->ms[3] : &l->ms_tail[lane]) += now_ms() - t0;
+    }
+}
+
+/* The assembly's terms without any MSM: r delta1 and s delta2 (blind_job explains the rest). */
+static void assemble_blind(lanes_job *l)
+{
     cuzk_g1_from_affine(&l->r_delta1, &l->zk->delta_g1);
     cuzk_g1_mul(&l->r_delta1, &l->r_delta1, l->r);
     cuzk_g2_from_affine(&l->s_delta2, &l->zk->delta_g2);
     cuzk_g2_mul(&l->s_delta2, &l->s_delta2, l->s);
+}
+
+/* C + H + r B1' (blind_job explains it), once the G1 MSMs are done. */
+static void assemble_pre(lanes_job *l, const cuzk_g1_jac_t *b1, const cuzk_g1_jac_t *c,
+                         const cuzk_g1_jac_t *h)
+{
+    cuzk_g1_jac_t b1p, r_b1p;
     cuzk_g1_add_affine(&b1p, b1, &l->zk->beta_g1);
     cuzk_g1_mul(&r_b1p, &b1p, l->r);
     cuzk_g1_add(&l->pc0, c, h);
@@ -284,26 +331,21 @@ static void lanes_run(void *ctx, size_t lane)
         }
         cuzk_poly_h(l->dom, l->p->a, l->p->b, l->p->c, NULL);
         l->ms[1] = now_ms() - t0;
-        for (size_t i = 0; i < 4; i += i == 0 ? 2 : 1) { /* H, B1, C */
-            t0 = now_ms();
-            g1_job_run(l->g1, i);
-            l->ms[2 + i] = now_ms() - t0;
-        }
-        if (l->g1[0].st != CUZK_OK || l->g1[2].st != CUZK_OK || l->g1[3].st != CUZK_OK)
-            return;
-        assemble_pre(l, l->g1[2].out, l->g1[3].out, l->g1[0].out);
+        pthread_mutex_lock(&l->mu);
+        l->h_ready = true;
+        pthread_mutex_unlock(&l->mu);
+        assemble_blind(l);
         if ((st = cuzk__groth16_verify_inputs(&l->f_inputs, l->zk->vk, l->p->wm + 1,
                                               l->zk->n_public)) != CUZK_OK)
             lane_fail(l, 0, st);
+        lane_g1(l, 0);
         return;
     }
     cuzk_status st = cuzk_g2_msm_raw(l->b2, l->zk->b2, l->w->values, l->p->nv, NULL);
     if (st != CUZK_OK)
         lane_fail(l, 1, st);
-    l->ms[6] = now_ms() - t0;
-    t0 = now_ms();
-    g1_job_run(l->g1, 1);
-    l->ms[3] = now_ms() - t0;
+    l->ms[2] = now_ms() - t0;
+    lane_g1(l, 1);
 }
 
 /*
@@ -381,8 +423,8 @@ static void blind_run(void *ctx, size_t i)
     }
 }
 
-/* The two-lane proof (lanes_job above), assembled and verified: the four G1 sums come from
- * |jobs|, whose |out| fields point into |m|. */
+/* The two-lane proof (lanes_job above), assembled and verified: the four G1 sums go to the
+ * |out| fields of |jobs|, which point into |m|. */
 static cuzk_status prove_lanes(cuzk_groth16_proof *proof, cuzk_fr_t *public_inputs,
                                cuzk_domain **dom, prove_bufs *p, const g1_job jobs[4], msm_sums *m,
                                const cuzk_snarkjs_zkey *zk, const cuzk_snarkjs_wtns *w,
@@ -391,13 +433,23 @@ static cuzk_status prove_lanes(cuzk_groth16_proof *proof, cuzk_fr_t *public_inpu
 {
     lanes_job l = {.zk = zk, .w = w, .p = p, .r = r, .s = s_rand, .b2 = &m->b2};
     memcpy(l.g1, jobs, sizeof l.g1);
+    pthread_mutex_init(&l.mu, NULL);
     cuzk_pool_run(pool, 2, lanes_run, &l);
+    pthread_mutex_destroy(&l.mu);
     *dom = l.dom;
     tm->synthesis = l.ms[0];
     tm->ntt_h = l.ms[1];
-    tm->msm_h = l.ms[2];
-    tm->tail_msm = l.ms[3] + l.ms[4] + l.ms[5];
-    tm->msm_b_g2 = l.ms[6];
+    tm->msm_h = l.ms[3];
+    tm->tail_msm = l.ms_tail[0] + l.ms_tail[1];
+    tm->msm_b_g2 = l.ms[2];
+    /* Every work call has returned: the sums of the jobs that were prepared. */
+    for (int i = 0; i < 4; i++) {
+        if (l.job[i] && l.st[0] == CUZK_OK && l.st[1] == CUZK_OK)
+            cuzk__g1_msm_job_finish(l.job[i], l.g1[i].out);
+        else
+            cuzk__g1_msm_job_free(l.job[i]);
+        l.job[i] = NULL;
+    }
     cuzk_status s = CUZK_OK;
     if (l.st[0] != CUZK_OK)
         s = cuzk_fail(l.st[0], "%s", l.err[0]);
@@ -407,6 +459,7 @@ static cuzk_status prove_lanes(cuzk_groth16_proof *proof, cuzk_fr_t *public_inpu
     if (s == CUZK_OK && l.st[1] != CUZK_OK)
         s = cuzk_fail(l.st[1], "%s", l.err[1]);
     if (s == CUZK_OK) {
+        assemble_pre(&l, l.g1[LANE_B1].out, l.g1[LANE_C].out, l.g1[LANE_H].out);
         /* The rest of the assembly: pi_A = A + alpha1 + r delta1, pi_B = B2 + beta2 +
          * s delta2, pi_C = (C + H + r B1') + s pi_A. */
         double t0 = now_ms();

@@ -208,11 +208,10 @@ static void M_(batch_apply_x8_)(MSM_ENTRY_T *ent, size_t m, B_T *pre)
         memcpy(xs + b * 2 * sizeof(F8_T) + sizeof(F8_T), &x2, sizeof x2);
         __mmask8 eq = F8_(eq_mask)(&x1, &x2) & real;
         special = (__mmask8)~real;
-        for (unsigned i = 0; i < nreal; i++) {
+        /* Entries are placed as MSM_KIND_ADD (aff_place_): only equal x need a look. */
+        for (unsigned m = eq; m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctz(m);
             MSM_ENTRY_T *e = &ent[k0 + i];
-            e->kind = MSM_KIND_ADD;
-            if (!((eq >> i) & 1))
-                continue;
             F_T py;
             if (e->neg)
                 F_NEG(&py, &e->src->y);

@@ -4,6 +4,7 @@
 #include "curve/curve_internal.h"
 #include "msm/msm_common.h"
 #include "msm/msm_ifma.h"
+#include "msm/msm_job.h"
 
 bool cuzk__msm_use_ifma = true;
 #if CUZK_FP_HAVE_IFMA
@@ -100,4 +101,5 @@ static void cuzk_g1_endo_images_(cuzk_g1_affine_t out[1], const cuzk_g1_affine_t
     out[0].infinity = false;
 }
 
+#define MSM_JOB_(name) cuzk__g1_msm_job_##name /* src/msm/msm_job.h */
 #include "msm/pippenger_impl.h"

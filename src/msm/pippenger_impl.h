@@ -64,7 +64,8 @@
  * scalar conversion serves g digits and a batch-affine batch can span all g windows' buckets.
  * This matters at small n: at 2^12 points (c = 10, 512 buckets per window) one window allows
  * batches of 128 additions, each paying 1/128 of a ~450 M inversion; 13 windows together fill
- * batches of MSM_BATCH_MAX. g is bounded by MSM_GROUP_MAX and by MSM_GROUP_BYTES of buckets.
+ * batches of 1,664 (MSM_BATCH_MAX is 2,048). g is bounded by MSM_GROUP_MAX and by
+ * MSM_GROUP_BYTES of buckets.
  *
  * Window choice (cost model, in field multiplications M of the group):
  *     time(c, g, k) = ceil(ceil(nwin / g) * k / threads) * ((n / k) * g * A + g 2^(c-1) * R)
@@ -109,6 +110,10 @@
  * chains sharing one inversion) and the affine buckets' running sums 8 windows or window
  * segments at a time (src/msm/reduce_x8.h); same results as the scalar code, which stays the reference
  * (cuzk__msm_use_ifma, src/msm/msm_ifma.h). Measured in docs/PERFORMANCE.md, CPU MSM.
+ *
+ * Jobs (src/msm/msm_job.h, G1): the one-thread plan, prepared once, whose tasks threads that
+ * join at different times take from the shared counter, each with its own bucket set; the
+ * snarkjs prover's two lanes share its four G1 MSMs that way.
  *
  * Batch addition (bitmap): |lanes| affine accumulators per worker; the selected points are
  * dealt round-robin to the lanes, so each round is |lanes| independent affine additions that
@@ -446,14 +451,37 @@ static void M_(msm_task_)(MSM_CTX_T *x, MSM_WORKER_T *s, size_t t)
     if (affine) {
         memset(s->side_used, 0, words * sizeof(uint64_t));
         s->m = s->qn = 0;
+        /* A batch of a quarter of the buckets the task's digits can reach: the top window's
+         * digits reach only top_nb of them (with the endomorphism split at 2^16, ~1,400 of
+         * 4,096), and its task alone filled batches of 1,024 into them, so that the conflict
+         * queue overflowed and 31 % of its additions went to the XYZZ side buckets. Below
+         * MSM_BLOCK additions the inversion per batch would cost more than the side buckets
+         * (a thin top window, which automatic plans avoid): the plan's batch then. */
+        size_t reach = (size_t)(w1 - w0) * pl->nb - (w1 == pl->nwin ? pl->nb - pl->top_nb : 0);
+        size_t batch = msm_batch_size(reach);
+        s->batch = batch >= MSM_BLOCK && batch < pl->batch ? batch : pl->batch;
+        s->qcap = s->batch / 2;
     }
     int32_t dig[MSM_BLOCK];
     uint64_t k[MSM_BLOCK][4];
     int32_t flip[MSM_BLOCK];
     for (size_t i0 = lo; i0 < hi; i0 += MSM_BLOCK) {
         size_t cnt = hi - i0 < MSM_BLOCK ? hi - i0 : MSM_BLOCK;
-        for (size_t i = 0; i < cnt; i++)
-            flip[i] = (int32_t)msm_scalar(k[i], &x->sc, i0 + i);
+        /* A base at infinity gets scalar 0, so all its digits are 0: its flag is read once
+         * per block here (64 independent loads), not once per window in the placing loop,
+         * where the first touch of each base's line was a cache miss in a dependent branch
+         * (half of this function's samples at 2^16). */
+        for (size_t i = 0; i < cnt; i++) {
+            size_t v = i0 + i, vn = v + MSM_BLOCK;
+            const AFF_T *p = v < x->n0 ? &x->bases[v] : &x->ext[v - x->n0];
+            if (vn < hi) /* the next block's flags: its bases cross 4 KiB pages, which the
+                          * hardware prefetchers do not */
+                __builtin_prefetch(vn < x->n0 ? &x->bases[vn].infinity
+                                              : &x->ext[vn - x->n0].infinity);
+            flip[i] = (int32_t)msm_scalar(k[i], &x->sc, v);
+            if (p->infinity)
+                k[i][0] = k[i][1] = k[i][2] = k[i][3] = 0;
+        }
         for (unsigned w = w0; w < w1; w++) {
             uint32_t off = (uint32_t)((w - w0) * pl->nb);
             for (size_t i = 0; i < cnt; i++) /* negated when flipped */
@@ -468,7 +496,7 @@ static void M_(msm_task_)(MSM_CTX_T *x, MSM_WORKER_T *s, size_t t)
                 int32_t d = dig[i];
                 size_t v = i0 + i;
                 const AFF_T *p = v < x->n0 ? &x->bases[v] : &x->ext[v - x->n0];
-                if (d == 0 || p->infinity)
+                if (d == 0)
                     continue;
                 CUZK_VERIFY_CHECK(d >= -(int32_t)pl->nb && d <= (int32_t)pl->nb);
                 uint32_t b = off + (uint32_t)(d < 0 ? -d : d) - 1, neg = d < 0;
@@ -531,10 +559,12 @@ static void M_(msm_worker_)(void *vctx, size_t wi)
  * endomorphism split (MSM_ENDO_M pieces of at most MSM_ENDO_BITS bits per scalar) when forced,
  * or automatically when the scalars are wider than a piece and n is at most MSM_ENDO_MAX_N.
  * Measured at 2^12 points (docs/PERFORMANCE.md, "CPU MSM"): the split halves (G1) or quarters
- * (G2) the windows, hence the running sums, for the same number of bucket additions.
+ * (G2) the windows, hence the running sums, for the same number of bucket additions. |workers|
+ * > 0: an MSM job's plan (msm_plan_split_groups) with that many bucket sets, whatever the plan's
+ * thread count.
  */
 static bool M_(msm_setup_)(msm_plan *p, msm_layout *l, size_t n, unsigned threads, unsigned bits,
-                           const cuzk_msm_opts *o)
+                           const cuzk_msm_opts *o, unsigned workers)
 {
     bool endo = o->endo == CUZK_MSM_ENDO_ON ||
                 (o->endo == CUZK_MSM_ENDO_AUTO && n <= MSM_ENDO_MAX_N && bits > MSM_ENDO_BITS);
@@ -547,7 +577,32 @@ static bool M_(msm_setup_)(msm_plan *p, msm_layout *l, size_t n, unsigned thread
     } else {
         msm_plan_make(p, &M_(group_), n, threads, bits, o);
     }
+    if (workers) {
+        msm_plan_split_groups(p, endo ? MSM_ENDO_BITS : bits);
+        p->workers = workers;
+    }
     return msm_layout_make(l, p, &M_(group_), MSM_ENDO_LIMBS);
+}
+
+/* The largest working memory of msm_setup_'s plans over all scalar bit lengths (the plan
+ * depends on the largest scalar; SIZE_MAX when a size overflows). Every bit length that takes
+ * the endomorphism split has the same plan, so the loop stops at the first: half the plans for
+ * G1 (~0.5 instead of ~1 ms at 2^16), a quarter for G2. */
+static size_t M_(scratch_most_)(size_t n, unsigned threads, const cuzk_msm_opts *o,
+                                unsigned workers)
+{
+    size_t most = 0;
+    for (unsigned bits = 1; bits <= 256; bits++) {
+        msm_plan p;
+        msm_layout l;
+        if (!M_(msm_setup_)(&p, &l, n, threads, bits, o, workers))
+            return SIZE_MAX;
+        if (l.total > most)
+            most = l.total;
+        if (p.endo > 1)
+            break;
+    }
+    return most;
 }
 
 /* The endomorphism split of points [lo, hi): pieces into |sub|, images into |ext|. */
@@ -585,6 +640,67 @@ static void M_(split_chunk_)(void *vctx, size_t j)
     }
 }
 
+/*
+ * Everything of an MSM before its tasks: checks, bit length, plan, working memory (*owned, to
+ * free), the endomorphism split (on |pool|). |workers| as for msm_setup_. With no scalar bits
+ * the plan has no tasks and the sum is infinity.
+ */
+static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bases,
+                                    const msm_scalars *sc, size_t n, cuzk_pool *pool,
+                                    const cuzk_msm_opts *o, unsigned workers)
+{
+    memset(x, 0, sizeof *x);
+    *owned = NULL;
+    if (n > 0 && (!bases || (!sc->raw && !sc->mont)))
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: NULL bases or scalars with n = %zu", n);
+    cuzk_status st = msm_check_opts(o);
+    if (st != CUZK_OK)
+        return st;
+    unsigned bits = n ? msm_max_bits(sc, n, pool) : 0;
+    atomic_init(&x->next, 0);
+    if (bits == 0)
+        return CUZK_OK; /* x->plan.tasks = 0, nwin = 0: the sum is infinity */
+    if (o->endo > CUZK_MSM_ENDO_ON)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: unknown endomorphism mode %d", (int)o->endo);
+    x->bases = bases;
+    x->sc = *sc;
+    x->n = x->n0 = n;
+    if (!M_(msm_setup_)(&x->plan, &x->lay, n, cuzk_pool_threads(pool), bits, o, workers))
+        return cuzk_fail(CUZK_ERR_NOMEM, "msm: working memory size overflows");
+    st = msm_get_memory(&x->mem, owned, x->lay.total, o, "msm");
+    if (st != CUZK_OK)
+        return st;
+    x->results = (JAC_T *)(x->mem + x->lay.results);
+    if (x->plan.endo > 1) {
+        M_(split_ctx_t_) sx = {bases, sc, n, 0, (uint64_t *)(x->mem + x->lay.sub),
+                               (AFF_T *)(x->mem + x->lay.ext)};
+        size_t threads = cuzk_pool_threads(pool);
+        sx.chunks = n < 64 * threads ? 1 : 4 * threads;
+        cuzk_pool_run(pool, sx.chunks, M_(split_chunk_), &sx);
+        x->ext = sx.ext;
+        x->n = MSM_ENDO_M * n;
+        x->sc = (msm_scalars){NULL, NULL, sx.sub, MSM_ENDO_LIMBS};
+    }
+    return CUZK_OK;
+}
+
+/* Horner over the window sums of finished tasks: acc = 2^c acc + (window sum), top window
+ * first. */
+static void M_(msm_combine_)(JAC_T *out, const MSM_CTX_T *x)
+{
+    JAC_T acc;
+    M_(jac_set_infinity)(&acc);
+    for (unsigned w = x->plan.nwin; w-- > 0;) {
+        if (!M_(jac_is_infinity)(&acc))
+            for (unsigned i = 0; i < x->plan.c; i++)
+                M_(dbl)(&acc, &acc);
+        for (size_t j = 0; j < x->plan.chunks; j++)
+            M_(add)(&acc, &acc, &x->results[(size_t)w * x->plan.chunks + j]);
+    }
+    CUZK_VERIFY_CHECK(M_(is_on_curve)(&acc));
+    *out = acc;
+}
+
 static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const msm_scalars *sc, size_t n,
                                 cuzk_pool *pool, const cuzk_msm_opts *opts)
 {
@@ -592,53 +708,98 @@ static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const msm_scalar
     const cuzk_msm_opts *o = opts ? opts : &defaults;
     if (!out)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: |out| is NULL");
-    if (n > 0 && (!bases || (!sc->raw && !sc->mont)))
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: NULL bases or scalars with n = %zu", n);
-    cuzk_status st = msm_check_opts(o);
-    if (st != CUZK_OK)
-        return st;
-    unsigned bits = n ? msm_max_bits(sc, n, pool) : 0;
-    if (bits == 0) {
-        M_(jac_set_infinity)(out);
-        return CUZK_OK;
-    }
-    if (o->endo > CUZK_MSM_ENDO_ON)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: unknown endomorphism mode %d", (int)o->endo);
-    MSM_CTX_T x = {.bases = bases, .sc = *sc, .n = n, .n0 = n};
-    if (!M_(msm_setup_)(&x.plan, &x.lay, n, cuzk_pool_threads(pool), bits, o))
-        return cuzk_fail(CUZK_ERR_NOMEM, "msm: working memory size overflows");
+    MSM_CTX_T x;
     void *owned;
-    st = msm_get_memory(&x.mem, &owned, x.lay.total, o, "msm");
-    if (st != CUZK_OK)
-        return st;
-    x.results = (JAC_T *)(x.mem + x.lay.results);
-    if (x.plan.endo > 1) {
-        M_(split_ctx_t_) sx = {bases, sc, n, 0, (uint64_t *)(x.mem + x.lay.sub),
-                               (AFF_T *)(x.mem + x.lay.ext)};
-        size_t threads = cuzk_pool_threads(pool);
-        sx.chunks = n < 64 * threads ? 1 : 4 * threads;
-        cuzk_pool_run(pool, sx.chunks, M_(split_chunk_), &sx);
-        x.ext = sx.ext;
-        x.n = MSM_ENDO_M * n;
-        x.sc = (msm_scalars){NULL, NULL, sx.sub, MSM_ENDO_LIMBS};
+    cuzk_status st = M_(msm_prepare_)(&x, &owned, bases, sc, n, pool, o, 0);
+    if (st == CUZK_OK) {
+        if (x.plan.tasks)
+            cuzk_pool_run(pool, x.plan.workers, M_(msm_worker_), &x);
+        M_(msm_combine_)(out, &x);
     }
-    atomic_init(&x.next, 0);
-    cuzk_pool_run(pool, x.plan.workers, M_(msm_worker_), &x);
-    /* Horner over the windows: acc = 2^c acc + (window sum), top window first. */
-    JAC_T acc;
-    M_(jac_set_infinity)(&acc);
-    for (unsigned w = x.plan.nwin; w-- > 0;) {
-        if (!M_(jac_is_infinity)(&acc))
-            for (unsigned i = 0; i < x.plan.c; i++)
-                M_(dbl)(&acc, &acc);
-        for (size_t j = 0; j < x.plan.chunks; j++)
-            M_(add)(&acc, &acc, &x.results[(size_t)w * x.plan.chunks + j]);
-    }
-    CUZK_VERIFY_CHECK(M_(is_on_curve)(&acc));
     cuzk_free(owned);
-    *out = acc;
+    return st;
+}
+
+#ifdef MSM_JOB_
+/*
+ * The MSM job of src/msm/msm_job.h, for groups that define MSM_JOB_(name) (the public names):
+ * prepared once, then worked on by up to |workers| threads that join whenever they are free,
+ * each with its own bucket set, taking the one-thread plan's tasks (window groups) from the
+ * shared counter; combined once all of them have returned.
+ */
+struct MSM_JOB_(state) {
+    MSM_CTX_T x;
+    void *owned;
+    unsigned workers;
+};
+
+static cuzk_status M_(msm_job_new_)(struct MSM_JOB_(state) **job, const AFF_T *bases,
+                                    const msm_scalars *sc, size_t n, unsigned workers,
+                                    void *scratch, size_t scratch_bytes)
+{
+    const cuzk_msm_opts o = {.scratch = scratch, .scratch_bytes = scratch_bytes};
+    *job = NULL;
+    if (workers == 0)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm job: no workers");
+    struct MSM_JOB_(state) *j = cuzk_alloc(sizeof *j);
+    if (!j)
+        return cuzk_fail(CUZK_ERR_NOMEM, "msm job: cannot allocate its state");
+    cuzk_status st = M_(msm_prepare_)(&j->x, &j->owned, bases, sc, n, NULL, &o, workers);
+    if (st != CUZK_OK) {
+        cuzk_free(j->owned);
+        cuzk_free(j);
+        return st;
+    }
+    j->workers = workers;
+    *job = j;
     return CUZK_OK;
 }
+
+cuzk_status MSM_JOB_(new)(struct MSM_JOB_(state) **job, const AFF_T *bases,
+                          const cuzk_fr_t *scalars, size_t n, unsigned workers, void *scratch,
+                          size_t scratch_bytes)
+{
+    msm_scalars sc = {NULL, scalars, NULL, 0};
+    return M_(msm_job_new_)(job, bases, &sc, n, workers, scratch, scratch_bytes);
+}
+
+cuzk_status MSM_JOB_(new_raw)(struct MSM_JOB_(state) **job, const AFF_T *bases,
+                              const uint64_t *scalars, size_t n, unsigned workers, void *scratch,
+                              size_t scratch_bytes)
+{
+    msm_scalars sc = {scalars, NULL, NULL, 0};
+    return M_(msm_job_new_)(job, bases, &sc, n, workers, scratch, scratch_bytes);
+}
+
+size_t MSM_JOB_(scratch_size)(size_t n, unsigned workers)
+{
+    static const cuzk_msm_opts defaults = {0};
+    return n && workers ? M_(scratch_most_)(n, 1, &defaults, workers) : 0;
+}
+
+void MSM_JOB_(work)(struct MSM_JOB_(state) *j, unsigned worker)
+{
+    CUZK_VERIFY_CHECK(worker < j->workers);
+    if (worker < j->workers && j->x.plan.tasks && atomic_load(&j->x.next) < j->x.plan.tasks)
+        M_(msm_worker_)(&j->x, worker);
+}
+
+void MSM_JOB_(finish)(struct MSM_JOB_(state) *j, JAC_T *out)
+{
+    CUZK_VERIFY_CHECK(atomic_load(&j->x.next) >= j->x.plan.tasks);
+    M_(msm_combine_)(out, &j->x);
+    cuzk_free(j->owned);
+    cuzk_free(j);
+}
+
+void MSM_JOB_(free)(struct MSM_JOB_(state) *j)
+{
+    if (!j)
+        return;
+    cuzk_free(j->owned);
+    cuzk_free(j);
+}
+#endif
 
 /* ---- batch addition over a bitmap (badd_run_) ----------------------------------------------- */
 #include "msm/batch_add_impl.h"
@@ -689,17 +850,7 @@ size_t M_(msm_scratch_size)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts
     const cuzk_msm_opts *o = opts ? opts : &defaults;
     if (n == 0)
         return 0;
-    /* The plan depends on the largest scalar: take the largest need over all bit lengths. */
-    size_t most = 0;
-    for (unsigned bits = 1; bits <= 256; bits++) {
-        msm_plan p;
-        msm_layout l;
-        if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), bits, o))
-            return SIZE_MAX;
-        if (l.total > most)
-            most = l.total;
-    }
-    return most;
+    return M_(scratch_most_)(n, cuzk_pool_threads(pool), o, 0);
 }
 
 size_t M_(batch_add_scratch_size)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts)
@@ -719,7 +870,7 @@ void M_(msm_plan)(cuzk_msm_opts *out, size_t n, const cuzk_pool *pool, const cuz
     const cuzk_msm_opts *o = opts ? opts : &defaults;
     msm_plan p;
     msm_layout l;
-    if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), 254, o))
+    if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), 254, o, 0))
         msm_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), 254, o);
     *out = *o;
     out->window = p.c;
