@@ -27,6 +27,16 @@ double cuzk__engine_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+void cuzk__engine_wait_ms(pthread_cond_t *cv, pthread_mutex_t *mu, unsigned ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t ns = (uint64_t)ts.tv_nsec + (uint64_t)ms * 1000000u;
+    ts.tv_sec += (time_t)(ns / 1000000000u);
+    ts.tv_nsec = (long)(ns % 1000000000u);
+    pthread_cond_timedwait(cv, mu, &ts);
+}
+
 const double cuzk__engine_hist_bounds[ENGINE_HIST_BUCKETS] = {
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
     1,     2.5,    5,     10,   30,    60,   120, 300,  600,

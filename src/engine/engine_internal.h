@@ -154,6 +154,9 @@ struct cuzk_engine {
 
 /* engine.c */
 double cuzk__engine_now_ms(void);
+/* pthread_cond_timedwait for at most |ms| milliseconds (waits that poll a condition no one
+ * signals, such as an idle time running out). */
+void cuzk__engine_wait_ms(pthread_cond_t *cv, pthread_mutex_t *mu, unsigned ms);
 void cuzk__engine_hist_observe(engine_hist *h, double seconds);
 const char *cuzk__engine_kind_name(cuzk_proof_kind k);
 

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void cuzk__item_discard_locked(cuzk_engine *e, item *it)
 {
@@ -151,14 +150,7 @@ void *cuzk__synth_main(void *arg)
             if (cuzk__srs_evict_idle_locked(e, c))
                 continue;
             /* timed: an idle set becomes evictable when eviction_min_idle_ms runs out */
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            ts.tv_nsec += 50 * 1000000L;
-            if (ts.tv_nsec >= 1000000000L) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000L;
-            }
-            pthread_cond_timedwait(&e->space_cv, &e->mu, &ts);
+            cuzk__engine_wait_ms(&e->space_cv, &e->mu, 50);
         }
         if (j->outcome != CUZK_JOB_UNKNOWN || e->stopping) {
             cuzk__item_discard_locked(e, it);

@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define G1_FILE 96u
@@ -253,14 +252,7 @@ static cuzk_status reserve_pinned_locked(cuzk_engine *e, srs_entry *c, bool wait
                 (unsigned long long)e->mem_budget, (unsigned long long)e->pinned_in_use,
                 (unsigned long long)e->cfg.eviction_min_idle_ms, (unsigned long long)e->mem_in_use,
                 c->id, (unsigned long long)need);
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 50 * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&e->srs_cv, &e->mu, &ts);
+        cuzk__engine_wait_ms(&e->srs_cv, &e->mu, 50);
     }
 }
 

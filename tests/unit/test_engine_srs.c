@@ -68,13 +68,15 @@ CUZK_TEST(engine_srs_tiers)
 
 /* The pinned budget fits one parameter set: loading B evicts idle A; with a long minimum idle
  * time nothing can be evicted and the preload fails NOMEM naming the budget. */
-CUZK_TEST(engine_pinned_eviction)
+/* Circuits "a" (poseidon-merkle:1) and "b" (poseidon-merkle:2) preloaded in an engine of config
+ * |c|: their HOT sizes, partition estimates and the pinned total. */
+typedef struct {
+    uint64_t sa, sb, pa, pb, pinned;
+} ab_sizes;
+
+static ab_sizes preload_ab(const cuzk_engine_config *c)
 {
-    char *dir = eng_tmpdir();
-    uint64_t live0 = cuzk_alloc_live_bytes();
-    cuzk_engine_config c;
-    eng_config(&c, dir);
-    cuzk_engine *e = eng_create(&c);
+    cuzk_engine *e = eng_create(c);
     eng_add(e, "a", "poseidon-merkle:1", NULL);
     eng_add(e, "b", "poseidon-merkle:2", NULL);
     bool already;
@@ -83,15 +85,31 @@ CUZK_TEST(engine_pinned_eviction)
     CHECK(cuzk_engine_preload(e, "b", &already, &ms) == CUZK_OK);
     cuzk_engine_status st;
     CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
-    uint64_t sa = srs_of(&st, "a")->size_bytes, sb = srs_of(&st, "b")->size_bytes;
-    CHECK(st.pinned_bytes == sa + sb);
+    ab_sizes z = {srs_of(&st, "a")->size_bytes, srs_of(&st, "b")->size_bytes,
+                  srs_of(&st, "a")->partition_bytes, srs_of(&st, "b")->partition_bytes,
+                  st.pinned_bytes};
     cuzk_engine_status_clear(&st);
     cuzk_engine_destroy(e);
+    return z;
+}
+
+CUZK_TEST(engine_pinned_eviction)
+{
+    char *dir = eng_tmpdir();
+    uint64_t live0 = cuzk_alloc_live_bytes();
+    cuzk_engine_config c;
+    eng_config(&c, dir);
+    const ab_sizes z = preload_ab(&c);
+    const uint64_t sa = z.sa, sb = z.sb;
+    CHECK(z.pinned == sa + sb);
     printf("# hot sizes: a %llu, b %llu bytes\n", (unsigned long long)sa,
            (unsigned long long)sb);
 
     c.pinned_budget = (sa > sb ? sa : sb) + (sa < sb ? sa : sb) / 2;
-    e = eng_create(&c); /* same cache dir: the files exist now */
+    cuzk_engine *e = eng_create(&c); /* same cache dir: the files exist now */
+    bool already;
+    uint64_t ms;
+    cuzk_engine_status st;
     eng_add(e, "a", "poseidon-merkle:1", NULL);
     eng_add(e, "b", "poseidon-merkle:2", NULL);
     CHECK(cuzk_engine_preload(e, "a", &already, &ms) == CUZK_OK && !already);
@@ -212,27 +230,17 @@ CUZK_TEST(engine_total_budget_evicts)
     uint64_t live0 = cuzk_alloc_live_bytes();
     cuzk_engine_config c;
     eng_config(&c, dir);
-    cuzk_engine *e = eng_create(&c);
-    eng_add(e, "a", "poseidon-merkle:1", NULL);
-    eng_add(e, "b", "poseidon-merkle:2", NULL);
-    bool already;
-    uint64_t ms;
-    CHECK(cuzk_engine_preload(e, "a", &already, &ms) == CUZK_OK);
-    CHECK(cuzk_engine_preload(e, "b", &already, &ms) == CUZK_OK);
-    cuzk_engine_status st;
-    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
-    const uint64_t sa = srs_of(&st, "a")->size_bytes, sb = srs_of(&st, "b")->size_bytes;
-    const uint64_t pa = srs_of(&st, "a")->partition_bytes, pb = srs_of(&st, "b")->partition_bytes;
+    const ab_sizes z = preload_ab(&c);
+    const uint64_t sa = z.sa, sb = z.sb, pa = z.pa, pb = z.pb;
     CHECK(sa && sb && pa && pb);
-    cuzk_engine_status_clear(&st);
-    cuzk_engine_destroy(e);
     printf("# hot a %llu, b %llu; partition a %llu, b %llu bytes\n", (unsigned long long)sa,
            (unsigned long long)sb, (unsigned long long)pa, (unsigned long long)pb);
 
     /* both sets fit (so each loads beside the other, idle), a partition only without it */
     c.memory_budget = sa + sb + (pa < pb ? pa : pb) - 1;
     CHECK(c.memory_budget >= sa + pa && c.memory_budget >= sb + pb);
-    e = eng_create(&c);
+    cuzk_engine *e = eng_create(&c);
+    cuzk_engine_status st;
     eng_add(e, "a", "poseidon-merkle:1", NULL);
     eng_add(e, "b", "poseidon-merkle:2", NULL);
     const char *order[] = {"a", "b", "a"};
