@@ -264,7 +264,9 @@ typedef struct {
     uint64_t completed, failed, cancelled;
     uint64_t uptime_s;
     uint64_t pinned_bytes, pinned_limit;
-    uint64_t memory_in_use, memory_budget;
+    /* memory.total_budget is one budget for HOT parameter sets and partitions in flight:
+     * memory_in_use = pinned_bytes + memory_in_flight is what is charged to it now. */
+    uint64_t memory_in_use, memory_in_flight, memory_budget;
 } cuzk_engine_status;
 
 cuzk_status cuzk_engine_status_get(cuzk_engine *e,

@@ -207,8 +207,8 @@ static bool read_meminfo(uint64_t *total, uint64_t *avail)
 }
 
 /* Host memory as Curio reports it, then cuzk's own budget accounting: the budget is charged
- * with HOT parameter sets (pinned_bytes) plus partitions in flight (the engine's memory_in_use),
- * so in_use_bytes is their sum, the number to compare with budget_bytes. */
+ * with HOT parameter sets (pinned_bytes) plus partitions in flight (in_flight_bytes), so
+ * in_use_bytes is their sum, the number to compare with budget_bytes. */
 static void add_memory(builder *b, cJSON *root, const cuzk_engine_status *st)
 {
     cJSON *m = obj_in(b, root, "memory");
@@ -223,8 +223,8 @@ static void add_memory(builder *b, cJSON *root, const cuzk_engine_status *st)
         str(b, m, "available_bytes", NULL);
     }
     num(b, m, "budget_bytes", (double)st->memory_budget);
-    num(b, m, "in_use_bytes", (double)(st->memory_in_use + st->pinned_bytes));
-    num(b, m, "in_flight_bytes", (double)st->memory_in_use);
+    num(b, m, "in_use_bytes", (double)st->memory_in_use);
+    num(b, m, "in_flight_bytes", (double)st->memory_in_flight);
     num(b, m, "pinned_bytes", (double)st->pinned_bytes);
     num(b, m, "pinned_limit_bytes", (double)st->pinned_limit);
 }

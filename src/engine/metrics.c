@@ -109,7 +109,8 @@ cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out)
     out->uptime_s = (uint64_t)((cuzk__engine_now_ms() - e->t_created) / 1e3);
     out->pinned_bytes = e->pinned_in_use;
     out->pinned_limit = e->pinned_budget;
-    out->memory_in_use = e->mem_in_use;
+    out->memory_in_use = e->pinned_in_use + e->mem_in_use;
+    out->memory_in_flight = e->mem_in_use;
     out->memory_budget = e->mem_budget;
     pthread_mutex_unlock(&e->mu);
     /* Device queries outside the lock: they may take a while. */
@@ -255,9 +256,15 @@ cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
     family(&b, "cuzk_pinned_limit_bytes", "gauge", "The pinned budget.");
     sb_printf(&b, "cuzk_pinned_limit_bytes %llu\n", (unsigned long long)e->pinned_budget);
     family(&b, "cuzk_memory_in_use_bytes", "gauge",
-           "Memory-budget bytes reserved by partitions in flight.");
-    sb_printf(&b, "cuzk_memory_in_use_bytes %llu\n", (unsigned long long)e->mem_in_use);
-    family(&b, "cuzk_memory_budget_bytes", "gauge", "The memory budget for partitions.");
+           "Bytes charged to the total memory budget: HOT parameter sets plus partitions in "
+           "flight.");
+    sb_printf(&b, "cuzk_memory_in_use_bytes %llu\n",
+              (unsigned long long)(e->pinned_in_use + e->mem_in_use));
+    family(&b, "cuzk_memory_in_flight_bytes", "gauge",
+           "Bytes of the total memory budget reserved by partitions in flight.");
+    sb_printf(&b, "cuzk_memory_in_flight_bytes %llu\n", (unsigned long long)e->mem_in_use);
+    family(&b, "cuzk_memory_budget_bytes", "gauge",
+           "memory.total_budget: HOT parameter sets and partitions in flight together.");
     sb_printf(&b, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)e->mem_budget);
     cuzk_host_pool_stats hs;
     cuzk_host_pool_get_stats(e->abc_pool, &hs);

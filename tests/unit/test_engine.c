@@ -252,7 +252,9 @@ CUZK_TEST(engine_cancel)
     cuzk_job_result_clear(&r);
     cuzk_engine_status st;
     CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
-    CHECK(st.cancelled == 2 && st.completed == 1 && st.memory_in_use == 0);
+    CHECK(st.cancelled == 2 && st.completed == 1 && st.memory_in_flight == 0);
+    /* what the budget holds once idle: the HOT set alone */
+    CHECK(st.memory_in_use == st.pinned_bytes && st.pinned_bytes > 0);
     CHECK(st.n_srs == 1 && st.srs[0].ref_count == 0 && st.n_queues == 0);
     cuzk_engine_status_clear(&st);
     cuzk_engine_destroy(e);

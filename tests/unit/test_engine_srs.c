@@ -258,7 +258,8 @@ CUZK_TEST(engine_total_budget_evicts)
                       "after a job on %s, %s is still HOT: %llu bytes pinned, budget %llu",
                       order[i], other, (unsigned long long)st.pinned_bytes,
                       (unsigned long long)st.memory_budget);
-        CHECK(st.pinned_bytes + st.memory_in_use <= st.memory_budget);
+        CHECK(st.memory_in_use == st.pinned_bytes + st.memory_in_flight &&
+              st.memory_in_use <= st.memory_budget);
         cuzk_engine_status_clear(&st);
     }
     cuzk_engine_destroy(e);

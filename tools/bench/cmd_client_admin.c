@@ -133,8 +133,14 @@ static void status_text(const Cuzk__V1__GetStatusResponse *r)
            (unsigned long long)r->pinned_memory_limit_bytes,
            cli_bytes(b1, sizeof b1, r->pinned_memory_bytes),
            cli_bytes(b2, sizeof b2, r->pinned_memory_limit_bytes));
-    printf("memory:           in use %s / budget %s\n",
+    /* The budget holds the HOT sets (pinned) and the partitions in flight. */
+    uint64_t flight = r->memory_in_use_bytes > r->pinned_memory_bytes
+                          ? r->memory_in_use_bytes - r->pinned_memory_bytes
+                          : 0;
+    char b3[32], b4[32];
+    printf("memory:           in use %s (parameter sets %s, partitions %s) / budget %s\n",
            cli_bytes(b1, sizeof b1, r->memory_in_use_bytes),
+           cli_bytes(b3, sizeof b3, r->pinned_memory_bytes), cli_bytes(b4, sizeof b4, flight),
            cli_bytes(b2, sizeof b2, r->memory_budget_bytes));
     if (!r->n_gpus) {
         printf("\nGPUs:             none (CPU proving)\n");
