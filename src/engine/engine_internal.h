@@ -179,6 +179,8 @@ job *cuzk__job_pick_locked(cuzk_engine *e);
 /* srs.c: drops the least recently used HOT entry that no partition holds and that has been idle
  * for eviction_min_idle_ms, other than |keep|; false when there is none. */
 bool cuzk__srs_evict_idle_locked(cuzk_engine *e, const srs_entry *keep);
+/* Tests: called while a dropped parameter set is being freed, with e->mu released. */
+extern void (*cuzk__srs_drop_hook)(cuzk_engine *e, const char *circuit_id);
 
 /* pipeline.c */
 void *cuzk__synth_main(void *arg);

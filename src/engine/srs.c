@@ -129,39 +129,61 @@ cuzk_status cuzk_engine_add_circuit(cuzk_engine *e, const cuzk_engine_circuit *c
 
 /* ---- tier changes (e->mu held) ------------------------------------------------------------- */
 
-static void drop_hot_locked(cuzk_engine *e, srs_entry *c)
+void (*cuzk__srs_drop_hook)(cuzk_engine *e, const char *circuit_id);
+
+/*
+ * Drops |c|'s HOT set (and, |cold|, its WARM mapping too). A set is tens of GB on a PoRep
+ * host: unpinning and unmapping it takes long enough that other engine calls (status,
+ * submissions, the provers' hand-offs) must not wait for it, so the freeing runs with e->mu
+ * released. Meanwhile the entry is busy (loads and EvictSRS wait for it, eviction skips it)
+ * and its bytes stay charged to the budgets, so nothing is admitted into memory not yet
+ * returned. Called and returns with e->mu held; callers re-check their state afterwards.
+ */
+static void drop_locked(cuzk_engine *e, srs_entry *c, bool cold)
 {
-    /* Unused now (ref_count 0), so no prover reads the device copies being freed. */
-    for (unsigned i = 0; i < e->n_provers; i++) {
-        if (!e->provers[i].be)
-            continue;
-        if (c->params)
-            cuzk_groth16_params_drop_resident(e->provers[i].be, c->params);
-        if (c->zkey)
-            cuzk_snarkjs_zkey_drop_resident(e->provers[i].be, c->zkey);
-    }
-    cuzk_groth16_params_free(c->params);
-    cuzk_snarkjs_zkey_free(c->zkey);
+    cuzk_groth16_params *p = c->params;
+    cuzk_snarkjs_zkey *zk = c->zkey;
+    uint8_t *map = cold ? c->map : NULL;
+    size_t map_len = c->map_len;
+    uint64_t held = c->held_bytes;
     c->params = NULL;
     c->zkey = NULL;
-    e->pinned_in_use -= c->held_bytes;
-    c->held_bytes = 0;
     if (c->tier == CUZK_TIER_HOT)
         c->tier = CUZK_TIER_WARM;
-}
-
-static void drop_cold_locked(cuzk_engine *e, srs_entry *c)
-{
-    drop_hot_locked(e, c);
-    if (c->map)
-        munmap(c->map, c->map_len);
-    c->map = NULL;
-    c->map_len = 0;
-    cuzk_free(c->vk_image);
-    c->vk_image = NULL;
-    c->vk_len = 0;
-    c->tier = CUZK_TIER_COLD;
-    c->drop_when_idle = false;
+    if (cold) {
+        c->map = NULL;
+        c->map_len = 0;
+        cuzk_free(c->vk_image);
+        c->vk_image = NULL;
+        c->vk_len = 0;
+        c->tier = CUZK_TIER_COLD;
+        c->drop_when_idle = false;
+    }
+    if (p || zk || map) {
+        bool was_busy = c->busy;
+        c->busy = true;
+        pthread_mutex_unlock(&e->mu);
+        /* Unused now (ref_count 0), so no prover reads the device copies being freed. */
+        for (unsigned i = 0; i < e->n_provers; i++) {
+            if (!e->provers[i].be)
+                continue;
+            if (p)
+                cuzk_groth16_params_drop_resident(e->provers[i].be, p);
+            if (zk)
+                cuzk_snarkjs_zkey_drop_resident(e->provers[i].be, zk);
+        }
+        if (cuzk__srs_drop_hook)
+            cuzk__srs_drop_hook(e, c->id);
+        cuzk_groth16_params_free(p);
+        cuzk_snarkjs_zkey_free(zk);
+        if (map)
+            munmap(map, map_len);
+        pthread_mutex_lock(&e->mu);
+        c->busy = was_busy;
+        pthread_cond_broadcast(&e->srs_cv);
+    }
+    e->pinned_in_use -= held;
+    c->held_bytes = 0;
 }
 
 void cuzk__srs_entry_free(srs_entry *c)
@@ -184,7 +206,7 @@ void cuzk__srs_release_locked(cuzk_engine *e, srs_entry *c)
         c->ref_count--;
     c->last_used_ms = (uint64_t)cuzk__engine_now_ms();
     if (c->ref_count == 0 && c->drop_when_idle)
-        drop_cold_locked(e, c);
+        drop_locked(e, c, true);
     pthread_cond_broadcast(&e->srs_cv);
 }
 
@@ -202,7 +224,7 @@ bool cuzk__srs_evict_idle_locked(cuzk_engine *e, const srs_entry *keep)
     }
     if (!victim)
         return false;
-    drop_hot_locked(e, victim);
+    drop_locked(e, victim, false);
     pthread_cond_broadcast(&e->space_cv); /* partitions waiting for the total budget */
     return true;
 }
@@ -575,7 +597,7 @@ static cuzk_status srs_ensure(cuzk_engine *e, srs_entry *c, bool hot, bool job, 
             if (reserved)
                 e->pinned_in_use -= c->held_bytes;
             c->held_bytes = 0;
-            drop_cold_locked(e, c);
+            drop_locked(e, c, true);
             pthread_mutex_unlock(&e->mu);
             return s;
         }
@@ -642,7 +664,7 @@ cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *was_
         c->drop_when_idle = true;
     } else {
         f = c->held_bytes;
-        drop_cold_locked(e, c);
+        drop_locked(e, c, true);
     }
     pthread_mutex_unlock(&e->mu);
     if (was_loaded)

@@ -3,6 +3,9 @@
 #include "test_engine_util.h"
 
 #include "cuzk/snarkjs.h"
+#include "engine/engine_internal.h"
+
+#include <pthread.h>
 
 static const cuzk_engine_srs_status *srs_of(const cuzk_engine_status *st, const char *id)
 {
@@ -152,6 +155,86 @@ CUZK_TEST(engine_pinned_eviction)
     eng_submit(e, "a", NULL, CUZK_PRIORITY_NORMAL, 1, id);
     CHECK(eng_await(e, id, &r) == CUZK_JOB_FAILED && strstr(r.error, "pinned budget"));
     cuzk_job_result_clear(&r);
+    cuzk_engine_destroy(e);
+    CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
+              (unsigned long long)(cuzk_alloc_live_bytes() - live0));
+    eng_rm_rf(dir);
+}
+
+/* What the drop hook saw while evicted set "b" was being freed. */
+static struct {
+    unsigned calls;
+    bool lock_free;  /* the engine lock was not held */
+    bool status_ok;  /* cuzk_engine_status_get answered meanwhile */
+    bool b_not_hot;  /* b was no longer HOT */
+    uint64_t pinned; /* pinned bytes reported meanwhile (b's still charged) */
+} drop_seen;
+
+static void drop_probe(cuzk_engine *e, const char *circuit_id)
+{
+    if (strcmp(circuit_id, "b") != 0)
+        return;
+    drop_seen.calls++;
+    if (pthread_mutex_trylock(&e->mu) != 0)
+        return; /* held (by this thread: a status call would deadlock) */
+    drop_seen.lock_free = true;
+    pthread_mutex_unlock(&e->mu);
+    cuzk_engine_status st;
+    if (cuzk_engine_status_get(e, &st) == CUZK_OK) {
+        drop_seen.status_ok = true;
+        drop_seen.b_not_hot = srs_of(&st, "b")->tier != CUZK_TIER_HOT;
+        drop_seen.pinned = st.pinned_bytes;
+        cuzk_engine_status_clear(&st);
+    }
+}
+
+/* An evicted set is freed without the engine lock (tens of GB on a PoRep host), its bytes
+ * charged until they are free; EvictSRS of an idle set takes the same path. */
+CUZK_TEST(engine_evict_off_lock)
+{
+    char *dir = eng_tmpdir();
+    uint64_t live0 = cuzk_alloc_live_bytes();
+    cuzk_engine_config c;
+    eng_config(&c, dir);
+    const ab_sizes z = preload_ab(&c);
+    c.pinned_budget = (z.sa > z.sb ? z.sa : z.sb) + (z.sa < z.sb ? z.sa : z.sb) / 2;
+    cuzk_engine *e = eng_create(&c);
+    eng_add(e, "a", "poseidon-merkle:1", NULL);
+    eng_add(e, "b", "poseidon-merkle:2", NULL);
+    bool already;
+    uint64_t ms;
+    CHECK(cuzk_engine_preload(e, "b", &already, &ms) == CUZK_OK);
+    memset(&drop_seen, 0, sizeof drop_seen);
+    cuzk__srs_drop_hook = drop_probe;
+    /* a job on A evicts idle B */
+    char id[CUZK_ENGINE_ID_MAX];
+    eng_submit(e, "a", NULL, CUZK_PRIORITY_NORMAL, 1, id);
+    cuzk_job_result r;
+    CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
+    cuzk_job_result_clear(&r);
+    CHECK(drop_seen.calls == 1 && drop_seen.lock_free && drop_seen.status_ok);
+    CHECK(drop_seen.b_not_hot && drop_seen.pinned == z.sb);
+    cuzk_engine_status st;
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(srs_of(&st, "a")->tier == CUZK_TIER_HOT && srs_of(&st, "b")->tier == CUZK_TIER_WARM);
+    CHECK(st.pinned_bytes == z.sa);
+    cuzk_engine_status_clear(&st);
+    /* EvictSRS on B (WARM now: its mapping goes, nothing held) and on A (HOT, idle) */
+    memset(&drop_seen, 0, sizeof drop_seen);
+    bool was;
+    uint64_t freed;
+    CHECK(cuzk_engine_evict(e, "b", &was, &freed) == CUZK_OK && !was && freed == 0);
+    CHECK(drop_seen.calls == 1 && drop_seen.lock_free && drop_seen.pinned == z.sa);
+    CHECK(cuzk_engine_evict(e, "a", &was, &freed) == CUZK_OK && was && freed == z.sa);
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(srs_of(&st, "a")->tier == CUZK_TIER_COLD && srs_of(&st, "b")->tier == CUZK_TIER_COLD);
+    CHECK(st.pinned_bytes == 0 && st.memory_in_use == 0);
+    cuzk_engine_status_clear(&st);
+    /* and it proves again after the drops */
+    eng_submit(e, "b", NULL, CUZK_PRIORITY_NORMAL, 1, id);
+    CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
+    cuzk_job_result_clear(&r);
+    cuzk__srs_drop_hook = NULL;
     cuzk_engine_destroy(e);
     CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
               (unsigned long long)(cuzk_alloc_live_bytes() - live0));
@@ -468,6 +551,10 @@ CUZK_TEST(engine_metrics)
     CHECK(metric(m, "cuzk_srs_bytes{circuit=\"pm\",tier=\"hot\"}") > 0);
     CHECK(metric(m, "cuzk_srs_bytes{circuit=\"bad\",tier=\"cold\"}") == 0);
     CHECK(metric(m, "cuzk_pinned_bytes") == metric(m, "cuzk_srs_bytes{circuit=\"pm\",tier=\"hot\"}"));
+    /* the total budget holds the HOT set and the partitions in flight (the cancelled job's
+     * may still be finishing) */
+    CHECK(metric(m, "cuzk_memory_in_use_bytes") ==
+          metric(m, "cuzk_pinned_bytes") + metric(m, "cuzk_memory_in_flight_bytes"));
     /* every proved partition (the cancelled job's may add some) is in each phase histogram */
     uint64_t cnt = metric(m, "cuzk_phase_duration_seconds_count{phase=\"msm_h\"}");
     CHECK(cnt >= parts);
