@@ -254,6 +254,46 @@ typedef struct {
     uint32_t pending, in_progress; /* jobs */
 } cuzk_engine_queue_status;
 
+/* One prover worker (CUDA: engine.prover_workers per device; CPU: one). */
+typedef struct {
+    uint32_t worker_id;
+    int32_t device;                       /* GPU ordinal; -1: the CPU */
+    char current_job[CUZK_ENGINE_ID_MAX]; /* "" when idle */
+    char current_kind[32];
+    uint32_t current_partition;
+    double busy_secs; /* since it took the current partition */
+} cuzk_engine_worker_status;
+
+/* Where a partition of a job is (Curio's pipeline states, plus CANCELLED). */
+typedef enum {
+    CUZK_PART_PENDING = 0,  /* not taken by a synthesis worker yet */
+    CUZK_PART_SYNTHESIZING, /* parameter set, memory budget, synthesis */
+    CUZK_PART_SYNTH_DONE,   /* queued for a prover */
+    CUZK_PART_PROVING,      /* on a prover worker ("gpu" in Curio's status, CPU too here) */
+    CUZK_PART_DONE,
+    CUZK_PART_FAILED,
+    CUZK_PART_CANCELLED
+} cuzk_partition_state;
+
+const char *cuzk_partition_state_name(cuzk_partition_state s);
+
+typedef struct {
+    cuzk_partition_state state;
+    double synth_ms, prove_ms; /* 0 until known */
+} cuzk_engine_partition_status;
+
+/* A job of more than one partition that is running or finished less than
+ * CUZK_ENGINE_PIPELINE_KEEP_S ago (Curio lists partitioned jobs only, for 30 s after the end). */
+#define CUZK_ENGINE_PIPELINE_KEEP_S 30
+typedef struct {
+    char job_id[CUZK_ENGINE_ID_MAX];
+    char kind[CUZK_ENGINE_ID_MAX];
+    cuzk_job_outcome outcome; /* UNKNOWN while running */
+    double started_secs_ago;
+    uint32_t total_partitions, partitions_done;
+    cuzk_engine_partition_status *partitions; /* total_partitions entries */
+} cuzk_engine_pipeline_status;
+
 typedef struct {
     cuzk_engine_gpu_status *gpus;
     size_t n_gpus;
@@ -267,6 +307,10 @@ typedef struct {
     /* memory.total_budget is one budget for HOT parameter sets and partitions in flight:
      * memory_in_use = pinned_bytes + memory_in_flight is what is charged to it now. */
     uint64_t memory_in_use, memory_in_flight, memory_budget;
+    cuzk_engine_worker_status *workers;
+    size_t n_workers;
+    cuzk_engine_pipeline_status *pipelines;
+    size_t n_pipelines;
 } cuzk_engine_status;
 
 cuzk_status cuzk_engine_status_get(cuzk_engine *e,

@@ -229,23 +229,70 @@ static void add_memory(builder *b, cJSON *root, const cuzk_engine_status *st)
     num(b, m, "pinned_limit_bytes", (double)st->pinned_limit);
 }
 
-/* The engine reports one entry per device in use (none on the CPU backend); worker_id is its
- * index, current_job the job a prover on that device is working on. */
+/* One entry per GPU prover worker (engine.prover_workers per device; none on the CPU backend),
+ * with its device's name and memory. */
 static void add_gpu_workers(builder *b, cJSON *root, const cuzk_engine_status *st)
 {
     cJSON *a = arr_in(b, root, "gpu_workers");
-    for (size_t i = 0; a && i < st->n_gpus; i++) {
-        const cuzk_engine_gpu_status *g = &st->gpus[i];
-        bool busy = g->current_job[0] != '\0';
+    for (size_t i = 0; a && i < st->n_workers; i++) {
+        const cuzk_engine_worker_status *x = &st->workers[i];
+        if (x->device < 0)
+            continue;
+        const cuzk_engine_gpu_status *g = NULL;
+        for (size_t d = 0; d < st->n_gpus && !g; d++)
+            if (st->gpus[d].ordinal == (uint32_t)x->device)
+                g = &st->gpus[d];
+        bool busy = x->current_job[0] != '\0';
         cJSON *w = obj_in(b, a, NULL);
-        num(b, w, "worker_id", (double)i);
-        num(b, w, "gpu_ordinal", g->ordinal);
-        str(b, w, "name", g->name);
+        num(b, w, "worker_id", x->worker_id);
+        num(b, w, "gpu_ordinal", x->device);
+        str(b, w, "name", g ? g->name : NULL);
         str(b, w, "state", busy ? "proving" : "idle");
-        str(b, w, "current_job", busy ? g->current_job : NULL);
-        str(b, w, "current_kind", busy ? g->current_kind : NULL);
-        num(b, w, "vram_total_bytes", (double)g->vram_total);
-        num(b, w, "vram_free_bytes", (double)g->vram_free);
+        str(b, w, "current_job", busy ? x->current_job : NULL);
+        str(b, w, "current_kind", busy ? x->current_kind : NULL);
+        if (busy) {
+            num(b, w, "current_partition", x->current_partition);
+            num(b, w, "busy_secs", x->busy_secs);
+        } else {
+            str(b, w, "current_partition", NULL);
+            str(b, w, "busy_secs", NULL);
+        }
+        num(b, w, "vram_total_bytes", g ? (double)g->vram_total : 0);
+        num(b, w, "vram_free_bytes", g ? (double)g->vram_free : 0);
+    }
+}
+
+static const char *outcome_name(cuzk_job_outcome o)
+{
+    return o == CUZK_JOB_COMPLETED   ? "completed"
+           : o == CUZK_JOB_FAILED    ? "failed"
+           : o == CUZK_JOB_CANCELLED ? "cancelled"
+                                     : "running";
+}
+
+/* Partitioned jobs, running or finished in the last CUZK_ENGINE_PIPELINE_KEEP_S seconds, each
+ * partition's state and times (Curio's shape; "outcome" is cuzk's). */
+static void add_pipelines(builder *b, cJSON *root, const cuzk_engine_status *st)
+{
+    cJSON *a = arr_in(b, root, "pipelines");
+    for (size_t i = 0; a && i < st->n_pipelines; i++) {
+        const cuzk_engine_pipeline_status *p = &st->pipelines[i];
+        cJSON *o = obj_in(b, a, NULL);
+        str(b, o, "job_id", p->job_id);
+        str(b, o, "proof_kind", p->kind);
+        str(b, o, "outcome", outcome_name(p->outcome));
+        num(b, o, "started_secs_ago", p->started_secs_ago);
+        num(b, o, "total_partitions", p->total_partitions);
+        num(b, o, "partitions_done", p->partitions_done);
+        cJSON *parts = o ? arr_in(b, o, "partitions") : NULL;
+        for (uint32_t k = 0; parts && k < p->total_partitions; k++) {
+            const cuzk_engine_partition_status *x = &p->partitions[k];
+            cJSON *q = obj_in(b, parts, NULL);
+            num(b, q, "index", k);
+            str(b, q, "state", cuzk_partition_state_name(x->state));
+            num(b, q, "synth_ms", x->synth_ms);
+            num(b, q, "gpu_ms", x->prove_ms);
+        }
     }
 }
 
@@ -306,6 +353,7 @@ cuzk_status cuzk__http_status_json(cuzk_engine *e, char **out, size_t *len)
         num(&b, root, "uptime_secs", (double)st.uptime_s);
         add_memory(&b, root, &st);
         add_gpu_workers(&b, root, &st);
+        add_pipelines(&b, root, &st);
         add_allocations(&b, root, &st);
         add_counters_and_queues(&b, root, &st);
     }

@@ -61,6 +61,12 @@ typedef struct srs_entry {
 
 /* ---- jobs ---------------------------------------------------------------------------------- */
 
+/* A partition's progress, for the status pipelines (e->mu). */
+typedef struct {
+    uint8_t state; /* cuzk_partition_state */
+    float synth_ms, prove_ms;
+} part_track;
+
 typedef struct job {
     char id[CUZK_ENGINE_ID_MAX];
     srs_entry *circ;
@@ -78,6 +84,7 @@ typedef struct job {
     char backend[16];
     bool verified;
     double phase_ms[CUZK_PHASE_COUNT];
+    part_track *parts;               /* n_parts entries */
     double t_submit, t_start, t_end; /* ms, monotonic */
     bool srs_load_seen;
     uint32_t waiters;
@@ -105,6 +112,8 @@ typedef struct {
     int device;       /* -1 for the CPU */
     char name[16];    /* "cpu" or "cuda:N" */
     job *current;
+    uint32_t current_part;
+    double t_busy;    /* when it took the current partition */
     bool said_vram;   /* warned once that a parameter set did not fit on the device */
 } prover_worker;
 

@@ -59,6 +59,7 @@ static void job_free(job *j)
     cuzk_snarkjs_wtns_free(j->wtns);
     cuzk_free(j->proof);
     cuzk_free(j->pub);
+    cuzk_free(j->parts);
     cuzk_free(j);
 }
 
@@ -277,10 +278,14 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     }
 
     job *j = cuzk_calloc_array(1, sizeof *j);
-    if (!j) {
+    part_track *pt = cuzk_calloc_array(parts, sizeof *pt); /* all PENDING */
+    if (!j || !pt) {
+        cuzk_free(j);
+        cuzk_free(pt);
         cuzk_snarkjs_wtns_free(w);
         return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
     }
+    j->parts = pt;
     if (rid[0])
         snprintf(j->id, sizeof j->id, "%s", rid);
     else

@@ -42,6 +42,76 @@ static void queue_kind(char *out, size_t n, const job *j)
         copy_trunc(out, n, cuzk__engine_kind_name(j->kind), "");
 }
 
+const char *cuzk_partition_state_name(cuzk_partition_state s)
+{
+    static const char *const names[] = {"pending", "synthesizing", "synth_done", "gpu",
+                                        "done",    "failed",       "cancelled"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
+}
+
+/* Every prover worker and what it works on (e->mu held). */
+static cuzk_status workers_locked(cuzk_engine *e, cuzk_engine_status *out, double now)
+{
+    if (!e->n_provers)
+        return CUZK_OK;
+    out->workers = cuzk_calloc_array(e->n_provers, sizeof *out->workers);
+    if (!out->workers)
+        return CUZK_ERR_NOMEM;
+    for (unsigned i = 0; i < e->n_provers; i++) {
+        const prover_worker *w = &e->provers[i];
+        cuzk_engine_worker_status *o = &out->workers[i];
+        o->worker_id = i;
+        o->device = w->device;
+        if (w->current) {
+            snprintf(o->current_job, sizeof o->current_job, "%s", w->current->id);
+            queue_kind(o->current_kind, sizeof o->current_kind, w->current);
+            o->current_partition = w->current_part;
+            o->busy_secs = (now - w->t_busy) / 1e3;
+        }
+    }
+    out->n_workers = e->n_provers;
+    return CUZK_OK;
+}
+
+static bool pipeline_listed(const job *j, double now)
+{
+    return j->n_parts > 1 && j->started &&
+           (j->outcome == CUZK_JOB_UNKNOWN || now - j->t_end < CUZK_ENGINE_PIPELINE_KEEP_S * 1e3);
+}
+
+/* Partitioned jobs, running or finished recently, with each partition's state (e->mu held). */
+static cuzk_status pipelines_locked(cuzk_engine *e, cuzk_engine_status *out, double now)
+{
+    size_t n = 0;
+    for (const job *j = e->jobs_head; j; j = j->next)
+        n += pipeline_listed(j, now);
+    if (!n)
+        return CUZK_OK;
+    out->pipelines = cuzk_calloc_array(n, sizeof *out->pipelines);
+    if (!out->pipelines)
+        return CUZK_ERR_NOMEM;
+    for (const job *j = e->jobs_head; j; j = j->next) {
+        if (!pipeline_listed(j, now))
+            continue;
+        cuzk_engine_pipeline_status *p = &out->pipelines[out->n_pipelines++];
+        p->partitions = cuzk_calloc_array(j->n_parts, sizeof *p->partitions);
+        if (!p->partitions)
+            return CUZK_ERR_NOMEM;
+        snprintf(p->job_id, sizeof p->job_id, "%s", j->id);
+        queue_kind(p->kind, sizeof p->kind, j);
+        p->outcome = j->outcome;
+        p->started_secs_ago = (now - j->t_start) / 1e3;
+        p->total_partitions = j->n_parts;
+        p->partitions_done = j->parts_done;
+        for (uint32_t k = 0; k < j->n_parts; k++) {
+            p->partitions[k].state = (cuzk_partition_state)j->parts[k].state;
+            p->partitions[k].synth_ms = j->parts[k].synth_ms;
+            p->partitions[k].prove_ms = j->parts[k].prove_ms;
+        }
+    }
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out)
 {
     if (!e || !out)
@@ -112,6 +182,12 @@ cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out)
     out->memory_in_use = e->pinned_in_use + e->mem_in_use;
     out->memory_in_flight = e->mem_in_use;
     out->memory_budget = e->mem_budget;
+    double now = cuzk__engine_now_ms();
+    if (workers_locked(e, out, now) != CUZK_OK || pipelines_locked(e, out, now) != CUZK_OK) {
+        pthread_mutex_unlock(&e->mu);
+        cuzk_engine_status_clear(out);
+        return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
+    }
     pthread_mutex_unlock(&e->mu);
     /* Device queries outside the lock: they may take a while. */
     for (size_t d = 0; d < n_dev; d++) {
@@ -132,6 +208,10 @@ void cuzk_engine_status_clear(cuzk_engine_status *s)
     cuzk_free(s->gpus);
     cuzk_free(s->srs);
     cuzk_free(s->queues);
+    cuzk_free(s->workers);
+    for (size_t i = 0; i < s->n_pipelines; i++)
+        cuzk_free(s->pipelines[i].partitions);
+    cuzk_free(s->pipelines);
     memset(s, 0, sizeof *s);
 }
 

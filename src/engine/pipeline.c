@@ -18,6 +18,9 @@
 void cuzk__item_discard_locked(cuzk_engine *e, item *it)
 {
     job *j = it->j;
+    part_track *pt = &j->parts[it->part];
+    if (pt->state != CUZK_PART_DONE)
+        pt->state = j->outcome == CUZK_JOB_CANCELLED ? CUZK_PART_CANCELLED : CUZK_PART_FAILED;
     /* The prover data (up to ~17 GB for a PoRep partition, wiped before it is freed) goes
      * without the engine lock, so that no other engine call waits seconds for a cancelled or
      * failed partition. The item keeps its memory budget, its key reference and its job's
@@ -103,6 +106,7 @@ void *cuzk__synth_main(void *arg)
         double now = cuzk__engine_now_ms();
         it->j = j;
         it->part = j->next_part++;
+        j->parts[it->part].state = CUZK_PART_SYNTHESIZING;
         it->circ = j->circ;
         it->t_start = now;
         it->queue_wait_ms = now - j->t_submit;
@@ -186,6 +190,8 @@ void *cuzk__synth_main(void *arg)
             tail = &(*tail)->next;
         *tail = it;
         it->t_queued = cuzk__engine_now_ms();
+        j->parts[it->part].state = CUZK_PART_SYNTH_DONE;
+        j->parts[it->part].synth_ms = (float)it->synth_ms;
         e->q_len++;
         pthread_cond_signal(&e->queue_cv);
     }
@@ -242,6 +248,9 @@ void *cuzk__prover_main(void *arg)
             continue;
         }
         w->current = j;
+        w->current_part = it->part;
+        w->t_busy = cuzk__engine_now_ms();
+        j->parts[it->part].state = CUZK_PART_PROVING;
         snprintf(j->backend, sizeof j->backend, "%s", w->name);
         srs_entry *c = it->circ;
         cuzk_snarkjs_wtns *wtns = j->wtns;
@@ -335,6 +344,10 @@ void *cuzk__prover_main(void *arg)
             } else {
                 memcpy(j->proof + (size_t)it->part * CUZK_GROTH16_PROOF_BYTES, proof_bytes,
                        CUZK_GROTH16_PROOF_BYTES);
+                part_track *pt = &j->parts[it->part];
+                pt->state = CUZK_PART_DONE;
+                pt->synth_ms += (float)t.synthesis; /* zkey circuits: a, b, c in the prover */
+                pt->prove_ms = (float)(t1 - t0);
                 if (n_pub)
                     memcpy(j->pub + (size_t)it->part * n_pub * 32, pub, (size_t)n_pub * 32);
                 for (size_t i = 0; i < n_ph; i++) {
