@@ -276,6 +276,9 @@ typedef enum {
 } cuzk_partition_state;
 
 const char *cuzk_partition_state_name(cuzk_partition_state s);
+/* A pipeline's outcome as the status reports it: running (UNKNOWN), completed, failed,
+ * cancelled. */
+const char *cuzk_pipeline_outcome_name(cuzk_job_outcome o);
 
 typedef struct {
     cuzk_partition_state state;

@@ -262,14 +262,6 @@ static void add_gpu_workers(builder *b, cJSON *root, const cuzk_engine_status *s
     }
 }
 
-static const char *outcome_name(cuzk_job_outcome o)
-{
-    return o == CUZK_JOB_COMPLETED   ? "completed"
-           : o == CUZK_JOB_FAILED    ? "failed"
-           : o == CUZK_JOB_CANCELLED ? "cancelled"
-                                     : "running";
-}
-
 /* Partitioned jobs, running or finished in the last CUZK_ENGINE_PIPELINE_KEEP_S seconds, each
  * partition's state and times (Curio's shape; "outcome" is cuzk's). */
 static void add_pipelines(builder *b, cJSON *root, const cuzk_engine_status *st)
@@ -280,7 +272,7 @@ static void add_pipelines(builder *b, cJSON *root, const cuzk_engine_status *st)
         cJSON *o = obj_in(b, a, NULL);
         str(b, o, "job_id", p->job_id);
         str(b, o, "proof_kind", p->kind);
-        str(b, o, "outcome", outcome_name(p->outcome));
+        str(b, o, "outcome", cuzk_pipeline_outcome_name(p->outcome));
         num(b, o, "started_secs_ago", p->started_secs_ago);
         num(b, o, "total_partitions", p->total_partitions);
         num(b, o, "partitions_done", p->partitions_done);

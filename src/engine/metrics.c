@@ -49,6 +49,14 @@ const char *cuzk_partition_state_name(cuzk_partition_state s)
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 
+const char *cuzk_pipeline_outcome_name(cuzk_job_outcome o)
+{
+    return o == CUZK_JOB_COMPLETED   ? "completed"
+           : o == CUZK_JOB_FAILED    ? "failed"
+           : o == CUZK_JOB_CANCELLED ? "cancelled"
+                                     : "running";
+}
+
 /* Every prover worker and what it works on (e->mu held). */
 static cuzk_status workers_locked(cuzk_engine *e, cuzk_engine_status *out, double now)
 {

@@ -166,6 +166,13 @@ status_get || notok "GET /status after the slow jobs"
 pl=$(jget "$S" '[(p["job_id"], p["outcome"], p["partitions_done"], [(x["index"], x["state"], x["synth_ms"] > 0, x["gpu_ms"] > 0) for x in p["partitions"]]) for p in d["pipelines"]]')
 check "pipelines after the end: job A completed, 4 partitions done with their times ($pl)" \
     python3 -c 'import ast,sys; p=ast.literal_eval(sys.argv[1]); sys.exit(not (len(p) == 1 and p[0][:3] == (sys.argv[2], "completed", 4) and p[0][3] == [(i, "done", True, True) for i in range(4)]))' "$pl" "$ja"
+G=$("$BENCH" status --addr "$DADDR" --json 2>&1)
+gp=$(jget "$G" '([(p["job_id"], p["outcome"], p["partitions_done"], [(x["index"], x["state"], x["prove_ms"] > 0) for x in p["partitions"]]) for p in d["pipelines"]], [(w["worker_id"], w["gpu_ordinal"], w["current_job_id"]) for w in d["workers"]])')
+check "GetStatus (extension fields): the same pipeline, and the CPU prover worker idle ($gp)" \
+    python3 -c 'import ast,sys; p,w=ast.literal_eval(sys.argv[1]); sys.exit(not (p == [(sys.argv[2], "completed", 4, [(i, "done", True) for i in range(4)])] and w == [(0, -1, "")]))' "$gp" "$ja"
+txt=$("$BENCH" status --addr "$DADDR" 2>&1)
+check "cuzk-bench status prints the pipeline: $ja ... completed 4/4 ... dddd" \
+    sh -c 'printf "%s\n" "$1" | grep -q "^  $2 circuit:slow completed 4/4, started .* ago: dddd$"' _ "$txt" "$ja"
 check "total_completed counts all three proofs" [ "$(jget "$S" 'd["counters"]["total_completed"]')" = $((c0 + 3)) ]
 check "queues are empty again" [ "$(jget "$S" 'd["queues"]')" = "[]" ]
 check "uptime_secs does not go back ($up0 -> $(jget "$S" 'd["uptime_secs"]'))" \

@@ -112,7 +112,53 @@ static void status_json(const Cuzk__V1__GetStatusResponse *r)
     cJSON *c = cJSON_AddArrayToObject(o, "circuits");
     for (size_t i = 0; i < r->n_circuits; i++)
         cJSON_AddItemToArray(c, cJSON_CreateString(r->circuits[i]));
+    cJSON *w = cJSON_AddArrayToObject(o, "workers");
+    for (size_t i = 0; i < r->n_workers; i++) {
+        const Cuzk__V1__WorkerStatus *x = r->workers[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "worker_id", x->worker_id);
+        cJSON_AddNumberToObject(e, "gpu_ordinal", x->gpu_ordinal);
+        cJSON_AddStringToObject(e, "current_job_id", x->current_job_id);
+        cJSON_AddStringToObject(e, "current_proof_kind", x->current_proof_kind);
+        cJSON_AddNumberToObject(e, "current_partition", x->current_partition);
+        cJSON_AddNumberToObject(e, "busy_secs", x->busy_secs);
+        cJSON_AddItemToArray(w, e);
+    }
+    cJSON *pl = cJSON_AddArrayToObject(o, "pipelines");
+    for (size_t i = 0; i < r->n_pipelines; i++) {
+        const Cuzk__V1__PipelineStatus *x = r->pipelines[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "job_id", x->job_id);
+        cJSON_AddStringToObject(e, "proof_kind", x->proof_kind);
+        cJSON_AddStringToObject(e, "outcome", x->outcome);
+        cJSON_AddNumberToObject(e, "started_secs_ago", x->started_secs_ago);
+        cJSON_AddNumberToObject(e, "total_partitions", x->total_partitions);
+        cJSON_AddNumberToObject(e, "partitions_done", x->partitions_done);
+        cJSON *ps = cJSON_AddArrayToObject(e, "partitions");
+        for (size_t k = 0; k < x->n_partitions; k++) {
+            const Cuzk__V1__PartitionStatus *q = x->partitions[k];
+            cJSON *pe = cJSON_CreateObject();
+            cJSON_AddNumberToObject(pe, "index", q->index);
+            cJSON_AddStringToObject(pe, "state", q->state);
+            cJSON_AddNumberToObject(pe, "synth_ms", q->synth_ms);
+            cJSON_AddNumberToObject(pe, "prove_ms", q->prove_ms);
+            cJSON_AddItemToArray(ps, pe);
+        }
+        cJSON_AddItemToArray(pl, e);
+    }
     print_json(o);
+}
+
+/* One letter per partition state, for the text status: a job's partitions at a glance. */
+static char state_letter(const char *s)
+{
+    static const char *const names[] = {"pending", "synthesizing", "synth_done", "gpu",
+                                        "done",    "failed",       "cancelled"};
+    static const char letters[] = ".sqpdFc";
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i]) == 0)
+            return letters[i];
+    return '?';
 }
 
 static void status_text(const Cuzk__V1__GetStatusResponse *r)
@@ -167,6 +213,31 @@ static void status_text(const Cuzk__V1__GetStatusResponse *r)
     for (size_t i = 0; i < r->n_queues; i++)
         printf("  %s: pending=%u, in_progress=%u\n", r->queues[i]->proof_kind,
                r->queues[i]->pending, r->queues[i]->in_progress);
+    bool busy = false;
+    for (size_t i = 0; i < r->n_workers; i++)
+        busy |= r->workers[i]->current_job_id[0] != '\0';
+    printf("\nProver workers:   %zu%s\n", r->n_workers, busy ? "" : ", all idle");
+    for (size_t i = 0; busy && i < r->n_workers; i++) {
+        const Cuzk__V1__WorkerStatus *w = r->workers[i];
+        printf("  [%u] %-7s ", w->worker_id, w->gpu_ordinal < 0 ? "cpu" : "gpu");
+        if (w->current_job_id[0])
+            printf("%s partition %u of %s, %.1f s\n", w->current_proof_kind, w->current_partition,
+                   w->current_job_id, w->busy_secs);
+        else
+            printf("idle\n");
+    }
+    if (r->n_pipelines) {
+        printf("\nPipelines (. pending, s synthesizing, q synthesised, p proving, d done, F failed,"
+               " c cancelled):\n");
+        for (size_t i = 0; i < r->n_pipelines; i++) {
+            const Cuzk__V1__PipelineStatus *x = r->pipelines[i];
+            printf("  %s %s %s %u/%u, started %.0f s ago: ", x->job_id, x->proof_kind, x->outcome,
+                   x->partitions_done, x->total_partitions, x->started_secs_ago);
+            for (size_t k = 0; k < x->n_partitions; k++)
+                putchar(state_letter(x->partitions[k]->state));
+            putchar('\n');
+        }
+    }
     printf("\nCircuits:        ");
     for (size_t i = 0; i < r->n_circuits; i++)
         printf("%s%s", i ? ", " : " ", r->circuits[i]);

@@ -470,6 +470,78 @@ static void free_strings(char **v, size_t n)
     cuzk_free(v);
 }
 
+/* GetStatus's extension lists (workers, pipelines and their partitions), pointing into |s|. */
+typedef struct {
+    Cuzk__V1__WorkerStatus *w;
+    Cuzk__V1__PipelineStatus *p;
+    Cuzk__V1__PartitionStatus *q;
+    void **ptrs;
+} status_ext;
+
+static void status_ext_free(status_ext *x)
+{
+    cuzk_free(x->w);
+    cuzk_free(x->p);
+    cuzk_free(x->q);
+    cuzk_free(x->ptrs);
+}
+
+static bool status_ext_fill(status_ext *x, const cuzk_engine_status *s,
+                            Cuzk__V1__GetStatusResponse *resp)
+{
+    size_t nq = 0;
+    for (size_t i = 0; i < s->n_pipelines; i++)
+        nq += s->pipelines[i].total_partitions;
+    x->w = cuzk_calloc_array(s->n_workers + 1, sizeof *x->w);
+    x->p = cuzk_calloc_array(s->n_pipelines + 1, sizeof *x->p);
+    x->q = cuzk_calloc_array(nq + 1, sizeof *x->q);
+    x->ptrs = cuzk_calloc_array(s->n_workers + s->n_pipelines + nq + 1, sizeof *x->ptrs);
+    if (!x->w || !x->p || !x->q || !x->ptrs)
+        return false;
+    void **pp = x->ptrs;
+    resp->workers = (Cuzk__V1__WorkerStatus **)pp;
+    resp->n_workers = s->n_workers;
+    for (size_t i = 0; i < s->n_workers; i++) {
+        const cuzk_engine_worker_status *a = &s->workers[i];
+        Cuzk__V1__WorkerStatus *o = &x->w[i];
+        cuzk__v1__worker_status__init(o);
+        o->worker_id = a->worker_id;
+        o->gpu_ordinal = a->device;
+        o->current_job_id = (char *)a->current_job;
+        o->current_proof_kind = (char *)a->current_kind;
+        o->current_partition = a->current_partition;
+        o->busy_secs = a->busy_secs;
+        *pp++ = o;
+    }
+    resp->pipelines = (Cuzk__V1__PipelineStatus **)pp;
+    resp->n_pipelines = s->n_pipelines;
+    pp += s->n_pipelines;
+    Cuzk__V1__PartitionStatus *q = x->q;
+    for (size_t i = 0; i < s->n_pipelines; i++) {
+        const cuzk_engine_pipeline_status *a = &s->pipelines[i];
+        Cuzk__V1__PipelineStatus *o = &x->p[i];
+        cuzk__v1__pipeline_status__init(o);
+        o->job_id = (char *)a->job_id;
+        o->proof_kind = (char *)a->kind;
+        o->outcome = (char *)cuzk_pipeline_outcome_name(a->outcome);
+        o->started_secs_ago = a->started_secs_ago;
+        o->total_partitions = a->total_partitions;
+        o->partitions_done = a->partitions_done;
+        o->partitions = (Cuzk__V1__PartitionStatus **)pp;
+        o->n_partitions = a->total_partitions;
+        for (uint32_t k = 0; k < a->total_partitions; k++, q++) {
+            cuzk__v1__partition_status__init(q);
+            q->index = k;
+            q->state = (char *)cuzk_partition_state_name(a->partitions[k].state);
+            q->synth_ms = a->partitions[k].synth_ms;
+            q->prove_ms = a->partitions[k].prove_ms;
+            *pp++ = q;
+        }
+        resp->pipelines[i] = o;
+    }
+    return true;
+}
+
 static void h_status(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
                      cuzk_rpc_reply *r)
 {
@@ -496,11 +568,12 @@ static void h_status(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, s
     Cuzk__V1__SRSStatus *srs = cuzk_calloc_array(s.n_srs + 1, sizeof *srs);
     Cuzk__V1__QueueStatus *qs = cuzk_calloc_array(s.n_queues + 1, sizeof *qs);
     void **ptrs = cuzk_calloc_array(total + 1, sizeof *ptrs);
-    if (!gpus || !srs || !qs || !ptrs) {
+    status_ext ext = {0};
+    Cuzk__V1__GetStatusResponse resp = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+    if (!gpus || !srs || !qs || !ptrs || !status_ext_fill(&ext, &s, &resp)) {
         reply_error(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory building the status");
         goto out;
     }
-    Cuzk__V1__GetStatusResponse resp = CUZK__V1__GET_STATUS_RESPONSE__INIT;
     void **pp = ptrs;
     resp.gpus = (Cuzk__V1__GPUStatus **)pp;
     resp.n_gpus = s.n_gpus;
@@ -550,6 +623,7 @@ out:
     cuzk_free(srs);
     cuzk_free(qs);
     cuzk_free(ptrs);
+    status_ext_free(&ext);
     free_strings(ids, n_ids);
     cuzk_engine_status_clear(&s);
 }
