@@ -6,6 +6,10 @@
 #include "msm/msm_ifma.h"
 #include "msm/msm_job.h"
 
+#include <pthread.h>
+#include <stddef.h>
+#include <string.h>
+
 bool cuzk__msm_use_ifma = true;
 #if CUZK_FP_HAVE_IFMA
 /* The batch-affine additions run 8 at a time (src/msm/batch_affine_x8.h), coordinates in Fp. */
@@ -100,6 +104,60 @@ static void cuzk_g1_endo_images_(cuzk_g1_affine_t out[1], const cuzk_g1_affine_t
     cuzk_fp_neg(&out[0].y, &p->y); /* -phi(P) */
     out[0].infinity = false;
 }
+
+#if CUZK_FP_HAVE_IFMA
+static fp52x8 msm_beta8; /* beta (Montgomery form) in every lane */
+static pthread_once_t msm_beta_once = PTHREAD_ONCE_INIT;
+
+static void msm_beta_init(void)
+{
+    cuzk_g1_jac_t one, t;
+    cuzk_fp_set_one(&one.x);
+    one.y = one.z = one.x;
+    cuzk__g1_phi(&t, &one); /* phi scales x by beta */
+    cuzk_fp_t b[8];
+    for (int k = 0; k < 8; k++)
+        b[k] = t.x;
+    fp52x8_load(&msm_beta8, b);
+}
+
+/*
+ * The images -phi(P) = (beta x, -y) of 8 points at once (split_chunk_ in
+ * src/msm/pippenger_impl.h): one 8-lane product instead of 8 scalar ones (~9 ms of the four G1
+ * MSMs of a 2^16 snarkjs proof). Writes ext[i + k], k < 8 (one image per point: ext holds
+ * MSM_ENDO_M - 1 = 1 array of n).
+ */
+#define MSM_ENDO_IMAGES_X8 1
+static void cuzk_g1_endo_images_x8_(cuzk_g1_affine_t *ext, size_t n, const cuzk_g1_affine_t *p,
+                                    size_t i)
+{
+    (void)n;
+    pthread_once(&msm_beta_once, msm_beta_init);
+    uint64_t src[8], dst[8];
+    __mmask8 live = 0;
+    for (int k = 0; k < 8; k++) {
+        src[k] = (uint64_t)(uintptr_t)&p[k];
+        dst[k] = (uint64_t)(uintptr_t)&ext[i + k];
+        live |= (__mmask8)((unsigned)!p[k].infinity << k);
+    }
+    const __m512i off_y = _mm512_set1_epi64((long long)offsetof(cuzk_g1_affine_t, y));
+    __m512i sp = _mm512_loadu_si512((const void *)src), dp = _mm512_loadu_si512((const void *)dst);
+    fp52x8 x, y, zero;
+    memset(&zero, 0, sizeof zero);
+    fp52x8_load_ptrs(&x, sp);
+    fp52x8_load_ptrs(&y, _mm512_add_epi64(sp, off_y));
+    fp52x8_mul(&x, &x, &msm_beta8);
+    fp52x8_sub(&y, &zero, &y); /* 2p - y, or 0: stored canonical */
+    fp52x8_store_ptrs(dp, live, &x);
+    fp52x8_store_ptrs(_mm512_add_epi64(dp, off_y), live, &y);
+    for (int k = 0; k < 8; k++) {
+        if (live >> k & 1)
+            ext[i + k].infinity = false;
+        else
+            cuzk_g1_affine_set_infinity(&ext[i + k]);
+    }
+}
+#endif
 
 #define MSM_JOB_(name) cuzk__g1_msm_job_##name /* src/msm/msm_job.h */
 #include "msm/pippenger_impl.h"
