@@ -7,7 +7,8 @@
 
 /* Counting allocator: every heap allocation of the library goes through these so that the
  * memory budget and metrics see it. Sizes are overflow-checked by cuzk_alloc_array. Blocks of
- * 64 MiB and more are advised to use transparent huge pages (env CUZK_THP=0: not). */
+ * 64 MiB and more are mapped 2 MiB-aligned with transparent huge pages (env CUZK_THP=0: not;
+ * CUZK_THP_MIN=<bytes>[k|m|g] moves the threshold; src/common/alloc.c). */
 void *cuzk_alloc(size_t size);
 void *cuzk_alloc_array(size_t count, size_t size);
 void *cuzk_calloc_array(size_t count, size_t size);

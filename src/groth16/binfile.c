@@ -5,9 +5,14 @@
  * u64 size, body}. Sections may come in any order; the file ends exactly after the last one.
  */
 #include "groth16/snarkjs_internal.h"
+#include "groth16/binfile_map.h"
 #include "cuzk/alloc.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const uint64_t cuzk__bls_q[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL,
                                  0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
@@ -210,4 +215,26 @@ cuzk_status cuzk__check_prime(const cuzk__binfile *bf, uint64_t off, uint32_t n8
                          bf->what, field, (unsigned long long)off + 4, name);
     }
     return CUZK_OK;
+}
+
+const uint8_t *cuzk__map_file(const char *path, size_t *len, size_t max)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    void *p = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size <= max) {
+        *len = (size_t)st.st_size;
+        p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    }
+    close(fd);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void cuzk__unmap_file(const uint8_t *p, size_t len)
+{
+    if (p)
+        munmap((void *)p, len);
 }

@@ -4,6 +4,7 @@
  * u32 nWitness; section 2 = nWitness standard-form values, n8 bytes little-endian each.
  */
 #include "groth16/snarkjs_internal.h"
+#include "groth16/binfile_map.h"
 #include "cuzk/alloc.h"
 #include "common/file.h"
 
@@ -88,14 +89,22 @@ fail:
 cuzk_status cuzk_snarkjs_wtns_load(cuzk_snarkjs_wtns **out, const char *path)
 {
     uint8_t *buf;
-    size_t len;
+    size_t len = 0;
     *out = NULL;
-    cuzk_status s = cuzk_read_file(path, &buf, &len, WTNS_MAX_FILE);
-    if (s != CUZK_OK)
-        return s;
-    s = cuzk_snarkjs_wtns_parse(out, buf, len);
-    cuzk_memclear(buf, len);
-    cuzk_free(buf);
+    cuzk_status s;
+    /* Mapped when it can be (binfile_map.h): a read copies ~2 MB into fresh pages at 2^16. The
+     * file itself holds the witness, so only a copy of ours is worth clearing. */
+    const uint8_t *map = cuzk__map_file(path, &len, WTNS_MAX_FILE);
+    if (map) {
+        s = cuzk_snarkjs_wtns_parse(out, map, len);
+        cuzk__unmap_file(map, len);
+    } else {
+        if ((s = cuzk_read_file(path, &buf, &len, WTNS_MAX_FILE)) != CUZK_OK)
+            return s;
+        s = cuzk_snarkjs_wtns_parse(out, buf, len);
+        cuzk_memclear(buf, len);
+        cuzk_free(buf);
+    }
     if (s != CUZK_OK)
         return cuzk_fail(s, "%s: %s", path, cuzk_last_error());
     return CUZK_OK;

@@ -7,6 +7,9 @@
  */
 #include "test_snarkjs_util.h"
 
+#include <stdio.h>
+#include <unistd.h>
+
 /* Fails unless parsing |buf| gives |want| with a message that contains |needle|. */
 #define EXPECT_ZKEY(buf, len, flags, want, needle)                                                 \
     do {                                                                                           \
@@ -424,4 +427,220 @@ CUZK_TEST(snarkjs_load_paths)
     cuzk_snarkjs_zkey_free(ref);
     cuzk_snarkjs_zkey_free(zk);
     cuzk_pool_destroy(pool);
+}
+
+/* BLS12-381's base field modulus, little-endian limbs (independent of the library's copy). */
+static const uint64_t bls_q[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL,
+                                  0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
+                                  0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
+
+static uint64_t get64(const uint8_t *p)
+{
+    return (uint64_t)snark_get32(p) | (uint64_t)snark_get32(p + 4) << 32;
+}
+
+/*
+ * The bulk decode's range check and infinity test (src/groth16/zkey.c decode_range, a word at a
+ * time) at their edges, on poseidon.zkey whose sections fill the 8-point curve checks: every
+ * coordinate of a G1 (A) and a G2 (B2) point set to q, q + 1, q + 2^320 (rejected as >= q) and to
+ * q - 1, q - 2^320 (in range: off the curve instead); a point whose only nonzero byte is its
+ * first or its last is not the point at infinity. Then every decoded point against the file's
+ * bytes: limbs copied as they are, infinity exactly where all bytes are zero. Crafted points: x = q
+ * with y = 2 (on the curve mod p), x = q - k (valid).
+ */
+CUZK_TEST(snarkjs_zkey_point_bounds)
+{
+    size_t len;
+    uint8_t *b = snark_fixture("poseidon.zkey", &len), *c;
+    static const struct {
+        uint32_t type;
+        const char *name;
+        size_t psize;
+    } secs[2] = {{5, "section 5 (A)", 96}, {7, "section 7 (B2)", 192}};
+    static const struct {
+        int limb;
+        int64_t delta; /* added to that limb of q */
+        bool canonical;
+    } edits[5] = {{0, 0, false}, {0, 1, false}, {5, 1, false}, {0, -1, true}, {5, -1, true}};
+    char needle[96];
+    for (int si = 0; si < 2; si++) {
+        snark_sec s = snark_find(b, len, secs[si].type);
+        size_t n = s.size / secs[si].psize;
+        CHECK(n > 16);
+        size_t idx[2] = {9, n - 1 - test_rand_u64() % 8};
+        for (int ii = 0; ii < 2; ii++) {
+            uint8_t *pt = NULL;
+            snprintf(needle, sizeof needle, "%s point %zu at offset", secs[si].name, idx[ii]);
+            for (size_t coord = 0; coord < secs[si].psize / 48; coord++)
+                for (int e = 0; e < 5; e++) {
+                    c = snark_copy(b, len);
+                    pt = c + s.body + idx[ii] * secs[si].psize;
+                    for (int k = 0; k < 6; k++)
+                        snark_put64(pt + 48 * coord + 8 * k,
+                                    bls_q[k] + (uint64_t)(k == edits[e].limb ? edits[e].delta : 0));
+                    EXPECT_ZKEY(c, len, CUZK_SNARKJS_UNCHECKED_SUBGROUP,
+                                edits[e].canonical ? CUZK_ERR_NOT_ON_CURVE : CUZK_ERR_NOT_CANONICAL,
+                                needle);
+                    cuzk_free(c);
+                }
+            for (int end = 0; end < 2; end++) {
+                c = snark_copy(b, len);
+                pt = c + s.body + idx[ii] * secs[si].psize;
+                memset(pt, 0, secs[si].psize);
+                pt[end ? secs[si].psize - 1 : 0] = 1;
+                EXPECT_ZKEY(c, len, CUZK_SNARKJS_UNCHECKED_SUBGROUP, CUZK_ERR_NOT_ON_CURVE, needle);
+                cuzk_free(c);
+            }
+        }
+    }
+    /* Crafted G1 points in A. x = q with y = 2: x is 0 mod p and (0, 2) is on the curve, so only
+     * the range check refuses it. */
+    snark_sec a = snark_find(b, len, 5);
+    cuzk_fp_t x, y, t, four;
+    cuzk_fp_set_u64(&four, 4);
+    c = snark_copy(b, len);
+    memcpy(x.l, bls_q, sizeof x.l);
+    cuzk_fp_set_u64(&y, 2);
+    snark_put_fp(c + a.body + 9 * 96, &x);
+    snark_put_fp(c + a.body + 9 * 96 + 48, &y);
+    EXPECT_ZKEY(c, len, CUZK_SNARKJS_UNCHECKED_SUBGROUP, CUZK_ERR_NOT_CANONICAL,
+                "section 5 (A) point 9 at offset");
+    cuzk_free(c);
+    /* x = q - k, among the largest canonical values (the first k with x^3 + 4 a square), is a
+     * valid point (the subgroup is not checked); an all-zero point in the same group of 8 decodes
+     * as infinity; both are checked below with every other point. */
+    c = snark_copy(b, len);
+    for (uint64_t k = 1;; k++) {
+        memcpy(x.l, bls_q, sizeof x.l);
+        x.l[0] -= k;
+        cuzk_fp_sqr(&t, &x);
+        cuzk_fp_mul(&t, &t, &x);
+        cuzk_fp_add(&t, &t, &four);
+        if (cuzk_fp_sqrt(&y, &t))
+            break;
+    }
+    snark_put_fp(c + a.body + 9 * 96, &x);
+    snark_put_fp(c + a.body + 9 * 96 + 48, &y);
+    memset(c + a.body + 13 * 96, 0, 96);
+    cuzk_snarkjs_zkey *zk;
+    CHECK_MSG(cuzk_snarkjs_zkey_parse(&zk, c, len, CUZK_SNARKJS_UNCHECKED_SUBGROUP, NULL) ==
+                  CUZK_OK,
+              "%s", cuzk_last_error());
+    const struct {
+        uint32_t type;
+        const void *pts;
+        size_t n, psize;
+    } all[6] = {{3, zk->ic, zk->n_public + 1, 96},
+                {5, zk->a, zk->n_vars, 96},
+                {6, zk->b1, zk->n_vars, 96},
+                {7, zk->b2, zk->n_vars, 192},
+                {8, zk->c, zk->n_vars - zk->n_public - 1, 96},
+                {9, zk->h, zk->domain_size, 96}};
+    size_t bad = 0, inf = 0;
+    for (int k = 0; k < 6; k++) {
+        const uint8_t *body = c + snark_find(c, len, all[k].type).body;
+        for (size_t i = 0; i < all[k].n; i++) {
+            const uint8_t *in = body + i * all[k].psize;
+            bool zero = true;
+            for (size_t j = 0; j < all[k].psize; j++)
+                zero = zero && in[j] == 0;
+            uint64_t l[24]; /* x then y (G2: x.c0, x.c1, y.c0, y.c1), as the file orders them */
+            bool is_inf;
+            if (all[k].psize == 192) {
+                const cuzk_g2_affine_t *p = (const cuzk_g2_affine_t *)all[k].pts + i;
+                memcpy(l, &p->x, 96);
+                memcpy(l + 12, &p->y, 96);
+                is_inf = p->infinity;
+            } else {
+                const cuzk_g1_affine_t *p = (const cuzk_g1_affine_t *)all[k].pts + i;
+                memcpy(l, &p->x, 48);
+                memcpy(l + 6, &p->y, 48);
+                is_inf = p->infinity;
+            }
+            inf += is_inf;
+            if (is_inf != zero) {
+                bad++;
+                continue;
+            }
+            for (size_t j = 0; !zero && j < all[k].psize / 8; j++)
+                bad += l[j] != get64(in + 8 * j);
+        }
+    }
+    CHECK_MSG(bad == 0, "%zu decoded points or limbs differ from the file", bad);
+    CHECK(inf > 1 && zk->a[13].infinity && !zk->a[9].infinity && cuzk_fp_eq(&zk->a[9].x, &x));
+    cuzk_snarkjs_zkey_free(zk);
+    cuzk_free(c);
+    cuzk_free(b);
+}
+
+/* Writes |len| bytes of |buf| to a new temporary file named into |path| (at least 32 bytes). */
+static void write_temp(char *path, const uint8_t *buf, size_t len)
+{
+    strcpy(path, "/tmp/cuzk-snarkjs-XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    CHECK(f != NULL);
+    CHECK(len == 0 || fwrite(buf, 1, len, f) == len);
+    CHECK(fclose(f) == 0);
+}
+
+/* Loads the first |len| bytes of fixture |name| through the path API (mapped, or read when the
+ * file cannot be mapped) and through the buffer API: same status, and the path's message is the
+ * buffer's with the path in front. Returns the status. */
+static cuzk_status load_both(const char *name, size_t len)
+{
+    size_t full;
+    uint8_t *b = snark_fixture(name, &full);
+    CHECK(len <= full);
+    char path[64], want[512];
+    write_temp(path, b, len);
+    bool zkey = strstr(name, ".zkey") != NULL;
+    cuzk_snarkjs_zkey *zk = NULL, *zk2 = NULL;
+    cuzk_snarkjs_wtns *w = NULL, *w2 = NULL;
+    cuzk_status sb = zkey ? cuzk_snarkjs_zkey_parse(&zk2, b, len, 0, NULL)
+                          : cuzk_snarkjs_wtns_parse(&w2, b, len);
+    snprintf(want, sizeof want, "%s: %s", path, cuzk_last_error());
+    cuzk_status sp =
+        zkey ? cuzk_snarkjs_zkey_load(&zk, path, 0, NULL) : cuzk_snarkjs_wtns_load(&w, path);
+    CHECK_MSG(sp == sb, "%s, %zu bytes: %s by path, %s from a buffer", name, len,
+              cuzk_status_name(sp), cuzk_status_name(sb));
+    if (sb != CUZK_OK)
+        CHECK_MSG(strcmp(cuzk_last_error(), want) == 0, "'%s', want '%s'", cuzk_last_error(), want);
+    else if (zkey)
+        CHECK(zk->n_vars == zk2->n_vars && cuzk_g2_affine_eq(&zk->b2[1], &zk2->b2[1]) &&
+              cuzk_fp12_eq(&zk->vk->alpha_beta, &zk2->vk->alpha_beta));
+    else
+        CHECK(w->n == w2->n && memcmp(w->values, w2->values, (size_t)w->n * 32) == 0);
+    cuzk_snarkjs_zkey_free(zk);
+    cuzk_snarkjs_zkey_free(zk2);
+    cuzk_snarkjs_wtns_free(w);
+    cuzk_snarkjs_wtns_free(w2);
+    unlink(path);
+    cuzk_free(b);
+    return sp;
+}
+
+/* The path loaders map the file (src/groth16/binfile_map.h): whole, truncated and empty files
+ * give the buffer parser's result, and what cannot be mapped (empty, a directory) falls back to
+ * the read path's errors. */
+CUZK_TEST(snarkjs_load_mapped_files)
+{
+    static const char *names[2] = {"poseidon.wtns", "multiplier.zkey"};
+    for (int k = 0; k < 2; k++) {
+        size_t full;
+        uint8_t *b = snark_fixture(names[k], &full);
+        cuzk_free(b);
+        CHECK(load_both(names[k], full) == CUZK_OK);
+        CHECK(load_both(names[k], full - 1) == CUZK_ERR_FORMAT);
+        CHECK(load_both(names[k], full / 2) == CUZK_ERR_FORMAT);
+        CHECK(load_both(names[k], 11) == CUZK_ERR_FORMAT);
+        CHECK(load_both(names[k], 0) == CUZK_ERR_FORMAT);
+        CHECK(strstr(cuzk_last_error(), "shorter than the 12-byte binfile header"));
+    }
+    cuzk_snarkjs_wtns *w;
+    cuzk_snarkjs_zkey *zk;
+    CHECK(cuzk_snarkjs_wtns_load(&w, "/tmp") == CUZK_ERR_IO && !w);
+    CHECK(strstr(cuzk_last_error(), "not a regular file"));
+    CHECK(cuzk_snarkjs_zkey_load(&zk, "/tmp", 0, NULL) == CUZK_ERR_IO && !zk);
 }
