@@ -7,10 +7,12 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Default split above POLY_DIRECT_LOG: 2^l_out rows with l_out = min(l / 2, 12), and column
- * groups of 16 columns (16 * 32 B = 512 B contiguous per row; the group's copy is at most
- * 2^12 * 16 * 32 B = 2 MiB). Measured at 2^24 (docs/PERFORMANCE.md, "NTT (issue 3)"): 16 columns
- * beat 2, 4, 8 and 32 by 10-25%, while the row/column balance mattered little. */
+/* Default split above POLY_DIRECT_LOG (from POLY_X8_SPLIT_LOG with IFMA): 2^l_out rows with
+ * l_out = min(l / 2, 12), and column groups of 16 columns (16 * 32 B = 512 B contiguous per row;
+ * the group's copy is at most 2^12 * 16 * 32 B = 2 MiB). Measured at 2^24 (docs/PERFORMANCE.md,
+ * "NTT (issue 3)"): 16 columns beat 2, 4, 8 and 32 by 10-25%, while the row/column balance
+ * mattered little; with the IFMA passes at 2^16, 2^6..2^10 rows and 8..32 columns are within
+ * noise of each other. */
 #define POLY_ROWS_MAX_LOG 12
 #define POLY_COLS 16
 
@@ -99,6 +101,9 @@ cuzk_status cuzk__domain_create_split(cuzk_domain **out, unsigned log_n, cuzk_ro
     unsigned l_tw = l_in > l_out ? l_in : l_out;
     size_t ntw = (size_t)1 << l_tw;
     size_t count = 2 * ntw + 3 * n1 + b;
+    /* The radix-2^52 copies of tw and col_g: 5 words per element, 4 per cuzk_fr_t. */
+    size_t count52 = CUZK_FR_HAVE_IFMA ? (5 * (2 * ntw + b) + 3) / 4 : 0;
+    count += count52;
     cuzk_domain *d = cuzk_alloc(sizeof *d);
     if (!d)
         return cuzk_fail(CUZK_ERR_NOMEM, "domain: cannot allocate the domain");
@@ -121,7 +126,13 @@ cuzk_status cuzk__domain_create_split(cuzk_domain **out, unsigned log_n, cuzk_ro
     d->diag[POLY_FWD] = p, p += n1;
     d->diag[POLY_INV] = p, p += n1;
     d->row_g = p, p += n1;
-    d->col_g = p;
+    d->col_g = p, p += b;
+    if (count52) {
+        uint64_t *q = (uint64_t *)(void *)p;
+        d->tw52[POLY_FWD] = q, q += 5 * ntw;
+        d->tw52[POLY_INV] = q, q += 5 * ntw;
+        d->col_g52 = q;
+    }
 
     /* omega_n = root^(2^(32 - log_n)); snarkjs's coset shift is omega_2n (formats.md 4.6). */
     cuzk_fr_t root, t;
@@ -151,6 +162,17 @@ cuzk_status cuzk__domain_create_split(cuzk_domain **out, unsigned log_n, cuzk_ro
     powers_bitrev(d->row_g, &d->g, l_out);
     sqr_n(&t, &d->g, l_out);
     powers_bitrev(d->col_g, &t, l_in);
+#if CUZK_FR_HAVE_IFMA
+    for (size_t i = 0; i < ntw; i++)
+        for (int dir = 0; dir < 2; dir++) {
+            poly_x16(&t, &d->tw[dir][i]);
+            fr52_from_fr(d->tw52[dir] + 5 * i, &t);
+        }
+    for (size_t i = 0; i < b; i++) {
+        poly_x16(&t, &d->col_g[i]);
+        fr52_from_fr(d->col_g52 + 5 * i, &t);
+    }
+#endif
     *out = d;
     return CUZK_OK;
 }
@@ -168,9 +190,13 @@ cuzk_status cuzk_domain_create(cuzk_domain **out, size_t min_size, cuzk_roots ro
                          min_size, CUZK_DOMAIN_MAX_LOG);
     unsigned l_out = 0;
     size_t cols = 1;
-    if (l > POLY_DIRECT_LOG) {
+    /* With the 8-lane IFMA passes the four-step split pays from 2^7 (8 rows of 16 columns):
+     * the direct path is scalar, the split runs both passes 8 lanes wide (H step at 2^12: 3.6 ->
+     * 1.3 ms, at 2^7: 0.07 -> 0.03 ms). */
+    unsigned direct_log = CUZK_FR_HAVE_IFMA ? POLY_X8_SPLIT_LOG - 1 : POLY_DIRECT_LOG;
+    if (l > direct_log) {
         l_out = l / 2 < POLY_ROWS_MAX_LOG ? l / 2 : POLY_ROWS_MAX_LOG;
-        cols = POLY_COLS; /* l_in >= l / 2 > 6, so a row holds at least 64 columns */
+        cols = POLY_COLS; /* l_in >= l - l / 2 >= 4: a row holds at least 16 columns */
     }
     return cuzk__domain_create_split(out, l, roots, l_out, cols);
 }

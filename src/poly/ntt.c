@@ -203,8 +203,16 @@ static void row_task(void *p, size_t t)
     }
 }
 
+#if CUZK_FR_HAVE_IFMA
+static bool row_pass_x8(row_ctx *c, cuzk_pool *pool);
+#endif
+
 static void row_pass(row_ctx *c, cuzk_pool *pool)
 {
+#if CUZK_FR_HAVE_IFMA
+    if (row_pass_x8(c, pool))
+        return;
+#endif
     cuzk_pool_run(pool, (size_t)1 << c->d->l_out, row_task, c);
 }
 
@@ -270,6 +278,305 @@ static void col_task(void *p, size_t task)
     }
 }
 
+/* ---- 8-lane IFMA passes (field/fr_ifma.h) ----------------------------------------------------
+ * The same passes on 8 independent transforms at once: the row pass takes 8 rows (lane k = row
+ * t0 + k, same position), the column pass 8 adjacent columns of its group (lane k = column
+ * 8 v + k). Each buffer is converted once to the vertical radix-2^52 layout, runs every stage
+ * there with lazy values (below 4r, see below), and is stored back canonical, so the results are
+ * the scalar passes' bit for bit (one canonical representative per value). Factors (twiddles,
+ * diagonals, scalings) are multiplied with fr52x8_mul_p, so they enter as 16 w (poly_x16).
+ *
+ * Ranges (fr52x8_mul_p returns < 2r for operands up to 4r): DIF stages take and give [0, 2r)
+ * (sum corrected, difference lazy in [0, 4r) into the multiplication); DIT stages take [0, 4r)
+ * and give [0, 4r) (one correction of u per butterfly, sum and difference lazy); the stores
+ * reduce from [0, 4r). Loads are canonical and every factor product is < 2r, so a DIF always
+ * starts in [0, 2r). */
+#if CUZK_FR_HAVE_IFMA
+
+/* A block of at most this many vectors (40 KiB) finishes its remaining stages depth-first. */
+#define POLY_L1_VECS 128
+
+MONT_INLINE void dif_block_x8(fr52x8 *x, size_t h, size_t vw, size_t stride, const uint64_t *tw52)
+{
+    fr52x8 *y = x + h * stride;
+    for (size_t i = 0; i < vw; i++) {
+        fr52x8 t;
+        fr52x8_sub(&t, &x[i], &y[i]);
+        fr52x8_add(&x[i], &x[i], &y[i]);
+        y[i] = t;
+    }
+    for (size_t j = 1; j < h; j++) {
+        fr52x8 *xj = x + j * stride, *yj = y + j * stride, w;
+        fr52x8_bcast(&w, tw52 + 5 * (h + j));
+        for (size_t i = 0; i < vw; i++) {
+            fr52x8 t;
+            fr52x8_sub_lazy_(&t, &xj[i], &yj[i]); /* [0, 4r) */
+            fr52x8_add(&xj[i], &xj[i], &yj[i]);
+            fr52x8_mul_p(&yj[i], &t, &w);
+        }
+    }
+}
+
+MONT_INLINE void dit_block_x8(fr52x8 *x, size_t h, size_t vw, size_t stride, const uint64_t *tw52)
+{
+    fr52x8 *y = x + h * stride;
+    for (size_t i = 0; i < vw; i++) {
+        fr52x8 u, t;
+        fr52x8_csub2r_(&u, &x[i]); /* [0, 2r) */
+        fr52x8_csub2r_(&t, &y[i]);
+        fr52x8_sub_lazy_(&y[i], &u, &t); /* [0, 4r) */
+        fr52x8_add_lazy_(&x[i], &u, &t);
+    }
+    for (size_t j = 1; j < h; j++) {
+        fr52x8 *xj = x + j * stride, *yj = y + j * stride, w;
+        fr52x8_bcast(&w, tw52 + 5 * (h + j));
+        for (size_t i = 0; i < vw; i++) {
+            fr52x8 u, t;
+            fr52x8_mul_p(&t, &yj[i], &w); /* [0, 2r) */
+            fr52x8_csub2r_(&u, &xj[i]);
+            fr52x8_sub_lazy_(&yj[i], &u, &t);
+            fr52x8_add_lazy_(&xj[i], &u, &t);
+        }
+    }
+}
+
+static void dif_stages_x8(fr52x8 *x, size_t m, size_t h_hi, size_t h_lo, size_t vw, size_t stride,
+                          const uint64_t *tw52)
+{
+    for (size_t h = h_hi; h >= h_lo; h >>= 1)
+        for (size_t blk = 0; blk < m; blk += 2 * h) {
+            if (vw == 1 && stride == 1)
+                dif_block_x8(x + blk, h, 1, 1, tw52);
+            else
+                dif_block_x8(x + blk * stride, h, vw, stride, tw52);
+        }
+}
+
+static void dit_stages_x8(fr52x8 *x, size_t m, size_t h_lo, size_t h_hi, size_t vw, size_t stride,
+                          const uint64_t *tw52)
+{
+    for (size_t h = h_lo; h <= h_hi; h <<= 1)
+        for (size_t blk = 0; blk < m; blk += 2 * h) {
+            if (vw == 1 && stride == 1)
+                dit_block_x8(x + blk, h, 1, 1, tw52);
+            else
+                dit_block_x8(x + blk * stride, h, vw, stride, tw52);
+        }
+}
+
+/* dif_rec / dit_rec on vectors. */
+static void dif_rec_x8(fr52x8 *x, unsigned lm, size_t vw, size_t stride, const uint64_t *tw52)
+{
+    if (lm == 0)
+        return;
+    size_t m = (size_t)1 << lm, h = m >> 1;
+    if (m * vw <= POLY_L1_VECS || lm == 1) {
+        dif_stages_x8(x, m, h, 1, vw, stride, tw52);
+        return;
+    }
+    dif_stages_x8(x, m, h, h, vw, stride, tw52);
+    dif_rec_x8(x, lm - 1, vw, stride, tw52);
+    dif_rec_x8(x + h * stride, lm - 1, vw, stride, tw52);
+}
+
+static void dit_rec_x8(fr52x8 *x, unsigned lm, size_t vw, size_t stride, const uint64_t *tw52)
+{
+    if (lm == 0)
+        return;
+    size_t m = (size_t)1 << lm, h = m >> 1;
+    if (m * vw <= POLY_L1_VECS || lm == 1) {
+        dit_stages_x8(x, m, 1, h, vw, stride, tw52);
+        return;
+    }
+    dit_rec_x8(x, lm - 1, vw, stride, tw52);
+    dit_rec_x8(x + h * stride, lm - 1, vw, stride, tw52);
+    dit_stages_x8(x, m, h, h, vw, stride, tw52);
+}
+
+/* row_diag for rows t0 .. t0 + 7 (lane k = row t0 + k): x[c] *= K_k * (w^bitrev(t0 + k) s)^c.
+ * The per-lane ratio and constant are computed in scalar code and loaded as factors (16 x);
+ * the powers run as two interleaved chains, every product < 2r (x < 4r). Lanes whose factors
+ * are one are multiplied by one when another lane needs scaling (same value, same canonical
+ * result). */
+static void row_diag_x8(const cuzk_domain *d, fr52x8 *row, size_t t0, int dir, const poly_scale *sc,
+                        const cuzk_fr_t *extra)
+{
+    size_t b = (size_t)1 << d->l_in;
+    cuzk_fr_t rr[8], kk[8];
+    bool any = false;
+    for (int k = 0; k < 8; k++) {
+        rr[k] = d->diag[dir][t0 + k];
+        cuzk_fr_set_one(&kk[k]);
+        if (sc && sc->on) {
+            poly_mul(&rr[k], &rr[k], &sc->s);
+            kk[k] = sc->k;
+        }
+        if (extra)
+            poly_mul(&kk[k], &kk[k], &extra[k]);
+        any |= !cuzk_fr_is_one(&rr[k]) || !cuzk_fr_is_one(&kk[k]);
+    }
+    if (!any)
+        return;
+    for (int k = 0; k < 8; k++) {
+        poly_x16(&rr[k], &rr[k]);
+        poly_x16(&kk[k], &kk[k]);
+    }
+    fr52x8 r, p0, p1, r2;
+    fr52x8_load(&r, rr);
+    fr52x8_load(&p0, kk);
+    if (b == 1) {
+        fr52x8_mul_p(&row[0], &row[0], &p0);
+        return;
+    }
+    fr52x8_mul_p(&r2, &r, &r); /* 16 r^2 R mod r, < 2r: still a factor */
+    fr52x8_mul_p(&p1, &p0, &r);
+    for (size_t c = 0; c < b; c += 2) {
+        fr52x8_mul_p(&row[c], &row[c], &p0);
+        fr52x8_mul_p(&row[c + 1], &row[c + 1], &p1);
+        fr52x8_mul_p(&p0, &p0, &r2);
+        fr52x8_mul_p(&p1, &p1, &r2);
+    }
+}
+
+typedef struct {
+    const row_ctx *c;
+    fr52x8 *scratch; /* per task: 2^l_in vectors */
+    size_t groups;
+    _Atomic size_t next;
+} row_x8_ctx;
+
+static void row_task_x8(void *p, size_t task)
+{
+    row_x8_ctx *rx = p;
+    const row_ctx *c = rx->c;
+    const cuzk_domain *d = c->d;
+    size_t b = (size_t)1 << d->l_in;
+    fr52x8 *buf = rx->scratch + task * b;
+    for (;;) {
+        size_t g = atomic_fetch_add_explicit(&rx->next, 1, memory_order_relaxed);
+        if (g >= rx->groups)
+            break;
+        size_t t0 = 8 * g;
+        cuzk_fr_t *rows = c->x + b * t0;
+        for (size_t i = 0; i < b; i++)
+            fr52x8_load_strided(&buf[i], rows + i, b);
+        if (c->dif_dir >= 0) {
+            row_diag_x8(d, buf, t0, c->dif_dir, c->pre, NULL);
+            dif_rec_x8(buf, d->l_in, 1, 1, d->tw52[c->dif_dir]);
+        }
+        cuzk_fr_t kmid[8];
+        CUZK_VERIFY_CHECK(!c->mid || c->dit_dir >= 0);
+        if (c->mid) {
+            for (size_t i = 0; i < b; i++) {
+                fr52x8 w;
+                fr52x8_bcast(&w, d->col_g52 + 5 * i);
+                fr52x8_mul_p(&buf[i], &buf[i], &w);
+            }
+            for (int k = 0; k < 8; k++)
+                poly_mul(&kmid[k], &d->n_inv, &d->row_g[t0 + k]);
+        }
+        if (c->dit_dir >= 0) {
+            dit_rec_x8(buf, d->l_in, 1, 1, d->tw52[c->dit_dir]);
+            row_diag_x8(d, buf, t0, c->dit_dir, c->post, c->mid ? kmid : NULL);
+        }
+        for (size_t i = 0; i < b; i++)
+            fr52x8_store_strided(rows + i, b, &buf[i]);
+    }
+}
+
+/* The row pass 8 rows at a time; false (nothing done) when it does not apply or its scratch
+ * cannot be allocated, and the scalar pass runs instead. */
+static bool row_pass_x8(row_ctx *c, cuzk_pool *pool)
+{
+    const cuzk_domain *d = c->d;
+    if (d->scalar_only || !d->tw52[0] || d->l_out < 3)
+        return false;
+    row_x8_ctx rx;
+    rx.c = c;
+    rx.groups = ((size_t)1 << d->l_out) / 8;
+    size_t tasks = cuzk_pool_threads(pool);
+    if (tasks > rx.groups)
+        tasks = rx.groups;
+    size_t b = (size_t)1 << d->l_in;
+    void *mem = cuzk_alloc(tasks * b * sizeof(fr52x8) + 64);
+    if (!mem)
+        return false;
+    rx.scratch = (fr52x8 *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
+    atomic_init(&rx.next, 0);
+    cuzk_pool_run(pool, tasks, row_task_x8, &rx);
+    cuzk_free(mem);
+    return true;
+}
+
+/* col_scale on vectors: column row t times sB^t, the factor shared by every lane. */
+static void col_scale_x8(fr52x8 *buf, size_t n1, size_t vw, const cuzk_fr_t *sB)
+{
+    cuzk_fr_t f = *sB;
+    for (size_t t = 1; t < n1; t++) {
+        uint64_t f52[5];
+        cuzk_fr_t f16;
+        fr52x8 w;
+        poly_x16(&f16, &f);
+        fr52_from_fr(f52, &f16);
+        fr52x8_bcast(&w, f52);
+        for (size_t i = 0; i < vw; i++)
+            fr52x8_mul_p(&buf[t * vw + i], &buf[t * vw + i], &w);
+        poly_mul(&f, &f, sB);
+    }
+}
+
+static void col_task_x8(void *p, size_t task)
+{
+    col_ctx *c = p;
+    const cuzk_domain *d = c->d;
+    size_t b = (size_t)1 << d->l_in, n1 = (size_t)1 << d->l_out, w = d->cols, vw = w / 8;
+    fr52x8 *buf = (fr52x8 *)(void *)c->scratch + task * n1 * vw;
+    const uint64_t *tw52 = d->tw52[c->dir];
+    for (;;) {
+        size_t g = atomic_fetch_add_explicit(&c->next, 1, memory_order_relaxed);
+        if (g >= c->groups)
+            break;
+        cuzk_fr_t *col = c->x + g * w;
+        for (size_t t = 0; t < n1; t++)
+            for (size_t i = 0; i < vw; i++)
+                fr52x8_load(&buf[t * vw + i], col + t * b + 8 * i);
+        if (c->dit) {
+            dit_rec_x8(buf, d->l_out, vw, vw, tw52);
+            if (c->scale)
+                col_scale_x8(buf, n1, vw, &c->sB);
+        } else {
+            if (c->scale)
+                col_scale_x8(buf, n1, vw, &c->sB);
+            dif_rec_x8(buf, d->l_out, vw, vw, tw52);
+        }
+        for (size_t t = 0; t < n1; t++)
+            for (size_t i = 0; i < vw; i++)
+                fr52x8_store(col + t * b + 8 * i, &buf[t * vw + i]);
+    }
+}
+
+/* The column pass on groups of 8k columns; false when it does not apply or has no memory. */
+static bool col_pass_x8(col_ctx *c, cuzk_pool *pool)
+{
+    const cuzk_domain *d = c->d;
+    if (d->scalar_only || !d->tw52[0] || d->cols % 8 != 0)
+        return false;
+    size_t tasks = cuzk_pool_threads(pool);
+    if (tasks > c->groups)
+        tasks = c->groups;
+    size_t per_task = ((size_t)1 << d->l_out) * (d->cols / 8);
+    void *mem = cuzk_alloc(tasks * per_task * sizeof(fr52x8) + 64);
+    if (!mem)
+        return false;
+    c->scratch = (cuzk_fr_t *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
+    atomic_init(&c->next, 0);
+    cuzk_pool_run(pool, tasks, col_task_x8, c);
+    cuzk_free(mem);
+    return true;
+}
+
+#endif /* CUZK_FR_HAVE_IFMA */
+
 static void col_pass(const cuzk_domain *d, cuzk_fr_t *x, int dir, bool dit, const poly_scale *sc,
                      cuzk_pool *pool)
 {
@@ -289,6 +596,10 @@ static void col_pass(const cuzk_domain *d, cuzk_fr_t *x, int dir, bool dit, cons
     }
     c.groups = ((size_t)1 << d->l_in) / d->cols;
     CUZK_VERIFY_CHECK(c.groups * d->cols == (size_t)1 << d->l_in);
+#if CUZK_FR_HAVE_IFMA
+    if (col_pass_x8(&c, pool))
+        return;
+#endif
     size_t tasks = cuzk_pool_threads(pool);
     if (tasks > c.groups)
         tasks = c.groups;

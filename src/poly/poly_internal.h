@@ -17,7 +17,8 @@
  * order of a plain radix-2 DIF. The bit-reversed -> natural DIT is the transpose: rows, diagonal,
  * columns. Scalings by K * s^k at natural index k (coset shifts, 1/n) fold into these passes:
  * s^(B*t) per column row, K * s^c merges into the diagonal (same cost as the diagonal alone).
- * Small domains (l <= POLY_DIRECT_LOG) use one row (l_out = 0): a plain radix-2 transform.
+ * Small domains (l <= POLY_DIRECT_LOG, or l < POLY_X8_SPLIT_LOG where the 8-lane IFMA passes of
+ * ntt.c are built) use one row (l_out = 0): a plain radix-2 transform.
  *
  * Twiddle tables are O(sqrt n) (tw[h + j] = w_2h^j serves every sub-transform of length <= 2^l_tw),
  * so creating even a 2^28 domain costs about a millisecond and a few MiB.
@@ -25,11 +26,15 @@
 
 #include "cuzk/poly.h"
 #include "poly/fr_inline.h"
+#include "field/fr_ifma.h"
 
 #include <stdbool.h>
 
 /* Domains up to this size use the direct radix-2 path (one row); above, the four-step split. */
 #define POLY_DIRECT_LOG 12
+/* Where the 8-lane IFMA passes are built (CUZK_FR_HAVE_IFMA), the split from this size on:
+ * 2^l_out >= 8 rows and rows of >= 16 columns, so both passes run 8 lanes wide. */
+#define POLY_X8_SPLIT_LOG 7
 
 enum { POLY_FWD = 0, POLY_INV = 1 };
 
@@ -48,8 +53,14 @@ struct cuzk_domain {
     cuzk_fr_t *diag[2];   /* [dir][t] = omega^(+-bitrev_l_out(t)), t < n1 */
     cuzk_fr_t *row_g;     /* [t] = g^bitrev_l_out(t), t < n1 */
     cuzk_fr_t *col_g;     /* [c] = (g^n1)^bitrev_l_in(c), c < B */
-    void *mem;            /* one allocation holding every table */
-    bool col_in_place;    /* tests: column pass without its scratch (the no-memory path) */
+    /* The 8-lane IFMA passes (CUZK_FR_HAVE_IFMA): 16 tw and 16 col_g (factors of
+     * fr52x8_mul_p) in radix 2^52, element i at [5 i .. 5 i + 4] (field/fr_ifma.h), broadcast as
+     * the factor of 8 lanes. NULL otherwise. */
+    uint64_t *tw52[2];
+    uint64_t *col_g52;
+    void *mem;         /* one allocation holding every table */
+    bool col_in_place; /* tests: column pass without its scratch (the no-memory path) */
+    bool scalar_only;  /* tests and benchmarks: the scalar passes even where IFMA is built */
 };
 
 /* Creates a domain of size 2^log_n with a forced split (tests and benchmarks): l_out rows
@@ -78,6 +89,14 @@ void cuzk__ntt_dit(const cuzk_domain *d, cuzk_fr_t *x, int dir, const poly_scale
 void cuzk__ntt_to_coset(const cuzk_domain *d, cuzk_fr_t *x, cuzk_pool *pool);
 /* In-place bit-reversal permutation of the domain's n elements (an involution). */
 void cuzk__bitrev_permute(const cuzk_domain *d, cuzk_fr_t *x, cuzk_pool *pool);
+
+/* o = 16 a: a factor for fr52x8_mul_p (field/fr_ifma.h), whose Montgomery radix is 2^260. */
+static inline void poly_x16(cuzk_fr_t *o, const cuzk_fr_t *a)
+{
+    poly_add(o, a, a);
+    for (int i = 0; i < 3; i++)
+        poly_add(o, o, o);
+}
 
 /* Reverses the low |bits| bits of |i|. */
 static inline size_t poly_bitrev(size_t i, unsigned bits)

@@ -162,7 +162,8 @@ static int usage_error(const char *msg, const char *arg)
     fprintf(stderr, "cuzk-bench ntt: %s%s\n", msg, arg ? arg : "");
     fprintf(stderr, "usage: cuzk-bench ntt [--log-n N] [--threads T] [--json] [--iters=N]\n"
                     "                      [--warmup=W] [--filter=GLOB] [--rows-log R --cols C]\n"
-                    "                      [--backend cpu|cuda] [--device D]\n");
+                    "                      [--backend cpu|cuda] [--device D] [--scalar]\n"
+                    "  --scalar: the scalar passes even where the 8-lane IFMA ones are built\n");
     return 2;
 }
 
@@ -183,7 +184,7 @@ int bench_ntt_main(int argc, char **argv)
 {
     unsigned log_n = 16, threads = 0;
     int device = -1;
-    bool cuda = false;
+    bool cuda = false, scalar = false;
     long rows_log = -1;
     size_t cols = 0;
     bool iters_set = getenv("CUZK_BENCH_ITERS") != NULL, warmup_set = false;
@@ -195,6 +196,8 @@ int bench_ntt_main(int argc, char **argv)
         const char *v;
         if (strcmp(argv[i], "--json") == 0)
             o.json = true;
+        else if (strcmp(argv[i], "--scalar") == 0)
+            scalar = true;
         else if ((v = opt_value(argc, argv, &i, "--log-n")))
             log_n = (unsigned)strtoul(v, NULL, 10);
         else if ((v = opt_value(argc, argv, &i, "--threads")))
@@ -278,10 +281,12 @@ int bench_ntt_main(int argc, char **argv)
             rc = 2;
             break;
         }
+        d->scalar_only = scalar;
         if (!o.json)
             printf("# %s domain 2^%u: %u threads, four-step 2^%u rows x 2^%u, %zu columns per "
-                   "group\n",
-                   fam[f].name, log_n, o.threads, d->l_out, d->l_in, d->cols);
+                   "group, %s passes\n",
+                   fam[f].name, log_n, o.threads, d->l_out, d->l_in, d->cols,
+                   scalar || !CUZK_FR_HAVE_IFMA ? "scalar" : "8-lane IFMA");
         ntt_ctx x = {d, a, b, c, pool, NULL};
         static const struct {
             const char *name;
