@@ -2,6 +2,7 @@
 /* status, preload, evict, cancel, metrics and circuit-info against the daemon. */
 #include "cmd_client.h"
 #include "commands.h"
+#include "cuzk/engine.h"
 
 #include <cjson/cJSON.h>
 #include <string.h>
@@ -152,11 +153,9 @@ static void status_json(const Cuzk__V1__GetStatusResponse *r)
 /* One letter per partition state, for the text status: a job's partitions at a glance. */
 static char state_letter(const char *s)
 {
-    static const char *const names[] = {"pending", "synthesizing", "synth_done", "gpu",
-                                        "done",    "failed",       "cancelled"};
-    static const char letters[] = ".sqpdFc";
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(s, names[i]) == 0)
+    static const char letters[] = ".sqpdFc"; /* in cuzk_partition_state order */
+    for (int i = CUZK_PART_PENDING; i <= CUZK_PART_CANCELLED; i++)
+        if (strcmp(s, cuzk_partition_state_name((cuzk_partition_state)i)) == 0)
             return letters[i];
     return '?';
 }
