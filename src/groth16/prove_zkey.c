@@ -19,12 +19,14 @@
 #include "cuzk/poly.h"
 #include "msm/msm_job.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now_ms(void)
 {
@@ -235,6 +237,18 @@ static cuzk_status g1_pair(g1_job jobs[2], cuzk_pool *pool)
  * domain's creation.
  */
 enum { LANE_H, LANE_A, LANE_B1, LANE_C };
+#define LANE_LAST LANE_A /* the last of lane_g1's order */
+static const char *const lane_msm_name[4] = {"H", "A", "B1", "C"};
+
+/* Points per task of the last job: env CUZK_LANE_SPLIT (0 .. 64, default 2: halves; 0 or 1:
+ * whole window groups, as before; for A/B runs). */
+static unsigned lane_split(void)
+{
+    const char *e = getenv("CUZK_LANE_SPLIT");
+    char *end;
+    unsigned long v = e && *e ? strtoul(e, &end, 10) : 2;
+    return e && *e && (*end || v > 64) ? 2 : (unsigned)v;
+}
 
 /*
  * The MSMs' working memory, passed from MSM to MSM: a G1 job's goes back here when its last
@@ -303,6 +317,9 @@ typedef struct {
     bool done[4];       /* job i finished: its sum is in g1[i].out */
     void *mem[4];       /* job i's buffer from |scratch| */
     scratch_pool scratch;
+    unsigned split;     /* the last job's split (lane_split) */
+    bool trace;         /* env CUZK_LANE_TRACE: lane_event lines */
+    double t0;          /* start of the lanes, for lane_event */
     pthread_mutex_t mu; /* guards job[] to mem[], scratch, g1[].st / err and h_ready */
     bool h_ready;       /* a (the H values) is final: job H may be prepared */
     cuzk_g2_jac_t *b2;
@@ -315,6 +332,27 @@ typedef struct {
     cuzk_g2_jac_t s_delta2;
     cuzk_fp12_t f_inputs;
 } lanes_job;
+
+/* With env CUZK_LANE_TRACE=1, one JSON line per lane event on stderr, written by a single
+ * write(2) (lines of the two lanes never interleave), e.g.
+ *   {"lane":1,"event":"in","msm":"C","t_ms":540.125}
+ * events: "in" / "out" of a G1 MSM job's work, "end" of the lane; t_ms from the lanes' start.
+ * Where the lanes wait for each other shows here (docs/PERFORMANCE.md). */
+static void lane_event(const lanes_job *l, unsigned lane, const char *event, int msm)
+{
+    if (!l->trace)
+        return;
+    char buf[128];
+    int n = snprintf(buf, sizeof buf, "{\"lane\":%u,\"event\":\"%s\"%s%s%s,\"t_ms\":%.3f}\n", lane,
+                     event, msm >= 0 ? ",\"msm\":\"" : "", msm >= 0 ? lane_msm_name[msm] : "",
+                     msm >= 0 ? "\"" : "", now_ms() - l->t0);
+    if (n > 0 && (size_t)n < sizeof buf) {
+        ssize_t w;
+        do
+            w = write(STDERR_FILENO, buf, (size_t)n);
+        while (w < 0 && errno == EINTR);
+    }
+}
 
 /* Records |st| with this thread's message as lane |lane|'s status. */
 static void lane_fail(lanes_job *l, size_t lane, cuzk_status st)
@@ -332,9 +370,14 @@ static cuzk__g1_msm_job *lane_job(lanes_job *l, size_t i)
     g1_job *g = &l->g1[i];
     if (!l->job[i] && !l->done[i] && g->st == CUZK_OK && (i != LANE_H || l->h_ready)) {
         size_t got = 0;
-        void *m = scratch_take(&l->scratch, cuzk__g1_msm_job_scratch_size(g->n, 2), &got);
-        g->st = g->mont ? cuzk__g1_msm_job_new(&l->job[i], g->bases, g->mont, g->n, 2, m, got)
-                        : cuzk__g1_msm_job_new_raw(&l->job[i], g->bases, g->raw, g->n, 2, m, got);
+        /* the last job in lane_g1's order: tasks of half the points, an even count for the two
+         * lanes that arrive at it together (msm_plan_split_chunks) */
+        unsigned split = i == LANE_LAST ? l->split : 0;
+        void *m = scratch_take(&l->scratch, cuzk__g1_msm_job_scratch_size(g->n, 2, split), &got);
+        g->st = g->mont
+                    ? cuzk__g1_msm_job_new(&l->job[i], g->bases, g->mont, g->n, 2, split, m, got)
+                    : cuzk__g1_msm_job_new_raw(&l->job[i], g->bases, g->raw, g->n, 2, split, m,
+                                               got);
         if (g->st != CUZK_OK) {
             snprintf(g->err, sizeof g->err, "%s", cuzk_last_error());
             scratch_give(&l->scratch, m);
@@ -367,12 +410,14 @@ static void lane_leave(lanes_job *l, size_t i)
 /* Lane |lane|'s share of the G1 MSMs: whatever tasks are left, job by job. */
 static void lane_g1(lanes_job *l, unsigned lane)
 {
-    static const size_t order[4] = {LANE_H, LANE_B1, LANE_C, LANE_A};
+    static const size_t order[4] = {LANE_H, LANE_B1, LANE_C, LANE_LAST};
     for (size_t k = 0; k < 4; k++) {
         double t0 = now_ms();
         cuzk__g1_msm_job *j = lane_job(l, order[k]);
         if (j) {
+            lane_event(l, lane, "in", (int)order[k]);
             cuzk__g1_msm_job_work(j, lane);
+            lane_event(l, lane, "out", (int)order[k]);
             lane_leave(l, order[k]);
         }
         *(order[k] == LANE_H ? &l->ms[3] : &l->ms_tail[lane]) += now_ms() - t0;
@@ -423,6 +468,7 @@ static void lanes_run(void *ctx, size_t lane)
                                               l->zk->n_public)) != CUZK_OK)
             lane_fail(l, 0, st);
         lane_g1(l, 0);
+        lane_event(l, 0, "end", -1);
         return;
     }
     size_t got = 0;
@@ -438,6 +484,7 @@ static void lanes_run(void *ctx, size_t lane)
         lane_fail(l, 1, st);
     l->ms[2] = now_ms() - t0;
     lane_g1(l, 1);
+    lane_event(l, 1, "end", -1);
 }
 
 /*
@@ -523,9 +570,11 @@ static cuzk_status prove_lanes(cuzk_groth16_proof *proof, cuzk_fr_t *public_inpu
                                const cuzk_fr_t *r, const cuzk_fr_t *s_rand, cuzk_pool *pool,
                                cuzk_prove_timings *tm)
 {
-    lanes_job l = {.zk = zk, .w = w, .p = p, .r = r, .s = s_rand, .b2 = &m->b2};
+    lanes_job l = {.zk = zk, .w = w, .p = p, .r = r, .s = s_rand, .b2 = &m->b2,
+                   .split = lane_split(), .trace = env_flag("CUZK_LANE_TRACE")};
     memcpy(l.g1, jobs, sizeof l.g1);
     pthread_mutex_init(&l.mu, NULL);
+    l.t0 = now_ms();
     cuzk_pool_run(pool, 2, lanes_run, &l);
     pthread_mutex_destroy(&l.mu);
     *dom = l.dom;

@@ -25,18 +25,23 @@
 typedef struct cuzk__g1_msm_job_state cuzk__g1_msm_job;
 
 /* sum scalars[i] bases[i], scalars in Montgomery form (new) or as canonical 4-limb integers
- * (new_raw), as cuzk_g1_msm / cuzk_g1_msm_raw; the job keeps pointers to both arrays. Working
- * memory: |scratch| of |scratch_bytes| (at least cuzk__g1_msm_job_scratch_size; the caller
+ * (new_raw), as cuzk_g1_msm / cuzk_g1_msm_raw; the job keeps pointers to both arrays. |split|
+ * (0 .. 64; 0 or 1: none): cut each window group's points into at least that many tasks, for
+ * finer tasks at the cost of one running sum per window and extra piece (the prover's last
+ * job, src/msm/msm_common.h msm_plan_split_chunks). Working memory: |scratch| of
+ * |scratch_bytes| (at least cuzk__g1_msm_job_scratch_size with the same |split|; the caller
  * frees it after finish), or NULL: allocated and freed by the job. */
 cuzk_status cuzk__g1_msm_job_new(cuzk__g1_msm_job **job, const cuzk_g1_affine_t *bases,
                                  const cuzk_fr_t *scalars, size_t n, unsigned workers,
-                                 void *scratch, size_t scratch_bytes);
+                                 unsigned split, void *scratch, size_t scratch_bytes);
 cuzk_status cuzk__g1_msm_job_new_raw(cuzk__g1_msm_job **job, const cuzk_g1_affine_t *bases,
                                      const uint64_t *scalars, size_t n, unsigned workers,
-                                     void *scratch, size_t scratch_bytes);
-/* Bytes of working memory a job of |n| points and |workers| workers may need (SIZE_MAX: its
- * size overflows). */
-size_t cuzk__g1_msm_job_scratch_size(size_t n, unsigned workers);
+                                     unsigned split, void *scratch, size_t scratch_bytes);
+/* Bytes of working memory a job of |n| points, |workers| workers and |split| may need
+ * (SIZE_MAX: its size overflows, or |split| is out of range). */
+size_t cuzk__g1_msm_job_scratch_size(size_t n, unsigned workers, unsigned split);
+/* The job's task count (0: no scalar bits, the sum is infinity). */
+size_t cuzk__g1_msm_job_tasks(const cuzk__g1_msm_job *job);
 /* Takes tasks until none is left to take (worker < workers; one thread per index at a time). */
 void cuzk__g1_msm_job_work(cuzk__g1_msm_job *job, unsigned worker);
 /* The sum, after every work call has returned; frees the job. */

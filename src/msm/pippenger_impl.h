@@ -561,10 +561,10 @@ static void M_(msm_worker_)(void *vctx, size_t wi)
  * Measured at 2^12 points (docs/PERFORMANCE.md, "CPU MSM"): the split halves (G1) or quarters
  * (G2) the windows, hence the running sums, for the same number of bucket additions. |workers|
  * > 0: an MSM job's plan (msm_plan_split_groups) with that many bucket sets, whatever the plan's
- * thread count.
+ * thread count, and at least |split| point chunks per window (msm_plan_split_chunks).
  */
 static bool M_(msm_setup_)(msm_plan *p, msm_layout *l, size_t n, unsigned threads, unsigned bits,
-                           const cuzk_msm_opts *o, unsigned workers)
+                           const cuzk_msm_opts *o, unsigned workers, unsigned split)
 {
     bool endo = o->endo == CUZK_MSM_ENDO_ON ||
                 (o->endo == CUZK_MSM_ENDO_AUTO && n <= MSM_ENDO_MAX_N && bits > MSM_ENDO_BITS);
@@ -579,6 +579,7 @@ static bool M_(msm_setup_)(msm_plan *p, msm_layout *l, size_t n, unsigned thread
     }
     if (workers) {
         msm_plan_split_groups(p, endo ? MSM_ENDO_BITS : bits);
+        msm_plan_split_chunks(p, split);
         p->workers = workers;
     }
     return msm_layout_make(l, p, &M_(group_), MSM_ENDO_LIMBS);
@@ -589,13 +590,13 @@ static bool M_(msm_setup_)(msm_plan *p, msm_layout *l, size_t n, unsigned thread
  * the endomorphism split has the same plan, so the loop stops at the first: half the plans for
  * G1 (~0.5 instead of ~1 ms at 2^16), a quarter for G2. */
 static size_t M_(scratch_most_)(size_t n, unsigned threads, const cuzk_msm_opts *o,
-                                unsigned workers)
+                                unsigned workers, unsigned split)
 {
     size_t most = 0;
     for (unsigned bits = 1; bits <= 256; bits++) {
         msm_plan p;
         msm_layout l;
-        if (!M_(msm_setup_)(&p, &l, n, threads, bits, o, workers))
+        if (!M_(msm_setup_)(&p, &l, n, threads, bits, o, workers, split))
             return SIZE_MAX;
         if (l.total > most)
             most = l.total;
@@ -642,12 +643,12 @@ static void M_(split_chunk_)(void *vctx, size_t j)
 
 /*
  * Everything of an MSM before its tasks: checks, bit length, plan, working memory (*owned, to
- * free), the endomorphism split (on |pool|). |workers| as for msm_setup_. With no scalar bits
- * the plan has no tasks and the sum is infinity.
+ * free), the endomorphism split (on |pool|). |workers| and |split| as for msm_setup_. With no
+ * scalar bits the plan has no tasks and the sum is infinity.
  */
 static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bases,
                                     const msm_scalars *sc, size_t n, cuzk_pool *pool,
-                                    const cuzk_msm_opts *o, unsigned workers)
+                                    const cuzk_msm_opts *o, unsigned workers, unsigned split)
 {
     memset(x, 0, sizeof *x);
     *owned = NULL;
@@ -665,7 +666,8 @@ static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bas
     x->bases = bases;
     x->sc = *sc;
     x->n = x->n0 = n;
-    if (!M_(msm_setup_)(&x->plan, &x->lay, n, cuzk_pool_threads(pool), bits, o, workers))
+    if (!M_(msm_setup_)(&x->plan, &x->lay, n, cuzk_pool_threads(pool), bits, o, workers,
+                          split))
         return cuzk_fail(CUZK_ERR_NOMEM, "msm: working memory size overflows");
     st = msm_get_memory(&x->mem, owned, x->lay.total, o, "msm");
     if (st != CUZK_OK)
@@ -710,7 +712,7 @@ static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const msm_scalar
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: |out| is NULL");
     MSM_CTX_T x;
     void *owned;
-    cuzk_status st = M_(msm_prepare_)(&x, &owned, bases, sc, n, pool, o, 0);
+    cuzk_status st = M_(msm_prepare_)(&x, &owned, bases, sc, n, pool, o, 0, 0);
     if (st == CUZK_OK) {
         if (x.plan.tasks)
             cuzk_pool_run(pool, x.plan.workers, M_(msm_worker_), &x);
@@ -735,16 +737,19 @@ struct MSM_JOB_(state) {
 
 static cuzk_status M_(msm_job_new_)(struct MSM_JOB_(state) **job, const AFF_T *bases,
                                     const msm_scalars *sc, size_t n, unsigned workers,
-                                    void *scratch, size_t scratch_bytes)
+                                    unsigned split, void *scratch, size_t scratch_bytes)
 {
     const cuzk_msm_opts o = {.scratch = scratch, .scratch_bytes = scratch_bytes};
     *job = NULL;
     if (workers == 0)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm job: no workers");
+    if (split > MSM_JOB_MAX_SPLIT)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm job: split %u is more than %u", split,
+                         MSM_JOB_MAX_SPLIT);
     struct MSM_JOB_(state) *j = cuzk_alloc(sizeof *j);
     if (!j)
         return cuzk_fail(CUZK_ERR_NOMEM, "msm job: cannot allocate its state");
-    cuzk_status st = M_(msm_prepare_)(&j->x, &j->owned, bases, sc, n, NULL, &o, workers);
+    cuzk_status st = M_(msm_prepare_)(&j->x, &j->owned, bases, sc, n, NULL, &o, workers, split);
     if (st != CUZK_OK) {
         cuzk_free(j->owned);
         cuzk_free(j);
@@ -756,25 +761,32 @@ static cuzk_status M_(msm_job_new_)(struct MSM_JOB_(state) **job, const AFF_T *b
 }
 
 cuzk_status MSM_JOB_(new)(struct MSM_JOB_(state) **job, const AFF_T *bases,
-                          const cuzk_fr_t *scalars, size_t n, unsigned workers, void *scratch,
-                          size_t scratch_bytes)
+                          const cuzk_fr_t *scalars, size_t n, unsigned workers, unsigned split,
+                          void *scratch, size_t scratch_bytes)
 {
     msm_scalars sc = {NULL, scalars, NULL, 0};
-    return M_(msm_job_new_)(job, bases, &sc, n, workers, scratch, scratch_bytes);
+    return M_(msm_job_new_)(job, bases, &sc, n, workers, split, scratch, scratch_bytes);
 }
 
 cuzk_status MSM_JOB_(new_raw)(struct MSM_JOB_(state) **job, const AFF_T *bases,
-                              const uint64_t *scalars, size_t n, unsigned workers, void *scratch,
-                              size_t scratch_bytes)
+                              const uint64_t *scalars, size_t n, unsigned workers, unsigned split,
+                              void *scratch, size_t scratch_bytes)
 {
     msm_scalars sc = {scalars, NULL, NULL, 0};
-    return M_(msm_job_new_)(job, bases, &sc, n, workers, scratch, scratch_bytes);
+    return M_(msm_job_new_)(job, bases, &sc, n, workers, split, scratch, scratch_bytes);
 }
 
-size_t MSM_JOB_(scratch_size)(size_t n, unsigned workers)
+size_t MSM_JOB_(scratch_size)(size_t n, unsigned workers, unsigned split)
 {
     static const cuzk_msm_opts defaults = {0};
-    return n && workers ? M_(scratch_most_)(n, 1, &defaults, workers) : 0;
+    if (split > MSM_JOB_MAX_SPLIT)
+        return SIZE_MAX;
+    return n && workers ? M_(scratch_most_)(n, 1, &defaults, workers, split) : 0;
+}
+
+size_t MSM_JOB_(tasks)(const struct MSM_JOB_(state) *j)
+{
+    return j->x.plan.tasks;
 }
 
 void MSM_JOB_(work)(struct MSM_JOB_(state) *j, unsigned worker)
@@ -850,7 +862,7 @@ size_t M_(msm_scratch_size)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts
     const cuzk_msm_opts *o = opts ? opts : &defaults;
     if (n == 0)
         return 0;
-    return M_(scratch_most_)(n, cuzk_pool_threads(pool), o, 0);
+    return M_(scratch_most_)(n, cuzk_pool_threads(pool), o, 0, 0);
 }
 
 size_t M_(batch_add_scratch_size)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts)
@@ -870,7 +882,7 @@ void M_(msm_plan)(cuzk_msm_opts *out, size_t n, const cuzk_pool *pool, const cuz
     const cuzk_msm_opts *o = opts ? opts : &defaults;
     msm_plan p;
     msm_layout l;
-    if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), 254, o, 0))
+    if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), 254, o, 0, 0))
         msm_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), 254, o);
     *out = *o;
     out->window = p.c;
