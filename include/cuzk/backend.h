@@ -53,6 +53,9 @@ bool cuzk_backend_cuda_usable(void);
  * (cuzk_last_error says why). */
 #define CUZK_BACKEND_SCRATCH_SLOTS 12
 void *cuzk_backend_scratch(cuzk_backend *be, unsigned slot, size_t bytes);
+/* Bytes |be| holds in scratch slots now (their sizes, not their use); slots only grow, until
+ * cuzk_backend_destroy. Same thread rule as cuzk_backend_scratch. */
+uint64_t cuzk_backend_scratch_bytes(const cuzk_backend *be);
 /* Wipes (cuzk_memclear) up to CUZK_BACKEND_SCRATCH_SLOTS byte ranges of |be|'s scratch (a
  * prover's copies of witness values) on threads of their own after the call returns, so that a
  * proof does not end waiting for gigabytes of wipes; the next cuzk_backend_scratch call and

@@ -247,6 +247,8 @@ typedef struct {
     uint32_t ref_count;       /* partitions in flight using it */
     uint64_t partition_bytes; /* host memory one partition in flight is charged (0 until the
                                  file has been read) */
+    uint64_t scratch_bytes;   /* prover scratch one worker holds after proving it (0 until the
+                                 file has been read; 0 for snarkjs keys) */
 } cuzk_engine_srs_status;
 
 typedef struct {
@@ -261,7 +263,8 @@ typedef struct {
     char current_job[CUZK_ENGINE_ID_MAX]; /* "" when idle */
     char current_kind[32];
     uint32_t current_partition;
-    double busy_secs; /* since it took the current partition */
+    double busy_secs;       /* since it took the current partition */
+    uint64_t scratch_bytes; /* its backend's scratch (L/A/B split) after its last proof */
 } cuzk_engine_worker_status;
 
 /* Where a partition of a job is (Curio's pipeline states, plus CANCELLED). */
@@ -307,9 +310,12 @@ typedef struct {
     uint64_t completed, failed, cancelled;
     uint64_t uptime_s;
     uint64_t pinned_bytes, pinned_limit;
-    /* memory.total_budget is one budget for HOT parameter sets and partitions in flight:
-     * memory_in_use = pinned_bytes + memory_in_flight is what is charged to it now. */
-    uint64_t memory_in_use, memory_in_flight, memory_budget;
+    /* memory.total_budget is one budget for HOT parameter sets, partitions in flight and the
+     * prover workers' scratch: memory_in_use = pinned_bytes + memory_in_flight + memory_scratch
+     * is what is charged to it now. memory_scratch is charged when a HOT set first needs more
+     * (every worker may hold the per-slot maximum of the sets made HOT; the workers' own
+     * scratch_bytes are what they hold) and is never released. */
+    uint64_t memory_in_use, memory_in_flight, memory_scratch, memory_budget;
     cuzk_engine_worker_status *workers;
     size_t n_workers;
     cuzk_engine_pipeline_status *pipelines;

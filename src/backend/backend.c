@@ -257,6 +257,14 @@ void *cuzk_backend_scratch(cuzk_backend *be, unsigned slot, size_t bytes)
     return p;
 }
 
+uint64_t cuzk_backend_scratch_bytes(const cuzk_backend *be)
+{
+    uint64_t sum = 0;
+    for (unsigned i = 0; be && i < CUZK_BACKEND_SCRATCH_SLOTS; i++)
+        sum += be->scratch[i].bytes;
+    return sum;
+}
+
 /* ---- device residency ------------------------------------------------------------------- */
 
 static size_t point_bytes(bool g2)

@@ -207,8 +207,9 @@ static bool read_meminfo(uint64_t *total, uint64_t *avail)
 }
 
 /* Host memory as Curio reports it, then cuzk's own budget accounting: the budget is charged
- * with HOT parameter sets (pinned_bytes) plus partitions in flight (in_flight_bytes), so
- * in_use_bytes is their sum, the number to compare with budget_bytes. */
+ * with HOT parameter sets (pinned_bytes), partitions in flight (in_flight_bytes) and the prover
+ * workers' scratch (scratch_bytes), so in_use_bytes is their sum, the number to compare with
+ * budget_bytes. */
 static void add_memory(builder *b, cJSON *root, const cuzk_engine_status *st)
 {
     cJSON *m = obj_in(b, root, "memory");
@@ -225,6 +226,7 @@ static void add_memory(builder *b, cJSON *root, const cuzk_engine_status *st)
     num(b, m, "budget_bytes", (double)st->memory_budget);
     num(b, m, "in_use_bytes", (double)st->memory_in_use);
     num(b, m, "in_flight_bytes", (double)st->memory_in_flight);
+    num(b, m, "scratch_bytes", (double)st->memory_scratch);
     num(b, m, "pinned_bytes", (double)st->pinned_bytes);
     num(b, m, "pinned_limit_bytes", (double)st->pinned_limit);
 }
@@ -257,6 +259,7 @@ static void add_gpu_workers(builder *b, cJSON *root, const cuzk_engine_status *s
             str(b, w, "current_partition", NULL);
             str(b, w, "busy_secs", NULL);
         }
+        num(b, w, "scratch_bytes", (double)x->scratch_bytes);
         num(b, w, "vram_total_bytes", g ? (double)g->vram_total : 0);
         num(b, w, "vram_free_bytes", g ? (double)g->vram_free : 0);
     }

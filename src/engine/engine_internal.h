@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cuzk/backend.h"
 #include "cuzk/engine.h"
 #include "cuzk/groth16.h"
 #include "cuzk/hostpool.h"
@@ -50,6 +51,9 @@ typedef struct srs_entry {
     uint64_t n_constraints; /* 0 until known */
     uint64_t hot_bytes;     /* memory the decoded set needs */
     uint64_t part_bytes;    /* memory-budget estimate of one partition in flight */
+    /* bytes per backend scratch slot a prover worker holds after proving this set (the L/A/B
+     * split, cuzk__prover_scratch_sizes; 0 for snarkjs keys, whose prover uses none) */
+    uint64_t scratch[CUZK_BACKEND_SCRATCH_SLOTS];
 
     /* HOT */
     cuzk_groth16_params *params;
@@ -114,6 +118,7 @@ typedef struct {
     job *current;
     uint32_t current_part;
     double t_busy;    /* when it took the current partition */
+    uint64_t scratch_held; /* its backend's scratch after its last proof (e->mu) */
     bool said_vram;   /* warned once that a parameter set did not fit on the device */
 } prover_worker;
 
@@ -146,6 +151,11 @@ struct cuzk_engine {
 
     uint64_t mem_in_use, mem_budget;
     uint64_t pinned_in_use, pinned_budget;
+    /* The prover workers' backend scratch, charged to the total budget from the reservation of
+     * the first HOT set that needs it and never released (backends keep their scratch): every
+     * worker may hold the per-slot maximum over the sets made HOT (srs.c scratch_growth). */
+    uint64_t scratch_max[CUZK_BACKEND_SCRATCH_SLOTS];
+    uint64_t scratch_in_use; /* n_provers x sum of scratch_max */
 
     cuzk_host_pool *abc_pool; /* a/b/c of builtin partitions; NULL: none */
     pthread_t *synth;

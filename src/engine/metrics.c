@@ -76,6 +76,7 @@ static cuzk_status workers_locked(cuzk_engine *e, cuzk_engine_status *out, doubl
             o->current_partition = w->current_part;
             o->busy_secs = (now - w->t_busy) / 1e3;
         }
+        o->scratch_bytes = w->scratch_held;
     }
     out->n_workers = e->n_provers;
     return CUZK_OK;
@@ -159,6 +160,8 @@ cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out)
         s->size_bytes = tier_bytes(c);
         s->ref_count = c->ref_count;
         s->partition_bytes = c->part_bytes;
+        for (unsigned k = 0; k < CUZK_BACKEND_SCRATCH_SLOTS; k++)
+            s->scratch_bytes += c->scratch[k];
     }
     out->n_srs = e->n_circs;
     size_t nq = 0;
@@ -187,8 +190,9 @@ cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out)
     out->uptime_s = (uint64_t)((cuzk__engine_now_ms() - e->t_created) / 1e3);
     out->pinned_bytes = e->pinned_in_use;
     out->pinned_limit = e->pinned_budget;
-    out->memory_in_use = e->pinned_in_use + e->mem_in_use;
+    out->memory_in_use = e->pinned_in_use + e->mem_in_use + e->scratch_in_use;
     out->memory_in_flight = e->mem_in_use;
+    out->memory_scratch = e->scratch_in_use;
     out->memory_budget = e->mem_budget;
     double now = cuzk__engine_now_ms();
     if (workers_locked(e, out, now) != CUZK_OK || pipelines_locked(e, out, now) != CUZK_OK) {
@@ -344,15 +348,20 @@ cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
     family(&b, "cuzk_pinned_limit_bytes", "gauge", "The pinned budget.");
     sb_printf(&b, "cuzk_pinned_limit_bytes %llu\n", (unsigned long long)e->pinned_budget);
     family(&b, "cuzk_memory_in_use_bytes", "gauge",
-           "Bytes charged to the total memory budget: HOT parameter sets plus partitions in "
-           "flight.");
+           "Bytes charged to the total memory budget: HOT parameter sets, partitions in flight "
+           "and the prover workers' scratch.");
     sb_printf(&b, "cuzk_memory_in_use_bytes %llu\n",
-              (unsigned long long)(e->pinned_in_use + e->mem_in_use));
+              (unsigned long long)(e->pinned_in_use + e->mem_in_use + e->scratch_in_use));
     family(&b, "cuzk_memory_in_flight_bytes", "gauge",
            "Bytes of the total memory budget reserved by partitions in flight.");
     sb_printf(&b, "cuzk_memory_in_flight_bytes %llu\n", (unsigned long long)e->mem_in_use);
+    family(&b, "cuzk_memory_scratch_bytes", "gauge",
+           "Bytes of the total memory budget charged for the prover workers' scratch (the L/A/B "
+           "split; never released).");
+    sb_printf(&b, "cuzk_memory_scratch_bytes %llu\n", (unsigned long long)e->scratch_in_use);
     family(&b, "cuzk_memory_budget_bytes", "gauge",
-           "memory.total_budget: HOT parameter sets and partitions in flight together.");
+           "memory.total_budget: HOT parameter sets, partitions in flight and prover scratch "
+           "together.");
     sb_printf(&b, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)e->mem_budget);
     cuzk_host_pool_stats hs;
     cuzk_host_pool_get_stats(e->abc_pool, &hs);

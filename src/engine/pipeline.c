@@ -9,6 +9,7 @@
 #include "engine/engine_internal.h"
 
 #include "common/trace.h"
+#include "common/verify.h"
 #include "cuzk/alloc.h"
 
 #include <stdio.h>
@@ -136,21 +137,24 @@ void *cuzk__synth_main(void *arg)
             j->phase_ms[CUZK_PHASE_SRS_LOAD] = it->srs_wait_ms;
         }
         /* The total budget is shared with the HOT parameter sets (this partition's own is held
-         * already): idle sets of other circuits are evicted to make room. */
+         * already) and the prover workers' scratch (never released): idle sets of other
+         * circuits are evicted to make room. */
         uint64_t need = c->part_bytes;
-        if (need + c->held_bytes > e->mem_budget) {
+        if (need + c->held_bytes + e->scratch_in_use > e->mem_budget) {
             cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED,
                                     "a partition of circuit %s needs about %llu bytes in flight "
-                                    "besides its %llu bytes of parameters, more than the whole "
-                                    "total memory budget (%llu bytes)",
+                                    "besides its %llu bytes of parameters and the prover "
+                                    "workers' %llu bytes of scratch, more than the whole total "
+                                    "memory budget (%llu bytes)",
                                     c->id, (unsigned long long)need,
                                     (unsigned long long)c->held_bytes,
+                                    (unsigned long long)e->scratch_in_use,
                                     (unsigned long long)e->mem_budget);
             cuzk__item_discard_locked(e, it);
             continue;
         }
         while (j->outcome == CUZK_JOB_UNKNOWN && !e->stopping &&
-               e->mem_in_use + e->pinned_in_use + need > e->mem_budget) {
+               e->mem_in_use + e->pinned_in_use + e->scratch_in_use + need > e->mem_budget) {
             if (cuzk__srs_evict_idle_locked(e, c))
                 continue;
             /* timed: an idle set becomes evictable when eviction_min_idle_ms runs out */
@@ -331,8 +335,12 @@ void *cuzk__prover_main(void *arg)
                 cuzk__trace_phase(job_id, it->part, cuzk_phase_name(ph[i].phase), ph[i].ms,
                                   w->name);
 
+        uint64_t held = w->be ? cuzk_backend_scratch_bytes(w->be) : 0;
         pthread_mutex_lock(&e->mu);
         w->current = NULL;
+        /* What the worker holds stays within what srs.c charged for it (status shows both). */
+        w->scratch_held = held;
+        CUZK_VERIFY_CHECK(held <= e->scratch_in_use / (e->n_provers ? e->n_provers : 1));
         if (s == CUZK_OK && j->outcome == CUZK_JOB_UNKNOWN) {
             if (!j->proof) {
                 j->n_public = n_pub;

@@ -9,6 +9,7 @@
 
 #include "common/file.h"
 #include "cuzk/alloc.h"
+#include "groth16/prover_internal.h"
 #include "gpu/gpu.h"
 
 #include <errno.h>
@@ -233,6 +234,27 @@ bool cuzk__srs_evict_idle_locked(cuzk_engine *e, const srs_entry *keep)
  * with the partitions in flight: memory.total_budget is one budget for the host, as in Curio's
  * cuzk), evicting idle HOT entries (LRU). |wait|: jobs wait for space held by entries in use
  * and by partitions in flight (both are released at partition boundaries). */
+/* What the prover workers' scratch charge grows by once |c| is HOT: each worker may then hold
+ * the per-slot maximum over the HOT sets so far (a backend's slots keep their largest size), so
+ * the charge is n_provers x that sum. An upper bound: a worker that never proves the set never
+ * grows its slots. */
+static uint64_t scratch_growth(const cuzk_engine *e, const srs_entry *c)
+{
+    uint64_t g = 0;
+    for (unsigned i = 0; i < CUZK_BACKEND_SCRATCH_SLOTS; i++)
+        if (c->scratch[i] > e->scratch_max[i])
+            g += c->scratch[i] - e->scratch_max[i];
+    return g * e->n_provers;
+}
+
+static void scratch_charge_locked(cuzk_engine *e, const srs_entry *c)
+{
+    e->scratch_in_use += scratch_growth(e, c);
+    for (unsigned i = 0; i < CUZK_BACKEND_SCRATCH_SLOTS; i++)
+        if (c->scratch[i] > e->scratch_max[i])
+            e->scratch_max[i] = c->scratch[i];
+}
+
 static cuzk_status reserve_pinned_locked(cuzk_engine *e, srs_entry *c, bool wait)
 {
     uint64_t need = c->hot_bytes;
@@ -241,18 +263,25 @@ static cuzk_status reserve_pinned_locked(cuzk_engine *e, srs_entry *c, bool wait
                          "circuit %s needs %llu bytes of decoded parameters, more than the whole "
                          "pinned budget (%llu bytes)",
                          c->id, (unsigned long long)need, (unsigned long long)e->pinned_budget);
-    if (need + c->part_bytes > e->mem_budget)
+    /* The workers' scratch is never released, so it counts against a set and one partition. */
+    uint64_t scratch = e->scratch_in_use + scratch_growth(e, c);
+    if (need + c->part_bytes + scratch > e->mem_budget)
         return cuzk_fail(CUZK_ERR_NOMEM,
                          "circuit %s needs %llu bytes of decoded parameters and about %llu bytes "
-                         "per partition in flight, more than the whole total memory budget (%llu "
-                         "bytes)",
+                         "per partition in flight, and the %u prover workers' scratch would hold "
+                         "%llu bytes: more than the whole total memory budget (%llu bytes)",
                          c->id, (unsigned long long)need, (unsigned long long)c->part_bytes,
+                         e->n_provers, (unsigned long long)scratch,
                          (unsigned long long)e->mem_budget);
     for (;;) {
         const bool pinned_ok = e->pinned_in_use + need <= e->pinned_budget;
-        if (pinned_ok && e->pinned_in_use + e->mem_in_use + need <= e->mem_budget) {
+        /* recomputed per round: another set's reservation may have raised the scratch */
+        const uint64_t grow = scratch_growth(e, c);
+        if (pinned_ok &&
+            e->pinned_in_use + e->mem_in_use + e->scratch_in_use + grow + need <= e->mem_budget) {
             e->pinned_in_use += need;
             c->held_bytes = need;
+            scratch_charge_locked(e, c);
             return CUZK_OK;
         }
         if (cuzk__srs_evict_idle_locked(e, c))
@@ -269,11 +298,12 @@ static cuzk_status reserve_pinned_locked(cuzk_engine *e, srs_entry *c, bool wait
             return cuzk_fail(
                 CUZK_ERR_NOMEM,
                 "total memory budget of %llu bytes is full (%llu bytes of parameter sets in use "
-                "or used less than %llu ms ago, %llu bytes of partitions in flight); circuit %s "
-                "needs %llu bytes",
+                "or used less than %llu ms ago, %llu bytes of partitions in flight, %llu bytes of "
+                "prover scratch); circuit %s needs %llu bytes and %llu more of scratch",
                 (unsigned long long)e->mem_budget, (unsigned long long)e->pinned_in_use,
                 (unsigned long long)e->cfg.eviction_min_idle_ms, (unsigned long long)e->mem_in_use,
-                c->id, (unsigned long long)need);
+                (unsigned long long)e->scratch_in_use, c->id, (unsigned long long)need,
+                (unsigned long long)scratch_growth(e, c));
         cuzk__engine_wait_ms(&e->srs_cv, &e->mu, 50);
     }
 }
@@ -287,6 +317,7 @@ typedef struct {
     size_t vk_len;
     uint32_t n_public;
     uint64_t n_constraints, hot_bytes, part_bytes;
+    uint64_t scratch[CUZK_BACKEND_SCRATCH_SLOTS];
 } warm_info;
 
 static uint32_t be32(const uint8_t *p)
@@ -414,6 +445,7 @@ static cuzk_status warm_params(cuzk_engine *e, srs_entry *c, warm_info *w)
                    n[4] * sizeof(cuzk_g2_affine_t) + sizeof(cuzk_groth16_params) +
                    sizeof(cuzk_groth16_vk);
     w->part_bytes = 3 * domain * 32 + (ic + n[1]) * 32 + (2 * words_aux + words_in) * 8;
+    cuzk__prover_scratch_sizes(e->kind == CUZK_BACKEND_CUDA, n[1], n[2], n[3], w->scratch);
     return CUZK_OK;
 }
 
@@ -564,6 +596,7 @@ static cuzk_status srs_ensure(cuzk_engine *e, srs_entry *c, bool hot, bool job, 
                 c->n_public = w.n_public;
                 c->hot_bytes = w.hot_bytes;
                 c->part_bytes = w.part_bytes;
+                memcpy(c->scratch, w.scratch, sizeof c->scratch);
                 if (w.n_constraints)
                     c->n_constraints = w.n_constraints;
                 c->tier = CUZK_TIER_WARM;

@@ -188,6 +188,40 @@ typedef struct {
     size_t m[Q_COUNT];
 } split_set;
 
+/* Backend scratch slots of the split: the gather buffer, per query its tail and its bitmap,
+ * and on a device its indices. */
+#define SLOT_SC 0
+#define SLOT_TAIL(q) (1 + 2 * (q))
+#define SLOT_ONES(q) (2 + 2 * (q))
+#define SLOT_IDX(q) (7 + (q))
+
+/* Bytes per scratch slot for queries of n_l, n_a, n_b_g1 scalars (0: slot unused); the pairs
+ * form (32-bit indices) on a device backend. One place for split_alloc and the engine's budget
+ * (cuzk__prover_scratch_sizes), so that the two cannot drift apart. */
+static bool split_sizes(bool device, uint64_t n_l, uint64_t n_a, uint64_t n_b_g1,
+                        uint64_t bytes[CUZK_BACKEND_SCRATCH_SLOTS])
+{
+    const uint64_t n[Q_COUNT] = {n_l, n_a, n_b_g1};
+    bool pairs = device && n_l <= UINT32_MAX && n_a <= UINT32_MAX && n_b_g1 <= UINT32_MAX;
+    uint64_t cap = n_a > n_b_g1 ? n_a : n_b_g1;
+    memset(bytes, 0, CUZK_BACKEND_SCRATCH_SLOTS * sizeof *bytes);
+    bytes[SLOT_SC] = (cap ? cap : 1) * sizeof(cuzk_fr_t);
+    for (unsigned q = 0; q < Q_COUNT; q++) {
+        uint64_t m = n[q] ? n[q] : 1;
+        bytes[SLOT_TAIL(q)] = m * sizeof(cuzk_fr_t);
+        bytes[SLOT_ONES(q)] = (m + 63) / 64 * sizeof(uint64_t);
+        if (pairs)
+            bytes[SLOT_IDX(q)] = m * sizeof(uint32_t);
+    }
+    return pairs;
+}
+
+void cuzk__prover_scratch_sizes(bool device, uint64_t n_l, uint64_t n_a, uint64_t n_b_g1,
+                                uint64_t bytes[CUZK_BACKEND_SCRATCH_SLOTS])
+{
+    (void)split_sizes(device, n_l, n_a, n_b_g1, bytes);
+}
+
 /* The scratch of |ss| for the sizes of |p| (n_l = the circuit's aux count, checked before). */
 static cuzk_status split_alloc(cuzk_backend *be, const cuzk_groth16_params *p, split_set *ss)
 {
@@ -196,15 +230,14 @@ static cuzk_status split_alloc(cuzk_backend *be, const cuzk_groth16_params *p, s
     ss->n[Q_A] = p->n_a;
     ss->n[Q_B] = p->n_b_g1;
     ss->cap_sc = p->n_a > p->n_b_g1 ? p->n_a : p->n_b_g1;
-    ss->sc = cuzk_backend_scratch(be, 0, (ss->cap_sc ? ss->cap_sc : 1) * sizeof *ss->sc);
-    ss->pairs = cuzk_backend_device(be) >= 0 && p->n_l <= UINT32_MAX && p->n_a <= UINT32_MAX &&
-                p->n_b_g1 <= UINT32_MAX; /* 32-bit indices */
+    uint64_t bytes[CUZK_BACKEND_SCRATCH_SLOTS];
+    ss->pairs = split_sizes(cuzk_backend_device(be) >= 0, p->n_l, p->n_a, p->n_b_g1, bytes);
+    ss->sc = cuzk_backend_scratch(be, SLOT_SC, bytes[SLOT_SC]);
     for (unsigned q = 0; q < Q_COUNT; q++) {
-        size_t m = ss->n[q] ? ss->n[q] : 1;
-        ss->tail[q] = cuzk_backend_scratch(be, 1 + 2 * q, m * sizeof *ss->tail[q]);
-        ss->ones[q] = cuzk_backend_scratch(be, 2 + 2 * q, ((m + 63) / 64) * sizeof(uint64_t));
+        ss->tail[q] = cuzk_backend_scratch(be, SLOT_TAIL(q), bytes[SLOT_TAIL(q)]);
+        ss->ones[q] = cuzk_backend_scratch(be, SLOT_ONES(q), bytes[SLOT_ONES(q)]);
         if (ss->pairs)
-            ss->idx[q] = cuzk_backend_scratch(be, 7 + q, m * sizeof *ss->idx[q]);
+            ss->idx[q] = cuzk_backend_scratch(be, SLOT_IDX(q), bytes[SLOT_IDX(q)]);
         if (!ss->tail[q] || !ss->ones[q] || (ss->pairs && !ss->idx[q]))
             ss->sc = NULL;
     }

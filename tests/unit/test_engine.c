@@ -253,8 +253,21 @@ CUZK_TEST(engine_cancel)
     cuzk_engine_status st;
     CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
     CHECK(st.cancelled == 2 && st.completed == 1 && st.memory_in_flight == 0);
-    /* what the budget holds once idle: the HOT set alone */
-    CHECK(st.memory_in_use == st.pinned_bytes && st.pinned_bytes > 0);
+    /* what the budget holds once idle: the HOT set and the prover workers' scratch, each
+     * worker's charge covering the set's split (what a worker holds is at most that) */
+    CHECK(st.memory_in_use == st.pinned_bytes + st.memory_scratch && st.pinned_bytes > 0);
+    CHECK_MSG(st.n_srs == 1 && st.srs[0].scratch_bytes > 0 &&
+                  st.memory_scratch == st.n_workers * st.srs[0].scratch_bytes,
+              "scratch charged %llu, %zu workers, set's scratch %llu",
+              (unsigned long long)st.memory_scratch, st.n_workers,
+              (unsigned long long)st.srs[0].scratch_bytes);
+    uint64_t held = 0;
+    for (size_t i = 0; i < st.n_workers; i++) {
+        CHECK(st.workers[i].scratch_bytes <= st.srs[0].scratch_bytes);
+        held += st.workers[i].scratch_bytes;
+    }
+    CHECK_MSG(held > 0, "no worker holds scratch after %llu proofs",
+              (unsigned long long)st.completed);
     CHECK(st.n_srs == 1 && st.srs[0].ref_count == 0 && st.n_queues == 0);
     cuzk_engine_status_clear(&st);
     cuzk_engine_destroy(e);

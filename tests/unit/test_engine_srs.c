@@ -72,9 +72,10 @@ CUZK_TEST(engine_srs_tiers)
 /* The pinned budget fits one parameter set: loading B evicts idle A; with a long minimum idle
  * time nothing can be evicted and the preload fails NOMEM naming the budget. */
 /* Circuits "a" (poseidon-merkle:1) and "b" (poseidon-merkle:2) preloaded in an engine of config
- * |c|: their HOT sizes, partition estimates and the pinned total. */
+ * |c|: their HOT sizes, partition estimates, the pinned total and the prover scratch charged
+ * with both HOT. */
 typedef struct {
-    uint64_t sa, sb, pa, pb, pinned;
+    uint64_t sa, sb, pa, pb, pinned, scratch;
 } ab_sizes;
 
 static ab_sizes preload_ab(const cuzk_engine_config *c)
@@ -90,7 +91,7 @@ static ab_sizes preload_ab(const cuzk_engine_config *c)
     CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
     ab_sizes z = {srs_of(&st, "a")->size_bytes, srs_of(&st, "b")->size_bytes,
                   srs_of(&st, "a")->partition_bytes, srs_of(&st, "b")->partition_bytes,
-                  st.pinned_bytes};
+                  st.pinned_bytes, st.memory_scratch};
     cuzk_engine_status_clear(&st);
     cuzk_engine_destroy(e);
     return z;
@@ -228,7 +229,8 @@ CUZK_TEST(engine_evict_off_lock)
     CHECK(cuzk_engine_evict(e, "a", &was, &freed) == CUZK_OK && was && freed == z.sa);
     CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
     CHECK(srs_of(&st, "a")->tier == CUZK_TIER_COLD && srs_of(&st, "b")->tier == CUZK_TIER_COLD);
-    CHECK(st.pinned_bytes == 0 && st.memory_in_use == 0);
+    /* the workers' scratch stays charged (their backends keep it) */
+    CHECK(st.pinned_bytes == 0 && st.memory_in_use == st.memory_scratch);
     cuzk_engine_status_clear(&st);
     /* and it proves again after the drops */
     eng_submit(e, "b", NULL, CUZK_PRIORITY_NORMAL, 1, id);
@@ -277,10 +279,13 @@ CUZK_TEST(engine_memory_budget)
     CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
     const uint64_t hot = srs_of(&st, "pm")->size_bytes;
     CHECK(srs_of(&st, "pm")->partition_bytes == 115800);
+    /* and the prover workers' scratch, charged with the set: every worker may hold the set's */
+    const uint64_t scr = st.memory_scratch;
+    CHECK(scr > 0 && scr == st.n_workers * srs_of(&st, "pm")->scratch_bytes);
     cuzk_engine_status_clear(&st);
     cuzk_engine_destroy(e);
     /* the set alone fits, the set and one partition do not: a clear failure */
-    c.memory_budget = hot + 100000;
+    c.memory_budget = hot + scr + 100000;
     e = eng_create(&c);
     eng_add(e, "pm", ENG_SMALL, NULL);
     eng_submit(e, "pm", NULL, CUZK_PRIORITY_NORMAL, 1, id);
@@ -288,7 +293,17 @@ CUZK_TEST(engine_memory_budget)
     CHECK_MSG(strstr(r.error, "total memory budget"), "%s", r.error);
     cuzk_job_result_clear(&r);
     cuzk_engine_destroy(e);
-    c.memory_budget = hot + 150000;
+    /* the set and one partition fit, but not with the workers' scratch: a failure naming it */
+    CHECK(scr > 2000);
+    c.memory_budget = hot + 115800 + scr - 1000;
+    e = eng_create(&c);
+    eng_add(e, "pm", ENG_SMALL, NULL);
+    eng_submit(e, "pm", NULL, CUZK_PRIORITY_NORMAL, 1, id);
+    CHECK(eng_await(e, id, &r) == CUZK_JOB_FAILED);
+    CHECK_MSG(strstr(r.error, "total memory budget") && strstr(r.error, "scratch"), "%s", r.error);
+    cuzk_job_result_clear(&r);
+    cuzk_engine_destroy(e);
+    c.memory_budget = hot + scr + 150000;
     c.synthesis_workers = 2;
     e = eng_create(&c);
     eng_add(e, "pm", ENG_SMALL, NULL);
@@ -319,9 +334,11 @@ CUZK_TEST(engine_total_budget_evicts)
     printf("# hot a %llu, b %llu; partition a %llu, b %llu bytes\n", (unsigned long long)sa,
            (unsigned long long)sb, (unsigned long long)pa, (unsigned long long)pb);
 
-    /* both sets fit (so each loads beside the other, idle), a partition only without it */
-    c.memory_budget = sa + sb + (pa < pb ? pa : pb) - 1;
-    CHECK(c.memory_budget >= sa + pa && c.memory_budget >= sb + pb);
+    /* both sets fit (so each loads beside the other, idle), a partition only without it; the
+     * scratch charged for both sets is held throughout */
+    c.memory_budget = sa + sb + (pa < pb ? pa : pb) - 1 + z.scratch;
+    CHECK(z.scratch > 0);
+    CHECK(c.memory_budget >= sa + pa + z.scratch && c.memory_budget >= sb + pb + z.scratch);
     cuzk_engine *e = eng_create(&c);
     cuzk_engine_status st;
     eng_add(e, "a", "poseidon-merkle:1", NULL);
@@ -341,7 +358,7 @@ CUZK_TEST(engine_total_budget_evicts)
                       "after a job on %s, %s is still HOT: %llu bytes pinned, budget %llu",
                       order[i], other, (unsigned long long)st.pinned_bytes,
                       (unsigned long long)st.memory_budget);
-        CHECK(st.memory_in_use == st.pinned_bytes + st.memory_in_flight &&
+        CHECK(st.memory_in_use == st.pinned_bytes + st.memory_in_flight + st.memory_scratch &&
               st.memory_in_use <= st.memory_budget);
         cuzk_engine_status_clear(&st);
     }
@@ -554,7 +571,9 @@ CUZK_TEST(engine_metrics)
     /* the total budget holds the HOT set and the partitions in flight (the cancelled job's
      * may still be finishing) */
     CHECK(metric(m, "cuzk_memory_in_use_bytes") ==
-          metric(m, "cuzk_pinned_bytes") + metric(m, "cuzk_memory_in_flight_bytes"));
+          metric(m, "cuzk_pinned_bytes") + metric(m, "cuzk_memory_in_flight_bytes") +
+              metric(m, "cuzk_memory_scratch_bytes"));
+    CHECK(metric(m, "cuzk_memory_scratch_bytes") > 0);
     /* every proved partition (the cancelled job's may add some) is in each phase histogram */
     uint64_t cnt = metric(m, "cuzk_phase_duration_seconds_count{phase=\"msm_h\"}");
     CHECK(cnt >= parts);

@@ -79,6 +79,8 @@ static void status_json(const Cuzk__V1__GetStatusResponse *r)
     cJSON_AddNumberToObject(o, "pinned_memory_bytes", (double)r->pinned_memory_bytes);
     cJSON_AddNumberToObject(o, "pinned_memory_limit_bytes", (double)r->pinned_memory_limit_bytes);
     cJSON_AddNumberToObject(o, "memory_in_use_bytes", (double)r->memory_in_use_bytes);
+    cJSON_AddNumberToObject(o, "memory_in_flight_bytes", (double)r->memory_in_flight_bytes);
+    cJSON_AddNumberToObject(o, "memory_scratch_bytes", (double)r->memory_scratch_bytes);
     cJSON_AddNumberToObject(o, "memory_budget_bytes", (double)r->memory_budget_bytes);
     cJSON *g = cJSON_AddArrayToObject(o, "gpus");
     for (size_t i = 0; i < r->n_gpus; i++) {
@@ -123,6 +125,7 @@ static void status_json(const Cuzk__V1__GetStatusResponse *r)
         cJSON_AddStringToObject(e, "current_proof_kind", x->current_proof_kind);
         cJSON_AddNumberToObject(e, "current_partition", x->current_partition);
         cJSON_AddNumberToObject(e, "busy_secs", x->busy_secs);
+        cJSON_AddNumberToObject(e, "scratch_bytes", (double)x->scratch_bytes);
         cJSON_AddItemToArray(w, e);
     }
     cJSON *pl = cJSON_AddArrayToObject(o, "pipelines");
@@ -178,14 +181,15 @@ static void status_text(const Cuzk__V1__GetStatusResponse *r)
            (unsigned long long)r->pinned_memory_limit_bytes,
            cli_bytes(b1, sizeof b1, r->pinned_memory_bytes),
            cli_bytes(b2, sizeof b2, r->pinned_memory_limit_bytes));
-    /* The budget holds the HOT sets (pinned) and the partitions in flight. */
-    uint64_t flight = r->memory_in_use_bytes > r->pinned_memory_bytes
-                          ? r->memory_in_use_bytes - r->pinned_memory_bytes
-                          : 0;
-    char b3[32], b4[32];
-    printf("memory:           in use %s (parameter sets %s, partitions %s) / budget %s\n",
+    /* The budget holds the HOT sets (pinned), the partitions in flight and the prover workers'
+     * scratch. */
+    char b3[32], b4[32], b5[32];
+    printf("memory:           in use %s (parameter sets %s, partitions %s, prover scratch %s) / "
+           "budget %s\n",
            cli_bytes(b1, sizeof b1, r->memory_in_use_bytes),
-           cli_bytes(b3, sizeof b3, r->pinned_memory_bytes), cli_bytes(b4, sizeof b4, flight),
+           cli_bytes(b3, sizeof b3, r->pinned_memory_bytes),
+           cli_bytes(b4, sizeof b4, r->memory_in_flight_bytes),
+           cli_bytes(b5, sizeof b5, r->memory_scratch_bytes),
            cli_bytes(b2, sizeof b2, r->memory_budget_bytes));
     if (!r->n_gpus) {
         printf("\nGPUs:             none (CPU proving)\n");

@@ -511,6 +511,7 @@ static bool status_ext_fill(status_ext *x, const cuzk_engine_status *s,
         o->current_proof_kind = (char *)a->current_kind;
         o->current_partition = a->current_partition;
         o->busy_secs = a->busy_secs;
+        o->scratch_bytes = a->scratch_bytes;
         *pp++ = o;
     }
     resp->pipelines = (Cuzk__V1__PipelineStatus **)pp;
@@ -614,6 +615,8 @@ static void h_status(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, s
     resp.pinned_memory_limit_bytes = s.pinned_limit;
     resp.memory_budget_bytes = s.memory_budget;
     resp.memory_in_use_bytes = s.memory_in_use;
+    resp.memory_in_flight_bytes = s.memory_in_flight;
+    resp.memory_scratch_bytes = s.memory_scratch;
     resp.version = (char *)CUZK_VERSION;
     resp.circuits = ids;
     resp.n_circuits = n_ids;
