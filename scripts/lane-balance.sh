@@ -7,6 +7,7 @@
 # and the median proof total. Needs the 2^16 key of `SIZE=16 scripts/bench-vs-snarkjs.sh`.
 # Usage: scripts/lane-balance.sh [path/to/cuzk-bench]   (env RUNS=N (default 12),
 #        SPLITS="1 2" values to compare, C=chain65000 key directory under build/interop)
+# The CPU backend always (a GPU host's `auto` would prove 2^16 on the device).
 set -eu
 cd "$(dirname "$0")/.."
 BENCH=${1:-build/bin/cuzk-bench}
@@ -26,10 +27,12 @@ for r in range(runs + 1):  # round 0 warms the page cache and is not counted
         o = subprocess.run([bench, "prove", "--zkey", f"{d}/{c}_final.zkey", "--wtns",
                             f"{d}/{c}.wtns", "--proof", f"{d}/lb_proof.json", "--public",
                             f"{d}/lb_public.json", "--unchecked-subgroup", "--threads", "2",
-                            "--json"], capture_output=True, text=True, env=env)
+                            "--backend", "cpu", "--json"], capture_output=True, text=True, env=env)
         if o.returncode != 0:
             sys.exit(f"cuzk-bench failed: {o.stderr[-2000:]}")
         ev = [json.loads(x) for x in o.stderr.splitlines() if x.startswith('{"lane"')]
+        if not ev:
+            sys.exit("no lane lines on stderr: not the two-lane CPU prover?")
         ends = [e["t_ms"] for e in ev if e["event"] == "end"]
         last = [e for e in ev if e["event"] == "in"][-1]["msm"]
         first_in = min(e["t_ms"] for e in ev if e["event"] == "in" and e["msm"] == last)

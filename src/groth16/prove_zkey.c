@@ -240,14 +240,19 @@ enum { LANE_H, LANE_A, LANE_B1, LANE_C };
 #define LANE_LAST LANE_A /* the last of lane_g1's order */
 static const char *const lane_msm_name[4] = {"H", "A", "B1", "C"};
 
-/* Points per task of the last job: env CUZK_LANE_SPLIT (0 .. 64, default 2: halves; 0 or 1:
- * whole window groups, as before; for A/B runs). */
+/* Point chunks per task of the last job: env CUZK_LANE_SPLIT (0 .. 64; default 0 = 1: whole
+ * window groups). The two lanes usually reach the last job together (the first one in prepares
+ * it while the other finishes its task in the job before), so its 5 tasks at 2^16 leave one lane
+ * idle for most of a task at the end; 2 halves the tasks and the median gap between the lanes'
+ * ends (17 -> 10 ms on two quiet cores), but its extra running sums cost as much: the proof's
+ * total did not improve (docs/PERFORMANCE.md, "Lane balance"), so it stays a knob for A/B runs
+ * (scripts/lane-balance.sh). */
 static unsigned lane_split(void)
 {
     const char *e = getenv("CUZK_LANE_SPLIT");
     char *end;
-    unsigned long v = e && *e ? strtoul(e, &end, 10) : 2;
-    return e && *e && (*end || v > 64) ? 2 : (unsigned)v;
+    unsigned long v = e && *e ? strtoul(e, &end, 10) : 0;
+    return e && *e && (*end || v > 64) ? 0 : (unsigned)v;
 }
 
 /*
@@ -370,8 +375,7 @@ static cuzk__g1_msm_job *lane_job(lanes_job *l, size_t i)
     g1_job *g = &l->g1[i];
     if (!l->job[i] && !l->done[i] && g->st == CUZK_OK && (i != LANE_H || l->h_ready)) {
         size_t got = 0;
-        /* the last job in lane_g1's order: tasks of half the points, an even count for the two
-         * lanes that arrive at it together (msm_plan_split_chunks) */
+        /* the last job in lane_g1's order: CUZK_LANE_SPLIT (lane_split) */
         unsigned split = i == LANE_LAST ? l->split : 0;
         void *m = scratch_take(&l->scratch, cuzk__g1_msm_job_scratch_size(g->n, 2, split), &got);
         g->st = g->mont

@@ -590,11 +590,10 @@ static void msm_plan_split_groups(msm_plan *p, unsigned bits)
 
 /*
  * At least |split| point chunks per window in an MSM job's plan (0 or 1: as planned), so that
- * each task covers 1 / split of the points. The prover gives its last job 2: two lanes reach
- * that job together (the first one in prepares it while the other finishes its task in the job
- * before), so an odd task count left one lane idle for a whole task at the end (~35 ms of a
- * 2^16 proof's ~630, docs/PERFORMANCE.md). Each extra chunk adds one running sum per window;
- * a chunk is never left with fewer than MSM_JOB_MIN_CHUNK points.
+ * each task covers 1 / split of the points: finer tasks for threads that must end together
+ * (the snarkjs prover's last job, env CUZK_LANE_SPLIT in src/groth16/prove_zkey.c). Each extra
+ * chunk adds one running sum per window; a chunk is never left with fewer than
+ * MSM_JOB_MIN_CHUNK points.
  */
 #define MSM_JOB_MAX_SPLIT 64
 #define MSM_JOB_MIN_CHUNK 64
