@@ -92,6 +92,10 @@ $(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -MMD -MP -c $< -o $@
 
+# The CPU check (include/cuzk/cpu.h) runs on CPUs the rest of the build may not: x86-64 baseline
+# whatever OPT says (the sanitizer and fuzz builds keep their instrumentation flags).
+$(BUILD)/obj/src/common/isa_check.o: OPT := -O2 -march=x86-64 -mtune=generic
+
 # The test registry: every CUZK_TEST(name) found in the test sources.
 $(BUILD)/gen/test_list.h: $(filter-out tests/common/runner.c,$(TEST_SRC))
 	@mkdir -p $(dir $@)

@@ -113,6 +113,12 @@ else
 fi
 # info and the benchmark commands' machine-readable output.
 expect 0 'commit: ' -- "$BENCH" info
+expect 0 '^cpu: compiled for: .*; this CPU: all present' -- "$BENCH" info
+# The CPU check must itself run on any x86-64 CPU: no AVX/AVX-512 register in its object.
+OBJ=$(dirname "$(dirname "$BENCH")")/obj/src/common/isa_check.o
+if [ -f "$OBJ" ] && command -v objdump >/dev/null; then
+    expect 1 '' -- sh -c "objdump -d '$OBJ' | grep -E '%[yz]mm'"
+fi
 for cmd in field curve pairing; do
     expect 0 '"median_ns"' -- env CUZK_BENCH_ITERS=1 "$BENCH" "$cmd" --json --warmup=0 --filter='*_mul*'
 done

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cuzk/alloc.h"
+#include "cuzk/cpu.h"
 #include "cuzk/engine.h"
 #include "daemon/addr.h"
 #include "daemon/config.h"
@@ -374,6 +375,8 @@ static int serve(const cuzk_daemon_config *cfg)
     cuzk__log_info("stopped");
     return 0;
 }
+
+CUZK_CPU_GUARD("cuzk")
 
 int main(int argc, char **argv)
 {

@@ -141,15 +141,14 @@ void *cuzk__synth_main(void *arg)
          * circuits are evicted to make room. */
         uint64_t need = c->part_bytes;
         if (need + c->held_bytes + e->scratch_in_use > e->mem_budget) {
-            cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED,
-                                    "a partition of circuit %s needs about %llu bytes in flight "
-                                    "besides its %llu bytes of parameters and the prover "
-                                    "workers' %llu bytes of scratch, more than the whole total "
-                                    "memory budget (%llu bytes)",
-                                    c->id, (unsigned long long)need,
-                                    (unsigned long long)c->held_bytes,
-                                    (unsigned long long)e->scratch_in_use,
-                                    (unsigned long long)e->mem_budget);
+            cuzk__job_finish_locked(
+                e, j, CUZK_JOB_FAILED,
+                "a partition of circuit %s needs about %llu bytes in flight "
+                "besides its %llu bytes of parameters and the prover "
+                "workers' %llu bytes of scratch, more than the whole total "
+                "memory budget (%llu bytes)",
+                c->id, (unsigned long long)need, (unsigned long long)c->held_bytes,
+                (unsigned long long)e->scratch_in_use, (unsigned long long)e->mem_budget);
             cuzk__item_discard_locked(e, it);
             continue;
         }

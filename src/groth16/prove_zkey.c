@@ -378,10 +378,10 @@ static cuzk__g1_msm_job *lane_job(lanes_job *l, size_t i)
         /* the last job in lane_g1's order: CUZK_LANE_SPLIT (lane_split) */
         unsigned split = i == LANE_LAST ? l->split : 0;
         void *m = scratch_take(&l->scratch, cuzk__g1_msm_job_scratch_size(g->n, 2, split), &got);
-        g->st = g->mont
-                    ? cuzk__g1_msm_job_new(&l->job[i], g->bases, g->mont, g->n, 2, split, m, got)
-                    : cuzk__g1_msm_job_new_raw(&l->job[i], g->bases, g->raw, g->n, 2, split, m,
-                                               got);
+        g->st =
+            g->mont
+                ? cuzk__g1_msm_job_new(&l->job[i], g->bases, g->mont, g->n, 2, split, m, got)
+                : cuzk__g1_msm_job_new_raw(&l->job[i], g->bases, g->raw, g->n, 2, split, m, got);
         if (g->st != CUZK_OK) {
             snprintf(g->err, sizeof g->err, "%s", cuzk_last_error());
             scratch_give(&l->scratch, m);
@@ -574,8 +574,14 @@ static cuzk_status prove_lanes(cuzk_groth16_proof *proof, cuzk_fr_t *public_inpu
                                const cuzk_fr_t *r, const cuzk_fr_t *s_rand, cuzk_pool *pool,
                                cuzk_prove_timings *tm)
 {
-    lanes_job l = {.zk = zk, .w = w, .p = p, .r = r, .s = s_rand, .b2 = &m->b2,
-                   .split = lane_split(), .trace = env_flag("CUZK_LANE_TRACE")};
+    lanes_job l = {.zk = zk,
+                   .w = w,
+                   .p = p,
+                   .r = r,
+                   .s = s_rand,
+                   .b2 = &m->b2,
+                   .split = lane_split(),
+                   .trace = env_flag("CUZK_LANE_TRACE")};
     memcpy(l.g1, jobs, sizeof l.g1);
     pthread_mutex_init(&l.mu, NULL);
     l.t0 = now_ms();

@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuzk/cpu.h"
+
 #define X(name) CUZK_TEST(name);
 #include "test_list.h"
 #undef X
@@ -148,6 +150,8 @@ static int run_one(const test_entry *t, uint64_t seed, unsigned timeout_s)
             WTERMSIG(st) == SIGALRM ? " (timeout)" : "", (unsigned long long)seed);
     return 1;
 }
+
+CUZK_CPU_GUARD("cuzk-test")
 
 int main(int argc, char **argv)
 {

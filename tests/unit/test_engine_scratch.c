@@ -50,8 +50,8 @@ CUZK_TEST(engine_scratch_partitions)
     c.synthesis_workers = 3;
     const set_sizes z = sizes_of(&c, "pm", ENG_SMALL);
     printf("# hot %llu, partition %llu, scratch per worker %llu, charged %llu bytes\n",
-           (unsigned long long)z.hot, (unsigned long long)z.part,
-           (unsigned long long)z.per_worker, (unsigned long long)z.charged);
+           (unsigned long long)z.hot, (unsigned long long)z.part, (unsigned long long)z.per_worker,
+           (unsigned long long)z.charged);
     CHECK(z.per_worker > 0 && z.charged == 5 * z.per_worker);
     CHECK_MSG(z.charged > 2 * z.part, "the scratch (%llu) must exceed two partitions (%llu)",
               (unsigned long long)z.charged, (unsigned long long)(2 * z.part));
@@ -88,8 +88,9 @@ CUZK_TEST(engine_scratch_partitions)
             break;
         usleep(500);
     }
-    CHECK_MSG(most_flight == z.part, "at most %llu bytes of partitions in flight, expected one "
-                                     "partition (%llu) at a time",
+    CHECK_MSG(most_flight == z.part,
+              "at most %llu bytes of partitions in flight, expected one "
+              "partition (%llu) at a time",
               (unsigned long long)most_flight, (unsigned long long)z.part);
     printf("# %u looks at the status\n", looks);
     for (int i = 0; i < 4; i++) {
@@ -149,8 +150,7 @@ CUZK_TEST(engine_scratch_growth_evicts)
     uint64_t freed;
     CHECK(cuzk_engine_evict(e, "a", &was, &freed) == CUZK_OK && was);
     CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
-    CHECK(st.pinned_bytes == 0 && st.memory_scratch == b.charged &&
-          st.memory_in_use == b.charged);
+    CHECK(st.pinned_bytes == 0 && st.memory_scratch == b.charged && st.memory_in_use == b.charged);
     cuzk_engine_status_clear(&st);
     cuzk_engine_destroy(e);
     CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",

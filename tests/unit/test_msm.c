@@ -460,8 +460,7 @@ CUZK_TEST(msm_g1_job_matches_msm)
     cuzk__g1_msm_job *job = (cuzk__g1_msm_job *)&job;
     CHECK(cuzk__g1_msm_job_new(&job, NULL, k, 5, 2, 0, NULL, 0) == CUZK_ERR_INVALID_ARG && !job);
     CHECK(cuzk__g1_msm_job_new(&job, bases, k, 5, 0, 0, NULL, 0) == CUZK_ERR_INVALID_ARG && !job);
-    CHECK(cuzk__g1_msm_job_new(&job, bases, k, 5, 2, 65, NULL, 0) == CUZK_ERR_INVALID_ARG &&
-          !job);
+    CHECK(cuzk__g1_msm_job_new(&job, bases, k, 5, 2, 65, NULL, 0) == CUZK_ERR_INVALID_ARG && !job);
     CHECK(cuzk__g1_msm_job_new(&job, bases, k, 5, 2, 0, scratch, 64) == CUZK_ERR_INVALID_ARG &&
           !job);
     cuzk__g1_msm_job_free(NULL);

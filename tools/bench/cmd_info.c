@@ -3,6 +3,7 @@
 #include "version.h"
 #include "field/fp_internal.h"
 #include "gpu/gpu.h"
+#include "cuzk/cpu.h"
 
 #include <stdio.h>
 
@@ -17,6 +18,9 @@ int cmd_info(int argc, char **argv)
     printf("commit: %s\n", CUZK_GIT_COMMIT);
     /* Asked of the library, which may have been built with other flags than this tool. */
     printf("fp_mul: %s\n", cuzk__fp_mul_impl_name());
+    char cpu[512];
+    cuzk_cpu_describe(cpu, sizeof cpu);
+    printf("cpu: %s\n", cpu);
     printf("backend cpu: compiled, usable\n");
     if (!cuzk_gpu_compiled()) {
         printf("backend cuda: not compiled\n");

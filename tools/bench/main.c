@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "cuzk/cpu.h"
 
 static void usage(FILE *f)
 {
@@ -104,6 +107,8 @@ static int parse_bench_opts(int argc, char **argv, bench_opts *o)
         o->iters = 1;
     return 0;
 }
+
+CUZK_CPU_GUARD("cuzk-bench")
 
 int main(int argc, char **argv)
 {
