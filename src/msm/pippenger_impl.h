@@ -108,8 +108,8 @@
  * 8 lanes (AVX-512 IFMA, when the library is built with it and the group defines MSM_BATCH_X8):
  * a batch of affine additions runs 8 at a time (src/msm/batch_affine_x8.h: 8 interleaved prefix
  * chains sharing one inversion) and the affine buckets' running sums 8 windows or window
- * segments at a time (src/msm/reduce_x8.h); same results as the scalar code, which stays the reference
- * (cuzk__msm_use_ifma, src/msm/msm_ifma.h). Measured in docs/PERFORMANCE.md, CPU MSM.
+ * segments at a time (src/msm/reduce_x8.h); same results as the scalar code, which stays the
+ * reference (cuzk__msm_use_ifma, src/msm/msm_ifma.h). Measured in docs/PERFORMANCE.md, CPU MSM.
  *
  * Jobs (src/msm/msm_job.h, G1): the one-thread plan, prepared once, whose tasks threads that
  * join at different times take from the shared counter, each with its own bucket set; the
@@ -490,8 +490,8 @@ static void M_(msm_task_)(MSM_CTX_T *x, MSM_WORKER_T *s, size_t t)
                 /* XYZZ buckets are read at once: prefetch a few points ahead. */
                 if (!affine && i + MSM_PREFETCH < cnt && dig[i + MSM_PREFETCH]) {
                     int32_t d = dig[i + MSM_PREFETCH];
-                    M_(prefetch_)((const XYZZ_T *)s->bk + off + ((d < 0 ? -d : d) - 1),
-                                  sizeof(XYZZ_T));
+                    M_(prefetch_)
+                    ((const XYZZ_T *)s->bk + off + ((d < 0 ? -d : d) - 1), sizeof(XYZZ_T));
                 }
                 int32_t d = dig[i];
                 size_t v = i0 + i;
@@ -514,14 +514,14 @@ static void M_(msm_task_)(MSM_CTX_T *x, MSM_WORKER_T *s, size_t t)
         /* Up to 8 windows (or segments of fewer windows) per vector step. */
         unsigned nw = w1 - w < 8 ? w1 - w : 8;
         if (affine && cuzk__msm_use_ifma) {
-            M_(reduce_windows_x8_)(&x->results[(size_t)w * pl->chunks + j], pl->chunks, s,
-                                   w - w0, pl->nb, nw);
+            M_(reduce_windows_x8_)
+            (&x->results[(size_t)w * pl->chunks + j], pl->chunks, s, w - w0, pl->nb, nw);
             w += nw;
             continue;
         }
 #endif
-        M_(reduce_)(&x->results[(size_t)w * pl->chunks + j], s, pl->accum,
-                    (size_t)(w - w0) * pl->nb, pl->nb);
+        M_(reduce_)
+        (&x->results[(size_t)w * pl->chunks + j], s, pl->accum, (size_t)(w - w0) * pl->nb, pl->nb);
         w++;
     }
 }
@@ -666,16 +666,15 @@ static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bas
     x->bases = bases;
     x->sc = *sc;
     x->n = x->n0 = n;
-    if (!M_(msm_setup_)(&x->plan, &x->lay, n, cuzk_pool_threads(pool), bits, o, workers,
-                          split))
+    if (!M_(msm_setup_)(&x->plan, &x->lay, n, cuzk_pool_threads(pool), bits, o, workers, split))
         return cuzk_fail(CUZK_ERR_NOMEM, "msm: working memory size overflows");
     st = msm_get_memory(&x->mem, owned, x->lay.total, o, "msm");
     if (st != CUZK_OK)
         return st;
     x->results = (JAC_T *)(x->mem + x->lay.results);
     if (x->plan.endo > 1) {
-        M_(split_ctx_t_) sx = {bases, sc, n, 0, (uint64_t *)(x->mem + x->lay.sub),
-                               (AFF_T *)(x->mem + x->lay.ext)};
+        M_(split_ctx_t_)
+        sx = {bases, sc, n, 0, (uint64_t *)(x->mem + x->lay.sub), (AFF_T *)(x->mem + x->lay.ext)};
         size_t threads = cuzk_pool_threads(pool);
         sx.chunks = n < 64 * threads ? 1 : 4 * threads;
         cuzk_pool_run(pool, sx.chunks, M_(split_chunk_), &sx);
@@ -722,174 +721,11 @@ static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const msm_scalar
     return st;
 }
 
-#ifdef MSM_JOB_
-/*
- * The MSM job of src/msm/msm_job.h, for groups that define MSM_JOB_(name) (the public names):
- * prepared once, then worked on by up to |workers| threads that join whenever they are free,
- * each with its own bucket set, taking the one-thread plan's tasks (window groups) from the
- * shared counter; combined once all of them have returned.
- */
-struct MSM_JOB_(state) {
-    MSM_CTX_T x;
-    void *owned;
-    unsigned workers;
-};
-
-static cuzk_status M_(msm_job_new_)(struct MSM_JOB_(state) **job, const AFF_T *bases,
-                                    const msm_scalars *sc, size_t n, unsigned workers,
-                                    unsigned split, void *scratch, size_t scratch_bytes)
-{
-    const cuzk_msm_opts o = {.scratch = scratch, .scratch_bytes = scratch_bytes};
-    *job = NULL;
-    if (workers == 0)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm job: no workers");
-    if (split > MSM_JOB_MAX_SPLIT)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm job: split %u is more than %u", split,
-                         MSM_JOB_MAX_SPLIT);
-    struct MSM_JOB_(state) *j = cuzk_alloc(sizeof *j);
-    if (!j)
-        return cuzk_fail(CUZK_ERR_NOMEM, "msm job: cannot allocate its state");
-    cuzk_status st = M_(msm_prepare_)(&j->x, &j->owned, bases, sc, n, NULL, &o, workers, split);
-    if (st != CUZK_OK) {
-        cuzk_free(j->owned);
-        cuzk_free(j);
-        return st;
-    }
-    j->workers = workers;
-    *job = j;
-    return CUZK_OK;
-}
-
-cuzk_status MSM_JOB_(new)(struct MSM_JOB_(state) **job, const AFF_T *bases,
-                          const cuzk_fr_t *scalars, size_t n, unsigned workers, unsigned split,
-                          void *scratch, size_t scratch_bytes)
-{
-    msm_scalars sc = {NULL, scalars, NULL, 0};
-    return M_(msm_job_new_)(job, bases, &sc, n, workers, split, scratch, scratch_bytes);
-}
-
-cuzk_status MSM_JOB_(new_raw)(struct MSM_JOB_(state) **job, const AFF_T *bases,
-                              const uint64_t *scalars, size_t n, unsigned workers, unsigned split,
-                              void *scratch, size_t scratch_bytes)
-{
-    msm_scalars sc = {scalars, NULL, NULL, 0};
-    return M_(msm_job_new_)(job, bases, &sc, n, workers, split, scratch, scratch_bytes);
-}
-
-size_t MSM_JOB_(scratch_size)(size_t n, unsigned workers, unsigned split)
-{
-    static const cuzk_msm_opts defaults = {0};
-    if (split > MSM_JOB_MAX_SPLIT)
-        return SIZE_MAX;
-    return n && workers ? M_(scratch_most_)(n, 1, &defaults, workers, split) : 0;
-}
-
-size_t MSM_JOB_(tasks)(const struct MSM_JOB_(state) *j)
-{
-    return j->x.plan.tasks;
-}
-
-void MSM_JOB_(work)(struct MSM_JOB_(state) *j, unsigned worker)
-{
-    CUZK_VERIFY_CHECK(worker < j->workers);
-    if (worker < j->workers && j->x.plan.tasks && atomic_load(&j->x.next) < j->x.plan.tasks)
-        M_(msm_worker_)(&j->x, worker);
-}
-
-void MSM_JOB_(finish)(struct MSM_JOB_(state) *j, JAC_T *out)
-{
-    CUZK_VERIFY_CHECK(atomic_load(&j->x.next) >= j->x.plan.tasks);
-    M_(msm_combine_)(out, &j->x);
-    cuzk_free(j->owned);
-    cuzk_free(j);
-}
-
-void MSM_JOB_(free)(struct MSM_JOB_(state) *j)
-{
-    if (!j)
-        return;
-    cuzk_free(j->owned);
-    cuzk_free(j);
-}
-#endif
-
 /* ---- batch addition over a bitmap (badd_run_) ----------------------------------------------- */
 #include "msm/batch_add_impl.h"
 
-/* ---- public entry points ------------------------------------------------------------------- */
-
-cuzk_status M_(msm_ex)(JAC_T *out, const AFF_T *bases, const cuzk_fr_t *scalars, size_t n,
-                       cuzk_pool *pool, const cuzk_msm_opts *opts)
-{
-    msm_scalars sc = {NULL, scalars, NULL, 0};
-    return M_(msm_run_)(out, bases, &sc, n, pool, opts);
-}
-
-cuzk_status M_(msm_raw_ex)(JAC_T *out, const AFF_T *bases, const uint64_t *scalars, size_t n,
-                           cuzk_pool *pool, const cuzk_msm_opts *opts)
-{
-    msm_scalars sc = {scalars, NULL, NULL, 0};
-    return M_(msm_run_)(out, bases, &sc, n, pool, opts);
-}
-
-cuzk_status M_(msm)(JAC_T *out, const AFF_T *bases, const cuzk_fr_t *scalars, size_t n,
-                    cuzk_pool *pool)
-{
-    return M_(msm_ex)(out, bases, scalars, n, pool, NULL);
-}
-
-cuzk_status M_(msm_raw)(JAC_T *out, const AFF_T *bases, const uint64_t *scalars, size_t n,
-                        cuzk_pool *pool)
-{
-    return M_(msm_raw_ex)(out, bases, scalars, n, pool, NULL);
-}
-
-cuzk_status M_(batch_add_ex)(JAC_T *out, const AFF_T *bases, const uint64_t *bitmap, size_t n,
-                             cuzk_pool *pool, const cuzk_msm_opts *opts)
-{
-    return M_(badd_run_)(out, bases, bitmap, n, pool, opts);
-}
-
-cuzk_status M_(batch_add)(JAC_T *out, const AFF_T *bases, const uint64_t *bitmap, size_t n,
-                          cuzk_pool *pool)
-{
-    return M_(badd_run_)(out, bases, bitmap, n, pool, NULL);
-}
-
-size_t M_(msm_scratch_size)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts)
-{
-    static const cuzk_msm_opts defaults = {0};
-    const cuzk_msm_opts *o = opts ? opts : &defaults;
-    if (n == 0)
-        return 0;
-    return M_(scratch_most_)(n, cuzk_pool_threads(pool), o, 0, 0);
-}
-
-size_t M_(batch_add_scratch_size)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts)
-{
-    static const cuzk_msm_opts defaults = {0};
-    msm_badd_plan p;
-    if (n == 0)
-        return 0;
-    if (!msm_badd_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), opts ? opts : &defaults))
-        return SIZE_MAX;
-    return p.total;
-}
-
-void M_(msm_plan)(cuzk_msm_opts *out, size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts)
-{
-    static const cuzk_msm_opts defaults = {0};
-    const cuzk_msm_opts *o = opts ? opts : &defaults;
-    msm_plan p;
-    msm_layout l;
-    if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), 254, o, 0, 0))
-        msm_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), 254, o);
-    *out = *o;
-    out->window = p.c;
-    out->chunks = p.chunks;
-    out->accum = p.accum;
-    out->endo = p.endo > 1 ? CUZK_MSM_ENDO_ON : CUZK_MSM_ENDO_OFF;
-}
+/* ---- the MSM job and the public entry points ---------------------------------------------- */
+#include "msm/pippenger_api.h"
 
 #undef MSM_ENTRY_T
 #undef MSM_QITEM_T

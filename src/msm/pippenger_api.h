@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * The public functions of one instantiation of src/msm/pippenger_impl.h, included at its end:
+ * the MSM job of src/msm/msm_job.h (groups that define MSM_JOB_) and the msm / batch-add / plan
+ * entry points of include/cuzk/msm.h. Not a standalone header: it sees the includer's M_ names,
+ * types and static helpers (msm_prepare_, msm_worker_, msm_combine_, badd_run_, ...).
+ */
+#ifdef MSM_JOB_
+/*
+ * The MSM job of src/msm/msm_job.h, for groups that define MSM_JOB_(name) (the public names):
+ * prepared once, then worked on by up to |workers| threads that join whenever they are free,
+ * each with its own bucket set, taking the one-thread plan's tasks (window groups) from the
+ * shared counter; combined once all of them have returned.
+ */
+struct MSM_JOB_(state) {
+    MSM_CTX_T x;
+    void *owned;
+    unsigned workers;
+};
+
+static cuzk_status M_(msm_job_new_)(struct MSM_JOB_(state) * *job, const AFF_T *bases,
+                                    const msm_scalars *sc, size_t n, unsigned workers,
+                                    unsigned split, void *scratch, size_t scratch_bytes)
+{
+    const cuzk_msm_opts o = {.scratch = scratch, .scratch_bytes = scratch_bytes};
+    *job = NULL;
+    if (workers == 0)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm job: no workers");
+    if (split > MSM_JOB_MAX_SPLIT)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm job: split %u is more than %u", split,
+                         MSM_JOB_MAX_SPLIT);
+    struct MSM_JOB_(state) *j = cuzk_alloc(sizeof *j);
+    if (!j)
+        return cuzk_fail(CUZK_ERR_NOMEM, "msm job: cannot allocate its state");
+    cuzk_status st = M_(msm_prepare_)(&j->x, &j->owned, bases, sc, n, NULL, &o, workers, split);
+    if (st != CUZK_OK) {
+        cuzk_free(j->owned);
+        cuzk_free(j);
+        return st;
+    }
+    j->workers = workers;
+    *job = j;
+    return CUZK_OK;
+}
+
+cuzk_status MSM_JOB_(new)(struct MSM_JOB_(state) * *job, const AFF_T *bases,
+                          const cuzk_fr_t *scalars, size_t n, unsigned workers, unsigned split,
+                          void *scratch, size_t scratch_bytes)
+{
+    msm_scalars sc = {NULL, scalars, NULL, 0};
+    return M_(msm_job_new_)(job, bases, &sc, n, workers, split, scratch, scratch_bytes);
+}
+
+cuzk_status MSM_JOB_(new_raw)(struct MSM_JOB_(state) * *job, const AFF_T *bases,
+                              const uint64_t *scalars, size_t n, unsigned workers, unsigned split,
+                              void *scratch, size_t scratch_bytes)
+{
+    msm_scalars sc = {scalars, NULL, NULL, 0};
+    return M_(msm_job_new_)(job, bases, &sc, n, workers, split, scratch, scratch_bytes);
+}
+
+size_t MSM_JOB_(scratch_size)(size_t n, unsigned workers, unsigned split)
+{
+    static const cuzk_msm_opts defaults = {0};
+    if (split > MSM_JOB_MAX_SPLIT)
+        return SIZE_MAX;
+    return n && workers ? M_(scratch_most_)(n, 1, &defaults, workers, split) : 0;
+}
+
+size_t MSM_JOB_(tasks)(const struct MSM_JOB_(state) * j)
+{
+    return j->x.plan.tasks;
+}
+
+void MSM_JOB_(work)(struct MSM_JOB_(state) * j, unsigned worker)
+{
+    CUZK_VERIFY_CHECK(worker < j->workers);
+    if (worker < j->workers && j->x.plan.tasks && atomic_load(&j->x.next) < j->x.plan.tasks)
+        M_(msm_worker_)(&j->x, worker);
+}
+
+void MSM_JOB_(finish)(struct MSM_JOB_(state) * j, JAC_T *out)
+{
+    CUZK_VERIFY_CHECK(atomic_load(&j->x.next) >= j->x.plan.tasks);
+    M_(msm_combine_)(out, &j->x);
+    cuzk_free(j->owned);
+    cuzk_free(j);
+}
+
+void MSM_JOB_(free)(struct MSM_JOB_(state) * j)
+{
+    if (!j)
+        return;
+    cuzk_free(j->owned);
+    cuzk_free(j);
+}
+#endif
+
+/* ---- entry points ----------------------------------------------------------------------- */
+
+cuzk_status M_(msm_ex)(JAC_T *out, const AFF_T *bases, const cuzk_fr_t *scalars, size_t n,
+                       cuzk_pool *pool, const cuzk_msm_opts *opts)
+{
+    msm_scalars sc = {NULL, scalars, NULL, 0};
+    return M_(msm_run_)(out, bases, &sc, n, pool, opts);
+}
+
+cuzk_status M_(msm_raw_ex)(JAC_T *out, const AFF_T *bases, const uint64_t *scalars, size_t n,
+                           cuzk_pool *pool, const cuzk_msm_opts *opts)
+{
+    msm_scalars sc = {scalars, NULL, NULL, 0};
+    return M_(msm_run_)(out, bases, &sc, n, pool, opts);
+}
+
+cuzk_status M_(msm)(JAC_T *out, const AFF_T *bases, const cuzk_fr_t *scalars, size_t n,
+                    cuzk_pool *pool)
+{
+    return M_(msm_ex)(out, bases, scalars, n, pool, NULL);
+}
+
+cuzk_status M_(msm_raw)(JAC_T *out, const AFF_T *bases, const uint64_t *scalars, size_t n,
+                        cuzk_pool *pool)
+{
+    return M_(msm_raw_ex)(out, bases, scalars, n, pool, NULL);
+}
+
+cuzk_status M_(batch_add_ex)(JAC_T *out, const AFF_T *bases, const uint64_t *bitmap, size_t n,
+                             cuzk_pool *pool, const cuzk_msm_opts *opts)
+{
+    return M_(badd_run_)(out, bases, bitmap, n, pool, opts);
+}
+
+cuzk_status M_(batch_add)(JAC_T *out, const AFF_T *bases, const uint64_t *bitmap, size_t n,
+                          cuzk_pool *pool)
+{
+    return M_(badd_run_)(out, bases, bitmap, n, pool, NULL);
+}
+
+size_t M_(msm_scratch_size)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts)
+{
+    static const cuzk_msm_opts defaults = {0};
+    const cuzk_msm_opts *o = opts ? opts : &defaults;
+    if (n == 0)
+        return 0;
+    return M_(scratch_most_)(n, cuzk_pool_threads(pool), o, 0, 0);
+}
+
+size_t M_(batch_add_scratch_size)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts)
+{
+    static const cuzk_msm_opts defaults = {0};
+    msm_badd_plan p;
+    if (n == 0)
+        return 0;
+    if (!msm_badd_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), opts ? opts : &defaults))
+        return SIZE_MAX;
+    return p.total;
+}
+
+void M_(msm_plan)(cuzk_msm_opts *out, size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts)
+{
+    static const cuzk_msm_opts defaults = {0};
+    const cuzk_msm_opts *o = opts ? opts : &defaults;
+    msm_plan p;
+    msm_layout l;
+    if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), 254, o, 0, 0))
+        msm_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), 254, o);
+    *out = *o;
+    out->window = p.c;
+    out->chunks = p.chunks;
+    out->accum = p.accum;
+    out->endo = p.endo > 1 ? CUZK_MSM_ENDO_ON : CUZK_MSM_ENDO_OFF;
+}
