@@ -23,6 +23,7 @@
 #include "daemon/config.h"
 #include "daemon/http_status.h"
 #include "daemon/log.h"
+#include "daemon/reload.h"
 #include "daemon/rpc/rpc.h"
 #include "daemon/unix_socket.h"
 
@@ -60,7 +61,9 @@ static void usage(FILE *f)
             "  --help-config        list every configuration key\n"
             "  --version, --help\n"
             "Signals: SIGTERM/SIGINT stop accepting calls and give running jobs\n"
-            "daemon.shutdown_grace to finish; a second signal cancels them at once.\n");
+            "daemon.shutdown_grace to finish; a second signal cancels them at once.\n"
+            "SIGHUP reads the configuration again: new [[circuits]] are registered and\n"
+            "logging.level applies; other changes are logged and need a restart.\n");
 }
 
 /* systemd Type=notify readiness, when started that way (sd_notify protocol, no libsystemd). */
@@ -292,8 +295,16 @@ static void log_engine(cuzk_engine *e)
     cuzk_engine_status_clear(&s);
 }
 
-static int serve(const cuzk_daemon_config *cfg)
+/* The SIGHUP reloader's loader: the start-up one, with the same command line. */
+static int reload_load(cuzk_daemon_config *cfg, const void *ctx)
 {
+    return load_config(cfg, ctx);
+}
+
+static int serve(const cuzk_daemon_config *cfg, const cli *o)
+{
+    /* SIGHUP goes to the reloader's sigwait only: blocked here, before any thread starts. */
+    cuzk__reload_block_signal();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -363,12 +374,16 @@ static int serve(const cuzk_daemon_config *cfg)
                    (unsigned long long)cfg->max_concurrent_calls,
                    (unsigned long long)cfg->max_message_size,
                    (unsigned long long)cfg->shutdown_grace_ms);
+    cuzk_reloader *rl = NULL;
+    if (cuzk__reloader_start(&rl, engine, cfg, reload_load, o) != CUZK_OK)
+        cuzk__log_warn("%s: SIGHUP will be ignored", cuzk_last_error());
     notify_systemd("READY=1\nSTATUS=serving cuzk.v1");
 
     int rc = cuzk__rpc_server_run(srv, &signal_count, cfg->shutdown_grace_ms);
     if (rc != 0)
         _exit(EXIT_RUNTIME); /* a third signal: workers may still run; do not free under them */
     notify_systemd("STOPPING=1");
+    cuzk__reloader_stop(rl); /* it calls the engine */
     cuzk__http_status_destroy(hs); /* it reads the engine: gone before the engine is */
     cuzk__rpc_server_destroy(srv);
     cuzk_engine_destroy(engine);
@@ -391,7 +406,7 @@ int main(int argc, char **argv)
             cuzk__config_print(&cfg, stdout);
             rc = 0;
         } else {
-            rc = serve(&cfg);
+            rc = serve(&cfg, &o);
         }
     } else if (o.check_config) {
         rc = EXIT_USAGE;
