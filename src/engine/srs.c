@@ -230,10 +230,6 @@ bool cuzk__srs_evict_idle_locked(cuzk_engine *e, const srs_entry *keep)
     return true;
 }
 
-/* Reserves c->hot_bytes of the pinned budget and of the total memory budget (which HOT sets share
- * with the partitions in flight: memory.total_budget is one budget for the host, as in Curio's
- * cuzk), evicting idle HOT entries (LRU). |wait|: jobs wait for space held by entries in use
- * and by partitions in flight (both are released at partition boundaries). */
 /* What the prover workers' scratch charge grows by once |c| is HOT: each worker may then hold
  * the per-slot maximum over the HOT sets so far (a backend's slots keep their largest size), so
  * the charge is n_provers x that sum. An upper bound: a worker that never proves the set never
@@ -255,6 +251,11 @@ static void scratch_charge_locked(cuzk_engine *e, const srs_entry *c)
             e->scratch_max[i] = c->scratch[i];
 }
 
+/* Reserves c->hot_bytes of the pinned budget and of the total memory budget (which HOT sets share
+ * with the partitions in flight and the prover workers' scratch: memory.total_budget is one
+ * budget for the host, as in Curio's cuzk), with the growth of the scratch charge |c| brings,
+ * evicting idle HOT entries (LRU). |wait|: jobs wait for space held by entries in use and by
+ * partitions in flight (both are released at partition boundaries). */
 static cuzk_status reserve_pinned_locked(cuzk_engine *e, srs_entry *c, bool wait)
 {
     uint64_t need = c->hot_bytes;
