@@ -93,8 +93,8 @@ $(BUILD)/obj/%.o: %.cu
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -MMD -MP -c $< -o $@
 
 # The CPU check (include/cuzk/cpu.h) runs on CPUs the rest of the build may not: x86-64 baseline
-# whatever OPT says (the sanitizer and fuzz builds keep their instrumentation flags).
-$(BUILD)/obj/src/common/isa_check.o: OPT := -O2 -march=x86-64 -mtune=generic
+# whatever OPT says, on the command line too (the sanitizer flags are in CFLAGS and stay).
+$(BUILD)/obj/src/common/isa_check.o: override OPT := -O2 -march=x86-64 -mtune=generic
 
 # The test registry: every CUZK_TEST(name) found in the test sources.
 $(BUILD)/gen/test_list.h: $(filter-out tests/common/runner.c,$(TEST_SRC))
