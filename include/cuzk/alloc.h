@@ -15,6 +15,8 @@ void *cuzk_calloc_array(size_t count, size_t size);
 /* Resizes memory from cuzk_alloc* like realloc (NULL |p|: cuzk_alloc); on failure returns NULL
  * and |p| stays valid. Large blocks move without a copy (mremap). */
 void *cuzk_realloc(void *p, size_t size);
+/* A cuzk_alloc copy of the string |s| (NULL for NULL |s| or out of memory). */
+char *cuzk_strdup(const char *s);
 /* Frees memory from cuzk_alloc*; cuzk_free(NULL) is a no-op. */
 void cuzk_free(void *p);
 /* Bytes currently allocated through cuzk_alloc* and not yet freed. */

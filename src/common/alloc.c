@@ -169,6 +169,17 @@ void *cuzk_alloc_array(size_t count, size_t size)
     return cuzk_alloc(count * size);
 }
 
+char *cuzk_strdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = cuzk_alloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
 void *cuzk_calloc_array(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)

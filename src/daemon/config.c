@@ -20,15 +20,6 @@
 
 /* ---- small helpers ------------------------------------------------------------------------- */
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s);
-    char *d = cuzk_alloc(n + 1);
-    if (d)
-        memcpy(d, s, n + 1);
-    return d;
-}
-
 static void strlist_clear(cuzk_strlist *l)
 {
     for (size_t i = 0; i < l->n; i++)
@@ -73,7 +64,7 @@ static cuzk_status set_scalar(cuzk_daemon_config *c, const key_def *k, const cuz
         }
         if (!v->u.str[0])
             return bad(o, k, "must not be empty");
-        char *d = dup_str(v->u.str);
+        char *d = cuzk_strdup(v->u.str);
         if (!d)
             return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
         cuzk_free(*dst);
@@ -190,7 +181,7 @@ static cuzk_status set_list(cuzk_daemon_config *c, const key_def *k, const cuzk_
                 strlist_clear(&l);
                 return bad(o, k, "expected a non-empty string or an array of them");
             }
-            if (!(l.v[i] = dup_str(items[i]->u.str))) {
+            if (!(l.v[i] = cuzk_strdup(items[i]->u.str))) {
                 strlist_clear(&l);
                 return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
             }
@@ -350,8 +341,9 @@ static cuzk_status load_circuit(cuzk_daemon_config *c, const char *path,
                              id, builtin, cuzk_last_error());
     }
     out->source = zkey ? CUZK_CIRCUIT_ZKEY : CUZK_CIRCUIT_BUILTIN;
-    if (!(out->id = dup_str(id)) || (builtin && !(out->spec = dup_str(builtin))) ||
-        (params && !(out->params = dup_str(params))) || (zkey && !(out->zkey = dup_str(zkey)))) {
+    if (!(out->id = cuzk_strdup(id)) || (builtin && !(out->spec = cuzk_strdup(builtin))) ||
+        (params && !(out->params = cuzk_strdup(params))) ||
+        (zkey && !(out->zkey = cuzk_strdup(zkey)))) {
         cuzk_free(out->id);
         cuzk_free(out->spec);
         cuzk_free(out->params);
@@ -469,7 +461,7 @@ cuzk_status cuzk__config_load_file(cuzk_daemon_config *c, const char *path)
     }
     cuzk_toml_free(root);
     if (st == CUZK_OK) {
-        char *f = dup_str(path);
+        char *f = cuzk_strdup(path);
         if (!f)
             return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
         cuzk_free(c->file);

@@ -83,19 +83,6 @@ static bool settings_differ(const cuzk_daemon_config *a, const cuzk_daemon_confi
     return differ;
 }
 
-static char *dup_or_null(const char *s, bool *ok)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = cuzk_alloc(n);
-    if (!d)
-        *ok = false;
-    else
-        memcpy(d, s, n);
-    return d;
-}
-
 static void circuit_free(cuzk_daemon_circuit *c)
 {
     cuzk_free(c->id);
@@ -112,11 +99,10 @@ static void remember(cuzk_reloader *r, const cuzk_daemon_circuit *c)
         return;
     if (r->n_added)
         memcpy(v, r->added, r->n_added * sizeof *v);
-    bool ok = true;
-    cuzk_daemon_circuit d = {dup_or_null(c->id, &ok),   c->source,
-                             dup_or_null(c->spec, &ok), dup_or_null(c->params, &ok),
-                             dup_or_null(c->zkey, &ok), c->line};
-    if (!ok) {
+    cuzk_daemon_circuit d = {cuzk_strdup(c->id),   c->source,
+                             cuzk_strdup(c->spec), cuzk_strdup(c->params),
+                             cuzk_strdup(c->zkey), c->line};
+    if (!d.id || (c->spec && !d.spec) || (c->params && !d.params) || (c->zkey && !d.zkey)) {
         circuit_free(&d);
         cuzk_free(v);
         return;

@@ -31,15 +31,6 @@ srs_entry *cuzk__srs_find_locked(cuzk_engine *e, const char *id)
     return NULL;
 }
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = cuzk_alloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static bool id_ok(const char *id)
 {
     size_t n = strlen(id);
@@ -75,15 +66,15 @@ cuzk_status cuzk_engine_add_circuit(cuzk_engine *e, const cuzk_engine_circuit *c
                           c->id);
         else if ((s = cuzk_circuit_find(c->spec, &x->circuit)) != CUZK_OK)
             s = cuzk_fail(s, "circuit %s: %s", c->id, cuzk_last_error());
-        else if (!(x->spec = dup_str(c->spec)))
+        else if (!(x->spec = cuzk_strdup(c->spec)))
             s = cuzk_fail(CUZK_ERR_NOMEM, "add_circuit: out of memory");
         if (s == CUZK_OK) {
             if (c->params_path && c->params_path[0]) {
-                x->path = dup_str(c->params_path);
+                x->path = cuzk_strdup(c->params_path);
             } else {
                 char buf[4096];
                 snprintf(buf, sizeof buf, "%s/%s.params", e->cache_dir, c->id);
-                x->path = dup_str(buf);
+                x->path = cuzk_strdup(buf);
                 x->generated = true;
             }
             if (!x->path)
@@ -93,7 +84,7 @@ cuzk_status cuzk_engine_add_circuit(cuzk_engine *e, const cuzk_engine_circuit *c
         if (!c->zkey_path || !c->zkey_path[0])
             s = cuzk_fail(CUZK_ERR_INVALID_ARG, "circuit %s: a zkey circuit needs zkey_path",
                           c->id);
-        else if (!(x->path = dup_str(c->zkey_path)))
+        else if (!(x->path = cuzk_strdup(c->zkey_path)))
             s = cuzk_fail(CUZK_ERR_NOMEM, "add_circuit: out of memory");
     } else {
         s = cuzk_fail(CUZK_ERR_INVALID_ARG, "circuit %s: unknown source %d", c->id, (int)c->source);
@@ -784,7 +775,7 @@ cuzk_status cuzk_engine_circuits(cuzk_engine *e, char ***ids, size_t *n)
     char **v = cuzk_calloc_array(k ? k : 1, sizeof *v);
     bool ok = v != NULL;
     for (size_t i = 0; ok && i < k; i++)
-        ok = (v[i] = dup_str(e->circs[i]->id)) != NULL;
+        ok = (v[i] = cuzk_strdup(e->circs[i]->id)) != NULL;
     pthread_mutex_unlock(&e->mu);
     if (!ok) {
         for (size_t i = 0; v && i < k; i++)

@@ -176,3 +176,15 @@ CUZK_TEST(alloc_huge_min_env)
     CHECK(cuzk__alloc_huge_min() ==
           cuzk__alloc_parse_huge_min(getenv("CUZK_THP"), getenv("CUZK_THP_MIN")));
 }
+
+CUZK_TEST(alloc_strdup)
+{
+    uint64_t live0 = cuzk_alloc_live_bytes();
+    CHECK(cuzk_strdup(NULL) == NULL);
+    char *e = cuzk_strdup(""), *s = cuzk_strdup("sha256-chain:16");
+    CHECK(e && e[0] == '\0' && s && strcmp(s, "sha256-chain:16") == 0);
+    CHECK(cuzk_alloc_live_bytes() > live0); /* counted like every cuzk_alloc block */
+    cuzk_free(e);
+    cuzk_free(s);
+    CHECK(cuzk_alloc_live_bytes() == live0);
+}
