@@ -94,22 +94,18 @@ static void circuit_free(cuzk_daemon_circuit *c)
 /* Keeps a copy of |c| as registered by a reload (a failed copy only costs later comparisons). */
 static void remember(cuzk_reloader *r, const cuzk_daemon_circuit *c)
 {
-    cuzk_daemon_circuit *v = cuzk_alloc_array(r->n_added + 1, sizeof *v);
+    cuzk_daemon_circuit *v = cuzk_realloc(r->added, (r->n_added + 1) * sizeof *v);
     if (!v)
         return;
-    if (r->n_added)
-        memcpy(v, r->added, r->n_added * sizeof *v);
+    r->added = v;
     cuzk_daemon_circuit d = {cuzk_strdup(c->id),   c->source,
                              cuzk_strdup(c->spec), cuzk_strdup(c->params),
                              cuzk_strdup(c->zkey), c->line};
     if (!d.id || (c->spec && !d.spec) || (c->params && !d.params) || (c->zkey && !d.zkey)) {
         circuit_free(&d);
-        cuzk_free(v);
         return;
     }
     v[r->n_added++] = d;
-    cuzk_free(r->added);
-    r->added = v;
 }
 
 static void reload_once(cuzk_reloader *r)

@@ -5,14 +5,6 @@
 
 #include <unistd.h>
 
-static const cuzk_engine_srs_status *srs_named(const cuzk_engine_status *st, const char *id)
-{
-    for (size_t i = 0; i < st->n_srs; i++)
-        if (strcmp(st->srs[i].circuit_id, id) == 0)
-            return &st->srs[i];
-    return NULL;
-}
-
 /* HOT size, partition estimate and per-worker scratch of circuit |id| = |spec| in an engine of
  * config |c| (preloaded, so the file is read; the parameter cache is per circuit id), and the
  * scratch charged for it. */
@@ -29,7 +21,7 @@ static set_sizes sizes_of(const cuzk_engine_config *c, const char *id, const cha
     CHECK_MSG(cuzk_engine_preload(e, id, &already, &ms) == CUZK_OK, "%s", cuzk_last_error());
     cuzk_engine_status st;
     CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
-    const cuzk_engine_srs_status *x = srs_named(&st, id);
+    const cuzk_engine_srs_status *x = srs_of(&st, id);
     set_sizes z = {x->size_bytes, x->partition_bytes, x->scratch_bytes, st.memory_scratch};
     CHECK(st.memory_in_use == st.pinned_bytes + st.memory_scratch && st.memory_in_flight == 0);
     cuzk_engine_status_clear(&st);
@@ -133,10 +125,10 @@ CUZK_TEST(engine_scratch_growth_evicts)
     CHECK(cuzk_engine_preload(e, "a", &already, &ms) == CUZK_OK);
     CHECK(cuzk_engine_preload(e, "b", &already, &ms) == CUZK_OK);
     CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
-    CHECK_MSG(srs_named(&st, "b")->tier == CUZK_TIER_HOT &&
-                  srs_named(&st, "a")->tier != CUZK_TIER_HOT,
-              "a tier %d, b tier %d, in use %llu, budget %llu", (int)srs_named(&st, "a")->tier,
-              (int)srs_named(&st, "b")->tier, (unsigned long long)st.memory_in_use,
+    CHECK_MSG(srs_of(&st, "b")->tier == CUZK_TIER_HOT &&
+                  srs_of(&st, "a")->tier != CUZK_TIER_HOT,
+              "a tier %d, b tier %d, in use %llu, budget %llu", (int)srs_of(&st, "a")->tier,
+              (int)srs_of(&st, "b")->tier, (unsigned long long)st.memory_in_use,
               (unsigned long long)st.memory_budget);
     CHECK(st.memory_scratch == b.charged && st.memory_in_use <= st.memory_budget);
     cuzk_engine_status_clear(&st);

@@ -7,14 +7,6 @@
 
 #include <pthread.h>
 
-static const cuzk_engine_srs_status *srs_of(const cuzk_engine_status *st, const char *id)
-{
-    for (size_t i = 0; i < st->n_srs; i++)
-        if (strcmp(st->srs[i].circuit_id, id) == 0)
-            return &st->srs[i];
-    test_fail_at(__FILE__, __LINE__, "circuit %s missing from status", id);
-}
-
 CUZK_TEST(engine_srs_tiers)
 {
     char *dir = eng_tmpdir();

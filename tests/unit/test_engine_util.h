@@ -71,6 +71,15 @@ static inline void eng_config(cuzk_engine_config *c, const char *dir)
     c->eviction_min_idle_ms = 0;
 }
 
+/* Circuit |id|'s entry of a status (the test fails when it is missing). */
+static inline const cuzk_engine_srs_status *srs_of(const cuzk_engine_status *st, const char *id)
+{
+    for (size_t i = 0; i < st->n_srs; i++)
+        if (strcmp(st->srs[i].circuit_id, id) == 0)
+            return &st->srs[i];
+    test_fail_at(__FILE__, __LINE__, "circuit %s missing from status", id);
+}
+
 static inline cuzk_engine *eng_create(const cuzk_engine_config *c)
 {
     cuzk_engine *e = NULL;
