@@ -125,8 +125,7 @@ CUZK_TEST(engine_scratch_growth_evicts)
     CHECK(cuzk_engine_preload(e, "a", &already, &ms) == CUZK_OK);
     CHECK(cuzk_engine_preload(e, "b", &already, &ms) == CUZK_OK);
     CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
-    CHECK_MSG(srs_of(&st, "b")->tier == CUZK_TIER_HOT &&
-                  srs_of(&st, "a")->tier != CUZK_TIER_HOT,
+    CHECK_MSG(srs_of(&st, "b")->tier == CUZK_TIER_HOT && srs_of(&st, "a")->tier != CUZK_TIER_HOT,
               "a tier %d, b tier %d, in use %llu, budget %llu", (int)srs_of(&st, "a")->tier,
               (int)srs_of(&st, "b")->tier, (unsigned long long)st.memory_in_use,
               (unsigned long long)st.memory_budget);
