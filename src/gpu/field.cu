@@ -6,7 +6,9 @@
  * fr_mul_r.cuh, the NTT's variant 4; 9 its even/odd form fr_mul_r_eo, the NTT's variant 5),
  * mont.cuh's even/odd multiplication (7) and its lazy form
  * (8, Fp only), its even/odd squaring (10: r = a^2; 11 its lazy form, Fp only) and the fused
- * a b - c d (12: r = a b - b^2 by mul_diff, lazy, Fp only) (checked against the host in
+ * a b - c d (12: r = a b - b^2 by mul_diff, lazy, Fp only), Shoup's product (13, Fr only), the
+ * Karatsuba multiplication (14; 15 its lazy form, Fp only) and a b - b^2 by mul_sum_ka (16, lazy,
+ * Fp only) (checked against the host in
  * tests/unit/test_gpu_ntt.c)
  * and a throughput kernel that picks the variant to compile in (cuzk-bench gpu-field).
  */
@@ -42,6 +44,18 @@ __device__ __forceinline__ void mul_variant(int v, uint32_t *r, const uint32_t *
             M::template mul_diff<false>(r, a, b, b, b);
             return;
         }
+        if (v == 15) {
+            M::template mul_ka<false>(r, a, b);
+            return;
+        }
+        if (v == 16) {
+            M::template mul_diff_ka<false>(r, a, b, b, b);
+            return;
+        }
+    }
+    if (v == 14) {
+        M::mul_ka(r, a, b);
+        return;
     }
     if (v == 4)
         M::sqr_u64(r, a);
@@ -79,9 +93,10 @@ __global__ void k_field_op(uint32_t *out, const uint32_t *a, const uint32_t *b, 
             x[j] = a[N * i + j];
             y[j] = b[N * i + j];
         }
-        /* Variants 5, 8, 11 and 12 (lazy, Fp only): inputs in [0, 2m), the result made
+        /* Variants 5, 8, 11, 12, 15 and 16 (lazy, Fp only): inputs in [0, 2m), the result made
          * canonical here. */
-        const bool lazy = variant == 5 || variant == 8 || variant == 11 || variant == 12;
+        const bool lazy = variant == 5 || variant == 8 || variant == 11 || variant == 12 ||
+                          variant == 15 || variant == 16;
         if (op == 0)
             mul_variant<M>(variant, r, x, y);
         else if (op == 1 && lazy)
@@ -207,6 +222,8 @@ double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant)
             return bench_one<fr_mont, 7>(dev, io);
         if (variant == 10)
             return bench_one<fr_mont, 10>(dev, io);
+        if (variant == 14)
+            return bench_one<fr_mont, 14>(dev, io);
         return bench_one<fr_mont, 3>(dev, io);
     }
     if (variant == 4)
@@ -227,5 +244,11 @@ double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant)
         return bench_one<fp_mont, 11>(dev, io);
     if (variant == 12)
         return bench_one<fp_mont, 12>(dev, io);
+    if (variant == 14)
+        return bench_one<fp_mont, 14>(dev, io);
+    if (variant == 15)
+        return bench_one<fp_mont, 15>(dev, io);
+    if (variant == 16)
+        return bench_one<fp_mont, 16>(dev, io);
     return bench_one<fp_mont, 3>(dev, io);
 }

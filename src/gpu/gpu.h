@@ -171,9 +171,25 @@ void cuzk_gpu_timing_line(const char *phase, double ms, int device, const char *
  * even/odd multiplication (mul_eo; add and sub as variant 0), 8 its lazy form (Fp only, as 5),
  * 9 the even/odd form of 6 (Fr only: fr_mul_r_eo), 10 the even/odd squaring (sqr_eo, op 0 only:
  * a^2), 11 its lazy form (Fp only, as 5), 12 a b - b^2 by the fused mul_diff (Fp only, lazy as 5,
- * op 0 only). Host arrays. */
+ * op 0 only), 13 Shoup's product by b (Fr only, op 0 only), 14 the Karatsuba multiplication
+ * (mont.cuh mul_ka, op 0 only), 15 its lazy form (Fp only, as 5), 16 a b - b^2 by mul_sum_ka
+ * (Fp only, lazy as 5, op 0 only). Host arrays. */
 cuzk_status cuzk__gpu_field_op(int device, int field, int op, int variant, void *out, const void *a,
                                const void *b, size_t n) CUZK_WARN_UNUSED_RESULT;
+/* Whether cuzk__gpu_field_op takes |field|, |op|, |variant| (op -1: any op, for the benchmark). */
+static inline int cuzk__gpu_field_variant_ok(int field, int op, int variant)
+{
+    const int lazy = variant == 5 || variant == 8 || variant == 11 || variant == 12 ||
+                     variant == 15 || variant == 16;
+    const int fr_only = variant == 6 || variant == 9 || variant == 13;
+    const int mul_only = variant == 4 || variant >= 10;
+    if (field < 0 || field > 1 || op < -1 || op > 2 || variant < 0 || variant > 16)
+        return 0;
+    if ((lazy && field == 0) || (fr_only && field == 1))
+        return 0;
+    return op <= 0 || !mul_only;
+}
+
 /* Multiplication throughput of |field| / |variant| on |device| in 10^9 products per second (a
  * kernel of long dependent chains over every SM). */
 cuzk_status cuzk__gpu_field_bench(int device, int field, int variant,

@@ -585,11 +585,7 @@ extern "C" cuzk_status cuzk_gpu_frvec_h(cuzk_gpu_frvec *a, cuzk_gpu_frvec *b, cu
 extern "C" cuzk_status cuzk__gpu_field_op(int device, int field, int op, int variant, void *out,
                                           const void *a, const void *b, size_t n)
 {
-    if (!out || !a || !b || field < 0 || field > 1 || op < 0 || op > 2 || variant < 0 ||
-        variant > 13 ||
-        ((variant == 5 || variant == 8 || variant == 11 || variant == 12) && field == 0) ||
-        ((variant == 6 || variant == 9 || variant == 13) && field == 1) ||
-        (variant == 4 && op != 0) || (variant >= 10 && op != 0))
+    if (!out || !a || !b || op < 0 || !cuzk__gpu_field_variant_ok(field, op, variant))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu field op: bad argument");
     return cuzk_gpu_guard_("gpu field op", [&] {
         cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
@@ -601,9 +597,7 @@ extern "C" cuzk_status cuzk__gpu_field_op(int device, int field, int op, int var
 
 extern "C" cuzk_status cuzk__gpu_field_bench(int device, int field, int variant, double *gmul_per_s)
 {
-    if (!gmul_per_s || field < 0 || field > 1 || variant < 0 || variant > 13 ||
-        ((variant == 5 || variant == 8 || variant == 11 || variant == 12) && field == 0) ||
-        ((variant == 6 || variant == 9 || variant == 13) && field == 1))
+    if (!gmul_per_s || !cuzk__gpu_field_variant_ok(field, -1, variant))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu field bench: bad argument");
     return cuzk_gpu_guard_("gpu field bench", [&] {
         cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);

@@ -151,7 +151,7 @@ CUZK_TEST(gpu_field_ops)
     cuzk_fp_neg(&pb[2], &pb[1]);
     pb[3] = pa[3];
     cuzk_fp_neg(&pb[4], &pa[4]);
-    /* Lazy inputs for variants 5, 8, 11 and 12: every third element of each Fp operand is a + p
+    /* Lazy inputs for variants 5, 8, 11, 12, 15 and 16: every third element of each Fp operand is a + p
      * (< 2p). */
     cuzk_fp_t *la = cuzk_alloc_array(2 * N, sizeof *la), *lb = la + N;
     CHECK(la);
@@ -164,12 +164,14 @@ CUZK_TEST(gpu_field_ops)
             add_p(&lb[i]);
     }
     for (int op = 0; op < 3; op++)
-        for (int variant = 0; variant <= 13; variant++) {
-            /* 7 (even/odd) and 8 (its lazy form) add and subtract as 0 and 5 do; 10..12 (the
-             * even/odd squaring, its lazy form, the fused a b - b^2) have op 0 only. */
+        for (int variant = 0; variant <= 16; variant++) {
+            /* 7 (even/odd) and 8 (its lazy form) add and subtract as 0 and 5 do; 10..16 (the
+             * even/odd squaring, its lazy form, the fused a b - b^2, Shoup's product, the
+             * Karatsuba product, its lazy form, a b - b^2 with it) have op 0 only. */
             if ((variant >= 1 && variant <= 4 && op != 0) || (variant >= 6 && op != 0))
                 continue;
-            const bool lazy = variant == 5 || variant == 8 || variant == 11 || variant == 12;
+            const bool lazy = variant == 5 || variant == 8 || variant == 11 || variant == 12 ||
+                              variant == 15 || variant == 16;
             if (!lazy)
                 CHECK_MSG(cuzk__gpu_field_op(-1, 0, op, variant, rw, ra, rb, N) == CUZK_OK, "%s",
                           cuzk_last_error());
@@ -183,7 +185,7 @@ CUZK_TEST(gpu_field_ops)
                 if (variant == 4 || variant == 10 || variant == 11) {
                     cuzk_fr_sqr(&ro[i], &ra[i]);
                     cuzk_fp_sqr(&po[i], &pa[i]);
-                } else if (variant == 12) {
+                } else if (variant == 12 || variant == 16) {
                     cuzk_fp_t t;
                     cuzk_fp_mul(&po[i], &pa[i], &pb[i]);
                     cuzk_fp_sqr(&t, &pb[i]);

@@ -192,15 +192,17 @@ static void canon(uint64_t *out, const uint64_t *a, const fld *f)
         sub_raw(out, out, f->m, f->n);
 }
 
-/* Checks fn's op (0 sqr_eo, 1 mul_sum, 2 mul_diff) at both RED settings on the |cnt| inputs
- * a, b, c, d (|f->n| limbs each) against the GMP reduction of W (a^2, a b + c d or
- * a b + c (2m - d)), and the reduced output against |lib| (the library's value, or NULL). */
+/* Checks fn's op (0 sqr_eo, 1 mul_sum, 2 mul_diff, 3 mul_ka, 4 mul_sum_ka, 5 mul_diff_ka) at
+ * both RED settings on the |cnt| inputs a, b, c, d (|f->n| limbs each) against the GMP reduction
+ * of W (a^2, a b + c d, a b + c (2m - d) or a b), and the reduced output against |lib| (the
+ * library's value, or NULL). */
 static void check_op(sq_fn *fn, const char *name, const fld *f, int op, const uint64_t *a,
                      const uint64_t *b, const uint64_t *c, const uint64_t *d, size_t cnt,
                      const uint64_t *lib, uint64_t *got)
 {
     const int n = f->n, field = n == 6;
-    static const char *const ops[] = {"sqr_eo", "mul_sum", "mul_diff"};
+    static const char *const ops[] = {"sqr_eo", "mul_sum", "mul_diff", "mul_ka", "mul_sum_ka",
+                                      "mul_diff_ka"};
     mpz_t w, t, u, ref;
     mpz_inits(w, t, u, ref, NULL);
     for (int red = 0; red <= 1; red++) {
@@ -211,12 +213,15 @@ static void check_op(sq_fn *fn, const char *name, const fld *f, int op, const ui
             to_z(t, x, n);
             if (op == 0) {
                 mpz_mul(w, t, t);
+            } else if (op == 3) {
+                to_z(u, y, n);
+                mpz_mul(w, t, u);
             } else {
                 to_z(u, y, n);
                 mpz_mul(w, t, u);
                 to_z(t, z, n);
                 to_z(u, v, n);
-                if (op == 2) {
+                if (op == 2 || op == 5) {
                     mpz_mul_2exp(ref, f->zm, 1);
                     mpz_sub(u, ref, u);
                 }
@@ -244,10 +249,42 @@ static void check_op(sq_fn *fn, const char *name, const fld *f, int op, const ui
     mpz_clears(w, t, u, ref, NULL);
 }
 
+/* Inputs of a product test into a, b (n limbs each, below |lim|): every pair of the |ne| edge
+ * values e, |nr| random pairs, and |nr| / 4 pairs whose first value has equal halves (the
+ * Karatsuba difference a0 - a1 is 0) or halves one word apart; returns the count. */
+static size_t pairs(uint64_t *a, uint64_t *b, const uint64_t *e, size_t ne, const uint64_t *lim,
+                    int n, size_t nr, size_t cap)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ne; i++)
+        for (size_t j = 0; j < ne; j++, k++) {
+            memcpy(a + n * k, e + n * i, n * sizeof *a);
+            memcpy(b + n * k, e + n * j, n * sizeof *b);
+        }
+    for (size_t i = 0; i < nr; i++, k++) {
+        rand_below(a + n * k, lim, n);
+        rand_below(b + n * k, lim, n);
+    }
+    for (size_t i = 0; i < nr / 4; i++, k++) {
+        uint64_t *x = a + n * k;
+        rand_below(x, lim, n);
+        memcpy(x, x + n / 2, n / 2 * sizeof *x); /* low half = high half (below lim: smaller) */
+        if (i % 2)
+            x[i / 2 % (n / 2)] ^= (uint64_t)1 << (i % 64);
+        if (!below(x, lim, n))
+            x[n - 1] = 0;
+        rand_below(b + n * k, lim, n);
+        if (i % 3 == 0)
+            memcpy(b + n * k, x, n * sizeof *x);
+    }
+    CHECK(k <= cap);
+    return k;
+}
+
 static void check_fn(sq_fn *fn, const char *name)
 {
     enum { E = 96 };
-    const size_t nr = test_iters(1) * 20000, cap = E * E * 4 + nr;
+    const size_t nr = test_iters(1) * 20000, cap = E * E * 4 + 2 * nr;
     uint64_t *a = cuzk_alloc_array(6 * 6 * cap, sizeof *a), *b = a + 6 * cap, *c = b + 6 * cap,
              *d = c + 6 * cap, *lib = d + 6 * cap, *got = lib + 6 * cap;
     uint64_t *e = cuzk_alloc_array(6 * E, sizeof *e);
@@ -267,6 +304,13 @@ static void check_fn(sq_fn *fn, const char *name)
     for (size_t i = 0; i < k; i++)
         cuzk_fr_sqr((cuzk_fr_t *)(lib + 4 * i), (const cuzk_fr_t *)(a + 4 * i));
     check_op(fn, name, &fr, 0, a, a, a, a, k, lib, got);
+    /* Fr Karatsuba product: every pair of edge values, then random pairs and values whose two
+     * halves are equal (|a0 - a1| = 0) or differ in one word only */
+    k = pairs(a, b, e, ne, R, 4, nr, cap);
+    for (size_t i = 0; i < k; i++)
+        cuzk_fr_mul((cuzk_fr_t *)(lib + 4 * i), (const cuzk_fr_t *)(a + 4 * i),
+                    (const cuzk_fr_t *)(b + 4 * i));
+    check_op(fn, name, &fr, 3, a, b, a, a, k, lib, got);
 
     /* Fp squaring: inputs below 2p (the lazy form), half of the random ones below p. */
     cuzk_fp_t one_p;
@@ -285,6 +329,15 @@ static void check_fn(sq_fn *fn, const char *name)
         cuzk_fp_sqr((cuzk_fp_t *)(lib + 6 * i), (const cuzk_fp_t *)x);
     }
     check_op(fn, name, &fp, 0, a, a, a, a, k, lib, got);
+    /* Fp Karatsuba product: lazy inputs below 2p, as pairs() makes them */
+    k = pairs(a, b, e, ne, p2, 6, nr, cap);
+    for (size_t i = 0; i < k; i++) {
+        cuzk_fp_t x, y;
+        canon(x.l, a + 6 * i, &fp);
+        canon(y.l, b + 6 * i, &fp);
+        cuzk_fp_mul((cuzk_fp_t *)(lib + 6 * i), &x, &y);
+    }
+    check_op(fn, name, &fp, 3, a, b, a, a, k, lib, got);
 
     /* Fp sums: every pair (x, y) of edge values as (x, y, y, x), (x, y, random, random) and
      * (random, random, x, y); b and d also 2p (mul_sum allows it); then random quadruples. */
@@ -335,6 +388,7 @@ static void check_fn(sq_fn *fn, const char *name)
         has_2p = !below(b + 6 * i, p2, 6) || !below(d + 6 * i, p2, 6);
     CHECK(has_2p);
     check_op(fn, name, &fp, 1, a, b, c, d, k, lib, got);
+    check_op(fn, name, &fp, 4, a, b, c, d, k, lib, got);
     /* mul_diff: d < 2p (d = 2p, mul_sum's extra case, becomes 0) */
     for (size_t i = 0; i < k; i++) {
         if (!below(d + 6 * i, p2, 6))
@@ -349,6 +403,7 @@ static void check_fn(sq_fn *fn, const char *name)
         cuzk_fp_sub((cuzk_fp_t *)(lib + 6 * i), &x, &z);
     }
     check_op(fn, name, &fp, 2, a, b, c, d, k, lib, got);
+    check_op(fn, name, &fp, 5, a, b, c, d, k, lib, got);
 
     fld_clear(&fr);
     fld_clear(&fp);

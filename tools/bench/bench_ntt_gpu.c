@@ -110,14 +110,16 @@ static void field_variants(const bench_opts *o, int device)
 {
     static const char *const fields[2] = {"fr", "fp"};
     for (int f = 0; f < 2; f++)
-        for (int v = 1; v <= 13; v++) {
+        for (int v = 1; v <= 16; v++) {
             /* 4: the dedicated squaring (64-bit limbs); 5: the lazy [0, 2p) multiplication; 6: the
              * Fr multiplication specialised to r (the NTT's CUZK_GPU_MONT=4); 7, 8: the even/odd
              * multiplication (CUZK_GPU_MONT_MUL=7) and its lazy form; 9: 6 in the even/odd form
              * (the NTT's CUZK_GPU_MONT=5); 10, 11: the even/odd squaring (CUZK_GPU_MONT_SQR=2)
              * and its lazy form; 12: a b - c d with one reduction (mul_diff, Fp only); 13: Shoup's
-             * product by a constant (fr_shoup.cuh, the NTT's CUZK_GPU_MONT=6, Fr only). */
-            static const char *const kind[14] = {"",
+             * product by a constant (fr_shoup.cuh, the NTT's CUZK_GPU_MONT=6, Fr only); 14, 15:
+             * the Karatsuba multiplication (CUZK_GPU_MONT_KARA=1) and its lazy form; 16: 12 with
+             * Karatsuba products. */
+            static const char *const kind[17] = {"",
                                                  "mul_v1",
                                                  "mul_v2",
                                                  "mul_v3",
@@ -130,9 +132,11 @@ static void field_variants(const bench_opts *o, int device)
                                                  "sqr_v7",
                                                  "sqr_v7_lazy",
                                                  "mulsub_v7_lazy",
-                                                 "mul_shoup"};
-            if (((v == 5 || v == 8 || v == 11 || v == 12) && f == 0) ||
-                ((v == 6 || v == 9 || v == 13) && f == 1))
+                                                 "mul_shoup",
+                                                 "mul_ka",
+                                                 "mul_ka_lazy",
+                                                 "mulsub_ka_lazy"};
+            if (!cuzk__gpu_field_variant_ok(f, -1, v))
                 continue;
             char name[32];
             snprintf(name, sizeof name, "%s_%s", fields[f], kind[v]);
