@@ -27,6 +27,18 @@ cuzk_status cuzk_gpu_bases_upload_g1(cuzk_gpu_bases **out, int device,
 cuzk_status cuzk_gpu_bases_upload_g2(cuzk_gpu_bases **out, int device,
                                      const cuzk_g2_affine_t *bases,
                                      size_t n) CUZK_WARN_UNUSED_RESULT;
+/* Precomputes, on the device, 2^(c j) P for every G1 base P of |b| and j < ceil(255 / c) (the
+ * fixed-base technique of facts/gpu-techniques.md section 6, item 2): every later
+ * cuzk_gpu_msm_g1_resident(_idx) and H MSM over any range of |b| then runs as one window of c
+ * bits over ceil(255 / c) entries per scalar: one sort, one bucket set, one reduction, no
+ * doublings between windows. The tables take ceil(255 / c) times the bases' device memory (12 x
+ * at c = 22) and about a second per 2^24 bases to build. |c| 0 picks the width for |b|'s size
+ * (22 at 2^24, 20 at 2^20). A second call replaces the tables. Returns CUZK_ERR_INVALID_ARG for
+ * NULL, G2 bases, c outside 8..23 or more than 2^31 table entries; CUZK_ERR_NOMEM when the
+ * tables do not fit on the device (|b| is then as before, without tables). */
+cuzk_status cuzk_gpu_bases_precompute(cuzk_gpu_bases *b, unsigned c) CUZK_WARN_UNUSED_RESULT;
+/* The window width of |b|'s precomputed tables, 0 when it has none. */
+unsigned cuzk_gpu_bases_precomputed(const cuzk_gpu_bases *b);
 /* NULL is a no-op. */
 void cuzk_gpu_bases_free(cuzk_gpu_bases *b);
 /* Number of bases held. */

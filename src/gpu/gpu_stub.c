@@ -167,6 +167,18 @@ cuzk_status cuzk_gpu_bases_upload_g2(cuzk_gpu_bases **out, int device,
     return NO_DEVICE_("gpu bases g2");
 }
 
+cuzk_status cuzk_gpu_bases_precompute(cuzk_gpu_bases *b, unsigned c)
+{
+    (void)b, (void)c;
+    return NO_DEVICE_("gpu bases precompute");
+}
+
+unsigned cuzk_gpu_bases_precomputed(const cuzk_gpu_bases *b)
+{
+    (void)b;
+    return 0;
+}
+
 void cuzk_gpu_bases_free(cuzk_gpu_bases *b)
 {
     (void)b;

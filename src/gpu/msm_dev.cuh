@@ -90,6 +90,9 @@ struct cuzk_gpu_bases {
     int group; /* 1 or 2 */
     size_t n;
     cuzk_gpu_buf buf;
+    /* cuzk_gpu_bases_precompute: pre_nw rows of n bases (row j: 2^(pre_c j) P), else empty */
+    cuzk_gpu_buf pre;
+    unsigned pre_c = 0, pre_nw = 0;
 };
 
 struct gm_dev_exec {
@@ -286,7 +289,7 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
                        const uint8_t *d_bases, const uint64_t *d_scalars, size_t n,
                        cuzk_gpu_timing *timing,
                        void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
-                       const uint32_t *d_idx = NULL)
+                       const uint32_t *d_idx = NULL, const gm_pre *pre = NULL)
 {
     typedef typename G::F F;
     gm_cache &cc = gm_cache_of(dev.id);
@@ -303,10 +306,22 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
             m = nz ? nz : 1;
         }
     }
+    /* Precomputed bases: one window over pre->nw entries per scalar (gm_msm_windows). */
     gm_plan p;
-    gm_plan_make<G>(&p, m, gm_budget(cc));
-    size_t sortb = gm_sort_bytes(m, p.c);
-    cc.ws.reserve(gm_msm_ws_bytes<G>(&p, m, sortb));
+    size_t ne = m;
+    if (pre) {
+        gm_plan_merged<G>(&p, pre->c);
+        ne = (size_t)pre->nw * m;
+    } else {
+        gm_plan_make<G>(&p, m, gm_budget(cc));
+    }
+    size_t sortb = gm_sort_bytes(ne, p.c), need = gm_msm_ws_bytes<G>(&p, ne, sortb);
+    if (pre && need > gm_budget(cc))
+        cuzk_gpu_throw_(CUZK_ERR_NOMEM,
+                        "msm over precomputed bases: %zu entries need %zu MiB of device memory, "
+                        "%zu MiB free",
+                        ne, need >> 20, gm_budget(cc) >> 20);
+    cc.ws.reserve(need);
     std::vector<uint64_t> wins((size_t)p.nwin * 4 * F::LIMBS);
     gm_dev_exec ex = {dev.stream,  cc.ws.as<uint8_t>(),
                       cc.ws.bytes, 0,
@@ -314,7 +329,8 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
                       &tm,         gm_env_uint("CUZK_GPU_MSM_PROFILE", 0) != 0,
                       {}};
     ex.sort_tmp = ex.alloc<uint8_t>(sortb);
-    gm_msm_windows<G>(ex, wins.data(), &p, d_bases, d_scalars, m, idx, d_idx != NULL);
+    gm_msm_windows<G>(ex, wins.data(), &p, d_bases, d_scalars, m, idx, d_idx != NULL,
+                      pre ? pre->nw : 0, pre ? pre->stride : 0);
     tm.mark(3);
     CUZK_CUDA(cudaStreamSynchronize(dev.stream));
     ex.profile_report(&p, m);
@@ -332,7 +348,8 @@ template <class G>
 static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bases,
                         const uint8_t *d_bases, const cuzk_fr_t *scalars, size_t n,
                         cuzk_gpu_timing *timing,
-                        void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *))
+                        void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
+                        const gm_pre *pre = NULL)
 {
     cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
     std::lock_guard<std::mutex> lock(dev.mu);
@@ -350,7 +367,7 @@ static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bas
         CUZK_CUDA(cudaMemcpyAsync(cc.bases.p, h_bases, bbytes, cudaMemcpyHostToDevice, dev.stream));
     CUZK_CUDA(cudaMemcpyAsync(cc.scalars.p, scalars, sbytes, cudaMemcpyHostToDevice, dev.stream));
     tm.mark(1);
-    gm_msm_run<G>(dev, tm, out, d_bases, cc.scalars.as<uint64_t>(), n, timing, combine);
+    gm_msm_run<G>(dev, tm, out, d_bases, cc.scalars.as<uint64_t>(), n, timing, combine, NULL, pre);
 }
 
 /* One MSM of |m| (base index, scalar) pairs over resident bases: idx and scalars on the host,
@@ -360,7 +377,8 @@ static void gm_msm_idx_call(int device, typename G::host_jac *out, const uint8_t
                             const uint32_t *idx, const cuzk_fr_t *scalars, size_t m,
                             cuzk_gpu_timing *timing,
                             void (*combine)(typename G::host_jac *, const uint64_t *,
-                                            const gm_plan *))
+                                            const gm_plan *),
+                            const gm_pre *pre = NULL)
 {
     cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
     std::lock_guard<std::mutex> lock(dev.mu);
@@ -376,7 +394,7 @@ static void gm_msm_idx_call(int device, typename G::host_jac *out, const uint8_t
         cudaMemcpyAsync(cc.sel.p, idx, m * sizeof(uint32_t), cudaMemcpyHostToDevice, dev.stream));
     tm.mark(1);
     gm_msm_run<G>(dev, tm, out, d_bases, cc.scalars.as<uint64_t>(), m, timing, combine,
-                  cc.sel.as<uint32_t>());
+                  cc.sel.as<uint32_t>(), pre);
 }
 
 /* One batch addition over host or resident bases, bitmap on the host. */

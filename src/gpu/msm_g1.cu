@@ -67,6 +67,14 @@ extern "C" cuzk_status cuzk_gpu_msm_g1(int device, cuzk_g1_jac_t *out,
 
 /* ---- resident bases ------------------------------------------------------------------------ */
 
+/* Base |first| of resident set |b|: in the precomputed table when there is one (its row 0 is
+ * the bases; row j of entry i at i + j n). */
+static const uint8_t *g1_resident_bases(const cuzk_gpu_bases *b, size_t first)
+{
+    const cuzk_gpu_buf &buf = b->pre_nw ? b->pre : b->buf;
+    return buf.as<uint8_t>() + first * gm_g1::AFF_BYTES;
+}
+
 extern "C" cuzk_status cuzk_gpu_bases_upload_g1(cuzk_gpu_bases **out, int device,
                                                 const cuzk_g1_affine_t *bases, size_t n)
 {
@@ -78,6 +86,40 @@ extern "C" cuzk_status cuzk_gpu_bases_upload_g1(cuzk_gpu_bases **out, int device
     });
 }
 
+extern "C" cuzk_status cuzk_gpu_bases_precompute(cuzk_gpu_bases *b, unsigned c)
+{
+    if (!b || b->group != 1 || (c && (c < 8 || c > GM_MAX_WINDOW)))
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "gpu bases precompute: NULL argument, G2 bases or c = %u outside 8..%d", c,
+                         GM_MAX_WINDOW);
+    if (!c)
+        c = gm_window_merged(b->n);
+    const unsigned nw = (255 + c - 1) / c;
+    if ((double)nw * (double)b->n >= (double)GM_MAX_N)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "gpu bases precompute: %u rows of %zu bases exceed 2^31 entries", nw, b->n);
+    return cuzk_gpu_guard_("gpu bases precompute", [&] {
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(b->device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        b->pre.release(); /* a second call replaces the tables */
+        b->pre_c = b->pre_nw = 0;
+        b->pre.reserve((size_t)nw * b->n * gm_g1::AFF_BYTES);
+        gm_dev_exec ex = {dev.stream, NULL, 0, 0, NULL, 0, NULL, false, {}};
+        typename gm_precompute<gm_g1>::Args a = {b->buf.as<uint8_t>(), b->pre.as<uint8_t>(), b->n, c,
+                                                 nw};
+        ex.launch<gm_precompute<gm_g1>>(a, b->n, 1);
+        CUZK_CUDA(cudaStreamSynchronize(dev.stream));
+        b->pre_c = c;
+        b->pre_nw = nw;
+    });
+}
+
+extern "C" unsigned cuzk_gpu_bases_precomputed(const cuzk_gpu_bases *b)
+{
+    return b ? b->pre_c : 0;
+}
+
 extern "C" void cuzk_gpu_bases_free(cuzk_gpu_bases *b)
 {
     if (!b)
@@ -86,6 +128,7 @@ extern "C" void cuzk_gpu_bases_free(cuzk_gpu_bases *b)
     if (cudaGetDevice(&cur) == cudaSuccess && cur != b->device)
         (void)cudaSetDevice(b->device);
     b->buf.release();
+    b->pre.release();
     if (cur >= 0 && cur != b->device)
         (void)cudaSetDevice(cur);
     delete b;
@@ -111,8 +154,9 @@ extern "C" cuzk_status cuzk_gpu_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_g
                 memset(timing, 0, sizeof *timing);
             return;
         }
-        gm_msm_call<gm_g1>(b->device, &r, NULL, b->buf.as<uint8_t>() + first * gm_g1::AFF_BYTES,
-                           scalars, n, timing, g1_combine);
+        gm_pre pre = {b->n, b->pre_c, b->pre_nw};
+        gm_msm_call<gm_g1>(b->device, &r, NULL, g1_resident_bases(b, first), scalars, n, timing,
+                           g1_combine, b->pre_nw ? &pre : NULL);
     });
     if (s == CUZK_OK)
         *out = r;
@@ -141,8 +185,9 @@ extern "C" cuzk_status cuzk_gpu_msm_g1_resident_idx(cuzk_g1_jac_t *out, const cu
                 memset(timing, 0, sizeof *timing);
             return;
         }
-        gm_msm_idx_call<gm_g1>(b->device, &r, b->buf.as<uint8_t>() + first * gm_g1::AFF_BYTES, idx,
-                               scalars, m, timing, g1_combine);
+        gm_pre pre = {b->n, b->pre_c, b->pre_nw};
+        gm_msm_idx_call<gm_g1>(b->device, &r, g1_resident_bases(b, first), idx, scalars, m, timing,
+                               g1_combine, b->pre_nw ? &pre : NULL);
     });
     if (s == CUZK_OK)
         *out = r;
@@ -191,8 +236,10 @@ extern "C" cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk
         /* h never leaves the device: it is the MSM's scalar vector (same limb layout). */
         tm.mark(0);
         tm.mark(1);
-        gm_msm_run<gm_g1>(dev, tm, &r, b->buf.as<uint8_t>() + first * gm_g1::AFF_BYTES,
-                          reinterpret_cast<const uint64_t *>(h), n - 1, msm_timing, g1_combine);
+        gm_pre pre = {b->n, b->pre_c, b->pre_nw};
+        gm_msm_run<gm_g1>(dev, tm, &r, g1_resident_bases(b, first),
+                          reinterpret_cast<const uint64_t *>(h), n - 1, msm_timing, g1_combine,
+                          NULL, b->pre_nw ? &pre : NULL);
     });
     if (s == CUZK_OK)
         *out = r;

@@ -77,6 +77,7 @@ template <class G> struct gm_digits {
         uint32_t *vals;     /* [nw][n] */
         const uint32_t *idx; /* NULL, or entry e is base idx[e] (and scalar idx[e] ...) */
         bool compact;        /* ... unless compact: then scalar e */
+        size_t stride;       /* precomputed bases: window g's base is i + g stride (else 0) */
     };
     static GM_HD void run(const Args &a, size_t e, unsigned)
     {
@@ -96,7 +97,7 @@ template <class G> struct gm_digits {
             int32_t d = gm_digit(k, a.w0 + g, a.c);
             uint32_t neg = (d < 0) ^ flip;
             a.keys[g * a.n + e] = (uint32_t)(d < 0 ? -d : d);
-            a.vals[g * a.n + e] = (uint32_t)i | (neg << 31);
+            a.vals[g * a.n + e] = (uint32_t)(i + g * a.stride) | (neg << 31);
         }
     }
 };
@@ -278,6 +279,89 @@ template <class G> struct gm_to_host {
         F::store(o + F::LIMBS, p.y);
         F::store(o + 2 * F::LIMBS, p.zz);
         F::store(o + 3 * F::LIMBS, p.zzz);
+    }
+};
+
+/* ---- precomputed multiples of resident bases (G1) ----------------------------------------- */
+
+/* Row j < nw of the table (rows of n entries, the host affine layout) holds 2^(c j) P for base
+ * P = bases[t]; row 0 is P itself. With window g's digit of scalar i added to base (g, i), an
+ * MSM over all windows becomes one window of nw n entries: one sort, one bucket set, one
+ * reduction and no doublings between windows (facts/gpu-techniques.md section 6, item 2). An
+ * infinity base is infinity in every row. */
+template <class G> struct gm_precompute {
+    typedef typename G::F F;
+    typedef typename F::T E;
+    typedef gm_pt<F> P;
+    typedef typename P::X X;
+    static_assert(sizeof(E) == 48, "gm_precompute: G1 only (the inversion is Fp's)");
+    struct Args {
+        const uint8_t *bases;
+        uint8_t *table;
+        size_t n;
+        unsigned c, nw;
+    };
+
+    /* r = a^(p - 2) = a^-1 for a != 0: square and multiply from bit 380, p's top bit. */
+    static GM_HD void inv(E &r, const E &a)
+    {
+        r = a;
+        for (int bit = 379; bit >= 0; bit--) {
+            uint32_t w = fp_params::m(bit >> 5) - (bit < 32 ? 2u : 0u); /* p - 2: no borrow */
+            F::sqr(r, r);
+            if ((w >> (bit & 31)) & 1)
+                F::mul(r, r, a);
+        }
+    }
+
+    static GM_HD void put(const Args &a, unsigned j, size_t t, const E &x, const E &y, bool inf)
+    {
+        uint8_t *o = a.table + ((size_t)j * a.n + t) * G::AFF_BYTES;
+        uint64_t *l = (uint64_t *)o;
+        if (inf) {
+            for (unsigned i = 0; i < 2 * F::LIMBS; i++)
+                l[i] = 0;
+        } else {
+            F::store(l, x);
+            F::store(l + F::LIMBS, y);
+        }
+        for (size_t b = G::INF_OFF; b < G::AFF_BYTES; b++)
+            o[b] = 0;
+        o[G::INF_OFF] = inf ? 1 : 0;
+    }
+
+    static GM_HD void run(const Args &a, size_t t, unsigned)
+    {
+        const bool inf = gm_base_is_inf<G>(a.bases, t);
+        gm_aff<F> q;
+        X acc;
+        if (inf) {
+            F::zero(q.x);
+            F::zero(q.y);
+            P::set_inf(acc);
+        } else {
+            gm_load_base<G>(q, a.bases, t, 0);
+            P::from_aff(acc, q);
+        }
+        put(a, 0, t, q.x, q.y, inf);
+        for (unsigned j = 1; j < a.nw; j++) {
+            for (unsigned k = 0; k < a.c; k++)
+                P::dbl(acc, acc);
+            const bool pinf = P::is_inf(acc);
+            E x, y;
+            F::zero(x);
+            F::zero(y);
+            if (!pinf) { /* x = X / ZZ, y = Y / ZZZ with one inversion of ZZ ZZZ */
+                E z, zi;
+                F::mul(z, acc.zz, acc.zzz);
+                inv(zi, z);
+                F::mul(x, acc.x, zi);
+                F::mul(x, x, acc.zzz);
+                F::mul(y, acc.y, zi);
+                F::mul(y, y, acc.zz);
+            }
+            put(a, j, t, x, y, pinf);
+        }
     }
 };
 

@@ -114,6 +114,48 @@ template <class G> static size_t gm_pass_bytes(const gm_plan *p, size_t n, unsig
     return per * g + n / 2 + (64u << 20);
 }
 
+/* Precomputed bases (gm_precompute): window width c, nw rows of stride bases each. */
+struct gm_pre {
+    size_t stride;
+    unsigned c, nw;
+};
+
+/* Window width of a merged MSM over precomputed bases of |n| points: minimises nw n A +
+ * buckets R (one reduction), gm_window's A and R, between 8 and GM_MAX_WINDOW bits: c = 20 at
+ * 2^20 (13 rows of bases), 22 at 2^24 (12 rows). */
+static inline unsigned gm_window_merged(size_t n)
+{
+    unsigned best = 8;
+    double best_cost = -1;
+    for (unsigned c = 8; c <= GM_MAX_WINDOW; c++) {
+        double cost = (double)((255 + c - 1) / c) * (double)n * 10.0 +
+                      (double)((size_t)1 << (c - 1)) * 40.0;
+        if (best_cost < 0 || cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
+}
+
+/* The plan of a merged MSM: one window of c bits over every (row, point) entry. */
+template <class G> static void gm_plan_merged(gm_plan *p, unsigned c)
+{
+    p->c = c;
+    p->nwin = 1;
+    p->group = 1;
+    p->nb = (size_t)1 << (c - 1);
+    p->L0 = gm_env_uint("CUZK_GPU_MSM_CHUNK", GM_L0);
+    if (p->L0 < 2)
+        p->L0 = 2;
+    p->L1 = GM_L1;
+    uint32_t seg = gm_env_uint("CUZK_GPU_MSM_SEG", sizeof(typename G::F::T) > 48 ? GM_SEG / 2 : GM_SEG);
+    seg = seg < 1 ? 1 : seg;
+    p->S = p->nb < seg ? (uint32_t)p->nb : seg;
+    p->K = GM_SUMK;
+    p->nseg = gm_div_up(p->nb, p->S);
+}
+
 template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
 {
     p->c = gm_window(n);
@@ -145,15 +187,19 @@ template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
  * base and scalar i): on success
  * |wins| (host memory, nwin x 4 x F::LIMBS limbs, host XYZZ layout) holds window w's sum
  * sum_b (b+1) B_b at index w. Returns false on an executor failure.
+ * With |merge| > 1 (precomputed bases, a one-window plan from gm_plan_merged): window g < merge
+ * of scalar i is an entry of the one window, base i + g |stride| of |d_bases| (the table), and
+ * the merge n entries are sorted, accumulated and reduced together.
  */
 template <class G, class E>
 static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_t *d_bases,
-                           const uint64_t *d_scalars, size_t n, const uint32_t *d_idx = NULL,
-                           bool compact = false)
+                           const uint64_t *d_scalars, size_t ns, const uint32_t *d_idx = NULL,
+                           bool compact = false, unsigned merge = 0, size_t stride = 0)
 {
     typedef typename G::F F;
     typedef typename gm_pt<F>::X X;
     const unsigned G_ = p->group;
+    const size_t n = merge > 1 ? (size_t)merge * ns : ns; /* entries per window */
     const size_t om0 = gm_level_out(n, p->L0), om1 = gm_level_out(om0, p->L1);
     const size_t tmpn = gm_div_up(p->nseg, p->K);
     X *d_wins = ex.template alloc<X>(p->nwin);
@@ -172,11 +218,13 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
     }
     for (unsigned w0 = 0; w0 < p->nwin && ex.ok(); w0 += G_) {
         unsigned nw = p->nwin - w0 < G_ ? p->nwin - w0 : G_;
-        /* 1. digits */
-        typename gm_digits<G>::Args da = {d_scalars, d_bases, n,  p->c,  w0,
-                                          nw,        k0,      v0, d_idx, compact};
+        /* 1. digits (merged: the merge windows of each scalar, rows of ns = one row of n) */
+        typename gm_digits<G>::Args da = {d_scalars, d_bases, ns, p->c, w0,
+                                          merge > 1 ? merge : nw,
+                                          k0,        v0,      d_idx, compact,
+                                          merge > 1 ? stride : 0};
         ex.mark(GM_PH_DIGITS);
-        ex.template launch<gm_digits<G>>(da, n, 1);
+        ex.template launch<gm_digits<G>>(da, ns, 1);
         ex.mark(GM_PH_SORT);
         /* 2. sort each window's pairs by key */
         int sel = -1;

@@ -148,6 +148,23 @@ static void one_case(const char *gname, const AFF *pts, size_t n, int sk, int la
     printf("%s msm n=%zu scalars=%s bases=%d c=%u nwin=%u: %s\n", gname, n, SC_NAME[sk], layout,
            p.c, p.nwin, ok ? "ok" : "MISMATCH");
     failures += !ok;
+    /* G1: precomputed multiples (gm_precompute) and the merged one-window MSM over them */
+    if constexpr (sizeof(typename G::F::T) == 48) {
+        const unsigned c = window ? window + 5 : 8, nwr = (255 + c - 1) / c;
+        uint8_t *table = (uint8_t *)calloc((size_t)nwr * n, G::AFF_BYTES);
+        typename gm_precompute<G>::Args pa = {(const uint8_t *)b, table, n, c, nwr};
+        ex.launch<gm_precompute<G>>(pa, n, 1);
+        gm_plan pm;
+        gm_plan_merged<G>(&pm, c);
+        std::vector<uint64_t> w1(4 * G::F::LIMBS);
+        gm_msm_windows<G>(ex, w1.data(), &pm, table, (const uint64_t *)k, n, NULL, false, nwr, n);
+        combine(&got, w1.data(), &pm);
+        ok = eq(&got, &want);
+        printf("%s msm precomputed n=%zu scalars=%s bases=%d c=%u rows=%u: %s\n", gname, n,
+               SC_NAME[sk], layout, c, nwr, ok ? "ok" : "MISMATCH");
+        failures += !ok;
+        free(table);
+    }
     /* batch addition over a random bitmap */
     size_t nw = (n + 63) / 64;
     uint64_t *bm = (uint64_t *)calloc(nw, 8);

@@ -350,6 +350,66 @@ CUZK_TEST(gpu_msm_resident)
     cuzk_pool_destroy(pool);
 }
 
+/* Precomputed multiples of resident G1 bases (cuzk_gpu_bases_precompute): the one-window MSM
+ * over them, for sub-ranges, every scalar kind, sparse scalars and (index, scalar) pairs, with
+ * c = 8 (32 rows), 13 and the automatic width, equals the CPU; G2 bases and a bad width are
+ * refused; each call replaces the tables of the one before. */
+CUZK_TEST(gpu_msm_precompute)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    const size_t n = 20000;
+    cuzk_g1_affine_t *b1 = g1_bases(n, BASES_SOME_INFINITY);
+    cuzk_g2_affine_t *b2 = g2_bases(16, BASES_DISTINCT);
+    cuzk_gpu_bases *r1 = NULL, *r2 = NULL;
+    CHECK_OK(cuzk_gpu_bases_upload_g1(&r1, -1, b1, n));
+    CHECK_OK(cuzk_gpu_bases_upload_g2(&r2, -1, b2, 16));
+    CHECK(cuzk_gpu_bases_precomputed(r1) == 0);
+    CHECK(cuzk_gpu_bases_precompute(r2, 0) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_gpu_bases_precompute(r1, 7) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_gpu_bases_precompute(r1, 24) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_gpu_bases_precompute(NULL, 8) == CUZK_ERR_INVALID_ARG);
+    static const unsigned widths[] = {8, 13, 0};
+    static const size_t ranges[][2] = {{0, 20000}, {0, 1}, {3, 9000}, {12345, 7655}, {19999, 1}};
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+        CHECK_OK(cuzk_gpu_bases_precompute(r1, widths[w]));
+        const unsigned c = cuzk_gpu_bases_precomputed(r1);
+        CHECK(c >= 8 && c <= 23 && (!widths[w] || c == widths[w]));
+        for (int sk = 0; sk < SC_COUNT; sk++) {
+            cuzk_fr_t *k = make_scalars(n, sk);
+            const size_t *rg = ranges[(w + (size_t)sk) % 5];
+            cuzk_g1_jac_t got, want;
+            CHECK_OK(cuzk_gpu_msm_g1_resident(&got, r1, rg[0], k, rg[1], NULL));
+            CHECK_OK(cuzk_g1_msm(&want, b1 + rg[0], k, rg[1], pool));
+            CHECK_MSG(g1_same(&got, &want), "precomputed (c = %u) g1 msm [%zu, +%zu), %s", c,
+                      rg[0], rg[1], SC_NAME[sk]);
+            cuzk_free(k);
+        }
+        /* (index, scalar) pairs from base 100 on: every third base, some twice */
+        const size_t m = 4000;
+        uint32_t *idx = cuzk_alloc_array(m, sizeof *idx);
+        cuzk_g1_affine_t *g = cuzk_alloc_array(m, sizeof *g);
+        cuzk_fr_t *k = make_scalars(m, SC_RANDOM);
+        CHECK(idx && g);
+        for (size_t j = 0; j < m; j++) {
+            idx[j] = (uint32_t)((j % 7 == 0 ? j / 2 : 3 * j) % (n - 100));
+            g[j] = b1[100 + idx[j]];
+        }
+        cuzk_g1_jac_t got, want;
+        CHECK_OK(cuzk_gpu_msm_g1_resident_idx(&got, r1, 100, idx, k, m, NULL));
+        CHECK_OK(cuzk_g1_msm(&want, g, k, m, pool));
+        CHECK_MSG(g1_same(&got, &want), "precomputed (c = %u) g1 msm of index pairs", c);
+        cuzk_free(idx);
+        cuzk_free(g);
+        cuzk_free(k);
+    }
+    cuzk_gpu_bases_free(r1);
+    cuzk_gpu_bases_free(r2);
+    cuzk_free(b1);
+    cuzk_free(b2);
+    cuzk_pool_destroy(pool);
+}
+
 CUZK_TEST(gpu_msm_args)
 {
     need_device();

@@ -6,7 +6,8 @@
  *                  [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]
  *                  [--endo auto|on|off] [--window C] [--chunks K] [--op msm|batch-add]
  *                  [--density PCT]
- *                  [--resident] [--pinned] [--check] [--iters N] [--warmup W] [--x8 on|off]
+ *                  [--resident [--precompute C]] [--pinned] [--check] [--iters N] [--warmup W]
+ *                  [--x8 on|off]
  *                  [--json]
  *   cuzk-bench msm --pin-gib G[,G...] [--json]
  *
@@ -25,7 +26,9 @@
  * env CUZK_GPU): after the wall-time line comes a line of CUDA-event times per call, "total"
  * with the host <-> device transfers included and "compute" with the kernels only (no
  * transfers). --resident uploads the bases once (cuzk_gpu_bases_upload_gX) so that each call
- * moves only its scalars or bitmap (the SRS case). --pinned allocates the host arrays (bases,
+ * moves only its scalars or bitmap (the SRS case); --precompute C (G1 MSM) then builds their
+ * multiples 2^(C j) P once (cuzk_gpu_bases_precompute, C = 0: its own width) and every call runs
+ * as one window over them; --check then checks that path. --pinned allocates the host arrays (bases,
  * scalars, bitmap) with cuzk_gpu_host_alloc, so transfers run at the PCIe rate instead of through
  * the driver's pageable staging. --check compares one result with the CPU
  * (threads: --threads) first. --endo (the endomorphism split, "_endo" in the name when used),
@@ -298,6 +301,7 @@ static bool check_cuda(msm_bench *b)
         cuzk_g1_jac_t g, c;
         cuzk_g1_affine_t x, y;
         s1 = b->batch_add ? cuzk_gpu_batch_add_g1(-1, &g, b->b1, b->bitmap, b->n, NULL)
+             : b->rb      ? cuzk_gpu_msm_g1_resident(&g, b->rb, 0, b->k, b->n, NULL)
                           : cuzk_gpu_msm_g1(-1, &g, b->b1, b->k, b->n, NULL);
         s2 = b->batch_add ? cuzk_g1_batch_add(&c, b->b1, b->bitmap, b->n, b->pool)
                           : cuzk_g1_msm(&c, b->b1, b->k, b->n, b->pool);
@@ -309,6 +313,7 @@ static bool check_cuda(msm_bench *b)
         cuzk_g2_jac_t g, c;
         cuzk_g2_affine_t x, y;
         s1 = b->batch_add ? cuzk_gpu_batch_add_g2(-1, &g, b->b2, b->bitmap, b->n, NULL)
+             : b->rb      ? cuzk_gpu_msm_g2_resident(&g, b->rb, 0, b->k, b->n, NULL)
                           : cuzk_gpu_msm_g2(-1, &g, b->b2, b->k, b->n, NULL);
         s2 = b->batch_add ? cuzk_g2_batch_add(&c, b->b2, b->bitmap, b->n, b->pool)
                           : cuzk_g2_msm(&c, b->b2, b->k, b->n, b->pool);
@@ -340,7 +345,8 @@ static int usage_err(const char *what)
         "                      [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]\n"
         "                      [--endo auto|on|off]\n"
         "                      [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]\n"
-        "                      [--resident] [--pinned] [--check] [--iters N] [--warmup W]\n"
+        "                      [--resident [--precompute C]] [--pinned] [--check] [--iters N]\n"
+        "                      [--warmup W]\n"
         "                      [--x8 on|off] [--json]\n"
         "       cuzk-bench msm --pin-gib G[,G...] [--json]   (host memory for transfers)\n",
         what);
@@ -395,6 +401,7 @@ int bench_msm_main(int argc, char **argv)
         o.iters = (unsigned)strtoul(env, NULL, 10);
     msm_bench b = {0};
     unsigned log_n = 16, threads = 1, window = 0, chunks = 0, density = 50;
+    int precompute = -1; /* --precompute C: the resident G1 bases' tables (0: automatic width) */
     const char *group = "g1", *accum = "auto", *scalars = "random", *op = "msm";
     const char *endo = "auto";
     const char *backend = "cpu";
@@ -454,6 +461,8 @@ int bench_msm_main(int argc, char **argv)
             op = v;
         else if (strcmp(key, "--density") == 0)
             density = (unsigned)strtoul(v, NULL, 10);
+        else if (strcmp(key, "--precompute") == 0)
+            precompute = (int)strtoul(v, NULL, 10);
         else if (strcmp(key, "--iters") == 0)
             o.iters = (unsigned)strtoul(v, NULL, 10);
         else if (strcmp(key, "--warmup") == 0)
@@ -482,6 +491,8 @@ int bench_msm_main(int argc, char **argv)
     }
     if ((b.resident || check || b.pinned) && !b.cuda)
         return usage_err("--resident, --pinned and --check need --backend cuda");
+    if (precompute >= 0 && (!b.resident || strcmp(group, "g1") != 0 || strcmp(op, "msm") != 0))
+        return usage_err("--precompute needs --resident, --group g1 and --op msm");
     if (log_n > 28)
         return usage_err("--log-n must be at most 28");
     if (threads == 0 || threads > 1024)
@@ -572,8 +583,6 @@ int bench_msm_main(int argc, char **argv)
     }
     o.threads = threads;
     if (b.cuda) {
-        if (check && !check_cuda(&b))
-            goto done;
         if (b.resident) {
             cuzk_status s = b.g2 ? cuzk_gpu_bases_upload_g2(&b.rb, -1, b.b2, b.n)
                                  : cuzk_gpu_bases_upload_g1(&b.rb, -1, b.b1, b.n);
@@ -582,13 +591,30 @@ int bench_msm_main(int argc, char **argv)
                 goto done;
             }
         }
+        if (precompute >= 0) {
+            struct timespec t0, t1;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            if (cuzk_gpu_bases_precompute(b.rb, (unsigned)precompute) != CUZK_OK) {
+                fprintf(stderr, "cuzk-bench msm: %s\n", cuzk_last_error());
+                goto done;
+            }
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            printf("  precompute: c = %u, %u rows of bases, %.1f ms (once)\n",
+                   cuzk_gpu_bases_precomputed(b.rb), (255 + cuzk_gpu_bases_precomputed(b.rb) - 1) /
+                   cuzk_gpu_bases_precomputed(b.rb),
+                   (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+            fflush(stdout);
+        }
+        if (check && !check_cuda(&b))
+            goto done;
         char name[96];
         if (b.batch_add)
             snprintf(name, sizeof name, "%s_batch_add_cuda%s%s_d%u", group,
                      b.resident ? "_resident" : "", b.pinned ? "_pinned" : "", density);
         else
-            snprintf(name, sizeof name, "%s_msm_%s_cuda%s%s", group, binary ? "binary" : "random",
-                     b.resident ? "_resident" : "", b.pinned ? "_pinned" : "");
+            snprintf(name, sizeof name, "%s_msm_%s_cuda%s%s%s", group,
+                     binary ? "binary" : "random", b.resident ? "_resident" : "",
+                     precompute >= 0 ? "_precomputed" : "", b.pinned ? "_pinned" : "");
         b.ngpu = 0;
         bench_run(&o, name, b.n, body, &b);
         print_gpu(&b, name, o.json);
