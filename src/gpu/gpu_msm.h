@@ -35,7 +35,8 @@ cuzk_status cuzk_gpu_bases_upload_g2(cuzk_gpu_bases **out, int device,
  * at c = 22) and about a second per 2^24 bases to build. |c| 0 picks the width for |b|'s size
  * (22 at 2^24, 20 at 2^20). A second call replaces the tables. Returns CUZK_ERR_INVALID_ARG for
  * NULL, G2 bases, c outside 8..23 or more than 2^31 table entries; CUZK_ERR_NOMEM when the
- * tables do not fit on the device (|b| is then as before, without tables). */
+ * tables do not fit on the device (|b| then has none; its bases are unchanged). An MSM over the
+ * tables fails with CUZK_ERR_NOMEM when its nw n sorted entries do not fit beside them. */
 cuzk_status cuzk_gpu_bases_precompute(cuzk_gpu_bases *b, unsigned c) CUZK_WARN_UNUSED_RESULT;
 /* The window width of |b|'s precomputed tables, 0 when it has none. */
 unsigned cuzk_gpu_bases_precomputed(const cuzk_gpu_bases *b);

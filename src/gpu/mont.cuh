@@ -148,7 +148,8 @@ template <class F> struct mont_dev {
     }
 
     /* K = 2: the lazy forms, inputs and outputs in [0, 2m) (needs 4m < 2^(32N): Fp, not Fr). */
-    template <int K = 1> static CUZK_MONT_FN void add(uint32_t *r, const uint32_t *a, const uint32_t *b)
+    template <int K = 1>
+    static CUZK_MONT_FN void add(uint32_t *r, const uint32_t *a, const uint32_t *b)
     {
         CZ_CC;
         uint32_t t[N];
@@ -159,7 +160,8 @@ template <class F> struct mont_dev {
         reduce_once<K>(r, t);
     }
 
-    template <int K = 1> static CUZK_MONT_FN void sub(uint32_t *r, const uint32_t *a, const uint32_t *b)
+    template <int K = 1>
+    static CUZK_MONT_FN void sub(uint32_t *r, const uint32_t *a, const uint32_t *b)
     {
         CZ_CC;
         uint32_t t[N], mask;
@@ -694,8 +696,8 @@ template <class F> struct mont_dev {
         static_assert(H % 2 == 0, "prod_ka: N a multiple of 4");
         uint32_t da[H], db[H], zm[N], mid[N + 1];
         const uint32_t sa = abs_diff<H>(da, a, a + H), sb = abs_diff<H>(db, b, b + H);
-        prod_eo<H>(w, a, b);                 /* z0 = a0 b0 at words 0..N-1 */
-        prod_eo<H>(w + N, a + H, b + H);     /* z2 = a1 b1 at words N..2N-1 */
+        prod_eo<H>(w, a, b);             /* z0 = a0 b0 at words 0..N-1 */
+        prod_eo<H>(w + N, a + H, b + H); /* z2 = a1 b1 at words N..2N-1 */
         prod_eo<H>(zm, da, db);
         CZ_CC;
         CZ_ADD_CC(mid[0], w[0], w[N]);

@@ -270,8 +270,8 @@ static inline size_t gm_select_nonzero(gm_cache &cc, cudaStream_t st, const uint
     size_t off = (n * 4 + 255) & ~(size_t)255;
     cc.sel.reserve(off + 256 + tmp);
     uint32_t *out = cc.sel.as<uint32_t>(), *cnt = (uint32_t *)(cc.sel.as<uint8_t>() + off);
-    CUZK_CUDA(cub::DeviceSelect::If(cc.sel.as<uint8_t>() + off + 256, tmp, first, out, cnt,
-                                    (int)n, pred, st));
+    CUZK_CUDA(cub::DeviceSelect::If(cc.sel.as<uint8_t>() + off + 256, tmp, first, out, cnt, (int)n,
+                                    pred, st));
     uint32_t m = 0;
     CUZK_CUDA(cudaMemcpyAsync(&m, cnt, sizeof m, cudaMemcpyDeviceToHost, st));
     CUZK_CUDA(cudaStreamSynchronize(st));
@@ -373,12 +373,11 @@ static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bas
 /* One MSM of |m| (base index, scalar) pairs over resident bases: idx and scalars on the host,
  * idx[j] < the bases' range (checked by the caller). */
 template <class G>
-static void gm_msm_idx_call(int device, typename G::host_jac *out, const uint8_t *d_bases,
-                            const uint32_t *idx, const cuzk_fr_t *scalars, size_t m,
-                            cuzk_gpu_timing *timing,
-                            void (*combine)(typename G::host_jac *, const uint64_t *,
-                                            const gm_plan *),
-                            const gm_pre *pre = NULL)
+static void
+gm_msm_idx_call(int device, typename G::host_jac *out, const uint8_t *d_bases, const uint32_t *idx,
+                const cuzk_fr_t *scalars, size_t m, cuzk_gpu_timing *timing,
+                void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
+                const gm_pre *pre = NULL)
 {
     cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
     std::lock_guard<std::mutex> lock(dev.mu);

@@ -97,7 +97,8 @@ extern "C" cuzk_status cuzk_gpu_bases_precompute(cuzk_gpu_bases *b, unsigned c)
     const unsigned nw = (255 + c - 1) / c;
     if ((double)nw * (double)b->n >= (double)GM_MAX_N)
         return cuzk_fail(CUZK_ERR_INVALID_ARG,
-                         "gpu bases precompute: %u rows of %zu bases exceed 2^31 entries", nw, b->n);
+                         "gpu bases precompute: %u rows of %zu bases exceed 2^31 entries", nw,
+                         b->n);
     return cuzk_gpu_guard_("gpu bases precompute", [&] {
         cuzk_gpu_device &dev = cuzk_gpu_device_get_(b->device);
         std::lock_guard<std::mutex> lock(dev.mu);
@@ -106,8 +107,8 @@ extern "C" cuzk_status cuzk_gpu_bases_precompute(cuzk_gpu_bases *b, unsigned c)
         b->pre_c = b->pre_nw = 0;
         b->pre.reserve((size_t)nw * b->n * gm_g1::AFF_BYTES);
         gm_dev_exec ex = {dev.stream, NULL, 0, 0, NULL, 0, NULL, false, {}};
-        typename gm_precompute<gm_g1>::Args a = {b->buf.as<uint8_t>(), b->pre.as<uint8_t>(), b->n, c,
-                                                 nw};
+        typename gm_precompute<gm_g1>::Args a = {b->buf.as<uint8_t>(), b->pre.as<uint8_t>(), b->n,
+                                                 c, nw};
         ex.launch<gm_precompute<gm_g1>>(a, b->n, 1);
         CUZK_CUDA(cudaStreamSynchronize(dev.stream));
         b->pre_c = c;

@@ -72,9 +72,9 @@ template <class G> struct gm_digits {
         const uint64_t *scalars; /* Montgomery Fr, 4 limbs each */
         const uint8_t *bases;    /* for the infinity flags */
         size_t n;
-        unsigned c, w0, nw; /* window width, first window of the group, windows in the group */
-        uint32_t *keys;     /* [nw][n] */
-        uint32_t *vals;     /* [nw][n] */
+        unsigned c, w0, nw;  /* window width, first window of the group, windows in the group */
+        uint32_t *keys;      /* [nw][n] */
+        uint32_t *vals;      /* [nw][n] */
         const uint32_t *idx; /* NULL, or entry e is base idx[e] (and scalar idx[e] ...) */
         bool compact;        /* ... unless compact: then scalar e */
         size_t stride;       /* precomputed bases: window g's base is i + g stride (else 0) */

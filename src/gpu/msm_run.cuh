@@ -121,15 +121,16 @@ struct gm_pre {
 };
 
 /* Window width of a merged MSM over precomputed bases of |n| points: minimises nw n A +
- * buckets R (one reduction), gm_window's A and R, between 8 and GM_MAX_WINDOW bits: c = 20 at
- * 2^20 (13 rows of bases), 22 at 2^24 (12 rows). */
+ * buckets R (one reduction), gm_window's A and R, between 8 and GM_MAX_WINDOW bits: c = 19 at
+ * 2^20 (14 rows of bases), 20 at 2^22, 22 at 2^24 and 2^26 (12 rows; the best of c = 20 .. 23
+ * measured at 2^24, docs/PERFORMANCE.md "Precomputed multiples of resident bases"). */
 static inline unsigned gm_window_merged(size_t n)
 {
     unsigned best = 8;
     double best_cost = -1;
     for (unsigned c = 8; c <= GM_MAX_WINDOW; c++) {
-        double cost = (double)((255 + c - 1) / c) * (double)n * 10.0 +
-                      (double)((size_t)1 << (c - 1)) * 40.0;
+        double cost =
+            (double)((255 + c - 1) / c) * (double)n * 10.0 + (double)((size_t)1 << (c - 1)) * 40.0;
         if (best_cost < 0 || cost < best_cost) {
             best_cost = cost;
             best = c;
@@ -149,7 +150,8 @@ template <class G> static void gm_plan_merged(gm_plan *p, unsigned c)
     if (p->L0 < 2)
         p->L0 = 2;
     p->L1 = GM_L1;
-    uint32_t seg = gm_env_uint("CUZK_GPU_MSM_SEG", sizeof(typename G::F::T) > 48 ? GM_SEG / 2 : GM_SEG);
+    uint32_t seg =
+        gm_env_uint("CUZK_GPU_MSM_SEG", sizeof(typename G::F::T) > 48 ? GM_SEG / 2 : GM_SEG);
     seg = seg < 1 ? 1 : seg;
     p->S = p->nb < seg ? (uint32_t)p->nb : seg;
     p->K = GM_SUMK;
@@ -219,9 +221,16 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
     for (unsigned w0 = 0; w0 < p->nwin && ex.ok(); w0 += G_) {
         unsigned nw = p->nwin - w0 < G_ ? p->nwin - w0 : G_;
         /* 1. digits (merged: the merge windows of each scalar, rows of ns = one row of n) */
-        typename gm_digits<G>::Args da = {d_scalars, d_bases, ns, p->c, w0,
+        typename gm_digits<G>::Args da = {d_scalars,
+                                          d_bases,
+                                          ns,
+                                          p->c,
+                                          w0,
                                           merge > 1 ? merge : nw,
-                                          k0,        v0,      d_idx, compact,
+                                          k0,
+                                          v0,
+                                          d_idx,
+                                          compact,
                                           merge > 1 ? stride : 0};
         ex.mark(GM_PH_DIGITS);
         ex.template launch<gm_digits<G>>(da, ns, 1);

@@ -2,10 +2,11 @@
 /*
  * mont.cuh's even/odd squaring (sqr_eo, CUZK_GPU_MONT_SQR = 2), its sums of two products with
  * one reduction (mul_sum, mul_diff: point.cuh's CUZK_GPU_PT_FUSED) and the Karatsuba forms of
- * the product and the sums (mul_ka, mul_sum_ka, mul_diff_ka: CUZK_GPU_MONT_KARA), compiled for the host (nvcc,
- * carry chains emulated in C) so that tests/unit/test_gpu_sqr_eo_host.c can check them against
- * src/field without a GPU. Built only when nvcc is there (the Makefile takes every .cu there).
- * gpu_sqr_eo_host_roll.cu includes this file with the row loops rolled, as the MSM compiles them.
+ * the product and the sums (mul_ka, mul_sum_ka, mul_diff_ka: CUZK_GPU_MONT_KARA), compiled for the
+ * host (nvcc, carry chains emulated in C) so that tests/unit/test_gpu_sqr_eo_host.c can check them
+ * against src/field without a GPU. Built only when nvcc is there (the Makefile takes every .cu
+ * there). gpu_sqr_eo_host_roll.cu includes this file with the row loops rolled, as the MSM compiles
+ * them.
  */
 #ifndef CZ_SQ_HOST_FN
 #define CZ_SQ_HOST_FN cuzk__test_sqr_eo_host

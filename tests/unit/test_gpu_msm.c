@@ -381,8 +381,8 @@ CUZK_TEST(gpu_msm_precompute)
             cuzk_g1_jac_t got, want;
             CHECK_OK(cuzk_gpu_msm_g1_resident(&got, r1, rg[0], k, rg[1], NULL));
             CHECK_OK(cuzk_g1_msm(&want, b1 + rg[0], k, rg[1], pool));
-            CHECK_MSG(g1_same(&got, &want), "precomputed (c = %u) g1 msm [%zu, +%zu), %s", c,
-                      rg[0], rg[1], SC_NAME[sk]);
+            CHECK_MSG(g1_same(&got, &want), "precomputed (c = %u) g1 msm [%zu, +%zu), %s", c, rg[0],
+                      rg[1], SC_NAME[sk]);
             cuzk_free(k);
         }
         /* (index, scalar) pairs from base 100 on: every third base, some twice */

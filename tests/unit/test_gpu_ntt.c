@@ -151,8 +151,8 @@ CUZK_TEST(gpu_field_ops)
     cuzk_fp_neg(&pb[2], &pb[1]);
     pb[3] = pa[3];
     cuzk_fp_neg(&pb[4], &pa[4]);
-    /* Lazy inputs for variants 5, 8, 11, 12, 15 and 16: every third element of each Fp operand is a + p
-     * (< 2p). */
+    /* Lazy inputs for variants 5, 8, 11, 12, 15 and 16: every third element of each Fp operand
+     * is a + p (< 2p). */
     cuzk_fp_t *la = cuzk_alloc_array(2 * N, sizeof *la), *lb = la + N;
     CHECK(la);
     for (size_t i = 0; i < N; i++) {

@@ -201,8 +201,8 @@ static void check_op(sq_fn *fn, const char *name, const fld *f, int op, const ui
                      const uint64_t *lib, uint64_t *got)
 {
     const int n = f->n, field = n == 6;
-    static const char *const ops[] = {"sqr_eo", "mul_sum", "mul_diff", "mul_ka", "mul_sum_ka",
-                                      "mul_diff_ka"};
+    static const char *const ops[] = {"sqr_eo", "mul_sum",    "mul_diff",
+                                      "mul_ka", "mul_sum_ka", "mul_diff_ka"};
     mpz_t w, t, u, ref;
     mpz_inits(w, t, u, ref, NULL);
     for (int red = 0; red <= 1; red++) {

@@ -28,10 +28,10 @@
  * transfers). --resident uploads the bases once (cuzk_gpu_bases_upload_gX) so that each call
  * moves only its scalars or bitmap (the SRS case); --precompute C (G1 MSM) then builds their
  * multiples 2^(C j) P once (cuzk_gpu_bases_precompute, C = 0: its own width) and every call runs
- * as one window over them; --check then checks that path. --pinned allocates the host arrays (bases,
- * scalars, bitmap) with cuzk_gpu_host_alloc, so transfers run at the PCIe rate instead of through
- * the driver's pageable staging. --check compares one result with the CPU
- * (threads: --threads) first. --endo (the endomorphism split, "_endo" in the name when used),
+ * as one window over them; --check then checks that path. --pinned allocates the host arrays
+ * (bases, scalars, bitmap) with cuzk_gpu_host_alloc, so transfers run at the PCIe rate instead of
+ * through the driver's pageable staging. --check compares one result with the CPU (threads:
+ * --threads) first. --endo (the endomorphism split, "_endo" in the name when used),
  * --raw, --accum, --window and --chunks apply to the CPU only (env
  * CUZK_GPU_MSM_WINDOW sets the device window).
  */
@@ -380,10 +380,11 @@ static int pin_bench(const char *list, bool json)
                        gib, names[m], r.alloc_ms, r.touch_ms, r.pin_ms, r.free_ms, r.h2d_gbs,
                        r.d2h_gbs);
             else
-                printf("host memory %g GiB %-16s alloc %8.1f ms  first write %8.1f ms  pin %8.1f ms  "
-                       "free %8.1f ms  h2d %6.2f GB/s  d2h %6.2f GB/s\n",
-                       gib, names[m], r.alloc_ms, r.touch_ms, r.pin_ms, r.free_ms, r.h2d_gbs,
-                       r.d2h_gbs);
+                printf(
+                    "host memory %g GiB %-16s alloc %8.1f ms  first write %8.1f ms  pin %8.1f ms  "
+                    "free %8.1f ms  h2d %6.2f GB/s  d2h %6.2f GB/s\n",
+                    gib, names[m], r.alloc_ms, r.touch_ms, r.pin_ms, r.free_ms, r.h2d_gbs,
+                    r.d2h_gbs);
             fflush(stdout);
         }
         p = *end == ',' ? end + 1 : end;
@@ -600,8 +601,8 @@ int bench_msm_main(int argc, char **argv)
             }
             clock_gettime(CLOCK_MONOTONIC, &t1);
             printf("  precompute: c = %u, %u rows of bases, %.1f ms (once)\n",
-                   cuzk_gpu_bases_precomputed(b.rb), (255 + cuzk_gpu_bases_precomputed(b.rb) - 1) /
                    cuzk_gpu_bases_precomputed(b.rb),
+                   (255 + cuzk_gpu_bases_precomputed(b.rb) - 1) / cuzk_gpu_bases_precomputed(b.rb),
                    (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
             fflush(stdout);
         }
@@ -612,9 +613,9 @@ int bench_msm_main(int argc, char **argv)
             snprintf(name, sizeof name, "%s_batch_add_cuda%s%s_d%u", group,
                      b.resident ? "_resident" : "", b.pinned ? "_pinned" : "", density);
         else
-            snprintf(name, sizeof name, "%s_msm_%s_cuda%s%s%s", group,
-                     binary ? "binary" : "random", b.resident ? "_resident" : "",
-                     precompute >= 0 ? "_precomputed" : "", b.pinned ? "_pinned" : "");
+            snprintf(name, sizeof name, "%s_msm_%s_cuda%s%s%s", group, binary ? "binary" : "random",
+                     b.resident ? "_resident" : "", precompute >= 0 ? "_precomputed" : "",
+                     b.pinned ? "_pinned" : "");
         b.ngpu = 0;
         bench_run(&o, name, b.n, body, &b);
         print_gpu(&b, name, o.json);

@@ -7,7 +7,7 @@
 #include "gpu/fp.cuh"
 
 #define CZ_SASS_KERNEL(name, call)                                                                 \
-    extern "C" __global__ void name(uint32_t *o, const uint32_t *a, const uint32_t *b)            \
+    extern "C" __global__ void name(uint32_t *o, const uint32_t *a, const uint32_t *b)             \
     {                                                                                              \
         uint32_t x[12], y[12], r[12];                                                              \
         for (int j = 0; j < 12; j++) {                                                             \
