@@ -45,16 +45,16 @@ __device__ __forceinline__ void mul_variant(int v, uint32_t *r, const uint32_t *
             return;
         }
         if (v == 15) {
-            M::template mul_ka<false>(r, a, b);
+            M::ka::template mul_ka<false>(r, a, b);
             return;
         }
         if (v == 16) {
-            M::template mul_diff_ka<false>(r, a, b, b, b);
+            M::ka::template mul_diff_ka<false>(r, a, b, b, b);
             return;
         }
     }
     if (v == 14) {
-        M::mul_ka(r, a, b);
+        M::ka::mul_ka(r, a, b);
         return;
     }
     if (v == 4)

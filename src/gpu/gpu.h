@@ -172,7 +172,7 @@ void cuzk_gpu_timing_line(const char *phase, double ms, int device, const char *
  * 9 the even/odd form of 6 (Fr only: fr_mul_r_eo), 10 the even/odd squaring (sqr_eo, op 0 only:
  * a^2), 11 its lazy form (Fp only, as 5), 12 a b - b^2 by the fused mul_diff (Fp only, lazy as 5,
  * op 0 only), 13 Shoup's product by b (Fr only, op 0 only), 14 the Karatsuba multiplication
- * (mont.cuh mul_ka, op 0 only), 15 its lazy form (Fp only, as 5), 16 a b - b^2 by mul_sum_ka
+ * (mont_ka.cuh mul_ka, op 0 only), 15 its lazy form (Fp only, as 5), 16 a b - b^2 by mul_sum_ka
  * (Fp only, lazy as 5, op 0 only). Host arrays. */
 cuzk_status cuzk__gpu_field_op(int device, int field, int op, int variant, void *out, const void *a,
                                const void *b, size_t n) CUZK_WARN_UNUSED_RESULT;

@@ -75,6 +75,13 @@ static const uint8_t *g1_resident_bases(const cuzk_gpu_bases *b, size_t first)
     return buf.as<uint8_t>() + first * gm_g1::AFF_BYTES;
 }
 
+/* |b|'s tables as the MSM driver takes them (in |pre|), or NULL when it has none. */
+static const gm_pre *g1_resident_pre(const cuzk_gpu_bases *b, gm_pre *pre)
+{
+    *pre = {b->n, b->pre_c, b->pre_nw};
+    return b->pre_nw ? pre : NULL;
+}
+
 extern "C" cuzk_status cuzk_gpu_bases_upload_g1(cuzk_gpu_bases **out, int device,
                                                 const cuzk_g1_affine_t *bases, size_t n)
 {
@@ -155,9 +162,9 @@ extern "C" cuzk_status cuzk_gpu_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_g
                 memset(timing, 0, sizeof *timing);
             return;
         }
-        gm_pre pre = {b->n, b->pre_c, b->pre_nw};
+        gm_pre pre;
         gm_msm_call<gm_g1>(b->device, &r, NULL, g1_resident_bases(b, first), scalars, n, timing,
-                           g1_combine, b->pre_nw ? &pre : NULL);
+                           g1_combine, g1_resident_pre(b, &pre));
     });
     if (s == CUZK_OK)
         *out = r;
@@ -186,9 +193,9 @@ extern "C" cuzk_status cuzk_gpu_msm_g1_resident_idx(cuzk_g1_jac_t *out, const cu
                 memset(timing, 0, sizeof *timing);
             return;
         }
-        gm_pre pre = {b->n, b->pre_c, b->pre_nw};
+        gm_pre pre;
         gm_msm_idx_call<gm_g1>(b->device, &r, g1_resident_bases(b, first), idx, scalars, m, timing,
-                               g1_combine, b->pre_nw ? &pre : NULL);
+                               g1_combine, g1_resident_pre(b, &pre));
     });
     if (s == CUZK_OK)
         *out = r;
@@ -237,10 +244,10 @@ extern "C" cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk
         /* h never leaves the device: it is the MSM's scalar vector (same limb layout). */
         tm.mark(0);
         tm.mark(1);
-        gm_pre pre = {b->n, b->pre_c, b->pre_nw};
+        gm_pre pre;
         gm_msm_run<gm_g1>(dev, tm, &r, g1_resident_bases(b, first),
                           reinterpret_cast<const uint64_t *>(h), n - 1, msm_timing, g1_combine,
-                          NULL, b->pre_nw ? &pre : NULL);
+                          NULL, g1_resident_pre(b, &pre));
     });
     if (s == CUZK_OK)
         *out = r;

@@ -139,31 +139,12 @@ static inline unsigned gm_window_merged(size_t n)
     return best;
 }
 
-/* The plan of a merged MSM: one window of c bits over every (row, point) entry. */
-template <class G> static void gm_plan_merged(gm_plan *p, unsigned c)
+/* Window width c (bucket count, chunk lengths and reduction segments from it) of a plan; |small|
+ * for the small-n chunks and segments (GM_SMALL_N). */
+template <class G> static void gm_plan_window(gm_plan *p, unsigned c, bool small)
 {
     p->c = c;
-    p->nwin = 1;
-    p->group = 1;
     p->nb = (size_t)1 << (c - 1);
-    p->L0 = gm_env_uint("CUZK_GPU_MSM_CHUNK", GM_L0);
-    if (p->L0 < 2)
-        p->L0 = 2;
-    p->L1 = GM_L1;
-    uint32_t seg =
-        gm_env_uint("CUZK_GPU_MSM_SEG", sizeof(typename G::F::T) > 48 ? GM_SEG / 2 : GM_SEG);
-    seg = seg < 1 ? 1 : seg;
-    p->S = p->nb < seg ? (uint32_t)p->nb : seg;
-    p->K = GM_SUMK;
-    p->nseg = gm_div_up(p->nb, p->S);
-}
-
-template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
-{
-    p->c = gm_window(n);
-    p->nwin = (255 + p->c - 1) / p->c;
-    p->nb = (size_t)1 << (p->c - 1);
-    const bool small = n <= GM_SMALL_N;
     p->L0 = gm_env_uint("CUZK_GPU_MSM_CHUNK", small ? GM_SMALL_CHUNK : GM_L0);
     if (p->L0 < 2)
         p->L0 = 2;
@@ -177,6 +158,20 @@ template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
     p->S = p->nb < seg ? (uint32_t)p->nb : seg;
     p->K = GM_SUMK;
     p->nseg = gm_div_up(p->nb, p->S);
+}
+
+/* The plan of a merged MSM: one window of c bits over every (row, point) entry. */
+template <class G> static void gm_plan_merged(gm_plan *p, unsigned c)
+{
+    gm_plan_window<G>(p, c, false);
+    p->nwin = 1;
+    p->group = 1;
+}
+
+template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
+{
+    gm_plan_window<G>(p, gm_window(n), n <= GM_SMALL_N);
+    p->nwin = (255 + p->c - 1) / p->c;
     unsigned g = p->nwin;
     while (g > 1 && gm_pass_bytes<G>(p, n, g) > budget)
         g--;

@@ -32,9 +32,9 @@ static void run(int op, bool red, E *out, const E *a, const E *b, const E *c, co
         } else if (op == 3) {
             memcpy(y, &b[i], sizeof y);
             if (red)
-                M::template mul_ka<true>(r, x, y);
+                M::ka::template mul_ka<true>(r, x, y);
             else
-                M::template mul_ka<false>(r, x, y);
+                M::ka::template mul_ka<false>(r, x, y);
         } else if constexpr (N == 12) { /* mul_sum / mul_diff are Fp only */
             memcpy(y, &b[i], sizeof y);
             memcpy(z, &c[i], sizeof z);
@@ -48,13 +48,13 @@ static void run(int op, bool red, E *out, const E *a, const E *b, const E *c, co
             else if (op == 2)
                 M::template mul_diff<false>(r, x, y, z, w);
             else if (op == 4 && red)
-                M::template mul_sum_ka<true>(r, x, y, z, w);
+                M::ka::template mul_sum_ka<true>(r, x, y, z, w);
             else if (op == 4)
-                M::template mul_sum_ka<false>(r, x, y, z, w);
+                M::ka::template mul_sum_ka<false>(r, x, y, z, w);
             else if (red)
-                M::template mul_diff_ka<true>(r, x, y, z, w);
+                M::ka::template mul_diff_ka<true>(r, x, y, z, w);
             else
-                M::template mul_diff_ka<false>(r, x, y, z, w);
+                M::ka::template mul_diff_ka<false>(r, x, y, z, w);
         } else {
             memset(r, 0, sizeof r);
         }

@@ -600,9 +600,8 @@ int bench_msm_main(int argc, char **argv)
                 goto done;
             }
             clock_gettime(CLOCK_MONOTONIC, &t1);
-            printf("  precompute: c = %u, %u rows of bases, %.1f ms (once)\n",
-                   cuzk_gpu_bases_precomputed(b.rb),
-                   (255 + cuzk_gpu_bases_precomputed(b.rb) - 1) / cuzk_gpu_bases_precomputed(b.rb),
+            const unsigned c = cuzk_gpu_bases_precomputed(b.rb);
+            printf("  precompute: c = %u, %u rows of bases, %.1f ms (once)\n", c, (255 + c - 1) / c,
                    (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
             fflush(stdout);
         }

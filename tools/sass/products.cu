@@ -21,5 +21,5 @@
     }
 
 CZ_SASS_KERNEL(k_mul_eo, fp_mont::mul_eo<false>(r, x, y))
-CZ_SASS_KERNEL(k_mul_ka, fp_mont::mul_ka<false>(r, x, y))
+CZ_SASS_KERNEL(k_mul_ka, fp_mont::ka::mul_ka<false>(r, x, y))
 CZ_SASS_KERNEL(k_sqr_eo, fp_mont::sqr_eo<false>(r, x))
