@@ -183,6 +183,20 @@ struct gm_dev_exec {
         k_gm_body<B><<<grid, GM_TPB, 0, st>>>(a, count);
         CUZK_CUDA_LAUNCHED();
     }
+    /* Threads of body B that the current device runs at once (resident blocks per SM x SMs x
+     * GM_TPB): the drivers size their grids to whole waves of it (gm_chunks). */
+    template <class B> size_t wave() const
+    {
+        int dev = 0, sms = 0, per = 0;
+        CUZK_CUDA(cudaGetDevice(&dev));
+        CUZK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        CUZK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_gm_body<B>, GM_TPB, 0));
+        return (size_t)sms * (size_t)per * GM_TPB;
+    }
+    size_t block() const
+    {
+        return GM_TPB;
+    }
     int sort_pairs(uint32_t *k0, uint32_t *k1, uint32_t *v0, uint32_t *v1, size_t n, unsigned bits)
     {
         cub::DoubleBuffer<uint32_t> dk(k0, k1), dv(v0, v1);

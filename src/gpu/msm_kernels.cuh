@@ -18,17 +18,18 @@
  *     group a (key, value) pair: key = |digit| (0 = nothing to add, else bucket key - 1), value =
  *     i | sign << 31 (sign = digit sign xor flip). Bases at infinity get key 0 everywhere.
  *  2. CUB radix sort of each window's pairs by key (c bits).
- *  3. gm_accum (level 0, affine items): the sorted list of a window is cut into chunks of L
- *     entries, one per thread. A thread sums the runs of equal keys inside its chunk. A run that
- *     lies wholly in the chunk (the neighbouring entries outside the chunk have other keys) is a
- *     complete bucket and is stored at once; a run touching a chunk edge is partial and goes to
- *     one of the chunk's two output slots (first run: slot 0, last run: slot 1; unused slots get
- *     (key, infinity), which keeps the slot list sorted by key). The slot list is the same
- *     problem again with XYZZ items, 2/L as long, and goes through gm_accum (level >= 1) until a
- *     window fits one chunk. A bucket is complete at exactly one level; at every other level its
- *     key carries only infinities, which are never stored, so every bucket is written once (the
- *     bucket array starts zeroed = infinity). Any bucket size works: all-equal scalars make one
- *     bucket of n points that is summed by n/L threads, then n/L^2, ...
+ *  3. gm_accum (level 0, affine items): the sorted list of a window is cut into chunks of about
+ *     L entries, one per thread (as many chunks as make whole waves of resident threads,
+ *     gm_chunks in src/gpu/msm_run.cuh). A thread sums the runs of equal keys inside its chunk. A
+ * run that lies wholly in the chunk (the neighbouring entries outside the chunk have other keys) is
+ * a complete bucket and is stored at once; a run touching a chunk edge is partial and goes to one
+ * of the chunk's two output slots (first run: slot 0, last run: slot 1; unused slots get (key,
+ * infinity), which keeps the slot list sorted by key). The slot list is the same problem again with
+ * XYZZ items, 2/L as long, and goes through gm_accum (level >= 1) until a window fits one chunk. A
+ * bucket is complete at exactly one level; at every other level its key carries only infinities,
+ * which are never stored, so every bucket is written once (the bucket array starts zeroed =
+ * infinity). Any bucket size works: all-equal scalars make one bucket of n points that is summed by
+ * n/L threads, then n/L^2, ...
  *  4. gm_bucket_seg: window sum  W = sum_b (b+1) B_b  over segments of S buckets: per segment the
  *     running sum from the top gives sum (b - lo + 1) B_b and R = sum B_b, plus lo * R by
  *     double-and-add; gm_sum then adds the segment results (K per thread, a few passes).
@@ -48,12 +49,27 @@
 #define GM_PREFETCH 0
 #endif
 
+/* GM_GATHER_CS = 1: the bases are gathered with the evict-first (streaming) cache hint. A
+ * gathered point is read once per entry, while the sorted keys and values each thread walks
+ * through are read sector by sector; without the hint the gathers push those sectors out of L1
+ * before the thread's next entries reach them. */
+#ifndef GM_GATHER_CS
+#define GM_GATHER_CS 1
+#endif
+
 /* Affine base |i| of the host array (x then y, host limb layout), negated when |neg|. */
 template <class G>
 GM_HD void gm_load_base(gm_aff<typename G::F> &a, const uint8_t *bases, size_t i, uint32_t neg)
 {
     typedef typename G::F F;
     const uint64_t *p = (const uint64_t *)(bases + i * G::AFF_BYTES);
+#if defined(__CUDA_ARCH__) && GM_GATHER_CS
+    uint64_t w[2 * F::LIMBS];
+#pragma unroll
+    for (unsigned j = 0; j < 2 * F::LIMBS; j++)
+        w[j] = __ldcs((const unsigned long long *)p + j);
+    p = w;
+#endif
     F::load(a.x, p);
     F::load(a.y, p + F::LIMBS);
     if (neg)
@@ -115,7 +131,7 @@ template <class G, bool AFF> struct gm_accum {
         const X *items;       /* !AFF: [rows][m] */
         const uint8_t *bases; /* AFF */
         size_t m;
-        uint32_t L;
+        size_t nch; /* chunks per row: chunk t is [t m / nch, (t + 1) m / nch), nch <= m */
         X *buckets; /* [rows][nb]: bucket key - 1 */
         size_t nb;
         uint32_t *okeys; /* [rows][om] slots, om = 2 * chunks; NULL when one chunk */
@@ -139,7 +155,7 @@ template <class G, bool AFF> struct gm_accum {
 
     static GM_HD void run(const Args &a, size_t t, unsigned row)
     {
-        size_t lo = t * a.L, hi = lo + a.L < a.m ? lo + a.L : a.m;
+        size_t lo = t * a.m / a.nch, hi = (t + 1) * a.m / a.nch;
         const uint32_t *keys = a.keys + row * a.m;
         uint32_t prev = lo ? keys[lo - 1] : GM_NONE, next = hi < a.m ? keys[hi] : GM_NONE;
         bool wrote0 = false, wrote1 = false;
@@ -376,7 +392,8 @@ GM_HD unsigned gm_ctz64(uint64_t x)
 #endif
 }
 
-/* Thread t sums the selected bases of bitmap words [tW, tW + W). One loop over the thread's
+/* Thread t sums the selected bases of bitmap words [t nw / nt, (t + 1) nw / nt) (about W words,
+ * nt threads; nw = nwords). One loop over the thread's
  * set bits, not one per word: a warp then runs as many additions as its busiest lane has bits in
  * all W words, instead of the sum over words of the busiest lane's bits in each (at ~50 %
  * density, 64-bit words: ~14 % above the mean against ~27 % with W = 4). */
@@ -386,13 +403,13 @@ template <class G> struct gm_badd {
     struct Args {
         const uint64_t *bitmap;
         size_t n, nwords;
-        uint32_t W;
+        size_t nt; /* threads, nt <= nwords */
         const uint8_t *bases;
         X *out;
     };
     static GM_HD void run(const Args &a, size_t t, unsigned)
     {
-        size_t w0 = t * a.W, w1 = w0 + a.W < a.nwords ? w0 + a.W : a.nwords;
+        size_t w0 = t * a.nwords / a.nt, w1 = (t + 1) * a.nwords / a.nt;
         X acc;
         P::set_inf(acc);
         size_t w = w0;

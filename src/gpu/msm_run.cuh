@@ -11,7 +11,8 @@
  * E provides: ok(); alloc<T>(count) (NULL for count 0 or on failure, which ok() then reports);
  * release(p); zero(p, bytes); copy(dst, src, bytes) (device to device); d2h(dst, src, bytes);
  * compute_done() (marks the end of the kernels); mark(phase) (optional profile);
- * launch<Body>(args, count, rows); sort_pairs(k0, k1, v0, v1, n, bits) -> 0 when the sorted pairs
+ * launch<Body>(args, count, rows); wave<Body>() (threads of Body resident at once, 0 = unknown)
+ * and block() (threads per block); sort_pairs(k0, k1, v0, v1, n, bits) -> 0 when the sorted pairs
  * are in (k0, v0), 1 when in (k1, v1); budget() (bytes of working memory the call may use).
  *
  * The algorithm is described in src/gpu/msm_kernels.cuh. Window width, chunk lengths and the
@@ -27,14 +28,16 @@
 #include <algorithm>
 #include <vector>
 
-/* Level-0 chunk (points per thread), later levels, reduction segment, sums per thread. L0 = 64
- * measured 2 % faster than 32 and 16 at 2^24 (fewer slots for the later levels), and within 0.5 %
- * of 128 with the rolled multiplication; S = 64 took the reduction from 19.0 to 16.0 ms at 2^24
- * (docs/PERFORMANCE.md "GPU MSM"); env CUZK_GPU_MSM_CHUNK and CUZK_GPU_MSM_SEG override L0, S. */
-#define GM_L0 64
+/* Level-0 chunk (points per thread), later levels, reduction segment, sums per thread. With the
+ * grid in whole waves (gm_chunks), L0 = 256 beat 64 / 128 / 384 / 512 at 2^24 (H200, runs
+ * W1-W6): the later levels' slots shrink 4x (accum1 3.4 -> 1.4 ms over precomputed bases) for
+ * ~1.2 ms more level-0 time; L1 = 8 beat 4 / 16 / 32; S = 64 beat 24 ... 128; K = 2 beat 4 / 8
+ * / 16 (the sums' passes are latency-bound: 15 passes of 2 additions are shorter than 5 of 8).
+ * docs/PERFORMANCE.md "GPU MSM"; env CUZK_GPU_MSM_CHUNK, _L1, _SEG and _SUMK override. */
+#define GM_L0 256
 #define GM_L1 8
 #define GM_SEG 64 /* G1; G2 uses half */
-#define GM_SUMK 8
+#define GM_SUMK 2
 #define GM_MAX_WINDOW 23
 /* Up to GM_SMALL_N points (snarkjs-sized keys) an MSM is bound by the latency of its serial
  * chains (a thread's 64-point chunk, a 64-bucket segment's running sum), not by its additions:
@@ -96,6 +99,29 @@ static inline unsigned gm_window(size_t n)
     return best;
 }
 
+/*
+ * Chunks per row of a grid of |rows| rows over |m| items, about |L| items each: ceil(m / L),
+ * lowered when the grid spans more than one |wave| of resident threads (blocks of |block|) so
+ * that it ends on a whole wave. A grid of 62.05 waves otherwise runs its last 0.05 wave alone:
+ * ~1/63 of the kernel with most SMs idle (G1 2^24 over precomputed bases: 3,145,728 chunks of
+ * 64 entries against waves of 50,688 threads on the H200). The chunks become at most 1/waves
+ * longer, never more numerous, so the slot lists' sizes (gm_level_out) stay upper bounds.
+ * Env CUZK_GPU_MSM_WAVES=0 turns it off (A/B measurements).
+ */
+static inline size_t gm_chunks(size_t m, unsigned rows, uint32_t L, size_t wave, size_t block)
+{
+    size_t base = gm_div_up(m, L);
+    if (!wave || !block || !rows || gm_env_uint("CUZK_GPU_MSM_WAVES", 1) == 0)
+        return base;
+    size_t waves = rows * (gm_div_up(base, block) * block) / wave;
+    if (!waves)
+        return base;
+    size_t per = waves * wave / rows / block * block;
+    if (!per)
+        return base;
+    return per < base ? per : base;
+}
+
 /* Entries per row of the level-|lvl| slot list (0 when the previous level had one chunk). */
 static inline size_t gm_level_out(size_t m, uint32_t L)
 {
@@ -148,7 +174,8 @@ template <class G> static void gm_plan_window(gm_plan *p, unsigned c, bool small
     p->L0 = gm_env_uint("CUZK_GPU_MSM_CHUNK", small ? GM_SMALL_CHUNK : GM_L0);
     if (p->L0 < 2)
         p->L0 = 2;
-    p->L1 = GM_L1;
+    p->L1 = gm_env_uint("CUZK_GPU_MSM_L1", GM_L1); /* env: tuning */
+    p->L1 = p->L1 < 3 ? 3 : p->L1; /* a chunk of 2 would give 2 slots: no progress */
     /* G2 keeps S = 32: at 2^20 its reduction took 8.1 ms with 32 and 12.9 ms with 64. */
     const uint32_t seg0 = small                           ? GM_SMALL_CHUNK
                           : sizeof(typename G::F::T) > 48 ? GM_SEG / 2
@@ -156,7 +183,8 @@ template <class G> static void gm_plan_window(gm_plan *p, unsigned c, bool small
     uint32_t seg = gm_env_uint("CUZK_GPU_MSM_SEG", seg0);
     seg = seg < 1 ? 1 : seg;
     p->S = p->nb < seg ? (uint32_t)p->nb : seg;
-    p->K = GM_SUMK;
+    p->K = gm_env_uint("CUZK_GPU_MSM_SUMK", GM_SUMK); /* env: tuning */
+    p->K = p->K < 2 ? 2 : p->K;
     p->nseg = gm_div_up(p->nb, p->S);
 }
 
@@ -246,20 +274,22 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
         /* 3. accumulation, level 0 then slot lists until one chunk per window */
         ex.mark(GM_PH_ACCUM0);
         ex.zero(bk, (size_t)nw * p->nb * sizeof(X));
+        size_t m;
         {
+            size_t ch = gm_chunks(n, nw, p->L0, ex.template wave<gm_accum<G, true>>(), ex.block());
+            m = ch > 1 ? 2 * ch : 0; /* <= om0 */
             typename gm_accum<G, true>::Args aa = {
-                ks, vs, NULL, d_bases, n, p->L0, bk, p->nb, om0 ? pk[0] : NULL, pi[0], om0};
-            ex.template launch<gm_accum<G, true>>(aa, gm_div_up(n, p->L0), nw);
+                ks, vs, NULL, d_bases, n, ch, bk, p->nb, m ? pk[0] : NULL, pi[0], m};
+            ex.template launch<gm_accum<G, true>>(aa, ch, nw);
         }
         ex.mark(GM_PH_ACCUM1);
-        size_t m = om0;
         int cur = 0;
         while (m > 0 && ex.ok()) {
-            size_t om = gm_level_out(m, p->L1);
+            size_t ch = gm_div_up(m, p->L1), om = ch > 1 ? 2 * ch : 0;
             typename gm_accum<G, false>::Args aa = {
-                pk[cur],     NULL, pi[cur], NULL, m, p->L1, bk, p->nb, om ? pk[cur ^ 1] : NULL,
+                pk[cur],     NULL, pi[cur], NULL, m, ch, bk, p->nb, om ? pk[cur ^ 1] : NULL,
                 pi[cur ^ 1], om};
-            ex.template launch<gm_accum<G, false>>(aa, gm_div_up(m, p->L1), nw);
+            ex.template launch<gm_accum<G, false>>(aa, ch, nw);
             m = om;
             cur ^= 1;
         }
@@ -307,10 +337,10 @@ static bool gm_batch_add(E &ex, uint64_t *out, const uint8_t *d_bases, const uin
     unsigned we = gm_env_uint("CUZK_GPU_BADD_WORDS", 0);
     if (we >= 1 && we <= 64)
         W = we;
-    size_t nt = gm_div_up(nwords, W);
+    size_t nt = gm_chunks(nwords, 1, W, ex.template wave<gm_badd<G>>(), ex.block());
     X *a = ex.template alloc<X>(nt), *b = ex.template alloc<X>(gm_div_up(nt, GM_SUMK));
     uint64_t *h = ex.template alloc<uint64_t>(4 * F::LIMBS);
-    typename gm_badd<G>::Args ba = {d_bitmap, n, nwords, W, d_bases, a};
+    typename gm_badd<G>::Args ba = {d_bitmap, n, nwords, nt, d_bases, a};
     ex.template launch<gm_badd<G>>(ba, nt, 1);
     X *in = a, *spare = b;
     size_t m = nt;
@@ -372,6 +402,16 @@ struct gm_host_exec {
         for (unsigned r = 0; r < rows; r++)
             for (size_t t = 0; t < count; t++)
                 B::run(a, t, r);
+    }
+    /* Emulated waves (0: none), so that tests reach gm_chunks's uneven chunks on the host. */
+    size_t host_wave = 0;
+    template <class B> size_t wave() const
+    {
+        return host_wave;
+    }
+    size_t block() const
+    {
+        return 4;
     }
     int sort_pairs(uint32_t *k0, uint32_t *k1, uint32_t *v0, uint32_t *v1, size_t n, unsigned)
     {

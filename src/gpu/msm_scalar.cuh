@@ -92,6 +92,13 @@ GM_HD uint32_t gm_fr_flip(uint64_t k[4])
     return 0;
 }
 
+/* Limb |i| of |k| (0 from 4 on) by selects, not by an index: with a loop-variable index the
+ * device compiler keeps k in local memory (the digits kernel's windows loop is not unrolled). */
+GM_HD uint64_t gm_limb(const uint64_t k[4], unsigned i)
+{
+    return i == 0 ? k[0] : i == 1 ? k[1] : i == 2 ? k[2] : i == 3 ? k[3] : 0;
+}
+
 /* The signed digit of window |w| from bits [wc - 1, wc + c) of |k| (msm_digit): in
  * [-2^(c-1), 2^(c-1)]; the digits of all windows sum (times 2^(wc)) to k when
  * k < 2^(c * nwin - 1). */
@@ -103,9 +110,9 @@ GM_HD int32_t gm_digit(const uint64_t k[4], unsigned w, unsigned c)
         v = k[0] << 1;
     } else {
         unsigned lo = off - 1, limb = lo / 64, sh = lo % 64;
-        v = limb < 4 ? k[limb] >> sh : 0;
-        if (sh + c + 1 > 64 && limb + 1 < 4)
-            v |= k[limb + 1] << (64 - sh);
+        v = gm_limb(k, limb) >> sh;
+        if (sh + c + 1 > 64) /* sh > 0 here: c < 64 */
+            v |= gm_limb(k, limb + 1) << (64 - sh);
     }
     v &= ((uint64_t)2 << c) - 1;
     int32_t d = (int32_t)((v >> 1) + (v & 1));

@@ -134,6 +134,7 @@ static void one_case(const char *gname, const AFF *pts, size_t n, int sk, int la
     else
         unsetenv("CUZK_GPU_MSM_WINDOW");
     gm_host_exec ex;
+    ex.host_wave = (sk + layout) % 2 ? 12 : 0; /* uneven chunks (gm_chunks) in half the cases */
     gm_plan p;
     gm_plan_make<G>(&p, n, ex.budget());
     std::vector<uint64_t> wins((size_t)p.nwin * 4 * G::F::LIMBS);
