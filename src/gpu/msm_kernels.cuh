@@ -19,17 +19,17 @@
  *     i | sign << 31 (sign = digit sign xor flip). Bases at infinity get key 0 everywhere.
  *  2. CUB radix sort of each window's pairs by key (c bits).
  *  3. gm_accum (level 0, affine items): the sorted list of a window is cut into chunks of about
- *     L entries, one per thread (as many chunks as make whole waves of resident threads,
- *     gm_chunks in src/gpu/msm_run.cuh). A thread sums the runs of equal keys inside its chunk. A
- * run that lies wholly in the chunk (the neighbouring entries outside the chunk have other keys) is
- * a complete bucket and is stored at once; a run touching a chunk edge is partial and goes to one
- * of the chunk's two output slots (first run: slot 0, last run: slot 1; unused slots get (key,
- * infinity), which keeps the slot list sorted by key). The slot list is the same problem again with
- * XYZZ items, 2/L as long, and goes through gm_accum (level >= 1) until a window fits one chunk. A
- * bucket is complete at exactly one level; at every other level its key carries only infinities,
- * which are never stored, so every bucket is written once (the bucket array starts zeroed =
- * infinity). Any bucket size works: all-equal scalars make one bucket of n points that is summed by
- * n/L threads, then n/L^2, ...
+ *     L entries, one per thread (as many as make whole waves of resident threads: gm_chunks,
+ *     src/gpu/msm_run.cuh). A thread sums the runs of equal keys inside its chunk. A run that
+ *     lies wholly in the chunk (the neighbouring entries outside the chunk have other keys) is a
+ *     complete bucket and is stored at once; a run touching a chunk edge is partial and goes to
+ *     one of the chunk's two output slots (first run: slot 0, last run: slot 1; unused slots get
+ *     (key, infinity), which keeps the slot list sorted by key). The slot list is the same
+ *     problem again with XYZZ items, 2/L as long, and goes through gm_accum (level >= 1) until a
+ *     window fits one chunk. A bucket is complete at exactly one level; at every other level its
+ *     key carries only infinities, which are never stored, so every bucket is written once (the
+ *     bucket array starts zeroed = infinity). Any bucket size works: all-equal scalars make one
+ *     bucket of n points that is summed by n/L threads, then n/L^2, ...
  *  4. gm_bucket_seg: window sum  W = sum_b (b+1) B_b  over segments of S buckets: per segment the
  *     running sum from the top gives sum (b - lo + 1) B_b and R = sum B_b, plus lo * R by
  *     double-and-add; gm_sum then adds the segment results (K per thread, a few passes).
@@ -51,8 +51,8 @@
 
 /* GM_GATHER_CS = 1: the bases are gathered with the evict-first (streaming) cache hint. A
  * gathered point is read once per entry, while the sorted keys and values each thread walks
- * through are read sector by sector; without the hint the gathers push those sectors out of L1
- * before the thread's next entries reach them. */
+ * through are read sector by sector and should stay in L1 for its next entries. Measured on the
+ * H200 (runs W1-W4): level 0 -0.4 ms at L0 = 64, -0.1 ms (within noise) at L0 = 256. */
 #ifndef GM_GATHER_CS
 #define GM_GATHER_CS 1
 #endif
@@ -392,9 +392,9 @@ GM_HD unsigned gm_ctz64(uint64_t x)
 #endif
 }
 
-/* Thread t sums the selected bases of bitmap words [t nw / nt, (t + 1) nw / nt) (about W words,
- * nt threads; nw = nwords). One loop over the thread's
- * set bits, not one per word: a warp then runs as many additions as its busiest lane has bits in
+/* Thread t sums the selected bases of bitmap words [t nw / nt, (t + 1) nw / nt) (nw = nwords;
+ * at most W words with nt = ceil(nw / W), gm_batch_add). One loop over the thread's set bits,
+ * not one per word: a warp then runs as many additions as its busiest lane has bits in
  * all W words, instead of the sum over words of the busiest lane's bits in each (at ~50 %
  * density, 64-bit words: ~14 % above the mean against ~27 % with W = 4). */
 template <class G> struct gm_badd {

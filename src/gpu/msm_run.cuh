@@ -102,11 +102,13 @@ static inline unsigned gm_window(size_t n)
 /*
  * Chunks per row of a grid of |rows| rows over |m| items, about |L| items each: ceil(m / L),
  * lowered when the grid spans more than one |wave| of resident threads (blocks of |block|) so
- * that it ends on a whole wave. A grid of 62.05 waves otherwise runs its last 0.05 wave alone:
- * ~1/63 of the kernel with most SMs idle (G1 2^24 over precomputed bases: 3,145,728 chunks of
- * 64 entries against waves of 50,688 threads on the H200). The chunks become at most 1/waves
- * longer, never more numerous, so the slot lists' sizes (gm_level_out) stay upper bounds.
- * Env CUZK_GPU_MSM_WAVES=0 turns it off (A/B measurements).
+ * that it ends on a whole wave instead of running a last partial wave with most SMs idle (G1
+ * 2^24 over precomputed bases, L0 = 256: 15.5 waves of 50,688 threads on the H200; whole waves
+ * took level 0 from 80.39 to 80.01 ms, run W2). The chunks become at most 1/waves longer, never
+ * more numerous, so the slot lists' sizes (gm_level_out) stay upper bounds. Their lengths then
+ * differ by one, and a warp runs as long as its longest lane: worth it for long chunks only (at
+ * L0 = 64, 64 or 65 entries cost 1.1 ms more than the partial wave, run W1). Env
+ * CUZK_GPU_MSM_WAVES=0 turns it off (A/B measurements).
  */
 static inline size_t gm_chunks(size_t m, unsigned rows, uint32_t L, size_t wave, size_t block)
 {
