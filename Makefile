@@ -160,7 +160,8 @@ $(TESTS): $(TEST_OBJ) $(LIB)
 # the library, whose own object of that file is then never pulled in, as bin/cuzk-bench-$(VARIANT).
 VARIANT_SRC ?= src/gpu/msm_g1.cu
 .PHONY: msm-variant
-msm-variant: $(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(GRPC_MOD)
+# The main binaries are relinked with it, so none is left older than the library it came from.
+msm-variant: $(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(GRPC_MOD) $(BENCH) $(TESTS) $(DAEMON)
 	@test -n "$(VARIANT)" || { echo "msm-variant: set VARIANT=name VARIANT_FLAGS=..."; exit 1; }
 	@mkdir -p $(BUILD)/obj/variants $(BUILD)/bin
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(VARIANT_FLAGS) -c $(VARIANT_SRC) \

@@ -6,7 +6,7 @@
 #                                             with the shared libraries they need (the device image
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
-#   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmsmall] [tests] [ncu] [ntt]
+#   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -16,6 +16,14 @@ modes=${*:-compare full ratio pin}
 
 if [ "$modes" = pack ]; then
     BUILD=${BUILD:-build/gpu-port}
+    # A binary older than the library was linked before the library's last rebuild (e.g. by
+    # `make msm-variant` after a source change): it would carry old kernels. Refuse it.
+    for b in cuzk-bench cuzk-test cuzk; do
+        if [ "$BUILD/lib/libcuzk.a" -nt "$BUILD/bin/$b" ]; then
+            echo "pack: $BUILD/bin/$b is older than $BUILD/lib/libcuzk.a; run make all first" >&2
+            exit 1
+        fi
+    done
     rm -rf "$CARRY" && mkdir -p "$CARRY/bin" "$CARRY/lib" "$CARRY/rt" || exit 1
     for b in cuzk-bench cuzk-test cuzk; do strip -o "$CARRY/bin/$b" "$BUILD/bin/$b" || exit 1; done
     # The client commands' gRPC module, found by cuzk-bench in ../lib.
@@ -207,6 +215,24 @@ msmtune)
     CUZK_GPU_MSM_PROFILE=1 step 200 msm26 "$TB" msm --backend cuda --group g1 --log-n 26 --resident \
         --pinned --iters 2 --warmup 1 --threads "$NT"
     grep -E "cuda events|msm profile" "$OUT/msm26.log" | tail -2 | tee -a "$OUT/summary.txt"
+    ;;
+msmenv)
+    # Variants of the current binary chosen by env knobs, one after the other in this call (A/B on
+    # one machine): MSMENV is a ';'-separated list of 'name [VAR=value ...]', MSMENV_ARGS the
+    # cuzk-bench msm arguments (default: G1 2^24 over precomputed bases, c = 22). E.g. the 2^24
+    # rows of docs/PERFORMANCE.md "Whole waves, longer level-0 chunks":
+    #   MSMENV='old CUZK_GPU_MSM_WAVES=0 CUZK_GPU_MSM_CHUNK=64 CUZK_GPU_MSM_SUMK=8; new' msmenv
+    MA=${MSMENV_ARGS:---group g1 --log-n 24 --resident --pinned --precompute 22 --iters 5 --warmup 1}
+    IFS=';' read -ra variants <<<"${MSMENV:-default}"
+    for v in "${variants[@]}"; do
+        read -ra words <<<"$v"
+        [ ${#words[@]} -gt 0 ] || continue
+        name=${words[0]}
+        # shellcheck disable=SC2086
+        step 150 "env-$name" env CUZK_GPU_MSM_PROFILE=1 "${words[@]:1}" "$B" msm --backend cuda $MA \
+            --threads "$NT"
+        grep -E "cuda events|msm profile|check:" "$OUT/env-$name.log" | tail -3 | tee -a "$OUT/summary.txt"
+    done
     ;;
 msmsmall)
     # Small device MSMs (snarkjs-sized keys): window, level-0 chunk and reduction segment against
