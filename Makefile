@@ -159,7 +159,7 @@ $(TESTS): $(TEST_OBJ) $(LIB)
 # src/gpu/msm_g1.cu) compiled with VARIANT_FLAGS (e.g. -DCUZK_GPU_MONT_ROLL=1) and linked ahead of
 # the library, whose own object of that file is then never pulled in, as bin/cuzk-bench-$(VARIANT).
 VARIANT_SRC ?= src/gpu/msm_g1.cu
-.PHONY: msm-variant
+.PHONY: msm-variant gpu-emu
 # The main binaries are relinked with it, so none is left older than the library it came from.
 msm-variant: $(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(GRPC_MOD) $(BENCH) $(TESTS) $(DAEMON)
 	@test -n "$(VARIANT)" || { echo "msm-variant: set VARIANT=name VARIANT_FLAGS=..."; exit 1; }
@@ -175,6 +175,7 @@ deps:
 # The whole suite: the normal build, the CUZK_VERIFY build, then ASan + UBSan.
 test: deps
 	$(MAKE) check
+	$(MAKE) gpu-emu
 	$(MAKE) check BUILD=build/verify VERIFY=1
 	$(MAKE) check-san
 	$(MAKE) interop
@@ -189,6 +190,17 @@ portable-check:
 check: all
 	$(TESTS)
 	scripts/test-cli.sh $(BENCH)
+
+# The device MSM's algorithm on the CPU (tests/gpu/msm_emu.cu): the kernel bodies of
+# src/gpu/msm_run.cuh as host loops against the CPU MSM, fresh seed each run.
+EMU := $(BUILD)/bin/msm-emu
+$(EMU): tests/gpu/msm_emu.cu $(LIB) $(wildcard src/gpu/*.cuh)
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O2 -x c++ -D__CUDACC__ -D__host__= -D__device__= \
+		-D__forceinline__=inline '-D__noinline__=__attribute__((noinline))' \
+		-Wno-unknown-pragmas -Iinclude -Isrc $< -x none $(LIB) $(LDLIBS) -o $@
+gpu-emu: $(EMU)
+	$(EMU) 200
 
 check-san:
 	$(MAKE) check BUILD=build/san SAN=1 OPT="-O1 -march=native"

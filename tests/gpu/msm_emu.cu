@@ -6,13 +6,11 @@
  * include/cuzk/msm.h. Needs no device: it checks the algorithm (digits, chunked accumulation and
  * slot levels, segment reduction, Horner), not the CUDA build.
  *
- * Not part of the default build (CI compiles the kernels with nvcc but cannot run them; this
- * runs their bodies). Host C++ with the CUDA qualifiers defined away, after `make`:
- *   g++ -std=c++17 -O2 -x c++ -D__CUDACC__ -D__host__= -D__device__= -D__forceinline__=inline \
- *       '-D__noinline__=__attribute__((noinline))' -Wno-unknown-pragmas -Iinclude -Isrc \
- *       tests/gpu/msm_emu.cu -x none build/lib/libcuzk.a -lcrypto -lcjson -lpthread -lm \
- *       -L/usr/local/cuda/lib64 -lcudart_static -ldl -lrt -o build/msm_emu && build/msm_emu [nmax]
- * Env CUZK_GPU_MSM_WINDOW / _CHUNK / _SEG vary the plan as on the device.
+ * `make gpu-emu` (part of `make test`: CI compiles the kernels with nvcc but cannot run them;
+ * this runs their bodies) builds it as host C++ with the CUDA qualifiers defined away and runs
+ * it: build/bin/msm-emu [nmax] (default 3000; the suite uses 200). The points and scalars come
+ * from a fresh seed, printed first; env MSM_EMU_SEED=<hex> repeats a run. Env
+ * CUZK_GPU_MSM_WINDOW / _CHUNK / _SEG vary the plan as on the device.
  */
 extern "C" {
 #include "cuzk/alloc.h"
@@ -24,6 +22,8 @@ extern "C" {
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 static uint64_t rs = 0x1234567887654321ULL;
 static uint64_t rnd(void)
@@ -191,6 +191,17 @@ static void one_case(const char *gname, const AFF *pts, size_t n, int sk, int la
 int main(int argc, char **argv)
 {
     size_t nmax = argc > 1 ? strtoul(argv[1], NULL, 10) : 3000;
+    const char *se = getenv("MSM_EMU_SEED");
+    if (se && *se) {
+        rs = strtoull(se, NULL, 16);
+    } else {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        rs =
+            (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+    }
+    printf("msm-emu: seed %016llx (MSM_EMU_SEED to repeat), nmax %zu\n", (unsigned long long)rs,
+           nmax);
     cuzk_g1_affine_t *p1 = (cuzk_g1_affine_t *)calloc(nmax, sizeof *p1);
     cuzk_g2_affine_t *p2 = (cuzk_g2_affine_t *)calloc(nmax, sizeof *p2);
     points<cuzk_g1_affine_t, cuzk_g1_jac_t>(p1, nmax, cuzk_g1_generator, cuzk_g1_from_affine,
