@@ -124,11 +124,17 @@ static inline size_t gm_chunks(size_t m, unsigned rows, uint32_t L, size_t wave,
     return per < base ? per : base;
 }
 
-/* Entries per row of the level-|lvl| slot list (0 when the previous level had one chunk). */
+/* Entries per row of the slot list a level of |ch| chunks writes (0 for one chunk: it is the
+ * last level). */
+static inline size_t gm_slots(size_t ch)
+{
+    return ch > 1 ? 2 * ch : 0;
+}
+
+/* The same for chunks of |L| of |m| items. */
 static inline size_t gm_level_out(size_t m, uint32_t L)
 {
-    size_t ch = gm_div_up(m, L);
-    return ch > 1 ? 2 * ch : 0;
+    return gm_slots(gm_div_up(m, L));
 }
 
 /* Device bytes one pass over |g| windows needs (keys/values twice, slot lists, buckets,
@@ -279,7 +285,7 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
         size_t m;
         {
             size_t ch = gm_chunks(n, nw, p->L0, ex.template wave<gm_accum<G, true>>(), ex.block());
-            m = ch > 1 ? 2 * ch : 0; /* <= om0 */
+            m = gm_slots(ch); /* <= om0 */
             typename gm_accum<G, true>::Args aa = {
                 ks, vs, NULL, d_bases, n, ch, bk, p->nb, m ? pk[0] : NULL, pi[0], m};
             ex.template launch<gm_accum<G, true>>(aa, ch, nw);
@@ -287,7 +293,7 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
         ex.mark(GM_PH_ACCUM1);
         int cur = 0;
         while (m > 0 && ex.ok()) {
-            size_t ch = gm_div_up(m, p->L1), om = ch > 1 ? 2 * ch : 0;
+            size_t ch = gm_div_up(m, p->L1), om = gm_slots(ch);
             typename gm_accum<G, false>::Args aa = {
                 pk[cur],     NULL, pi[cur], NULL, m, ch, bk, p->nb, om ? pk[cur ^ 1] : NULL,
                 pi[cur ^ 1], om};
@@ -339,13 +345,12 @@ static bool gm_batch_add(E &ex, uint64_t *out, const uint8_t *d_bases, const uin
     unsigned we = gm_env_uint("CUZK_GPU_BADD_WORDS", 0);
     if (we >= 1 && we <= 64)
         W = we;
-    /* Not gm_chunks: its uneven ranges (W or W + 1 words) make most warps run W + 1 words'
-     * bits (partition batch_add 68.7 -> 71.5 ms, msm_b_g2 82 -> 87 ms, run W7); with nt =
-     * ceil(nwords / W) no range exceeds W words. */
+    /* W words per thread, not gm_chunks's whole waves: W or W + 1 words made most warps run
+     * W + 1 words' bits (partition batch_add 68.7 -> 71.5 ms, msm_b_g2 82 -> 87 ms, run W7). */
     size_t nt = gm_div_up(nwords, W);
     X *a = ex.template alloc<X>(nt), *b = ex.template alloc<X>(gm_div_up(nt, GM_SUMK));
     uint64_t *h = ex.template alloc<uint64_t>(4 * F::LIMBS);
-    typename gm_badd<G>::Args ba = {d_bitmap, n, nwords, nt, d_bases, a};
+    typename gm_badd<G>::Args ba = {d_bitmap, n, nwords, W, d_bases, a};
     ex.template launch<gm_badd<G>>(ba, nt, 1);
     X *in = a, *spare = b;
     size_t m = nt;
