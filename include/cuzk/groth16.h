@@ -134,6 +134,10 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_params **out, const cuzk_r1cs_matric
 typedef struct {
     double synthesis; /* filled by the caller that synthesised */
     double ntt_h, msm_h, batch_add, tail_msm, msm_b_g2, assemble, verify, total;
+    /* The host's split of the L, A and B scalars into 0/1 bitmaps and tails: part of total; on
+     * a device backend it runs while the device does the H step, so it is not one of the phases
+     * above (not in DESIGN.md section 5's list). 0 where there is no split (snarkjs keys). */
+    double split;
 } cuzk_prove_timings;
 
 typedef struct {

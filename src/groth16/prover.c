@@ -486,7 +486,9 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
         h_fused_run(&hj);
     if (!fused && (s = h_separate(be, d, p, pd, &h_sum, t)) != CUZK_OK)
         goto done; /* H first: a, b, c are freed before the split scratch grows */
+    double ts = now_ms();
     s = split_prepare(be, p, pd, &ss);
+    t->split = now_ms() - ts;
     if (threaded)
         pthread_join(th, NULL);
     if (s != CUZK_OK || !fused)
