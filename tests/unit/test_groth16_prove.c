@@ -95,8 +95,11 @@ static cuzk_status prove_once(cuzk_groth16_proof *pr, const cuzk_groth16_params 
         cuzk_pce_destroy(pce);
     }
     cuzk_prove_opts o = {.verify = true};
-    cuzk_status s = cuzk_groth16_prove(pr, p, &pd, be, &o, NULL);
+    cuzk_prove_timings tm = {0};
+    cuzk_status s = cuzk_groth16_prove(pr, p, &pd, be, &o, &tm);
     CHECK(s != CUZK_OK || pd.a == NULL); /* consumed by a successful prove */
+    /* the split's own time is measured and inside the proof's */
+    CHECK(s != CUZK_OK || (tm.split > 0 && tm.split <= tm.total));
     if (keep_inputs) {
         *keep_inputs = pd;
         return s;
