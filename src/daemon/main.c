@@ -43,27 +43,26 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: cuzk [options]\n"
-            "  --config FILE        TOML configuration (keys: --help-config). Without one the\n"
-            "                       built-in demo circuit \"demo\" (sha256-chain:1) is served\n"
-            "  --listen ADDR        unix:///path or host:port (a bare port = 127.0.0.1);\n"
-            "                       repeatable; replaces daemon.listen\n"
-            "  --status-listen ADDR host:port of the HTTP GET /status server\n"
-            "                       (daemon.status_listen; \"\" = off)\n"
-            "  --log-level LEVEL    error | warn | info | debug\n"
-            "  --cache-dir DIR      parameter cache (srs.param_cache)\n"
-            "  --backend KIND       auto | cpu | cuda (engine.backend)\n"
-            "  --no-self-verify     return proofs without verifying them (benchmarks only)\n"
-            "  --print-config       print the effective configuration and exit\n"
-            "  --check-config       parse and validate, print the effective configuration,\n"
-            "                       exit 0 (valid) or 2 (invalid)\n"
-            "  --help-config        list every configuration key\n"
-            "  --version, --help\n"
-            "Signals: SIGTERM/SIGINT stop accepting calls and give running jobs\n"
-            "daemon.shutdown_grace to finish; a second signal cancels them at once.\n"
-            "SIGHUP reads the configuration again: new [[circuits]] are registered and\n"
-            "logging.level applies; other changes are logged and need a restart.\n");
+    fprintf(f, "usage: cuzk [options]\n"
+               "  --config FILE        TOML configuration (keys: --help-config). Without one the\n"
+               "                       built-in demo circuit \"demo\" (sha256-chain:1) is served\n"
+               "  --listen ADDR        unix:///path or host:port (a bare port = 127.0.0.1);\n"
+               "                       repeatable; replaces daemon.listen\n"
+               "  --status-listen ADDR host:port of the HTTP GET /status server\n"
+               "                       (daemon.status_listen; \"\" = off)\n"
+               "  --log-level LEVEL    error | warn | info | debug\n"
+               "  --cache-dir DIR      parameter cache (srs.param_cache)\n"
+               "  --backend KIND       auto | cpu | cuda (engine.backend)\n"
+               "  --no-self-verify     return proofs without verifying them (benchmarks only)\n"
+               "  --print-config       print the effective configuration and exit\n"
+               "  --check-config       parse and validate, print the effective configuration,\n"
+               "                       exit 0 (valid) or 2 (invalid)\n"
+               "  --help-config        list every configuration key\n"
+               "  --version, --help\n"
+               "Signals: SIGTERM/SIGINT stop accepting calls and give running jobs\n"
+               "daemon.shutdown_grace to finish; a second signal cancels them at once.\n"
+               "SIGHUP reads the configuration again: new [[circuits]] are registered and\n"
+               "logging.level applies; other changes are logged and need a restart.\n");
 }
 
 /* systemd Type=notify readiness, when started that way (sd_notify protocol, no libsystemd). */
@@ -195,8 +194,7 @@ static int load_config(cuzk_daemon_config *cfg, const cli *o)
     if (st == CUZK_OK && o->n_listen)
         st = cuzk__config_set(cfg, "daemon.listen", o->listen, o->n_listen, "--listen");
     if (st == CUZK_OK && o->status_listen)
-        st = cuzk__config_set(cfg, "daemon.status_listen", &o->status_listen, 1,
-                              "--status-listen");
+        st = cuzk__config_set(cfg, "daemon.status_listen", &o->status_listen, 1, "--status-listen");
     if (st == CUZK_OK && o->log_level)
         st = cuzk__config_set(cfg, "logging.level", &o->log_level, 1, "--log-level");
     if (st == CUZK_OK && o->cache_dir)
@@ -336,7 +334,8 @@ static int serve(const cuzk_daemon_config *cfg, const cli *o)
             st = cuzk__rpc_server_listen(srv, &a, bound[n_bound++], sizeof bound[0]);
         if (st == CUZK_OK && !cuzk__addr_is_local(&a))
             cuzk__log_warn("%s is reachable from other hosts: gRPC here has no TLS and no "
-                           "authentication, so keep it on a private network", a.display);
+                           "authentication, so keep it on a private network",
+                           a.display);
     }
     cuzk_http_status *hs = NULL;
     if (st == CUZK_OK && cfg->status_listen)
@@ -368,7 +367,8 @@ static int serve(const cuzk_daemon_config *cfg, const cli *o)
     if (hs && strncmp(cuzk__http_status_address(hs), "127.", 4) != 0 &&
         strncmp(cuzk__http_status_address(hs), "[::1]", 5) != 0)
         cuzk__log_warn("the status server (%s) is reachable from other hosts: it has no TLS and "
-                       "no authentication and shows job ids", cuzk__http_status_address(hs));
+                       "no authentication and shows job ids",
+                       cuzk__http_status_address(hs));
     log_engine(engine);
     cuzk__log_info("ready: max %llu concurrent calls, %llu-byte messages, shutdown grace %llu ms",
                    (unsigned long long)cfg->max_concurrent_calls,
@@ -383,7 +383,7 @@ static int serve(const cuzk_daemon_config *cfg, const cli *o)
     if (rc != 0)
         _exit(EXIT_RUNTIME); /* a third signal: workers may still run; do not free under them */
     notify_systemd("STOPPING=1");
-    cuzk__reloader_stop(rl); /* it calls the engine */
+    cuzk__reloader_stop(rl);       /* it calls the engine */
     cuzk__http_status_destroy(hs); /* it reads the engine: gone before the engine is */
     cuzk__rpc_server_destroy(srv);
     cuzk_engine_destroy(engine);

@@ -16,9 +16,7 @@ static const char *tier_name(cuzk_srs_tier t)
 
 static uint64_t tier_bytes(const srs_entry *c)
 {
-    return c->tier == CUZK_TIER_HOT ? c->held_bytes
-           : c->tier == CUZK_TIER_WARM ? c->map_len
-                                       : 0;
+    return c->tier == CUZK_TIER_HOT ? c->held_bytes : c->tier == CUZK_TIER_WARM ? c->map_len : 0;
 }
 
 /* Copies |src| into |dst| (|n| bytes), truncating: names are bounded, truncation is expected. */
@@ -334,8 +332,7 @@ cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
     sb_printf(&b, "cuzk_running_jobs %llu\n", (unsigned long long)running);
     family(&b, "cuzk_partitions_in_flight", "gauge",
            "Partitions between the scheduler and the finalizer.");
-    sb_printf(&b, "cuzk_partitions_in_flight %llu\n",
-              (unsigned long long)e->partitions_in_flight);
+    sb_printf(&b, "cuzk_partitions_in_flight %llu\n", (unsigned long long)e->partitions_in_flight);
     family(&b, "cuzk_srs_bytes", "gauge",
            "Bytes a parameter set holds in its tier (hot: decoded; warm: mapped file).");
     for (size_t i = 0; i < e->n_circs; i++) {
