@@ -4,6 +4,7 @@
 #include "cuzk/alloc.h"
 #include "cuzk/backend.h"
 #include "groth16/prover_internal.h"
+#include "groth16/split_pairs.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -177,10 +178,11 @@ static size_t gather(cuzk_pool *pool, cuzk_fr_t *dst, const cuzk_fr_t *src, size
 enum { Q_L, Q_A, Q_B, Q_COUNT };
 
 typedef struct {
-    cuzk_fr_t *sc; /* gather buffer (A, B) */
+    cuzk_fr_t *sc; /* gather buffer (A, B); the one-pass split's classification bitmap */
+    size_t sc_bytes;
     cuzk_fr_t *tail[Q_COUNT];
     uint64_t *ones[Q_COUNT];
-    size_t n[Q_COUNT], cap_sc;
+    size_t n[Q_COUNT];
     /* On a GPU backend the tails are pairs: tail[q][k] is the scalar of base idx[q][k], k <
      * m[q] (cuzk_backend_msm_gX_idx); on the CPU they are dense (zero at 0/1 scalars). */
     bool pairs;
@@ -188,12 +190,20 @@ typedef struct {
     size_t m[Q_COUNT];
 } split_set;
 
-/* Backend scratch slots of the split: the gather buffer, per query its tail and its bitmap,
- * and on a device its indices. */
+/* Backend scratch slots of the split: the gather buffer (the one-pass split's classification
+ * bitmap), per query its tail and its bitmap, and on a device its indices. */
 #define SLOT_SC 0
 #define SLOT_TAIL(q) (1 + 2 * (q))
 #define SLOT_ONES(q) (2 + 2 * (q))
 #define SLOT_IDX(q) (7 + (q))
+
+/* Env CUZK_PROVER_SPLIT_OLD=1: the pairs built from gathered A and B vectors, each split with a
+ * counting and a filling pass (the split before split_pairs.c, kept for A/B measurements). */
+static bool split_old(void)
+{
+    const char *e = getenv("CUZK_PROVER_SPLIT_OLD");
+    return e && *e && strcmp(e, "0") != 0;
+}
 
 /* Bytes per scratch slot for queries of n_l, n_a, n_b_g1 scalars (0: slot unused); the pairs
  * form (32-bit indices) on a device backend. One place for split_alloc and the engine's budget
@@ -205,7 +215,8 @@ static bool split_sizes(bool device, uint64_t n_l, uint64_t n_a, uint64_t n_b_g1
     bool pairs = device && n_l <= UINT32_MAX && n_a <= UINT32_MAX && n_b_g1 <= UINT32_MAX;
     uint64_t cap = n_a > n_b_g1 ? n_a : n_b_g1;
     memset(bytes, 0, CUZK_BACKEND_SCRATCH_SLOTS * sizeof *bytes);
-    bytes[SLOT_SC] = (cap ? cap : 1) * sizeof(cuzk_fr_t);
+    bytes[SLOT_SC] = pairs && !split_old() ? cuzk__split_pairs_scratch(n_l ? n_l : 1)
+                                           : (cap ? cap : 1) * sizeof(cuzk_fr_t);
     for (unsigned q = 0; q < Q_COUNT; q++) {
         uint64_t m = n[q] ? n[q] : 1;
         bytes[SLOT_TAIL(q)] = m * sizeof(cuzk_fr_t);
@@ -229,9 +240,9 @@ static cuzk_status split_alloc(cuzk_backend *be, const cuzk_groth16_params *p, s
     ss->n[Q_L] = p->n_l;
     ss->n[Q_A] = p->n_a;
     ss->n[Q_B] = p->n_b_g1;
-    ss->cap_sc = p->n_a > p->n_b_g1 ? p->n_a : p->n_b_g1;
     uint64_t bytes[CUZK_BACKEND_SCRATCH_SLOTS];
     ss->pairs = split_sizes(cuzk_backend_device(be) >= 0, p->n_l, p->n_a, p->n_b_g1, bytes);
+    ss->sc_bytes = bytes[SLOT_SC];
     ss->sc = cuzk_backend_scratch(be, SLOT_SC, bytes[SLOT_SC]);
     for (unsigned q = 0; q < Q_COUNT; q++) {
         ss->tail[q] = cuzk_backend_scratch(be, SLOT_TAIL(q), bytes[SLOT_TAIL(q)]);
@@ -277,6 +288,15 @@ static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
     if (s != CUZK_OK)
         return s;
     cuzk_pool *pool = cuzk_backend_pool(be);
+    if (ss->pairs && !split_old()) { /* one pass over aux (split_pairs.h) */
+        cuzk__split_query q[CUZK__SPLIT_Q];
+        for (unsigned k = 0; k < Q_COUNT; k++)
+            q[k] = (cuzk__split_query){ss->ones[k], ss->tail[k], ss->idx[k], ss->n[k], 0};
+        s = cuzk__split_pairs(pool, pd, (uint64_t *)ss->sc, q);
+        for (unsigned k = 0; k < Q_COUNT; k++)
+            ss->m[k] = q[k].m;
+        return s;
+    }
     /* L = sum aux_j L_j. */
     if ((s = split_one(pool, ss, Q_L, pd->aux, pd->n_aux)) != CUZK_OK)
         return s;
@@ -304,7 +324,7 @@ static void split_wipe(cuzk_backend *be, split_set *ss)
     /* On the backend's threads after the proof returns (4 GiB of gathered scalars at a PoRep
      * partition); the next use of the scratch waits for it. */
     void *p[1 + Q_COUNT] = {ss->sc};
-    size_t bytes[1 + Q_COUNT] = {ss->sc ? ss->cap_sc * sizeof *ss->sc : 0};
+    size_t bytes[1 + Q_COUNT] = {ss->sc ? ss->sc_bytes : 0};
     for (unsigned q = 0; q < Q_COUNT; q++) {
         p[1 + q] = ss->tail[q];
         bytes[1 + q] = ss->tail[q] ? (ss->pairs ? ss->m[q] : ss->n[q]) * sizeof *ss->tail[q] : 0;
