@@ -44,9 +44,6 @@
  * (half the 2 MiB L2 of the development machine). */
 #define MSM_GROUP_MAX 32
 #define MSM_GROUP_BYTES ((size_t)1 << 20)
-/* The automatic endomorphism split applies up to this many points: its images take
- * (m - 1) n affine points of working memory (G2 at 2^16: 39 MiB). */
-#define MSM_ENDO_MAX_N ((size_t)1 << 16)
 
 /*
  * Cost model constants, in field multiplications (src/msm/pippenger_impl.h). The operation
