@@ -76,20 +76,6 @@ GM_HD void gm_load_base(gm_aff<typename G::F> &a, const uint8_t *bases, size_t i
         F::neg(a.y, a.y);
 }
 
-/* Asks L2 for the 16-byte-aligned span holding [p, p + bytes) (sm_90's bulk prefetch: no
- * register waits for it). A no-op elsewhere, the CPU emulation included. */
-GM_HD void gm_prefetch_l2(const void *p, uint32_t bytes)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    uintptr_t a = (uintptr_t)p & ~(uintptr_t)15;
-    uint32_t n = (uint32_t)(((uintptr_t)p + bytes - a + 15) & ~(uintptr_t)15);
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a), "r"(n) : "memory");
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
 template <class G> GM_HD bool gm_base_is_inf(const uint8_t *bases, size_t i)
 {
     return bases[i * G::AFF_BYTES + G::INF_OFF] != 0;
@@ -151,9 +137,6 @@ template <class G, bool AFF> struct gm_accum {
         uint32_t *okeys; /* [rows][om] slots, om = 2 * chunks; NULL when one chunk */
         X *oitems;
         size_t om;
-        /* Level 0, L2 prefetches (env CUZK_GPU_MSM_PF, a trial): bit 0 the base of the next
-         * entry, bit 1 the one after it, bit 2 the keys and values 64 entries ahead. */
-        uint32_t pf;
     };
 
     static GM_HD void slot(const Args &a, unsigned row, size_t s, uint32_t key, const X &v)
@@ -221,21 +204,6 @@ template <class G, bool AFF> struct gm_accum {
                 if (k != 0)
                     P::add_aff(acc, q);
                 continue;
-            }
-            if constexpr (AFF) {
-                if (a.pf) {
-                    const size_t rm = row * a.m;
-                    if ((a.pf & 4) && (j - lo) % 64 == 0 && j + 64 < hi) {
-                        gm_prefetch_l2(keys + j + 64, 256);
-                        gm_prefetch_l2(a.vals + rm + j + 64, 256);
-                    }
-                    const size_t jn = j + ((a.pf & 2) ? 2 : 1);
-                    if ((a.pf & 3) && jn < hi) {
-                        uint32_t vn = a.vals[rm + jn];
-                        gm_prefetch_l2(a.bases + (size_t)(vn & 0x7fffffffu) * G::AFF_BYTES,
-                                       (uint32_t)(2 * sizeof(typename F::T)));
-                    }
-                }
             }
             if (k == 0)
                 continue;

@@ -287,8 +287,7 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
             size_t ch = gm_chunks(n, nw, p->L0, ex.template wave<gm_accum<G, true>>(), ex.block());
             m = gm_slots(ch); /* <= om0 */
             typename gm_accum<G, true>::Args aa = {
-                ks, vs, NULL, d_bases, n, ch, bk, p->nb, m ? pk[0] : NULL, pi[0], m,
-                gm_env_uint("CUZK_GPU_MSM_PF", 0)};
+                ks, vs, NULL, d_bases, n, ch, bk, p->nb, m ? pk[0] : NULL, pi[0], m};
             ex.template launch<gm_accum<G, true>>(aa, ch, nw);
         }
         ex.mark(GM_PH_ACCUM1);
@@ -297,7 +296,7 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
             size_t ch = gm_div_up(m, p->L1), om = gm_slots(ch);
             typename gm_accum<G, false>::Args aa = {
                 pk[cur],     NULL, pi[cur], NULL, m, ch, bk, p->nb, om ? pk[cur ^ 1] : NULL,
-                pi[cur ^ 1], om,        0};
+                pi[cur ^ 1], om};
             ex.template launch<gm_accum<G, false>>(aa, ch, nw);
             m = om;
             cur ^= 1;
