@@ -252,3 +252,121 @@ double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant)
         return bench_one<fp_mont, 16>(dev, io);
     return bench_one<fp_mont, 3>(dev, io);
 }
+
+/* ---- pipe co-issue probe (cuzk__gpu_pipe_bench) --------------------------------------------- */
+
+/* Per iteration and thread: KIND 0, eight dependent 32 x 32 + 64-bit products (IMAD.WIDE.U32);
+ * KIND 1, eight dependent FP64 FMAs; KIND 2, both; KIND 3, two Fp products of the MSM's
+ * multiplication (CUZK_GPU_MONT_MUL) and D FP64 FMAs in eight chains. Whether the FP64 pipe
+ * adds throughput beside the integer one decides if multiprecision products on it can pay. */
+template <int KIND, int D> __global__ void k_pipe(uint32_t *io, int iters)
+{
+    const uint32_t y = io[0] | 1u;
+    uint64_t w[8];
+    double f[8];
+    const double fa = 0.999999, fb = 1.0e-3 * (double)(io[1] & 1u) + 1.0e-3;
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        w[k] = io[k] + threadIdx.x;
+        f[k] = (double)(k + 1);
+    }
+    /* Canonical Fp values from the host (two chains that the compiler cannot merge). */
+    uint32_t x[12], z[12], m[12];
+#pragma unroll
+    for (int j = 0; j < 12; j++) {
+        x[j] = io[8 + j];
+        z[j] = io[20 + j];
+        m[j] = io[32 + j];
+    }
+    for (int it = 0; it < iters; it++) {
+        if constexpr (KIND == 0 || KIND == 2) {
+#pragma unroll
+            for (int k = 0; k < 8; k++) /* spelt out: the compiler keeps 64-bit products */
+                asm("mad.wide.u32 %0, %1, %2, %3;"
+                    : "=l"(w[k])
+                    : "r"((uint32_t)w[k]), "r"(y), "l"(w[k]));
+        }
+        if constexpr (KIND == 1 || KIND == 2) {
+#pragma unroll
+            for (int k = 0; k < 8; k++)
+                f[k] = fma(f[k], fa, fb);
+        }
+        if constexpr (KIND == 3) {
+            mul_variant<fp_mont>(CUZK_GPU_MONT_MUL, x, x, m);
+            mul_variant<fp_mont>(CUZK_GPU_MONT_MUL, z, z, m);
+#pragma unroll
+            for (int r = 0; r < D / 8; r++)
+#pragma unroll
+                for (int k = 0; k < 8; k++)
+                    f[k] = fma(f[k], fa, fb);
+        }
+    }
+    uint32_t acc = 0;
+    double g = 0;
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        acc ^= (uint32_t)w[k] ^ (uint32_t)(w[k] >> 32);
+        g += f[k];
+    }
+#pragma unroll
+    for (int j = 0; j < 12; j++)
+        acc ^= x[j] ^ z[j];
+    if (acc == 0x12345678u || g == 1.25) /* never in practice; keeps the work alive */
+        io[44] = acc;
+}
+
+template <int KIND, int D> static double pipe_one(cuzk_gpu_device &dev, uint32_t *io, int iters)
+{
+    cudaDeviceProp prop;
+    CUZK_CUDA(cudaGetDeviceProperties(&prop, dev.id));
+    const unsigned threads = 256, blocks = (unsigned)prop.multiProcessorCount * 8;
+    k_pipe<KIND, D><<<blocks, threads, 0, dev.stream>>>(io, 4); /* warm-up */
+    CUZK_CUDA_LAUNCHED();
+    cuzk_gpu_timer tm(dev);
+    tm.mark(0);
+    k_pipe<KIND, D><<<blocks, threads, 0, dev.stream>>>(io, iters);
+    CUZK_CUDA_LAUNCHED();
+    tm.mark(1);
+    CUZK_CUDA(cudaEventSynchronize(dev.ev[1]));
+    return tm.ms(0, 1);
+}
+
+double cuzk_gpu_pipe_bench_run_(cuzk_gpu_device &dev, int kind, int d, double *threads_iters)
+{
+    uint32_t host[48] = {0};
+    for (int k = 0; k < 8; k++)
+        host[k] = 0x9e3779b9u * (uint32_t)(k + 1);
+    for (int v = 0; v < 3; v++) /* 1, 1, 1 in Montgomery form, 2 in the second chain */
+        for (int j = 0; j < 12; j++)
+            host[8 + 12 * v + j] = fp_params::one(j);
+    host[20] ^= 1; /* keeps the second chain apart: any value below p will do */
+    cuzk_gpu_buf buf;
+    buf.reserve(sizeof host);
+    uint32_t *io = buf.as<uint32_t>();
+    CUZK_CUDA(cudaMemcpyAsync(io, host, sizeof host, cudaMemcpyHostToDevice, dev.stream));
+    cudaDeviceProp prop;
+    CUZK_CUDA(cudaGetDeviceProperties(&prop, dev.id));
+    const int iters = kind == 3 ? 256 : 8192;
+    *threads_iters = (double)prop.multiProcessorCount * 8 * 256 * iters;
+    switch (kind * 1000 + (kind == 3 ? d : 0)) {
+    case 0:
+        return pipe_one<0, 0>(dev, io, iters);
+    case 1000:
+        return pipe_one<1, 0>(dev, io, iters);
+    case 2000:
+        return pipe_one<2, 0>(dev, io, iters);
+    case 3000:
+        return pipe_one<3, 0>(dev, io, iters);
+    case 3064:
+        return pipe_one<3, 64>(dev, io, iters);
+    case 3128:
+        return pipe_one<3, 128>(dev, io, iters);
+    case 3256:
+        return pipe_one<3, 256>(dev, io, iters);
+    case 3512:
+        return pipe_one<3, 512>(dev, io, iters);
+    default:
+        cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "pipe bench: kind %d with %d FMAs", kind, d);
+    }
+    return 0;
+}

@@ -195,6 +195,14 @@ static inline int cuzk__gpu_field_variant_ok(int field, int op, int variant)
 cuzk_status cuzk__gpu_field_bench(int device, int field, int variant,
                                   double *gmul_per_s) CUZK_WARN_UNUSED_RESULT;
 
+/* Whether the FP64 pipe adds throughput beside the integer one (`cuzk-bench ntt --backend cuda
+ * --filter='pipe*'`): |kind| 0 IMAD.WIDE chains, 1 FP64 FMA chains, 2 both, 3 two Fp products of
+ * the MSM's multiplication plus |fmas| (0, 64, 128, 256, 512) FP64 FMAs per iteration. *ms: the
+ * kernel's time; *threads_iters: threads x iterations (8 operations of each kind per iteration
+ * for kinds 0-2). */
+cuzk_status cuzk__gpu_pipe_bench(int device, int kind, int fmas, double *ms,
+                                 double *threads_iters) CUZK_WARN_UNUSED_RESULT;
+
 /* Host memory for transfers, measured (`cuzk-bench msm --pin-gib G,...`): |method| 0
  * cudaHostAlloc, 1 malloc + first touch + cudaHostRegister, 2 pageable malloc (first touch only).
  * Times in ms (wall); copy rates in GB/s over the whole buffer (CUDA events). */

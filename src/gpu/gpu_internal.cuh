@@ -231,5 +231,7 @@ void cuzk_gpu_check_domain_(const cuzk_domain *d);
 void cuzk_gpu_field_op_run_(cuzk_gpu_device &dev, int field, int op, int variant, void *out,
                             const void *a, const void *b, size_t n);
 double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant);
+/* The pipe co-issue probe (field.cu): kernel ms; *threads_iters = threads x iterations. */
+double cuzk_gpu_pipe_bench_run_(cuzk_gpu_device &dev, int kind, int d, double *threads_iters);
 
 #endif

@@ -270,3 +270,9 @@ cuzk_status cuzk__gpu_field_bench(int device, int field, int variant, double *gm
         *gmul_per_s = 0;
     return NO_DEVICE_("gpu field bench");
 }
+
+cuzk_status cuzk__gpu_pipe_bench(int device, int kind, int fmas, double *ms, double *threads_iters)
+{
+    (void)device, (void)kind, (void)fmas, (void)ms, (void)threads_iters;
+    return NO_DEVICE_("gpu pipe bench");
+}

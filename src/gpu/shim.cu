@@ -607,6 +607,19 @@ extern "C" cuzk_status cuzk__gpu_field_bench(int device, int field, int variant,
     });
 }
 
+extern "C" cuzk_status cuzk__gpu_pipe_bench(int device, int kind, int fmas, double *ms,
+                                            double *threads_iters)
+{
+    if (!ms || !threads_iters)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu pipe bench: NULL argument");
+    return cuzk_gpu_guard_("gpu pipe bench", [&] {
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        *ms = cuzk_gpu_pipe_bench_run_(dev, kind, fmas, threads_iters);
+    });
+}
+
 /* ---- MSM stand-ins until src/gpu/msm*.cu exists (the Makefile sets CUZK_GPU_HAVE_MSM) -------- */
 #if !defined(CUZK_GPU_HAVE_MSM)
 #define CUZK_GPU_MSM_MISSING_(name, ...)                                                           \

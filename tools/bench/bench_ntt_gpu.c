@@ -161,6 +161,41 @@ static void field_variants(const bench_opts *o, int device)
         }
 }
 
+/* The pipe co-issue probe (--filter='pipe*'): IMAD.WIDE and FP64 FMA chains alone and together,
+ * and the MSM's Fp product with FP64 FMAs beside it: rates in 10^12 operations per second
+ * (Fp: 10^9 products per second), best of three. */
+static void bench_pipes(const bench_opts *o, int device)
+{
+    static const struct {
+        const char *name;
+        int kind, fmas;
+    } k[] = {{"pipe_imad_wide", 0, 0}, {"pipe_dfma", 1, 0},     {"pipe_both", 2, 0},
+             {"pipe_fp_mul", 3, 0},    {"pipe_fp_mul_f64", 3, 64}, {"pipe_fp_mul_f128", 3, 128},
+             {"pipe_fp_mul_f256", 3, 256}, {"pipe_fp_mul_f512", 3, 512}};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        if (!o->filter || fnmatch(o->filter, k[i].name, 0) != 0) /* only when asked for */
+            continue;
+        double best = 0, ti = 0;
+        for (unsigned r = 0; r < 3; r++) {
+            double ms = 0;
+            if (cuzk__gpu_pipe_bench(device, k[i].kind, k[i].fmas, &ms, &ti) != CUZK_OK) {
+                fprintf(stderr, "cuzk-bench ntt: %s: %s\n", k[i].name, cuzk_last_error());
+                return;
+            }
+            best = best == 0 || ms < best ? ms : best;
+        }
+        const double per_s = ti / (best * 1e-3);
+        if (k[i].kind < 3)
+            printf("%-20s cuda:%d %8.3f ms  imad.wide %6.2f T/s  dfma %6.2f T/s\n", k[i].name,
+                   device, best, k[i].kind != 1 ? 8 * per_s / 1e12 : 0.0,
+                   k[i].kind != 0 ? 8 * per_s / 1e12 : 0.0);
+        else
+            printf("%-20s cuda:%d %8.3f ms  fp mul %6.2f G/s  dfma %6.2f T/s\n", k[i].name, device,
+                   best, 2 * per_s / 1e9, k[i].fmas * per_s / 1e12);
+        fflush(stdout);
+    }
+}
+
 int bench_ntt_gpu(const bench_opts *o, unsigned log_n, int device, cuzk_fr_t *a, cuzk_fr_t *b,
                   cuzk_fr_t *c)
 {
@@ -175,6 +210,7 @@ int bench_ntt_gpu(const bench_opts *o, unsigned log_n, int device, cuzk_fr_t *a,
         printf("# device %d: %s, %d SMs, %.1f GiB\n", device, info.name, info.sm_count,
                (double)info.total_mem / (1 << 30));
     field_variants(o, device);
+    bench_pipes(o, device);
     if (log_n > CUZK_GPU_NTT_MAX_LOG || log_n < 1) {
         fprintf(stderr, "cuzk-bench ntt: the device NTT takes 2^1 .. 2^%d\n", CUZK_GPU_NTT_MAX_LOG);
         return 2;
