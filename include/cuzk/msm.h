@@ -60,8 +60,8 @@ typedef enum {
  * with scalars a half (a quarter) as long, so the running sums of half (a quarter) as many
  * windows. Needs bases in the prime-order subgroup, as every MSM here does. */
 typedef enum {
-    /* The measured default: split up to 2^16 points when some scalar is wider than a piece
-     * (128 bits in G1, 64 in G2). */
+    /* The measured default: split up to 2^22 points in G1, 2^17 in G2, when some scalar is
+     * wider than a piece (128 bits in G1, 64 in G2). */
     CUZK_MSM_ENDO_AUTO = 0,
     CUZK_MSM_ENDO_OFF = 1,
     CUZK_MSM_ENDO_ON = 2,

@@ -17,9 +17,9 @@
  *                   inv = 1/a from ninv = 1/N(a)
  *   AFF_T JAC_T XYZZ_T  point types
  *   MSM_INV_COST    cost of B_INV in F_T multiplications (measured, see the .c file)
- *   MSM_ENDO_M MSM_ENDO_LIMBS MSM_ENDO_BITS
- *                   the endomorphism split: pieces per scalar, 64-bit limbs per piece, and the
- *                   most bits a piece has
+ *   MSM_ENDO_M MSM_ENDO_LIMBS MSM_ENDO_BITS MSM_ENDO_MAX_N
+ *                   the endomorphism split: pieces per scalar, 64-bit limbs per piece, the
+ *                   most bits a piece has, and the most points it applies to by itself
  *   msm_endo_split(uint64_t out[M * LIMBS], const uint64_t k[4])
  *                   pieces of a canonical k < r: k P = sum_m piece_m Q_m
  *   M_(endo_images_)(AFF_T out[M - 1], const AFF_T *p)
