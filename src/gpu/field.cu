@@ -257,7 +257,7 @@ double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant)
 
 /* Per iteration and thread: KIND 0, eight dependent 32 x 32 + 64-bit products (IMAD.WIDE.U32);
  * KIND 1, eight dependent FP64 FMAs; KIND 2, both; KIND 3, two Fp products of the MSM's
- * multiplication (CUZK_GPU_MONT_MUL) and D FP64 FMAs in eight chains. Whether the FP64 pipe
+ * multiplication (the even/odd variant 7) and D FP64 FMAs in eight chains. Whether the FP64 pipe
  * adds throughput beside the integer one decides if multiprecision products on it can pay. */
 template <int KIND, int D> __global__ void k_pipe(uint32_t *io, int iters)
 {
@@ -292,8 +292,8 @@ template <int KIND, int D> __global__ void k_pipe(uint32_t *io, int iters)
                 f[k] = fma(f[k], fa, fb);
         }
         if constexpr (KIND == 3) {
-            mul_variant<fp_mont>(CUZK_GPU_MONT_MUL, x, x, m);
-            mul_variant<fp_mont>(CUZK_GPU_MONT_MUL, z, z, m);
+            mul_variant<fp_mont>(7, x, x, m); /* the MSM's (msm_dev.cuh), not this file's 3 */
+            mul_variant<fp_mont>(7, z, z, m);
 #pragma unroll
             for (int r = 0; r < D / 8; r++)
 #pragma unroll
