@@ -321,8 +321,8 @@ static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
 /* The split vectors held witness values and the scratch is reused: wipe them. */
 static void split_wipe(cuzk_backend *be, split_set *ss)
 {
-    /* On the backend's threads after the proof returns (4 GiB of gathered scalars at a PoRep
-     * partition); the next use of the scratch waits for it. */
+    /* On the backend's threads after the proof returns (at a PoRep partition the tails' pairs,
+     * and 4 GiB of gathered scalars on the CPU); the next use of the scratch waits for it. */
     void *p[1 + Q_COUNT] = {ss->sc};
     size_t bytes[1 + Q_COUNT] = {ss->sc ? ss->sc_bytes : 0};
     for (unsigned q = 0; q < Q_COUNT; q++) {

@@ -47,9 +47,9 @@ bool cuzk__msm_use_ifma = true;
 #define MSM_ENDO_LIMBS 2
 #define MSM_ENDO_BITS 128
 /* Automatic up to 2^22 points, whose image takes 2^22 affine points (416 MiB) of working
- * memory: one and two threads of the development VM measured it faster than the plain MSM at
- * every size from 2^17 to 2^22 (-2 to -28 %; docs/PERFORMANCE.md, "The endomorphism split
- * above 2^16"). */
+ * memory: faster than the plain MSM at every size measured from 2^17 to 2^22, by 2-28 % on one
+ * and two threads of the development VM and 3-21 % on the H200 host's 16 (docs/PERFORMANCE.md,
+ * "The endomorphism split above 2^16"). */
 #define MSM_ENDO_MAX_N ((size_t)1 << 22)
 static void msm_endo_split(uint64_t out[4], const uint64_t k[4])
 {

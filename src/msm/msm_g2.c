@@ -62,8 +62,8 @@ static inline void msm_fp2_inv_from_norm(cuzk_fp2_t *inv, const cuzk_fp2_t *a,
 #define MSM_ENDO_LIMBS 1
 #define MSM_ENDO_BITS 64
 /* Automatic up to 2^17 points (three images: 75 MiB at 2^17): faster than the plain MSM there
- * (-5 / -7 %), even at 2^18 and slower at 2^20 (+11 / +15 %) on the development VM
- * (docs/PERFORMANCE.md, "The endomorphism split above 2^16"). */
+ * (5-17 %), about even at 2^18 and 5-15 % slower at 2^20, on the development VM's one or two
+ * threads and the H200 host's 16 (docs/PERFORMANCE.md, "The endomorphism split above 2^16"). */
 #define MSM_ENDO_MAX_N ((size_t)1 << 17)
 static void msm_endo_split(uint64_t out[4], const uint64_t k[4])
 {
