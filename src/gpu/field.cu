@@ -336,10 +336,10 @@ double cuzk_gpu_pipe_bench_run_(cuzk_gpu_device &dev, int kind, int d, double *t
     uint32_t host[48] = {0};
     for (int k = 0; k < 8; k++)
         host[k] = 0x9e3779b9u * (uint32_t)(k + 1);
-    for (int v = 0; v < 3; v++) /* 1, 1, 1 in Montgomery form, 2 in the second chain */
+    for (int v = 0; v < 3; v++) /* x, z and the multiplier m: 1 in Montgomery form ... */
         for (int j = 0; j < 12; j++)
             host[8 + 12 * v + j] = fp_params::one(j);
-    host[20] ^= 1; /* keeps the second chain apart: any value below p will do */
+    host[20] ^= 1; /* ... but z's lowest bit flipped: another value below p, its own chain */
     cuzk_gpu_buf buf;
     buf.reserve(sizeof host);
     uint32_t *io = buf.as<uint32_t>();
