@@ -171,8 +171,7 @@ static void sp_fill(void *ctx, size_t t)
     const sp_task *s = &x->task[t];
     cuzk__split_query *ql = &x->q[CUZK__SPLIT_L], *qa = &x->q[CUZK__SPLIT_A],
                       *qb = &x->q[CUZK__SPLIT_B];
-    size_t kl = s->pairs[CUZK__SPLIT_L], ka = s->pairs[CUZK__SPLIT_A],
-           kb = s->pairs[CUZK__SPLIT_B];
+    size_t kl = s->pairs[CUZK__SPLIT_L], ka = s->pairs[CUZK__SPLIT_A], kb = s->pairs[CUZK__SPLIT_B];
     size_t pa = s->pos_a, pb = s->pos_b;
     sp_appender aa, ab;
     sp_app_init(&aa, qa->ones, pa);
@@ -225,8 +224,10 @@ cuzk_status cuzk__split_pairs(cuzk_pool *pool, const cuzk_prover_data *pd, uint6
                                         pd->b_input_popcount + pd->b_aux_popcount};
     for (unsigned k = 0; k < CUZK__SPLIT_Q; k++) {
         if (q[k].n != want[k])
-            return cuzk_fail(CUZK_ERR_INVALID_ARG, "split: query %u has %zu positions, the "
-                             "witness %zu", k, q[k].n, want[k]);
+            return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                             "split: query %u has %zu positions, the "
+                             "witness %zu",
+                             k, q[k].n, want[k]);
         if (q[k].n > (size_t)UINT32_MAX + 1)
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "split: %zu positions exceed 32-bit indices",
                              q[k].n);
@@ -265,9 +266,10 @@ cuzk_status cuzk__split_pairs(cuzk_pool *pool, const cuzk_prover_data *pd, uint6
     }
     cuzk_status s = CUZK_OK;
     if (pos_a != q[CUZK__SPLIT_A].n || pos_b != q[CUZK__SPLIT_B].n)
-        s = cuzk_fail(CUZK_ERR_INVALID_ARG, "split: the density bitmaps hold %zu / %zu entries, "
-                      "their counts say %zu / %zu", pos_a, pos_b, q[CUZK__SPLIT_A].n,
-                      q[CUZK__SPLIT_B].n);
+        s = cuzk_fail(CUZK_ERR_INVALID_ARG,
+                      "split: the density bitmaps hold %zu / %zu entries, "
+                      "their counts say %zu / %zu",
+                      pos_a, pos_b, q[CUZK__SPLIT_A].n, q[CUZK__SPLIT_B].n);
     else if (x.tasks)
         cuzk_pool_run(pool, x.tasks, sp_fill, &x);
     if (s == CUZK_OK)

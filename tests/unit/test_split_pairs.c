@@ -120,8 +120,8 @@ static void check_case(cuzk_pool *pool, size_t n_inputs, size_t n_aux, unsigned 
             if (is0 || is1)
                 continue;
             CHECK_MSG(m < q[k].m, "query %u: only %zu pairs", k, q[k].m);
-            CHECK_MSG(q[k].idx[m] == i, "query %u pair %zu: index %u, want %zu", k, m,
-                      q[k].idx[m], i);
+            CHECK_MSG(q[k].idx[m] == i, "query %u pair %zu: index %u, want %zu", k, m, q[k].idx[m],
+                      i);
             CHECK(memcmp(&q[k].vals[m], &want[i], sizeof want[i]) == 0);
             m++;
         }

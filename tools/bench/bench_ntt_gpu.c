@@ -169,8 +169,9 @@ static void bench_pipes(const bench_opts *o, int device)
     static const struct {
         const char *name;
         int kind, fmas;
-    } k[] = {{"pipe_imad_wide", 0, 0}, {"pipe_dfma", 1, 0},     {"pipe_both", 2, 0},
-             {"pipe_fp_mul", 3, 0},    {"pipe_fp_mul_f64", 3, 64}, {"pipe_fp_mul_f128", 3, 128},
+    } k[] = {{"pipe_imad_wide", 0, 0},     {"pipe_dfma", 1, 0},
+             {"pipe_both", 2, 0},          {"pipe_fp_mul", 3, 0},
+             {"pipe_fp_mul_f64", 3, 64},   {"pipe_fp_mul_f128", 3, 128},
              {"pipe_fp_mul_f256", 3, 256}, {"pipe_fp_mul_f512", 3, 512}};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         if (!o->filter || fnmatch(o->filter, k[i].name, 0) != 0) /* only when asked for */
