@@ -225,9 +225,8 @@ cuzk_status cuzk__split_pairs(cuzk_pool *pool, const cuzk_prover_data *pd, uint6
     for (unsigned k = 0; k < CUZK__SPLIT_Q; k++) {
         if (q[k].n != want[k])
             return cuzk_fail(CUZK_ERR_INVALID_ARG,
-                             "split: query %u has %zu positions, the "
-                             "witness %zu",
-                             k, q[k].n, want[k]);
+                             "split: query %u has %zu positions, the witness %zu", k, q[k].n,
+                             want[k]);
         if (q[k].n > (size_t)UINT32_MAX + 1)
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "split: %zu positions exceed 32-bit indices",
                              q[k].n);
@@ -267,8 +266,7 @@ cuzk_status cuzk__split_pairs(cuzk_pool *pool, const cuzk_prover_data *pd, uint6
     cuzk_status s = CUZK_OK;
     if (pos_a != q[CUZK__SPLIT_A].n || pos_b != q[CUZK__SPLIT_B].n)
         s = cuzk_fail(CUZK_ERR_INVALID_ARG,
-                      "split: the density bitmaps hold %zu / %zu entries, "
-                      "their counts say %zu / %zu",
+                      "split: the density bitmaps hold %zu / %zu entries, their counts %zu / %zu",
                       pos_a, pos_b, q[CUZK__SPLIT_A].n, q[CUZK__SPLIT_B].n);
     else if (x.tasks)
         cuzk_pool_run(pool, x.tasks, sp_fill, &x);
