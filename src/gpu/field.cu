@@ -315,11 +315,11 @@ template <int KIND, int D> __global__ void k_pipe(uint32_t *io, int iters)
         io[44] = acc;
 }
 
-template <int KIND, int D> static double pipe_one(cuzk_gpu_device &dev, uint32_t *io, int iters)
+/* The grid of cuzk_gpu_pipe_bench_run_: 8 blocks of 256 threads per SM. */
+template <int KIND, int D>
+static double pipe_one(cuzk_gpu_device &dev, uint32_t *io, int iters, unsigned blocks)
 {
-    cudaDeviceProp prop;
-    CUZK_CUDA(cudaGetDeviceProperties(&prop, dev.id));
-    const unsigned threads = 256, blocks = (unsigned)prop.multiProcessorCount * 8;
+    const unsigned threads = 256;
     k_pipe<KIND, D><<<blocks, threads, 0, dev.stream>>>(io, 4); /* warm-up */
     CUZK_CUDA_LAUNCHED();
     cuzk_gpu_timer tm(dev);
@@ -347,24 +347,25 @@ double cuzk_gpu_pipe_bench_run_(cuzk_gpu_device &dev, int kind, int d, double *t
     cudaDeviceProp prop;
     CUZK_CUDA(cudaGetDeviceProperties(&prop, dev.id));
     const int iters = kind == 3 ? 256 : 8192;
-    *threads_iters = (double)prop.multiProcessorCount * 8 * 256 * iters;
+    const unsigned blocks = (unsigned)prop.multiProcessorCount * 8;
+    *threads_iters = (double)blocks * 256 * iters;
     switch (kind * 1000 + (kind == 3 ? d : 0)) {
     case 0:
-        return pipe_one<0, 0>(dev, io, iters);
+        return pipe_one<0, 0>(dev, io, iters, blocks);
     case 1000:
-        return pipe_one<1, 0>(dev, io, iters);
+        return pipe_one<1, 0>(dev, io, iters, blocks);
     case 2000:
-        return pipe_one<2, 0>(dev, io, iters);
+        return pipe_one<2, 0>(dev, io, iters, blocks);
     case 3000:
-        return pipe_one<3, 0>(dev, io, iters);
+        return pipe_one<3, 0>(dev, io, iters, blocks);
     case 3064:
-        return pipe_one<3, 64>(dev, io, iters);
+        return pipe_one<3, 64>(dev, io, iters, blocks);
     case 3128:
-        return pipe_one<3, 128>(dev, io, iters);
+        return pipe_one<3, 128>(dev, io, iters, blocks);
     case 3256:
-        return pipe_one<3, 256>(dev, io, iters);
+        return pipe_one<3, 256>(dev, io, iters, blocks);
     case 3512:
-        return pipe_one<3, 512>(dev, io, iters);
+        return pipe_one<3, 512>(dev, io, iters, blocks);
     default:
         cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "pipe bench: kind %d with %d FMAs", kind, d);
     }
