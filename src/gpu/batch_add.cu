@@ -5,7 +5,7 @@
  * thread adds the selected bases of a few bitmap words into an XYZZ accumulator (madd-2008-s),
  * then the thread sums are added K at a time until one is left (src/gpu/msm_kernels.cuh).
  */
-#include "gpu/msm_dev.cuh"
+#include "gpu/msm_stream.cuh"
 
 #include <string.h>
 
@@ -13,7 +13,8 @@ template <class G, class HJ>
 static cuzk_status
 badd_entry(const char *what, int device, HJ *out, const void *h_bases, const uint8_t *d_bases,
            const uint64_t *bitmap, size_t n, cuzk_gpu_timing *timing,
-           void (*to_jac)(HJ *, const typename G::host_xyzz *), void (*set_inf)(HJ *))
+           void (*to_jac)(HJ *, const typename G::host_xyzz *), void (*set_inf)(HJ *),
+           void (*add)(HJ *, const HJ *, const HJ *))
 {
     HJ r;
     cuzk_status s = cuzk_gpu_guard_(what, [&] {
@@ -24,7 +25,10 @@ badd_entry(const char *what, int device, HJ *out, const void *h_bases, const uin
                 memset(timing, 0, sizeof *timing);
             return;
         }
-        gm_badd_call<G>(device, &r, h_bases, d_bases, bitmap, n, timing, to_jac);
+        if (h_bases)
+            gm_badd_host_call<G>(device, &r, h_bases, bitmap, n, timing, to_jac, add);
+        else
+            gm_badd_call<G>(device, &r, NULL, d_bases, bitmap, n, timing, to_jac);
     });
     if (s == CUZK_OK)
         *out = r;
@@ -38,7 +42,7 @@ extern "C" cuzk_status cuzk_gpu_batch_add_g1(int device, cuzk_g1_jac_t *out,
     if (!out || (n && (!bases || !bitmap)))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu batch add g1: NULL output, bases or bitmap");
     return badd_entry<gm_g1>("gpu batch add g1", device, out, bases, NULL, bitmap, n, timing,
-                             cuzk_g1_xyzz_to_jac, cuzk_g1_jac_set_infinity);
+                             cuzk_g1_xyzz_to_jac, cuzk_g1_jac_set_infinity, cuzk_g1_add);
 }
 
 extern "C" cuzk_status cuzk_gpu_batch_add_g2(int device, cuzk_g2_jac_t *out,
@@ -48,7 +52,7 @@ extern "C" cuzk_status cuzk_gpu_batch_add_g2(int device, cuzk_g2_jac_t *out,
     if (!out || (n && (!bases || !bitmap)))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu batch add g2: NULL output, bases or bitmap");
     return badd_entry<gm_g2>("gpu batch add g2", device, out, bases, NULL, bitmap, n, timing,
-                             cuzk_g2_xyzz_to_jac, cuzk_g2_jac_set_infinity);
+                             cuzk_g2_xyzz_to_jac, cuzk_g2_jac_set_infinity, cuzk_g2_add);
 }
 
 extern "C" cuzk_status cuzk_gpu_batch_add_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b,
@@ -60,7 +64,7 @@ extern "C" cuzk_status cuzk_gpu_batch_add_g1_resident(cuzk_g1_jac_t *out, const 
                          "gpu batch add g1: NULL argument, G2 bases or range outside the bases");
     return badd_entry<gm_g1>("gpu batch add g1", b->device, out, NULL,
                              b->buf.as<uint8_t>() + first * gm_g1::AFF_BYTES, bitmap, n, timing,
-                             cuzk_g1_xyzz_to_jac, cuzk_g1_jac_set_infinity);
+                             cuzk_g1_xyzz_to_jac, cuzk_g1_jac_set_infinity, cuzk_g1_add);
 }
 
 extern "C" cuzk_status cuzk_gpu_batch_add_g2_resident(cuzk_g2_jac_t *out, const cuzk_gpu_bases *b,
@@ -72,5 +76,5 @@ extern "C" cuzk_status cuzk_gpu_batch_add_g2_resident(cuzk_g2_jac_t *out, const 
                          "gpu batch add g2: NULL argument, G1 bases or range outside the bases");
     return badd_entry<gm_g2>("gpu batch add g2", b->device, out, NULL,
                              b->buf.as<uint8_t>() + first * gm_g2::AFF_BYTES, bitmap, n, timing,
-                             cuzk_g2_xyzz_to_jac, cuzk_g2_jac_set_infinity);
+                             cuzk_g2_xyzz_to_jac, cuzk_g2_jac_set_infinity, cuzk_g2_add);
 }

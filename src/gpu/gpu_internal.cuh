@@ -102,6 +102,7 @@ struct cuzk_gpu_device {
     cuzk_gpu_buf vec[3];            /* a, b, c of host-array calls */
     cuzk_gpu_domain_tables tabs[2]; /* per root family: the last domain used */
     int smem_configured = 0;        /* ntt.cu: dynamic shared memory limits raised */
+    void *ballast = nullptr;        /* env CUZK_GPU_MEM_LIMIT: memory held back (shim.cu) */
 };
 
 /* The state of |device| (-1: default), created on first use (stream, events). Throws
@@ -109,6 +110,30 @@ struct cuzk_gpu_device {
 cuzk_gpu_device &cuzk_gpu_device_get_(int device);
 /* Makes |dev| current on this thread (cudaSetDevice). */
 void cuzk_gpu_device_enter_(cuzk_gpu_device &dev);
+/* Frees what calls over host arrays keep cached on |dev| between calls (the H step's vectors, the
+ * MSM's buffers), so that another phase can have the memory. The caller holds dev.mu. */
+void cuzk_gpu_trim_(cuzk_gpu_device &dev);
+
+/*
+ * Runs |fn| (a call over host arrays only, so it can start again) and, when the device is out of
+ * memory, once more after cuzk_gpu_trim_. On a device that holds only part of a partition's
+ * working set (a 16-24 GB card at a 2^27 domain) the H step and the MSMs then take turns with
+ * the memory instead of the later one falling back to the CPU. The caller holds dev.mu.
+ */
+template <class Fn> void cuzk_gpu_retry_trimmed_(cuzk_gpu_device &dev, Fn &&fn)
+{
+    try {
+        fn();
+    } catch (const cuzk_gpu_error &e) {
+        if (e.status != CUZK_ERR_NOMEM)
+            throw;
+        (void)cudaStreamSynchronize(dev.stream);
+        (void)cudaStreamSynchronize(dev.copy);
+        (void)cudaGetLastError();
+        cuzk_gpu_trim_(dev);
+        fn();
+    }
+}
 
 /* Event timing of one call: mark(i) records event i on the stream; ms(i, j) after a sync. */
 struct cuzk_gpu_timer {

@@ -87,6 +87,9 @@ cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases 
 /* Frees the MSM's cached device memory of |device| (-1: every device); cuzk_gpu_release calls
  * it. Internal. */
 void cuzk__gpu_msm_release(int device);
+/* Chunks that MSMs and batch additions over host bases have streamed in this process (tests:
+ * that a call took the streamed path). Internal. */
+size_t cuzk__gpu_msm_streamed_chunks(void);
 
 #ifdef __cplusplus
 }

@@ -251,6 +251,11 @@ void cuzk__gpu_msm_release(int device)
     (void)device;
 }
 
+size_t cuzk__gpu_msm_streamed_chunks(void)
+{
+    return 0;
+}
+
 void cuzk_gpu_timing_line(const char *phase, double ms, int device, const char *extra_json)
 {
     (void)phase, (void)ms, (void)device, (void)extra_json;

@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(GM_TPB, GM_MIN_BLOCKS)
 }
 
 /* Per-device cached memory of the MSM: working space, uploaded bases, uploaded scalars or
- * bitmap. Guarded by the device's mutex; freed by cuzk_gpu_msm_release_. */
+ * bitmap. Guarded by the device's mutex; freed by cuzk__gpu_msm_release (cuzk_gpu_release). */
 struct gm_cache {
     cuzk_gpu_buf ws, bases, scalars, sel;
 };
@@ -296,14 +296,16 @@ static inline size_t gm_select_nonzero(gm_cache &cc, cudaStream_t st, const uint
 /*
  * One MSM over device bases and |n| device (Montgomery) scalars, the stream's work so far
  * included in the timing from event 0 (which the caller marked, and event 1 after its uploads).
- * The caller holds dev.mu. The window sums come back and are combined on the host.
+ * The caller holds dev.mu. The window sums come back and are combined on the host. |report|
+ * false: no timing filled nor reported (the caller times a call of several of these).
  */
 template <class G>
 static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::host_jac *out,
                        const uint8_t *d_bases, const uint64_t *d_scalars, size_t n,
                        cuzk_gpu_timing *timing,
                        void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
-                       const uint32_t *d_idx = NULL, const gm_pre *pre = NULL)
+                       const uint32_t *d_idx = NULL, const gm_pre *pre = NULL,
+                       bool report = true)
 {
     typedef typename G::F F;
     gm_cache &cc = gm_cache_of(dev.id);
@@ -348,26 +350,26 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
     tm.mark(3);
     CUZK_CUDA(cudaStreamSynchronize(dev.stream));
     ex.profile_report(&p, m);
-    cuzk_gpu_timing t;
-    gm_fill_timing(&t, tm, dev.id);
-    if (timing)
-        *timing = t;
-    cuzk_gpu_report_(gm_phase<G>(), t, gm_log2_up(n));
+    if (report) { /* else the caller (a streamed call, msm_stream.cuh) times the whole call */
+        cuzk_gpu_timing t;
+        gm_fill_timing(&t, tm, dev.id);
+        if (timing)
+            *timing = t;
+        cuzk_gpu_report_(gm_phase<G>(), t, gm_log2_up(n));
+    }
     combine(out, wins.data(), &p);
 }
 
 /* One MSM: bases either on the host (|h_bases|, uploaded into the cache) or resident
  * (|d_bases|), scalars on the host. */
 template <class G>
-static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bases,
-                        const uint8_t *d_bases, const cuzk_fr_t *scalars, size_t n,
-                        cuzk_gpu_timing *timing,
-                        void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
-                        const gm_pre *pre = NULL)
+static void gm_msm_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, const void *h_bases,
+                           const uint8_t *d_bases, const cuzk_fr_t *scalars, size_t n,
+                           cuzk_gpu_timing *timing,
+                           void (*combine)(typename G::host_jac *, const uint64_t *,
+                                           const gm_plan *),
+                           const gm_pre *pre = NULL)
 {
-    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
-    std::lock_guard<std::mutex> lock(dev.mu);
-    cuzk_gpu_device_enter_(dev);
     gm_cache &cc = gm_cache_of(dev.id);
     size_t bbytes = h_bases ? n * G::AFF_BYTES : 0, sbytes = n * sizeof(cuzk_fr_t);
     if (h_bases)
@@ -382,6 +384,19 @@ static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bas
     CUZK_CUDA(cudaMemcpyAsync(cc.scalars.p, scalars, sbytes, cudaMemcpyHostToDevice, dev.stream));
     tm.mark(1);
     gm_msm_run<G>(dev, tm, out, d_bases, cc.scalars.as<uint64_t>(), n, timing, combine, NULL, pre);
+}
+
+template <class G>
+static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bases,
+                        const uint8_t *d_bases, const cuzk_fr_t *scalars, size_t n,
+                        cuzk_gpu_timing *timing,
+                        void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
+                        const gm_pre *pre = NULL)
+{
+    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+    std::lock_guard<std::mutex> lock(dev.mu);
+    cuzk_gpu_device_enter_(dev);
+    gm_msm_call_on<G>(dev, out, h_bases, d_bases, scalars, n, timing, combine, pre);
 }
 
 /* One MSM of |m| (base index, scalar) pairs over resident bases: idx and scalars on the host,
@@ -410,18 +425,15 @@ gm_msm_idx_call(int device, typename G::host_jac *out, const uint8_t *d_bases, c
                   cc.sel.as<uint32_t>(), pre);
 }
 
-/* One batch addition over host or resident bases, bitmap on the host. */
+/* One batch addition over host or resident bases, bitmap on the host; the caller holds dev.mu. */
 template <class G>
-static void gm_badd_call(int device, typename G::host_jac *out, const void *h_bases,
-                         const uint8_t *d_bases, const uint64_t *bitmap, size_t n,
-                         cuzk_gpu_timing *timing,
-                         void (*to_jac)(typename G::host_jac *, const typename G::host_xyzz *))
+static void gm_badd_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, const void *h_bases,
+                            const uint8_t *d_bases, const uint64_t *bitmap, size_t n,
+                            cuzk_gpu_timing *timing,
+                            void (*to_jac)(typename G::host_jac *, const typename G::host_xyzz *))
 {
     typedef typename G::F F;
     typedef typename gm_pt<F>::X X;
-    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
-    std::lock_guard<std::mutex> lock(dev.mu);
-    cuzk_gpu_device_enter_(dev);
     gm_cache &cc = gm_cache_of(dev.id);
     size_t nwords = gm_div_up(n, 64);
     size_t bbytes = h_bases ? n * G::AFF_BYTES : 0, mbytes = nwords * 8;
@@ -452,6 +464,18 @@ static void gm_badd_call(int device, typename G::host_jac *out, const void *h_ba
     typename G::host_xyzz x;
     memcpy(&x, h, sizeof x);
     to_jac(out, &x);
+}
+
+template <class G>
+static void gm_badd_call(int device, typename G::host_jac *out, const void *h_bases,
+                         const uint8_t *d_bases, const uint64_t *bitmap, size_t n,
+                         cuzk_gpu_timing *timing,
+                         void (*to_jac)(typename G::host_jac *, const typename G::host_xyzz *))
+{
+    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+    std::lock_guard<std::mutex> lock(dev.mu);
+    cuzk_gpu_device_enter_(dev);
+    gm_badd_call_on<G>(dev, out, h_bases, d_bases, bitmap, n, timing, to_jac);
 }
 
 /* Uploads resident bases of group |group| (element size |size|). */

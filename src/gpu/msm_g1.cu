@@ -4,7 +4,7 @@
  * sums combined on the host. Also the per-device MSM cache and the resident-bases object, shared
  * with src/gpu/msm_g2.cu and src/gpu/batch_add.cu. The algorithm: src/gpu/msm_kernels.cuh.
  */
-#include "gpu/msm_dev.cuh"
+#include "gpu/msm_stream.cuh"
 
 #include <string.h>
 
@@ -34,6 +34,13 @@ extern "C" void cuzk__gpu_msm_release(int device)
     }
 }
 
+std::atomic<size_t> gm_streamed_chunks{0};
+
+extern "C" size_t cuzk__gpu_msm_streamed_chunks(void)
+{
+    return gm_streamed_chunks.load();
+}
+
 static void g1_combine(cuzk_g1_jac_t *out, const uint64_t *wins, const gm_plan *p)
 {
     gm_combine<cuzk_g1_jac_t, cuzk_g1_xyzz_t>(out, wins, p, cuzk_g1_xyzz_to_jac, cuzk_g1_dbl,
@@ -58,7 +65,7 @@ extern "C" cuzk_status cuzk_gpu_msm_g1(int device, cuzk_g1_jac_t *out,
                 memset(timing, 0, sizeof *timing);
             return;
         }
-        gm_msm_call<gm_g1>(device, &r, bases, NULL, scalars, n, timing, g1_combine);
+        gm_msm_host_call<gm_g1>(device, &r, bases, scalars, n, timing, g1_combine, cuzk_g1_add);
     });
     if (s == CUZK_OK)
         *out = r;

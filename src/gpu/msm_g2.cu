@@ -12,7 +12,7 @@
 #ifndef CUZK_GPU_PT_FUSED
 #define CUZK_GPU_PT_FUSED 0
 #endif
-#include "gpu/msm_dev.cuh"
+#include "gpu/msm_stream.cuh"
 
 #include <string.h>
 
@@ -40,7 +40,7 @@ extern "C" cuzk_status cuzk_gpu_msm_g2(int device, cuzk_g2_jac_t *out,
                 memset(timing, 0, sizeof *timing);
             return;
         }
-        gm_msm_call<gm_g2>(device, &r, bases, NULL, scalars, n, timing, g2_combine);
+        gm_msm_host_call<gm_g2>(device, &r, bases, scalars, n, timing, g2_combine, cuzk_g2_add);
     });
     if (s == CUZK_OK)
         *out = r;

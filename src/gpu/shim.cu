@@ -6,6 +6,7 @@
  * C++ exception becomes a cuzk_status with a message (cuzk_last_error) and nothing throws across.
  */
 #include "gpu/gpu_internal.cuh"
+#include "gpu/gpu_msm.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -123,6 +124,43 @@ static int device_count_raw()
     return n < CUZK_GPU_MAX_DEVICES ? n : CUZK_GPU_MAX_DEVICES;
 }
 
+/* Env CUZK_GPU_MEM_LIMIT = N[K|M|G]: each device, when first used, sets aside all but N bytes
+ * of its memory for the life of the process, so that a large device behaves like a smaller one
+ * (tests and benchmarks of the streamed MSMs and of the CPU fallback; docs/OPERATIONS.md). */
+static size_t mem_limit_env()
+{
+    const char *e = getenv("CUZK_GPU_MEM_LIMIT");
+    if (!e || !*e)
+        return 0;
+    char *end = nullptr;
+    double v = strtod(e, &end);
+    if (!end || end == e || v <= 0)
+        return 0;
+    double mul = *end == 'G' || *end == 'g'   ? 1073741824.0
+                 : *end == 'M' || *end == 'm' ? 1048576.0
+                 : *end == 'K' || *end == 'k' ? 1024.0
+                                              : 1.0;
+    return (size_t)(v * mul);
+}
+
+static void hold_ballast(cuzk_gpu_device &dev)
+{
+    size_t limit = mem_limit_env(), fr = 0, tot = 0;
+    if (!limit || cudaMemGetInfo(&fr, &tot) != cudaSuccess || fr <= limit) {
+        (void)cudaGetLastError();
+        return;
+    }
+    if (cudaMalloc(&dev.ballast, fr - limit) != cudaSuccess) {
+        (void)cudaGetLastError();
+        dev.ballast = nullptr;
+        fprintf(stderr, "cuzk: CUZK_GPU_MEM_LIMIT: could not set aside %zu MiB on device %d\n",
+                (fr - limit) >> 20, dev.id);
+        return;
+    }
+    fprintf(stderr, "cuzk: CUZK_GPU_MEM_LIMIT: device %d limited to %zu MiB of its %zu MiB free\n",
+            dev.id, limit >> 20, fr >> 20);
+}
+
 static int resolve_device(int device)
 {
     return device == -1 ? cuzk_gpu_default_device() : device;
@@ -149,6 +187,7 @@ cuzk_gpu_device &cuzk_gpu_device_get_(int device)
             CUZK_CUDA(cudaEventCreateWithFlags(&dev.up[i], cudaEventDisableTiming));
         dev.id = id;
         dev.ready = true;
+        hold_ballast(dev);
     }
     return dev;
 }
@@ -156,6 +195,13 @@ cuzk_gpu_device &cuzk_gpu_device_get_(int device)
 void cuzk_gpu_device_enter_(cuzk_gpu_device &dev)
 {
     CUZK_CUDA(cudaSetDevice(dev.id));
+}
+
+void cuzk_gpu_trim_(cuzk_gpu_device &dev)
+{
+    for (auto &v : dev.vec)
+        v.release();
+    cuzk__gpu_msm_release(dev.id);
 }
 
 /* ---- timing lines -------------------------------------------------------------------------- */
@@ -256,8 +302,7 @@ extern "C" void cuzk_gpu_release(int device)
         std::lock_guard<std::mutex> lock(dev.mu);
         if (!dev.ready)
             continue;
-        for (auto &v : dev.vec)
-            v.release();
+        cuzk_gpu_trim_(dev);
         for (auto &t : dev.tabs) {
             t.half.release();
             t.scales.release();
@@ -443,8 +488,11 @@ extern "C" cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a
         size_t n = cuzk_domain_size(d);
         cuzk_gpu_timer tm(dev);
         cuzk_gpu_call_pins pins(dev.stream, dev.copy); /* also speeds up h's download into a */
-        fr_dev *h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, b, c, n);
-        cuzk_gpu_h_download_(dev, a, h, n);
+        /* a is written only by the download at the end, after every allocation */
+        cuzk_gpu_retry_trimmed_(dev, [&] {
+            fr_dev *h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, b, c, n);
+            cuzk_gpu_h_download_(dev, a, h, n);
+        });
         tm.mark(3);
         finish_timing(tm, timing, "ntt_h", cuzk_domain_log_size(d), dev.id);
     });

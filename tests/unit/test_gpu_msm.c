@@ -293,6 +293,56 @@ CUZK_TEST(gpu_msm_batch_add)
     cuzk_pool_destroy(pool);
 }
 
+/* MSMs and batch additions over host bases streamed in chunks (src/gpu/msm_stream.cuh), chunk
+ * sizes forced small through CUZK_GPU_MSM_STREAM: sizes with a partial last chunk, one point
+ * past a chunk, scalar kinds whose chunks differ (sparse: some chunks select nothing), bitmaps
+ * with bits past n; each against the CPU, and the chunks counted so the streamed path is known
+ * to have run. */
+static size_t streamed_since(size_t before)
+{
+    return cuzk__gpu_msm_streamed_chunks() - before;
+}
+
+CUZK_TEST(gpu_msm_stream)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    size_t c0 = cuzk__gpu_msm_streamed_chunks();
+    CHECK(setenv("CUZK_GPU_MSM_STREAM", "4096", 1) == 0);
+    g1_msm_case(pool, 3 * 4096 + 777, BASES_DISTINCT, SC_RANDOM); /* 4 chunks */
+    CHECK_MSG(streamed_since(c0) == 4, "g1 msm: %zu chunks streamed, 4 expected",
+              streamed_since(c0));
+    g1_msm_case(pool, 4097, BASES_DISTINCT, SC_RANDOM);
+    g1_msm_case(pool, 5 * 4096, BASES_DISTINCT, SC_SPARSE);
+    g1_msm_case(pool, 3 * 4096 + 1, BASES_SOME_INFINITY, SC_BINARY_HEAVY);
+    g1_msm_case(pool, 2 * 4096 + 64, BASES_PLUS_MINUS, SC_PAIRS);
+    g1_msm_case(pool, 4 * 4096, BASES_DISTINCT, SC_ZERO);
+    g1_msm_case(pool, 4096, BASES_DISTINCT, SC_RANDOM); /* one chunk: the plain call */
+    size_t c1 = cuzk__gpu_msm_streamed_chunks();
+    CHECK_MSG(streamed_since(c0) == 4 + 2 + 5 + 4 + 3 + 4, "g1: %zu chunks", streamed_since(c0));
+    g2_msm_case(pool, 2 * 4096 + 300, BASES_DISTINCT, SC_RANDOM);
+    g2_msm_case(pool, 3 * 4096, BASES_DISTINCT, SC_SPARSE);
+    CHECK_MSG(streamed_since(c1) == 3 + 3, "g2: %zu chunks", streamed_since(c1));
+    /* chunks of 100 points are rounded up to 128 (whole bitmap words) */
+    CHECK(setenv("CUZK_GPU_MSM_STREAM", "100", 1) == 0);
+    size_t c2 = cuzk__gpu_msm_streamed_chunks();
+    g1_badd_case(pool, 1000, BASES_DISTINCT, 2);      /* 8 chunks */
+    g1_badd_case(pool, 128 * 3, BASES_DISTINCT, 1);   /* 3 chunks, bits past n: none here */
+    g1_badd_case(pool, 128 * 3 - 5, BASES_SAME, 1);   /* bits past n in the last word */
+    g1_badd_case(pool, 640, BASES_SOME_INFINITY, 0);  /* 5 chunks, nothing selected */
+    g2_badd_case(pool, 700, BASES_PLUS_MINUS, 2);     /* 6 chunks */
+    CHECK_MSG(streamed_since(c2) == 8 + 3 + 3 + 5 + 6, "batch additions: %zu chunks",
+              streamed_since(c2));
+    /* 0: never streamed */
+    CHECK(setenv("CUZK_GPU_MSM_STREAM", "0", 1) == 0);
+    size_t c3 = cuzk__gpu_msm_streamed_chunks();
+    g1_msm_case(pool, 3 * 4096 + 777, BASES_DISTINCT, SC_RANDOM);
+    g1_badd_case(pool, 1000, BASES_DISTINCT, 2);
+    CHECK(streamed_since(c3) == 0);
+    CHECK(unsetenv("CUZK_GPU_MSM_STREAM") == 0);
+    cuzk_pool_destroy(pool);
+}
+
 /* Resident bases: sub-ranges of one upload, repeated calls, the wrong group rejected. */
 CUZK_TEST(gpu_msm_resident)
 {

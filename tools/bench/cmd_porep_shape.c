@@ -27,7 +27,9 @@
  * (src/gpu/gpu_msm.h) and a/b/c and the scalar buffers in pinned host memory, timed with CUDA
  * events per phase (the SRS-resident partition). --compare runs prove on the CPU, prove on the
  * backend and, for CUDA, resident, all with the same inputs and the same r, s, and checks that
- * the three proofs are equal (exit 1 otherwise).
+ * the three proofs are equal (exit 1 otherwise). --pinned-params (CUDA) puts the queries in
+ * pinned host memory, as the engine keeps a HOT set that is not resident on the device: prove
+ * mode without --keep-resident then streams them from there (src/gpu/msm_stream.cuh).
  */
 #include "commands.h"
 #include "porep_shape.h"
@@ -52,7 +54,7 @@ static int usage_err(const char *msg)
             "       [--binary-frac 0.95] [--backend cuda|cpu] [--scale S] [--mode "
             "prove|resident|both]\n"
             "       [--compare] [--repeat K] [--threads T] [--seed X] [--json] [--keep-resident]\n"
-            "       [--no-abc-pool]\n",
+            "       [--no-abc-pool] [--pinned-params]\n",
             msg);
     return 2;
 }
@@ -128,6 +130,10 @@ static int parse_args(int argc, char **argv, ps_args *a)
         const char *k = argv[i];
         if (strcmp(k, "--keep-resident") == 0) {
             a->keep_resident = true;
+            continue;
+        }
+        if (strcmp(k, "--pinned-params") == 0) {
+            a->pinned_params = true;
             continue;
         }
         if (strcmp(k, "--no-abc-pool") == 0) {
@@ -222,6 +228,8 @@ int cmd_porep_shape(int argc, char **argv)
     bool want_res = cuda && (strcmp(a.mode, "prove") != 0 || a.compare);
     if (!cuda && strcmp(a.mode, "resident") == 0)
         return usage_err("--mode resident needs --backend cuda");
+    if (!cuda && a.pinned_params)
+        return usage_err("--pinned-params needs --backend cuda");
 
     cuzk_backend *be = NULL, *cpu = NULL;
     cuzk_status s =
@@ -356,7 +364,7 @@ int cmd_porep_shape(int argc, char **argv)
                (double)hs.bytes_held / 1073741824.0, hs.new_ms);
     }
     cuzk_prover_data_free(&pd);
-    ps_params_free(&p);
+    ps_params_free(&p, a.pinned_params);
     cuzk_backend_destroy(cpu);
     cuzk_backend_destroy(be);
     cuzk_host_pool_destroy(abc_pool);
@@ -364,7 +372,7 @@ int cmd_porep_shape(int argc, char **argv)
 fail:
     fprintf(stderr, "cuzk-bench porep-shape: %s\n", cuzk_last_error());
     cuzk_prover_data_free(&pd);
-    ps_params_free(&p);
+    ps_params_free(&p, a.pinned_params);
     cuzk_backend_destroy(cpu);
     cuzk_backend_destroy(be);
     cuzk_host_pool_destroy(abc_pool);

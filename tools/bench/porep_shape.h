@@ -26,6 +26,7 @@ typedef struct {
     const char *backend, *mode;
     bool keep_resident; /* prove mode: parameter set kept on the device (backend residency) */
     bool no_abc_pool;   /* a/b/c in fresh memory per proof instead of the engine's pool */
+    bool pinned_params; /* queries in pinned host memory (cuzk_gpu_host_alloc) */
     bool compare, json;
     uint64_t seed;
 } ps_args;
@@ -44,7 +45,8 @@ cuzk_status ps_witness_make(cuzk_prover_data *pd, const ps_args *a, size_t rows,
                             size_t cap, const cuzk_vec_alloc *va, cuzk_pool *tp);
 cuzk_status ps_params_make(cuzk_groth16_params *p, const ps_args *a, size_t domain,
                            const cuzk_prover_data *pd, cuzk_pool *tp);
-void ps_params_free(cuzk_groth16_params *p);
+/* |pinned|: the queries came from cuzk_gpu_host_alloc (ps_args.pinned_params). */
+void ps_params_free(cuzk_groth16_params *p, bool pinned);
 /* The fixed r, s of --compare runs (derived from the seed). */
 void ps_fixed_rs(const ps_args *a, cuzk_fr_t *r, cuzk_fr_t *s);
 bool ps_proof_eq(const cuzk_groth16_proof *x, const cuzk_groth16_proof *y);

@@ -170,9 +170,15 @@ static void fill_task(void *vc, size_t t)
 }
 
 static void *query_fill(const void *pool, unsigned pool_log, size_t elt, size_t n, uint64_t salt,
-                        cuzk_pool *tp)
+                        bool pinned, cuzk_pool *tp)
 {
-    void *dst = cuzk_alloc_array(n ? n : 1, elt);
+    void *dst = NULL;
+    if (pinned) {
+        if (cuzk_gpu_host_alloc(&dst, (n ? n : 1) * elt) != CUZK_OK)
+            return NULL;
+    } else {
+        dst = cuzk_alloc_array(n ? n : 1, elt);
+    }
     if (!dst)
         return NULL;
     fill_ctx c = {pool, ((size_t)1 << pool_log) - 1, elt, dst, n, mix64(salt)};
@@ -286,16 +292,18 @@ cuzk_status ps_witness_make(cuzk_prover_data *pd, const ps_args *a, size_t rows,
 
 /* ---- parameters ------------------------------------------------------------------------------ */
 
-void ps_params_free(cuzk_groth16_params *p)
+void ps_params_free(cuzk_groth16_params *p, bool pinned)
 {
     if (!p)
         return;
     cuzk_free(p->vk);
-    cuzk_free(p->h);
-    cuzk_free(p->l);
-    cuzk_free(p->a);
-    cuzk_free(p->b_g1);
-    cuzk_free(p->b_g2);
+    void *q[] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+        if (pinned)
+            cuzk_gpu_host_free(q[i]);
+        else
+            cuzk_free(q[i]);
+    }
     memset(p, 0, sizeof *p);
 }
 
@@ -337,18 +345,18 @@ cuzk_status ps_params_make(cuzk_groth16_params *p, const ps_args *a, size_t doma
     p->n_a = pd->n_inputs + pd->a_aux_popcount;
     p->n_b_g1 = p->n_b_g2 = pd->b_input_popcount + pd->b_aux_popcount;
     size_t e1 = sizeof(cuzk_g1_affine_t), e2 = sizeof(cuzk_g2_affine_t);
-    p->h = query_fill(pool1, PS_POOL1_LOG, e1, p->n_h, 1, tp);
-    p->l = query_fill(pool1, PS_POOL1_LOG, e1, p->n_l, 2, tp);
-    p->a = query_fill(pool1, PS_POOL1_LOG, e1, p->n_a, 3, tp);
-    p->b_g1 = query_fill(pool1, PS_POOL1_LOG, e1, p->n_b_g1, 4, tp);
-    p->b_g2 = query_fill(pool2, PS_POOL2_LOG, e2, p->n_b_g2, 5, tp);
+    p->h = query_fill(pool1, PS_POOL1_LOG, e1, p->n_h, 1, a->pinned_params, tp);
+    p->l = query_fill(pool1, PS_POOL1_LOG, e1, p->n_l, 2, a->pinned_params, tp);
+    p->a = query_fill(pool1, PS_POOL1_LOG, e1, p->n_a, 3, a->pinned_params, tp);
+    p->b_g1 = query_fill(pool1, PS_POOL1_LOG, e1, p->n_b_g1, 4, a->pinned_params, tp);
+    p->b_g2 = query_fill(pool2, PS_POOL2_LOG, e2, p->n_b_g2, 5, a->pinned_params, tp);
     if (!p->h || !p->l || !p->a || !p->b_g1 || !p->b_g2)
         s = cuzk_fail(CUZK_ERR_NOMEM, "porep-shape: out of memory for the queries");
 done:
     cuzk_free(pool1);
     cuzk_free(pool2);
     if (s != CUZK_OK)
-        ps_params_free(p);
+        ps_params_free(p, a->pinned_params);
     return s;
 }
 

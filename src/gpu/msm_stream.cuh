@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_GPU_MSM_STREAM_CUH
+#define CUZK_GPU_MSM_STREAM_CUH
+
+/*
+ * MSMs and batch additions over host bases (parameters that are not resident on the device),
+ * streamed: the points (and their scalars or bitmap) go up in chunks through two device slots,
+ * chunk k + 1's transfer on the copy stream while chunk k's kernels run, so the device needs
+ * room for two chunks instead of the whole query and the transfers hide under the kernels
+ * (issue 4 item 4: parameters that do not fit are streamed from pinned host memory). Each chunk
+ * is a whole MSM (or batch addition) of its own; the chunks' results are added on the host.
+ *
+ * The uploads run on a thread of their own: a copy from pageable memory blocks the thread that
+ * issues it until the driver has staged it, which must not hold back the next chunk's kernels.
+ *
+ * Chunk size: env CUZK_GPU_MSM_STREAM = 0 turns streaming off (one upload of the whole query,
+ * the path before it; for A/B runs), N > 0 streams in chunks of N points (rounded up to 64);
+ * unset: chunks of ~1.7 GB of points (2^24 G1, 2^23 G2) for larger queries, halved while two
+ * chunks and the MSM's working memory do not fit in what the device has free, and a query that
+ * fits in one chunk goes up in one piece as before.
+ */
+
+#include "gpu/msm_dev.cuh"
+
+#include <time.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+/* cuzk__gpu_msm_streamed_chunks (msm_g1.cu) */
+extern std::atomic<size_t> gm_streamed_chunks;
+
+/* Points per chunk of an automatic stream: ~1.7 GB of affine points. */
+template <class G> static size_t gm_stream_default()
+{
+    return sizeof(typename G::host_aff) > 128 ? (size_t)1 << 23 : (size_t)1 << 24;
+}
+
+/* Device bytes an MSM of |n| points needs beyond its inputs (one window per pass: the least). */
+template <class G> static size_t gm_msm_min_ws(size_t n)
+{
+    gm_plan p;
+    gm_plan_window<G>(&p, gm_window(n), n <= GM_SMALL_N);
+    p.nwin = (255 + p.c - 1) / p.c;
+    p.group = 1;
+    /* + the sparse selection's index list (cc.sel) */
+    return gm_msm_ws_bytes<G>(&p, n, gm_sort_bytes(n, p.c)) + n * 4 + ((size_t)1 << 20);
+}
+
+/* Device bytes of one chunk slot of |m| points: the points and their scalars or bitmap. */
+template <class G> static size_t gm_slot_bytes(size_t m, bool badd)
+{
+    return m * G::AFF_BYTES + (badd ? gm_div_up(m, 64) * 8 : m * sizeof(cuzk_fr_t));
+}
+
+template <class G> static size_t gm_badd_ws(size_t m)
+{
+    typedef typename gm_pt<typename G::F>::X X;
+    return 2 * gm_div_up(m, 64) * sizeof(X) + 4096;
+}
+
+/* Points per chunk for a call over |n| host points, 0 for one upload of the whole query. */
+template <class G> static size_t gm_stream_chunk(const gm_cache &cc, size_t n, bool badd)
+{
+    const char *e = getenv("CUZK_GPU_MSM_STREAM");
+    if (e && *e) {
+        size_t m = (size_t)strtoull(e, NULL, 10);
+        if (m == 0)
+            return 0;
+        m = gm_div_up(m, 64) * 64;
+        return m < n ? m : 0;
+    }
+    /* What the call may use: free memory plus the MSM's own caches, which it reuses. */
+    size_t avail = gm_budget(cc) + cc.bases.bytes + cc.scalars.bytes;
+    size_t m0 = gm_stream_default<G>();
+    auto need = [&](size_t m, unsigned slots) {
+        return slots * gm_slot_bytes<G>(m, badd) + (badd ? gm_badd_ws<G>(m) : gm_msm_min_ws<G>(m));
+    };
+    if (n <= m0 && need(n, 1) <= avail)
+        return 0;
+    size_t m = n < m0 ? gm_div_up(n, 64) * 64 : m0;
+    while (m > ((size_t)1 << 16) && need(m, 2) > avail)
+        m /= 2;
+    return m < n ? m : 0; /* one chunk of everything: the plain call (and its clear NOMEM) */
+}
+
+/* The uploading thread of a streamed call: chunk k into slot k & 1 once chunk k - 2's kernels are
+ * done (the slot is free), one chunk ahead of the kernels. */
+struct gm_uploader {
+    std::mutex mu;
+    std::condition_variable cv;
+    size_t ready = 0, freed = 0; /* chunks uploaded; chunks whose kernels are done */
+    bool stop = false;
+    cudaError_t err = cudaSuccess;
+    const char *what = "";
+    std::thread th;
+
+    /* |copy|(k) enqueues chunk k's copies on dev.copy; the thread then waits for them. */
+    template <class Copy> void start(cuzk_gpu_device &dev, size_t chunks, Copy copy)
+    {
+        th = std::thread([this, &dev, chunks, copy] {
+            cudaError_t e = cudaSetDevice(dev.id);
+            for (size_t k = 0; k < chunks && e == cudaSuccess; k++) {
+                {
+                    std::unique_lock<std::mutex> l(mu);
+                    cv.wait(l, [&] { return stop || k < freed + 2; });
+                    if (stop)
+                        return;
+                }
+                e = copy(k);
+                if (e == cudaSuccess)
+                    e = cudaStreamSynchronize(dev.copy);
+                std::lock_guard<std::mutex> l(mu);
+                if (e != cudaSuccess) {
+                    err = e;
+                    what = "chunk upload";
+                } else {
+                    ready = k + 1;
+                }
+                cv.notify_all();
+            }
+        });
+    }
+    /* Waits until chunk |k| is on the device; returns the host ms spent waiting. */
+    double wait_ready(size_t k)
+    {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        std::unique_lock<std::mutex> l(mu);
+        cv.wait(l, [&] { return ready > k || err != cudaSuccess; });
+        if (err != cudaSuccess) {
+            cudaError_t e = err;
+            l.unlock();
+            cuzk_gpu_throw_cuda_(e, "cudaMemcpyAsync of a streamed chunk", __FILE__, __LINE__);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        return (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    }
+    void done(size_t k)
+    {
+        std::lock_guard<std::mutex> l(mu);
+        freed = k + 1;
+        cv.notify_all();
+    }
+    ~gm_uploader()
+    {
+        {
+            std::lock_guard<std::mutex> l(mu);
+            stop = true;
+            cv.notify_all();
+        }
+        if (th.joinable())
+            th.join();
+    }
+};
+
+static inline double gm_now_ms()
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Timing of a streamed call: compute = the chunks' kernels (events), h2d = the time the kernels
+ * waited for transfers (host clock), total = the call's host wall time. */
+static inline void gm_stream_report(const char *phase, cuzk_gpu_timing *timing, int device,
+                                    double total, double compute, double waited, size_t n)
+{
+    cuzk_gpu_timing t;
+    t.device = device;
+    t.compute_ms = compute;
+    t.h2d_ms = waited;
+    t.d2h_ms = total > compute + waited ? total - compute - waited : 0;
+    t.total_ms = total;
+    if (timing)
+        *timing = t;
+    cuzk_gpu_report_(phase, t, gm_log2_up(n));
+}
+
+/* The MSM over |n| host bases and scalars in chunks of |m| points (gm_stream_chunk). */
+template <class G>
+static void gm_msm_stream(
+    cuzk_gpu_device &dev, gm_cache &cc, typename G::host_jac *out, const void *h_bases,
+    const cuzk_fr_t *scalars, size_t n, size_t m, cuzk_gpu_timing *timing,
+    void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
+    void (*add)(typename G::host_jac *, const typename G::host_jac *, const typename G::host_jac *))
+{
+    const double t0 = gm_now_ms();
+    const size_t chunks = gm_div_up(n, m);
+    cc.bases.reserve(2 * m * G::AFF_BYTES);
+    cc.scalars.reserve(2 * m * sizeof(cuzk_fr_t));
+    uint8_t *db = cc.bases.as<uint8_t>();
+    uint8_t *ds = cc.scalars.as<uint8_t>();
+    const uint8_t *hb = static_cast<const uint8_t *>(h_bases);
+    gm_uploader up;
+    up.start(dev, chunks, [&, db, ds, hb](size_t k) {
+        size_t lo = k * m, cnt = n - lo < m ? n - lo : m, s = k & 1;
+        cudaError_t e = cudaMemcpyAsync(db + s * m * G::AFF_BYTES, hb + lo * G::AFF_BYTES,
+                                        cnt * G::AFF_BYTES, cudaMemcpyHostToDevice, dev.copy);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(ds + s * m * sizeof(cuzk_fr_t), scalars + lo,
+                                cnt * sizeof(cuzk_fr_t), cudaMemcpyHostToDevice, dev.copy);
+        return e;
+    });
+    double compute = 0, waited = 0;
+    cuzk_gpu_timer tm(dev);
+    typename G::host_jac acc, part;
+    for (size_t k = 0; k < chunks; k++) {
+        size_t lo = k * m, cnt = n - lo < m ? n - lo : m, s = k & 1;
+        waited += up.wait_ready(k);
+        tm.mark(0);
+        tm.mark(1);
+        gm_msm_run<G>(dev, tm, &part, db + s * m * G::AFF_BYTES,
+                      reinterpret_cast<const uint64_t *>(ds + s * m * sizeof(cuzk_fr_t)), cnt, NULL,
+                      combine, NULL, NULL, false);
+        compute += tm.ms(1, 2);
+        up.done(k);
+        gm_streamed_chunks++;
+        if (k == 0)
+            acc = part;
+        else
+            add(&acc, &acc, &part);
+    }
+    *out = acc;
+    gm_stream_report(gm_phase<G>(), timing, dev.id, gm_now_ms() - t0, compute, waited, n);
+}
+
+/* The batch addition over |n| host bases and a host bitmap in chunks of |m| points (m a
+ * multiple of 64, so every chunk but the last has whole bitmap words). */
+template <class G>
+static void gm_badd_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_jac *out,
+                           const void *h_bases, const uint64_t *bitmap, size_t n, size_t m,
+                           cuzk_gpu_timing *timing,
+                           void (*to_jac)(typename G::host_jac *, const typename G::host_xyzz *),
+                           void (*add)(typename G::host_jac *, const typename G::host_jac *,
+                                       const typename G::host_jac *))
+{
+    typedef typename G::F F;
+    const double t0 = gm_now_ms();
+    const size_t chunks = gm_div_up(n, m), mw = m / 64;
+    cc.bases.reserve(2 * m * G::AFF_BYTES);
+    cc.scalars.reserve(2 * mw * 8);
+    cc.ws.reserve(gm_badd_ws<G>(m));
+    uint8_t *db = cc.bases.as<uint8_t>();
+    uint64_t *dm = cc.scalars.as<uint64_t>();
+    const uint8_t *hb = static_cast<const uint8_t *>(h_bases);
+    gm_uploader up;
+    up.start(dev, chunks, [&, db, dm, hb](size_t k) {
+        size_t lo = k * m, cnt = n - lo < m ? n - lo : m, s = k & 1;
+        cudaError_t e = cudaMemcpyAsync(db + s * m * G::AFF_BYTES, hb + lo * G::AFF_BYTES,
+                                        cnt * G::AFF_BYTES, cudaMemcpyHostToDevice, dev.copy);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(dm + s * mw, bitmap + lo / 64, gm_div_up(cnt, 64) * 8,
+                                cudaMemcpyHostToDevice, dev.copy);
+        return e;
+    });
+    double compute = 0, waited = 0;
+    cuzk_gpu_timer tm(dev);
+    typename G::host_jac acc, part;
+    uint64_t h[4 * F::LIMBS];
+    for (size_t k = 0; k < chunks; k++) {
+        size_t lo = k * m, cnt = n - lo < m ? n - lo : m, s = k & 1;
+        waited += up.wait_ready(k);
+        gm_dev_exec ex = {dev.stream, cc.ws.as<uint8_t>(), cc.ws.bytes, 0, NULL, 0, &tm, false, {}};
+        tm.mark(1);
+        gm_batch_add<G>(ex, h, db + s * m * G::AFF_BYTES, dm + s * mw, cnt);
+        CUZK_CUDA(cudaStreamSynchronize(dev.stream));
+        compute += tm.ms(1, 2);
+        up.done(k);
+        gm_streamed_chunks++;
+        typename G::host_xyzz x;
+        memcpy(&x, h, sizeof x);
+        to_jac(&part, &x);
+        if (k == 0)
+            acc = part;
+        else
+            add(&acc, &acc, &part);
+    }
+    *out = acc;
+    gm_stream_report(sizeof(typename G::host_aff) == sizeof(cuzk_g1_affine_t) ? "gpu_batch_add_g1"
+                                                                              : "gpu_batch_add_g2",
+                     timing, dev.id, gm_now_ms() - t0, compute, waited, n);
+}
+
+/* An MSM over host bases: streamed in chunks (gm_stream_chunk) or uploaded whole. */
+template <class G>
+static void gm_msm_host_call(int device, typename G::host_jac *out, const void *h_bases,
+                             const cuzk_fr_t *scalars, size_t n, cuzk_gpu_timing *timing,
+                             void (*combine)(typename G::host_jac *, const uint64_t *,
+                                             const gm_plan *),
+                             void (*add)(typename G::host_jac *, const typename G::host_jac *,
+                                         const typename G::host_jac *))
+{
+    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+    std::lock_guard<std::mutex> lock(dev.mu);
+    cuzk_gpu_device_enter_(dev);
+    cuzk_gpu_retry_trimmed_(dev, [&] {
+        gm_cache &cc = gm_cache_of(dev.id);
+        size_t m = gm_stream_chunk<G>(cc, n, false);
+        if (m) {
+            gm_msm_stream<G>(dev, cc, out, h_bases, scalars, n, m, timing, combine, add);
+            return;
+        }
+        gm_msm_call_on<G>(dev, out, h_bases, NULL, scalars, n, timing, combine);
+    });
+}
+
+/* A batch addition over host bases: streamed in chunks or uploaded whole. */
+template <class G>
+static void gm_badd_host_call(int device, typename G::host_jac *out, const void *h_bases,
+                              const uint64_t *bitmap, size_t n, cuzk_gpu_timing *timing,
+                              void (*to_jac)(typename G::host_jac *, const typename G::host_xyzz *),
+                              void (*add)(typename G::host_jac *, const typename G::host_jac *,
+                                          const typename G::host_jac *))
+{
+    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+    std::lock_guard<std::mutex> lock(dev.mu);
+    cuzk_gpu_device_enter_(dev);
+    cuzk_gpu_retry_trimmed_(dev, [&] {
+        gm_cache &cc = gm_cache_of(dev.id);
+        size_t m = gm_stream_chunk<G>(cc, n, true);
+        if (m) {
+            gm_badd_stream<G>(dev, cc, out, h_bases, bitmap, n, m, timing, to_jac, add);
+            return;
+        }
+        gm_badd_call_on<G>(dev, out, h_bases, NULL, bitmap, n, timing, to_jac);
+    });
+}
+
+#endif
