@@ -86,6 +86,21 @@ template <class G> static size_t gm_stream_chunk(const gm_cache &cc, size_t n, b
     return m < n ? m : 0; /* one chunk of everything: the plain call (and its clear NOMEM) */
 }
 
+/* gm_stream_chunk, after freeing other phases' cached memory (cuzk_gpu_trim_) when the chunks
+ * came out smaller than the default for want of memory: a card that cannot hold the H step's
+ * vectors beside the MSM's chunks gives the memory to the phase that runs. */
+template <class G>
+static size_t gm_stream_roomy_chunk(cuzk_gpu_device &dev, const gm_cache &cc, size_t n, bool badd)
+{
+    size_t m = gm_stream_chunk<G>(cc, n, badd), m0 = gm_stream_default<G>();
+    const char *e = getenv("CUZK_GPU_MSM_STREAM");
+    if (m && m < m0 && m < n && !(e && *e)) {
+        cuzk_gpu_trim_(dev);
+        m = gm_stream_chunk<G>(cc, n, badd);
+    }
+    return m;
+}
+
 /* The uploading thread of a streamed call: chunk k into slot k & 1 once chunk k - 2's kernels are
  * done (the slot is free), one chunk ahead of the kernels. */
 struct gm_uploader {
@@ -298,7 +313,7 @@ static void gm_msm_host_call(int device, typename G::host_jac *out, const void *
     cuzk_gpu_device_enter_(dev);
     cuzk_gpu_retry_trimmed_(dev, [&] {
         gm_cache &cc = gm_cache_of(dev.id);
-        size_t m = gm_stream_chunk<G>(cc, n, false);
+        size_t m = gm_stream_roomy_chunk<G>(dev, cc, n, false);
         if (m) {
             gm_msm_stream<G>(dev, cc, out, h_bases, scalars, n, m, timing, combine, add);
             return;
@@ -320,7 +335,7 @@ static void gm_badd_host_call(int device, typename G::host_jac *out, const void 
     cuzk_gpu_device_enter_(dev);
     cuzk_gpu_retry_trimmed_(dev, [&] {
         gm_cache &cc = gm_cache_of(dev.id);
-        size_t m = gm_stream_chunk<G>(cc, n, true);
+        size_t m = gm_stream_roomy_chunk<G>(dev, cc, n, true);
         if (m) {
             gm_badd_stream<G>(dev, cc, out, h_bases, bitmap, n, m, timing, to_jac, add);
             return;
