@@ -172,6 +172,17 @@ void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_d
 
 /* ---- host arrays in device calls (shim.cu, h_upload.cu) -------------------------------------- */
 
+/* Whether host memory at |p| is pinned (allocated or registered with CUDA). */
+static inline bool cuzk_gpu_host_pinned_(const void *p)
+{
+    cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return at.type == cudaMemoryTypeHost;
+}
+
 /* Pins caller arrays for the length of one call. Pageable copies run at ~7 GB/s against ~55 GB/s
  * pinned, and pinning pages that are already written costs ~0.045 s/GiB (docs/PERFORMANCE.md,
  * host memory), so for the 4 GiB vectors of a PoRep partition a temporary registration wins.
@@ -209,7 +220,7 @@ struct cuzk_gpu_call_pins {
     /* Whether [ptr, ptr + bytes) is now pinned by this object (small ranges are not worth it). */
     bool pin(const void *ptr, size_t bytes, size_t min_bytes = (size_t)256 << 20)
     {
-        if (bytes < min_bytes)
+        if (bytes < min_bytes || cuzk_gpu_host_pinned_(ptr))
             return false;
         if (cudaHostRegister(const_cast<void *>(ptr), bytes, cudaHostRegisterDefault) !=
             cudaSuccess) {

@@ -23,18 +23,6 @@ static double host_ms()
 
 struct h_pinner;
 
-/* Whether |p| is page-locked already (a pinned pool's buffer, include/cuzk/hostpool.h): such a
- * vector is neither registered nor waited for. */
-static bool host_pinned(const void *p)
-{
-    cudaPointerAttributes at;
-    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return false;
-    }
-    return at.type == cudaMemoryTypeHost;
-}
-
 /* The uploads of cuzk_gpu_h_dev_, enqueued vector by vector as the transforms reach them. */
 struct h_uploads {
     cuzk_gpu_device &dev;
@@ -211,7 +199,8 @@ fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_
                    0,
                    {false, false, false}};
     for (int i = 0; i < 3; i++) {
-        u.pinned[i] = u.src[i] && host_pinned(u.src[i]);
+        /* a pinned pool's buffer (include/cuzk/hostpool.h) is neither registered nor waited for */
+        u.pinned[i] = u.src[i] && cuzk_gpu_host_pinned_(u.src[i]);
         if (u.src[i] && !u.pinned[i])
             pz.add(u.src[i], rows * sizeof(fr_dev));
     }

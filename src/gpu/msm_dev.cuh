@@ -304,8 +304,7 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
                        const uint8_t *d_bases, const uint64_t *d_scalars, size_t n,
                        cuzk_gpu_timing *timing,
                        void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
-                       const uint32_t *d_idx = NULL, const gm_pre *pre = NULL,
-                       bool report = true)
+                       const uint32_t *d_idx = NULL, const gm_pre *pre = NULL, bool report = true)
 {
     typedef typename G::F F;
     gm_cache &cc = gm_cache_of(dev.id);
@@ -363,12 +362,11 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
 /* One MSM: bases either on the host (|h_bases|, uploaded into the cache) or resident
  * (|d_bases|), scalars on the host. */
 template <class G>
-static void gm_msm_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, const void *h_bases,
-                           const uint8_t *d_bases, const cuzk_fr_t *scalars, size_t n,
-                           cuzk_gpu_timing *timing,
-                           void (*combine)(typename G::host_jac *, const uint64_t *,
-                                           const gm_plan *),
-                           const gm_pre *pre = NULL)
+static void
+gm_msm_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, const void *h_bases,
+               const uint8_t *d_bases, const cuzk_fr_t *scalars, size_t n, cuzk_gpu_timing *timing,
+               void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
+               const gm_pre *pre = NULL)
 {
     gm_cache &cc = gm_cache_of(dev.id);
     size_t bbytes = h_bases ? n * G::AFF_BYTES : 0, sbytes = n * sizeof(cuzk_fr_t);
@@ -376,8 +374,13 @@ static void gm_msm_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, cons
         cc.bases.reserve(bbytes);
     cc.scalars.reserve(sbytes);
     cuzk_gpu_timer tm(dev);
-    if (h_bases)
+    /* Pageable host arrays of 256 MiB and more are registered for the call (gm_chunk_h2d). */
+    cuzk_gpu_call_pins pins(dev.stream);
+    if (h_bases) {
         d_bases = cc.bases.as<uint8_t>();
+        pins.pin(h_bases, bbytes);
+        pins.pin(scalars, sbytes);
+    }
     tm.mark(0);
     if (h_bases)
         CUZK_CUDA(cudaMemcpyAsync(cc.bases.p, h_bases, bbytes, cudaMemcpyHostToDevice, dev.stream));
@@ -444,8 +447,11 @@ static void gm_badd_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, con
     uint64_t h[4 * F::LIMBS];
     cuzk_gpu_timer tm(dev);
     gm_dev_exec ex = {dev.stream, cc.ws.as<uint8_t>(), cc.ws.bytes, 0, NULL, 0, &tm, false, {}};
-    if (h_bases)
+    cuzk_gpu_call_pins pins(dev.stream);
+    if (h_bases) {
         d_bases = cc.bases.as<uint8_t>();
+        pins.pin(h_bases, bbytes);
+    }
     tm.mark(0);
     if (h_bases)
         CUZK_CUDA(cudaMemcpyAsync(cc.bases.p, h_bases, bbytes, cudaMemcpyHostToDevice, dev.stream));
