@@ -389,12 +389,12 @@ cuzk_status cuzk_backend_h_msm_g1(cuzk_backend *be, const cuzk_domain *d, const 
     if (be->kind != CUZK_BACKEND_CUDA || l < BACKEND_GPU_H_MIN_LOG || l > CUZK_GPU_NTT_MAX_LOG)
         return CUZK_ERR_UNSUPPORTED;
     const cuzk_gpu_bases *rb = find_resident(be, h_bases, n - 1, false, &first);
-    if (!rb)
-        return CUZK_ERR_UNSUPPORTED;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     cuzk_gpu_timing mt;
-    cuzk_status s = cuzk_gpu_h_msm_g1_resident(out, rb, first, d, a, b, c, rows, NULL, &mt);
+    /* Bases not resident: streamed from the host under the MSM's kernels, h kept on the device. */
+    cuzk_status s = rb ? cuzk_gpu_h_msm_g1_resident(out, rb, first, d, a, b, c, rows, NULL, &mt)
+                       : cuzk_gpu_h_msm_g1(be->device, out, h_bases, d, a, b, c, rows, NULL, &mt);
     if (s == CUZK_ERR_NOMEM)
         return CUZK_ERR_UNSUPPORTED; /* the separate calls need less device memory at once */
     if (s != CUZK_OK)

@@ -84,6 +84,15 @@ cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases 
                                        cuzk_gpu_timing *h_timing,
                                        cuzk_gpu_timing *msm_timing) CUZK_WARN_UNUSED_RESULT;
 
+/* cuzk_gpu_h_msm_g1_resident over host bases h_bases[0 .. domain - 1) on |device| (parameters
+ * not resident on it): the points are streamed to the device in chunks under the MSM's kernels
+ * while h stays there (src/gpu/msm_stream.cuh). Returns CUZK_ERR_INVALID_ARG for NULL
+ * arguments or a domain below 2; CUZK_ERR_NOMEM when even small chunks do not fit. */
+cuzk_status cuzk_gpu_h_msm_g1(int device, cuzk_g1_jac_t *out, const cuzk_g1_affine_t *h_bases,
+                              const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *bv,
+                              const cuzk_fr_t *c, size_t rows, cuzk_gpu_timing *h_timing,
+                              cuzk_gpu_timing *msm_timing) CUZK_WARN_UNUSED_RESULT;
+
 /* Frees the MSM's cached device memory of |device| (-1: every device); cuzk_gpu_release calls
  * it. Internal. */
 void cuzk__gpu_msm_release(int device);

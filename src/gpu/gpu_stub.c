@@ -246,6 +246,16 @@ cuzk_status cuzk_gpu_batch_add_g2_resident(cuzk_g2_jac_t *out, const cuzk_gpu_ba
     return NO_DEVICE_("gpu batch add g2");
 }
 
+cuzk_status cuzk_gpu_h_msm_g1(int device, cuzk_g1_jac_t *out, const cuzk_g1_affine_t *h_bases,
+                              const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *bv,
+                              const cuzk_fr_t *c, size_t rows, cuzk_gpu_timing *h_timing,
+                              cuzk_gpu_timing *msm_timing)
+{
+    (void)device, (void)out, (void)h_bases, (void)d, (void)a, (void)bv, (void)c, (void)rows;
+    (void)h_timing, (void)msm_timing;
+    return NO_DEVICE_("gpu h msm g1");
+}
+
 void cuzk__gpu_msm_release(int device)
 {
     (void)device;

@@ -260,3 +260,58 @@ extern "C" cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk
         *out = r;
     return s;
 }
+
+/* The same over host bases (not resident): h stays on the device as the scalars of a streamed
+ * MSM (msm_stream.cuh) whose chunks carry only points. b's and c's device vectors are freed
+ * first when the chunks would otherwise come out smaller than the default (a small card). */
+extern "C" cuzk_status cuzk_gpu_h_msm_g1(int device, cuzk_g1_jac_t *out,
+                                         const cuzk_g1_affine_t *h_bases, const cuzk_domain *d,
+                                         const cuzk_fr_t *a, const cuzk_fr_t *bv,
+                                         const cuzk_fr_t *c, size_t rows, cuzk_gpu_timing *h_timing,
+                                         cuzk_gpu_timing *msm_timing)
+{
+    if (!out || !h_bases || !d || !a || !bv) /* c NULL: c = a * b */
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu h msm g1: NULL argument");
+    size_t n = cuzk_domain_size(d);
+    if (n < 2)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu h msm g1: a domain of %zu", n);
+    cuzk_g1_jac_t r;
+    cuzk_status s = cuzk_gpu_guard_("gpu h msm g1", [&] {
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+        std::lock_guard<std::mutex> lock(dev.mu);
+        cuzk_gpu_device_enter_(dev);
+        cuzk_gpu_timer tm(dev);
+        cuzk_gpu_call_pins pins(dev.stream, dev.copy);
+        fr_dev *h = nullptr;
+        /* the H step may need what an earlier MSM keeps cached (h is not written before) */
+        cuzk_gpu_retry_trimmed_(dev,
+                                [&] { h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, bv, c, rows); });
+        tm.mark(3);
+        pins.release_async(dev.id, dev.copy);
+        CUZK_CUDA(cudaEventSynchronize(dev.ev[3]));
+        pins.join_release();
+        cuzk_gpu_timing ht;
+        ht.device = dev.id;
+        ht.h2d_ms = tm.ms(0, 1);
+        ht.compute_ms = tm.ms(1, 3);
+        ht.d2h_ms = 0;
+        ht.total_ms = tm.ms(0, 3);
+        if (h_timing)
+            *h_timing = ht;
+        cuzk_gpu_report_("ntt_h", ht, cuzk_domain_log_size(d));
+        gm_cache &cc = gm_cache_of(dev.id);
+        size_t m = gm_stream_chunk<gm_g1>(cc, n - 1, GM_ST_DEV_SCALARS);
+        if (m && m < gm_stream_default<gm_g1>(false) && m < n - 1) {
+            dev.vec[1].release(); /* dev.vec[0] holds h */
+            dev.vec[2].release();
+            m = gm_stream_chunk<gm_g1>(cc, n - 1, GM_ST_DEV_SCALARS);
+        }
+        if (!m)
+            m = gm_div_up(n - 1, 64) * 64;
+        gm_msm_stream<gm_g1>(dev, cc, &r, h_bases, NULL, reinterpret_cast<const uint64_t *>(h),
+                             n - 1, m, msm_timing, g1_combine, cuzk_g1_add);
+    });
+    if (s == CUZK_OK)
+        *out = r;
+    return s;
+}

@@ -13,11 +13,13 @@
  * The uploads run on a thread of their own: a copy from pageable memory blocks the thread that
  * issues it until the driver has staged it, which must not hold back the next chunk's kernels.
  *
- * Chunk size: env CUZK_GPU_MSM_STREAM = 0 turns streaming off (one upload of the whole query,
- * the path before it; for A/B runs), N > 0 streams in chunks of N points (rounded up to 64);
- * unset: chunks of ~1.7 GB of points (2^24 G1, 2^23 G2) for larger queries, halved while two
- * chunks and the MSM's working memory do not fit in what the device has free, and a query that
- * fits in one chunk goes up in one piece as before.
+ * Chunks: env CUZK_GPU_MSM_STREAM = 0 turns streaming off (one upload of the whole query, the
+ * path before it; for A/B runs), N > 0 streams in chunks of N points (rounded up to 64). Unset:
+ * queries above 2^22 points are streamed, MSMs in chunks that start at 1/32 of the largest and
+ * double up to it (gm_stream_starts; env CUZK_GPU_MSM_RAMP=0: all of the largest), batch
+ * additions in equal chunks; the largest is 2^26 G1 / 2^24 G2 points for MSMs, 2^24 / 2^23 for
+ * batch additions, halved while two of it and the working memory do not fit in what the device
+ * has free. Smaller queries go up in one piece when they fit.
  */
 
 #include "gpu/msm_dev.cuh"
@@ -28,14 +30,21 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 /* cuzk__gpu_msm_streamed_chunks (msm_g1.cu) */
 extern std::atomic<size_t> gm_streamed_chunks;
 
-/* Points per chunk of an automatic stream: ~1.7 GB of affine points. */
-template <class G> static size_t gm_stream_default()
+/* Host queries above this many points are streamed (automatic mode). */
+#define GM_STREAM_MIN ((size_t)1 << 22)
+
+/* The largest chunk of an automatic stream: MSMs 2^26 G1 / 2^24 G2 points (7.0 / 3.4 GB; an MSM
+ * costs less per point the larger it is: G1 2^24 / 2^26 / 2^27 at 6.3 / 5.7 / 5.4 ns a point on
+ * the H200), batch additions (bound by the transfer) 2^24 / 2^23. */
+template <class G> static size_t gm_stream_default(bool badd)
 {
-    return sizeof(typename G::host_aff) > 128 ? (size_t)1 << 23 : (size_t)1 << 24;
+    bool g2 = sizeof(typename G::host_aff) > 128;
+    return (size_t)1 << (badd ? (g2 ? 23 : 24) : (g2 ? 24 : 26));
 }
 
 /* Device bytes an MSM of |n| points needs beyond its inputs (one window per pass: the least). */
@@ -49,10 +58,15 @@ template <class G> static size_t gm_msm_min_ws(size_t n)
     return gm_msm_ws_bytes<G>(&p, n, gm_sort_bytes(n, p.c)) + n * 4 + ((size_t)1 << 20);
 }
 
+/* What travels with a chunk's points. */
+enum gm_stream_kind { GM_ST_SCALARS, GM_ST_DEV_SCALARS, GM_ST_BITMAP };
+
 /* Device bytes of one chunk slot of |m| points: the points and their scalars or bitmap. */
-template <class G> static size_t gm_slot_bytes(size_t m, bool badd)
+template <class G> static size_t gm_slot_bytes(size_t m, gm_stream_kind k)
 {
-    return m * G::AFF_BYTES + (badd ? gm_div_up(m, 64) * 8 : m * sizeof(cuzk_fr_t));
+    return m * G::AFF_BYTES + (k == GM_ST_BITMAP    ? gm_div_up(m, 64) * 8
+                               : k == GM_ST_SCALARS ? m * sizeof(cuzk_fr_t)
+                                                    : 0);
 }
 
 template <class G> static size_t gm_badd_ws(size_t m)
@@ -61,8 +75,8 @@ template <class G> static size_t gm_badd_ws(size_t m)
     return 2 * gm_div_up(m, 64) * sizeof(X) + 4096;
 }
 
-/* Points per chunk for a call over |n| host points, 0 for one upload of the whole query. */
-template <class G> static size_t gm_stream_chunk(const gm_cache &cc, size_t n, bool badd)
+/* The largest chunk for a call over |n| host points, 0 for one upload of the whole query. */
+template <class G> static size_t gm_stream_chunk(const gm_cache &cc, size_t n, gm_stream_kind kind)
 {
     const char *e = getenv("CUZK_GPU_MSM_STREAM");
     if (e && *e) {
@@ -70,33 +84,62 @@ template <class G> static size_t gm_stream_chunk(const gm_cache &cc, size_t n, b
         if (m == 0)
             return 0;
         m = gm_div_up(m, 64) * 64;
-        return m < n ? m : 0;
+        return m < n || kind == GM_ST_DEV_SCALARS ? m : 0;
     }
     /* What the call may use: free memory plus the MSM's own caches, which it reuses. */
     size_t avail = gm_budget(cc) + cc.bases.bytes + cc.scalars.bytes;
-    size_t m0 = gm_stream_default<G>();
     auto need = [&](size_t m, unsigned slots) {
-        return slots * gm_slot_bytes<G>(m, badd) + (badd ? gm_badd_ws<G>(m) : gm_msm_min_ws<G>(m));
+        return slots * gm_slot_bytes<G>(m, kind) +
+               (kind == GM_ST_BITMAP ? gm_badd_ws<G>(m) : gm_msm_min_ws<G>(m));
     };
-    if (n <= m0 && need(n, 1) <= avail)
+    if (n <= GM_STREAM_MIN && kind != GM_ST_DEV_SCALARS && need(n, 1) <= avail)
         return 0;
+    size_t m0 = gm_stream_default<G>(kind == GM_ST_BITMAP);
     size_t m = n < m0 ? gm_div_up(n, 64) * 64 : m0;
     while (m > ((size_t)1 << 16) && need(m, 2) > avail)
         m /= 2;
-    return m < n ? m : 0; /* one chunk of everything: the plain call (and its clear NOMEM) */
+    return m;
+}
+
+/* Chunk starts of a stream of |n| points with chunks of at most |m| (and n at the end). With
+ * |ramp| the chunks start at m / 32 and double up to m: the first transfer, which nothing hides,
+ * is short, and each later one (~2.5 ns a G1 point with its scalar, pinned) hides under the
+ * kernels of the chunk before (~5.4-7.5 ns a point). CUZK_GPU_MSM_STREAM = N: chunks of N
+ * (ramped only with CUZK_GPU_MSM_RAMP=1). */
+static inline std::vector<size_t> gm_stream_starts(size_t n, size_t m, bool ramp)
+{
+    const char *e = getenv("CUZK_GPU_MSM_STREAM"), *r = getenv("CUZK_GPU_MSM_RAMP");
+    if (r && *r)
+        ramp = *r != '0'; /* CUZK_GPU_MSM_RAMP=1 ramps forced chunks too (tests) */
+    else if (e && *e)
+        ramp = false;
+    size_t c = m;
+    if (ramp) {
+        c = gm_div_up(m / 32, 64) * 64;
+        c = c < 64 ? 64 : c;
+    }
+    std::vector<size_t> lo;
+    for (size_t at = 0; at < n;) {
+        lo.push_back(at);
+        at += c < n - at ? c : n - at;
+        c = 2 * c < m ? 2 * c : m;
+    }
+    lo.push_back(n);
+    return lo;
 }
 
 /* gm_stream_chunk, after freeing other phases' cached memory (cuzk_gpu_trim_) when the chunks
  * came out smaller than the default for want of memory: a card that cannot hold the H step's
  * vectors beside the MSM's chunks gives the memory to the phase that runs. */
 template <class G>
-static size_t gm_stream_roomy_chunk(cuzk_gpu_device &dev, const gm_cache &cc, size_t n, bool badd)
+static size_t gm_stream_roomy_chunk(cuzk_gpu_device &dev, const gm_cache &cc, size_t n,
+                                    gm_stream_kind kind)
 {
-    size_t m = gm_stream_chunk<G>(cc, n, badd), m0 = gm_stream_default<G>();
+    size_t m = gm_stream_chunk<G>(cc, n, kind), m0 = gm_stream_default<G>(kind == GM_ST_BITMAP);
     const char *e = getenv("CUZK_GPU_MSM_STREAM");
     if (m && m < m0 && m < n && !(e && *e)) {
         cuzk_gpu_trim_(dev);
-        m = gm_stream_chunk<G>(cc, n, badd);
+        m = gm_stream_chunk<G>(cc, n, kind);
     }
     return m;
 }
@@ -214,43 +257,51 @@ static inline void gm_stream_report(const char *phase, cuzk_gpu_timing *timing, 
     cuzk_gpu_report_(phase, t, gm_log2_up(n));
 }
 
-/* The MSM over |n| host bases and scalars in chunks of |m| points (gm_stream_chunk). */
+/* The MSM over |n| host bases in chunks of at most |m| points (gm_stream_chunk, ramped), with
+ * host scalars, or with |d_scalars| already on the device (then only the points travel). */
 template <class G>
-static void gm_msm_stream(
-    cuzk_gpu_device &dev, gm_cache &cc, typename G::host_jac *out, const void *h_bases,
-    const cuzk_fr_t *scalars, size_t n, size_t m, cuzk_gpu_timing *timing,
-    void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
-    void (*add)(typename G::host_jac *, const typename G::host_jac *, const typename G::host_jac *))
+static void gm_msm_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_jac *out,
+                          const void *h_bases, const cuzk_fr_t *scalars, const uint64_t *d_scalars,
+                          size_t n, size_t m, cuzk_gpu_timing *timing,
+                          void (*combine)(typename G::host_jac *, const uint64_t *,
+                                          const gm_plan *),
+                          void (*add)(typename G::host_jac *, const typename G::host_jac *,
+                                      const typename G::host_jac *))
 {
     const double t0 = gm_now_ms();
-    const size_t chunks = gm_div_up(n, m);
+    const std::vector<size_t> lo = gm_stream_starts(n, m, n > GM_STREAM_MIN);
+    const size_t chunks = lo.size() - 1;
     cc.bases.reserve(2 * m * G::AFF_BYTES);
-    cc.scalars.reserve(2 * m * sizeof(cuzk_fr_t));
+    if (!d_scalars)
+        cc.scalars.reserve(2 * m * sizeof(cuzk_fr_t));
     uint8_t *db = cc.bases.as<uint8_t>();
-    uint8_t *ds = cc.scalars.as<uint8_t>();
+    uint8_t *ds = d_scalars ? NULL : cc.scalars.as<uint8_t>();
     const uint8_t *hb = static_cast<const uint8_t *>(h_bases);
-    const bool reg_b = !cuzk_gpu_host_pinned_(h_bases), reg_s = !cuzk_gpu_host_pinned_(scalars);
+    const bool reg_b = !cuzk_gpu_host_pinned_(h_bases);
+    const bool reg_s = !d_scalars && !cuzk_gpu_host_pinned_(scalars);
     gm_uploader up;
     up.start(dev, chunks, [&, db, ds, hb](size_t k) {
-        size_t lo = k * m, cnt = n - lo < m ? n - lo : m, s = k & 1;
-        cudaError_t e = gm_chunk_h2d(db + s * m * G::AFF_BYTES, hb + lo * G::AFF_BYTES,
+        size_t cnt = lo[k + 1] - lo[k], s = k & 1;
+        cudaError_t e = gm_chunk_h2d(db + s * m * G::AFF_BYTES, hb + lo[k] * G::AFF_BYTES,
                                      cnt * G::AFF_BYTES, dev.copy, reg_b);
-        if (e == cudaSuccess)
-            e = gm_chunk_h2d(ds + s * m * sizeof(cuzk_fr_t), scalars + lo, cnt * sizeof(cuzk_fr_t),
-                             dev.copy, reg_s);
+        if (e == cudaSuccess && ds)
+            e = gm_chunk_h2d(ds + s * m * sizeof(cuzk_fr_t), scalars + lo[k],
+                             cnt * sizeof(cuzk_fr_t), dev.copy, reg_s);
         return e;
     });
     double compute = 0, waited = 0;
     cuzk_gpu_timer tm(dev);
     typename G::host_jac acc, part;
     for (size_t k = 0; k < chunks; k++) {
-        size_t lo = k * m, cnt = n - lo < m ? n - lo : m, s = k & 1;
+        size_t cnt = lo[k + 1] - lo[k], s = k & 1;
         waited += up.wait_ready(k);
+        const uint64_t *sc =
+            d_scalars ? d_scalars + 4 * lo[k]
+                      : reinterpret_cast<const uint64_t *>(ds + s * m * sizeof(cuzk_fr_t));
         tm.mark(0);
         tm.mark(1);
-        gm_msm_run<G>(dev, tm, &part, db + s * m * G::AFF_BYTES,
-                      reinterpret_cast<const uint64_t *>(ds + s * m * sizeof(cuzk_fr_t)), cnt, NULL,
-                      combine, NULL, NULL, false);
+        gm_msm_run<G>(dev, tm, &part, db + s * m * G::AFF_BYTES, sc, cnt, NULL, combine, NULL, NULL,
+                      false);
         compute += tm.ms(1, 2);
         up.done(k);
         gm_streamed_chunks++;
@@ -335,9 +386,9 @@ static void gm_msm_host_call(int device, typename G::host_jac *out, const void *
     cuzk_gpu_device_enter_(dev);
     cuzk_gpu_retry_trimmed_(dev, [&] {
         gm_cache &cc = gm_cache_of(dev.id);
-        size_t m = gm_stream_roomy_chunk<G>(dev, cc, n, false);
+        size_t m = gm_stream_roomy_chunk<G>(dev, cc, n, GM_ST_SCALARS);
         if (m) {
-            gm_msm_stream<G>(dev, cc, out, h_bases, scalars, n, m, timing, combine, add);
+            gm_msm_stream<G>(dev, cc, out, h_bases, scalars, NULL, n, m, timing, combine, add);
             return;
         }
         gm_msm_call_on<G>(dev, out, h_bases, NULL, scalars, n, timing, combine);
@@ -357,7 +408,7 @@ static void gm_badd_host_call(int device, typename G::host_jac *out, const void 
     cuzk_gpu_device_enter_(dev);
     cuzk_gpu_retry_trimmed_(dev, [&] {
         gm_cache &cc = gm_cache_of(dev.id);
-        size_t m = gm_stream_roomy_chunk<G>(dev, cc, n, true);
+        size_t m = gm_stream_roomy_chunk<G>(dev, cc, n, GM_ST_BITMAP);
         if (m) {
             gm_badd_stream<G>(dev, cc, out, h_bases, bitmap, n, m, timing, to_jac, add);
             return;

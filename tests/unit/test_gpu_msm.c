@@ -323,14 +323,22 @@ CUZK_TEST(gpu_msm_stream)
     g2_msm_case(pool, 2 * 4096 + 300, BASES_DISTINCT, SC_RANDOM);
     g2_msm_case(pool, 3 * 4096, BASES_DISTINCT, SC_SPARSE);
     CHECK_MSG(streamed_since(c1) == 3 + 3, "g2: %zu chunks", streamed_since(c1));
+    /* ramped: 128, 256, ..., 4096, 4096, 905 points; G2: 128 ... 2048, then the last 228 */
+    CHECK(setenv("CUZK_GPU_MSM_RAMP", "1", 1) == 0);
+    size_t cr = cuzk__gpu_msm_streamed_chunks();
+    g1_msm_case(pool, 3 * 4096 + 777, BASES_DISTINCT, SC_RANDOM);
+    CHECK_MSG(streamed_since(cr) == 8, "g1 ramped: %zu chunks", streamed_since(cr));
+    g2_msm_case(pool, 4096 + 100, BASES_DISTINCT, SC_BINARY_HEAVY);
+    CHECK_MSG(streamed_since(cr) == 8 + 6, "g2 ramped: %zu chunks", streamed_since(cr));
+    CHECK(unsetenv("CUZK_GPU_MSM_RAMP") == 0);
     /* chunks of 100 points are rounded up to 128 (whole bitmap words) */
     CHECK(setenv("CUZK_GPU_MSM_STREAM", "100", 1) == 0);
     size_t c2 = cuzk__gpu_msm_streamed_chunks();
-    g1_badd_case(pool, 1000, BASES_DISTINCT, 2);      /* 8 chunks */
-    g1_badd_case(pool, 128 * 3, BASES_DISTINCT, 1);   /* 3 chunks, bits past n: none here */
-    g1_badd_case(pool, 128 * 3 - 5, BASES_SAME, 1);   /* bits past n in the last word */
-    g1_badd_case(pool, 640, BASES_SOME_INFINITY, 0);  /* 5 chunks, nothing selected */
-    g2_badd_case(pool, 700, BASES_PLUS_MINUS, 2);     /* 6 chunks */
+    g1_badd_case(pool, 1000, BASES_DISTINCT, 2);     /* 8 chunks */
+    g1_badd_case(pool, 128 * 3, BASES_DISTINCT, 1);  /* 3 chunks, bits past n: none here */
+    g1_badd_case(pool, 128 * 3 - 5, BASES_SAME, 1);  /* bits past n in the last word */
+    g1_badd_case(pool, 640, BASES_SOME_INFINITY, 0); /* 5 chunks, nothing selected */
+    g2_badd_case(pool, 700, BASES_PLUS_MINUS, 2);    /* 6 chunks */
     CHECK_MSG(streamed_since(c2) == 8 + 3 + 3 + 5 + 6, "batch additions: %zu chunks",
               streamed_since(c2));
     /* 0: never streamed */
@@ -572,16 +580,27 @@ CUZK_TEST(gpu_backend_h_msm)
             cuzk_g1_jac_t want, got;
             CHECK_OK(cuzk_g1_msm(&want, hb + 2, w[0], n - 1, pool));
             double ms[2];
-            /* declined: CPU backend, bases not resident */
+            /* declined: CPU backend */
             CHECK(cuzk_backend_h_msm_g1(cpu, d, v[0], v[1], v[2], rows, hb + 2, &got, ms) ==
-                  CUZK_ERR_UNSUPPORTED);
-            CHECK(cuzk_backend_h_msm_g1(be, d, v[0], v[1], v[2], rows, hb + 2, &got, ms) ==
                   CUZK_ERR_UNSUPPORTED);
             CHECK(cuzk_backend_h_msm_g1(be, d, v[0], v[1], v[2], n + 1, hb + 2, &got, ms) ==
                   CUZK_ERR_INVALID_ARG);
             cuzk_fr_t *keep = cuzk_alloc_array(rows, sizeof(cuzk_fr_t));
             CHECK(keep != NULL);
             memcpy(keep, v[0], rows * sizeof(cuzk_fr_t));
+            /* bases not resident: streamed (in one chunk, then in chunks of 256 points) */
+            memset(&got, 0xa5, sizeof got);
+            CHECK_OK(cuzk_backend_h_msm_g1(be, d, v[0], v[1], v[2], rows, hb + 2, &got, ms));
+            CHECK_MSG(g1_same(&got, &want), "h msm 2^%u rows %zu, host bases", lg, rows);
+            size_t c0 = cuzk__gpu_msm_streamed_chunks();
+            CHECK(setenv("CUZK_GPU_MSM_STREAM", "256", 1) == 0);
+            memset(&got, 0xa5, sizeof got);
+            CHECK_OK(cuzk_backend_h_msm_g1(be, d, v[0], v[1], v[2], rows, hb + 2, &got, ms));
+            CHECK(unsetenv("CUZK_GPU_MSM_STREAM") == 0);
+            CHECK_MSG(g1_same(&got, &want), "h msm 2^%u rows %zu, host bases in chunks", lg, rows);
+            CHECK_MSG(cuzk__gpu_msm_streamed_chunks() - c0 == (n - 1 + 255) / 256,
+                      "h msm 2^%u: %zu chunks", lg, cuzk__gpu_msm_streamed_chunks() - c0);
+            CHECK(memcmp(keep, v[0], rows * sizeof(cuzk_fr_t)) == 0); /* a is left as it was */
             CHECK_OK(cuzk_backend_keep_resident(be, hb, n + 2, false));
             CHECK_OK(cuzk_backend_h_msm_g1(be, d, v[0], v[1], v[2], rows, hb + 2, &got, ms));
             CHECK_MSG(g1_same(&got, &want), "h msm 2^%u rows %zu", lg, rows);
