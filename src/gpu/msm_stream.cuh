@@ -15,7 +15,7 @@
  *
  * Chunks: env CUZK_GPU_MSM_STREAM = 0 turns streaming off (one upload of the whole query, the
  * path before it; for A/B runs), N > 0 streams in chunks of N points (rounded up to 64). Unset:
- * queries above 2^22 points are streamed, MSMs in chunks that start at 1/32 of the largest and
+ * queries above 2^24 points are streamed, MSMs in chunks that start at 1/32 of the largest and
  * double up to it (gm_stream_starts; env CUZK_GPU_MSM_RAMP=0: all of the largest), batch
  * additions in equal chunks; the largest is 2^26 G1 / 2^24 G2 points for MSMs, 2^24 / 2^23 for
  * batch additions, halved while two of it and the working memory do not fit in what the device
@@ -35,8 +35,12 @@
 /* cuzk__gpu_msm_streamed_chunks (msm_g1.cu) */
 extern std::atomic<size_t> gm_streamed_chunks;
 
-/* Host queries above this many points are streamed (automatic mode). */
-#define GM_STREAM_MIN ((size_t)1 << 22)
+/* Host queries above this many points are streamed (automatic mode): below it, one upload
+ * (~0.04 s pinned, registered for the call when pageable) costs less than smaller MSMs would.
+ * A ramp never starts below GM_STREAM_FIRST points (2^22 G1 points: 31.6 ms of kernels, 10 ms
+ * of transfer). */
+#define GM_STREAM_MIN ((size_t)1 << 24)
+#define GM_STREAM_FIRST ((size_t)1 << 22)
 
 /* The largest chunk of an automatic stream: MSMs 2^26 G1 / 2^24 G2 points (7.0 / 3.4 GB; an MSM
  * costs less per point the larger it is: G1 2^24 / 2^26 / 2^27 at 6.3 / 5.7 / 5.4 ns a point on
@@ -102,7 +106,7 @@ template <class G> static size_t gm_stream_chunk(const gm_cache &cc, size_t n, g
 }
 
 /* Chunk starts of a stream of |n| points with chunks of at most |m| (and n at the end). With
- * |ramp| the chunks start at m / 32 and double up to m: the first transfer, which nothing hides,
+ * |ramp| the chunks start at m / 32 (at least GM_STREAM_FIRST) and double up to m: the first transfer, which nothing hides,
  * is short, and each later one (~2.5 ns a G1 point with its scalar, pinned) hides under the
  * kernels of the chunk before (~5.4-7.5 ns a point). CUZK_GPU_MSM_STREAM = N: chunks of N
  * (ramped only with CUZK_GPU_MSM_RAMP=1). */
@@ -116,7 +120,8 @@ static inline std::vector<size_t> gm_stream_starts(size_t n, size_t m, bool ramp
     size_t c = m;
     if (ramp) {
         c = gm_div_up(m / 32, 64) * 64;
-        c = c < 64 ? 64 : c;
+        size_t lo = e && *e ? 64 : GM_STREAM_FIRST; /* forced chunks: any size (tests) */
+        c = c < lo ? (lo < m ? lo : m) : c;
     }
     std::vector<size_t> lo;
     for (size_t at = 0; at < n;) {
