@@ -6,7 +6,7 @@
 #                                             with the shared libraries they need (the device image
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
-#   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt]
+#   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -133,6 +133,25 @@ prover)
     done
     step 200 compare6 "$B" porep-shape --scale 2^-6 --backend cuda --compare --keep-resident \
         --repeat 2 --threads "$NT"
+    ;;
+stream)
+    # Parameters not resident (docs/PERFORMANCE.md "Parameters that are not resident"): the test
+    # of the streamed calls; proofs equal with every call streamed (2^-6, chunks of 65536);
+    # G1 2^26 over pinned host bases, one upload per call (STREAM=0) against streamed; the
+    # partition with its queries in pinned host memory, streamed, on the whole device and on
+    # 24 / 16 GiB limits (CUZK_GPU_MEM_LIMIT).
+    step 200 stream-test "$T" --filter='gpu_msm_stream' --timeout=190
+    step 150 stream-compare env CUZK_GPU_MSM_STREAM=65536 "$B" porep-shape --scale 2^-6 \
+        --backend cuda --compare --threads "$NT"
+    for v in 0 "" 0 ""; do
+        step 200 "stream-msm${v:-auto}" env CUZK_GPU_MSM_STREAM=$v "$B" msm --backend cuda \
+            --group g1 --log-n 26 --pinned --iters 3 --warmup 1 --threads "$NT"
+        grep "cuda events" "$OUT/stream-msm${v:-auto}.log" | tee -a "$OUT/summary.txt"
+    done
+    for lim in "" 24G 16G; do
+        step 300 "stream-porep${lim:-all}" env CUZK_GPU_MEM_LIMIT=$lim CUZK_TIMING=1 "$B" \
+            porep-shape --backend cuda --mode prove --pinned-params --repeat 2 --threads "$NT"
+    done
     ;;
 compare)
     # Same inputs, same r and s: CPU prove, CUDA prove, resident partition; proofs must be equal.

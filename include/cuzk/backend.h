@@ -84,14 +84,15 @@ uint64_t cuzk_backend_resident_bytes(cuzk_backend *be);
 cuzk_status cuzk_backend_h(cuzk_backend *be, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
                            cuzk_fr_t *c) CUZK_WARN_UNUSED_RESULT;
 /* The H step, then the MSM of h over |h_bases| (domain - 1 points), fused where h can stay on the
- * device: a CUDA backend whose resident arrays hold |h_bases|, on a domain it runs. a, b, c hold
+ * device: a CUDA backend, on a domain it runs, with |h_bases| resident or (when not) streamed
+ * from the host in chunks under the MSM's kernels. a, b, c hold
  * |rows| <= domain entries each (zero above them: no padding needed) and are left unchanged.
  * |c| may be NULL: then c = a * b pointwise, which holds for every row of a satisfied constraint
  * system (for an unsatisfied one the proof fails its verification either way); the device then
  * computes c and only a and b are uploaded.
  * ms[0] and ms[1] receive the wall time of the H step and of the MSM. Returns
- * CUZK_ERR_UNSUPPORTED, having done nothing, where it cannot fuse them (CPU backend, bases not
- * resident, device memory short): the caller then pads and uses cuzk_backend_h and
+ * CUZK_ERR_UNSUPPORTED, having done nothing, where it cannot fuse them (CPU backend, device
+ * memory short): the caller then pads and uses cuzk_backend_h and
  * cuzk_backend_msm_g1. CUZK_ERR_INVALID_ARG when |rows| exceeds the domain. It uses neither the
  * backend's pool nor its scratch, so another thread may use those meanwhile (the prover splits
  * the L/A/B scalars while the device computes H). */

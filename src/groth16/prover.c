@@ -493,9 +493,10 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     }
     cuzk_g1_jac_t h_sum, l_sum, a_sum, b1_sum, tmp;
     cuzk_g2_jac_t b2_sum, tmp2;
-    /* H: a, b, c -> h -> the H MSM. On a GPU backend holding the H bases, one device call
-     * (no padding on the host, h never leaves the device) on its own thread, while this one
-     * splits the L/A/B scalars on the pool; else the separate calls, then the split.
+    /* H: a, b, c -> h -> the H MSM. On a GPU backend, one device call (no padding on the host,
+     * h never leaves the device; the H bases resident or streamed from the host) on its own
+     * thread, while this one splits the L/A/B scalars on the pool; else the separate calls,
+     * then the split.
      * env CUZK_PROVER_H_UNFUSED=1 forces the separate calls (A/B measurements). */
     const char *uf = getenv("CUZK_PROVER_H_UNFUSED");
     h_fused_job hj = {.be = be, .d = d, .pd = pd, .bases = p->h, .s = CUZK_ERR_UNSUPPORTED};
@@ -523,7 +524,7 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
         s = cuzk_fail(hj.s, "%s", hj.msg);
         goto done;
     } else {
-        s = h_separate(be, d, p, pd, &h_sum, t); /* the device declined: no resident H bases */
+        s = h_separate(be, d, p, pd, &h_sum, t); /* the device declined (out of memory) */
     }
 after_h:
     if (s != CUZK_OK)
