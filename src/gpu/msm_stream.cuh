@@ -106,10 +106,10 @@ template <class G> static size_t gm_stream_chunk(const gm_cache &cc, size_t n, g
 }
 
 /* Chunk starts of a stream of |n| points with chunks of at most |m| (and n at the end). With
- * |ramp| the chunks start at m / 32 (at least GM_STREAM_FIRST) and double up to m: the first transfer, which nothing hides,
- * is short, and each later one (~2.5 ns a G1 point with its scalar, pinned) hides under the
- * kernels of the chunk before (~5.4-7.5 ns a point). CUZK_GPU_MSM_STREAM = N: chunks of N
- * (ramped only with CUZK_GPU_MSM_RAMP=1). */
+ * |ramp| the chunks start at m / 32 (at least GM_STREAM_FIRST) and double up to m: the first
+ * transfer, which nothing hides, is short, and each later one (~2.5 ns a G1 point with its
+ * scalar, pinned) hides under the kernels of the chunk before (~5.4-7.5 ns a point).
+ * CUZK_GPU_MSM_STREAM = N: chunks of N (ramped only with CUZK_GPU_MSM_RAMP=1). */
 static inline std::vector<size_t> gm_stream_starts(size_t n, size_t m, bool ramp)
 {
     const char *e = getenv("CUZK_GPU_MSM_STREAM"), *r = getenv("CUZK_GPU_MSM_RAMP");
@@ -120,8 +120,8 @@ static inline std::vector<size_t> gm_stream_starts(size_t n, size_t m, bool ramp
     size_t c = m;
     if (ramp) {
         c = gm_div_up(m / 32, 64) * 64;
-        size_t lo = e && *e ? 64 : GM_STREAM_FIRST; /* forced chunks: any size (tests) */
-        c = c < lo ? (lo < m ? lo : m) : c;
+        size_t least = e && *e ? 64 : GM_STREAM_FIRST; /* forced chunks: any size (tests) */
+        c = c < least ? (least < m ? least : m) : c;
     }
     std::vector<size_t> lo;
     for (size_t at = 0; at < n;) {
@@ -157,7 +157,6 @@ struct gm_uploader {
     size_t ready = 0, freed = 0; /* chunks uploaded; chunks whose kernels are done */
     bool stop = false;
     cudaError_t err = cudaSuccess;
-    const char *what = "";
     std::thread th;
 
     /* |copy|(k) copies chunk k on dev.copy and waits for it (gm_chunk_h2d). */
@@ -165,21 +164,22 @@ struct gm_uploader {
     {
         th = std::thread([this, &dev, chunks, copy] {
             cudaError_t e = cudaSetDevice(dev.id);
-            for (size_t k = 0; k < chunks && e == cudaSuccess; k++) {
-                {
+            for (size_t k = 0; k < chunks; k++) {
+                if (e == cudaSuccess) {
                     std::unique_lock<std::mutex> l(mu);
                     cv.wait(l, [&] { return stop || k < freed + 2; });
                     if (stop)
                         return;
+                    l.unlock();
+                    e = copy(k);
                 }
-                e = copy(k);
                 std::lock_guard<std::mutex> l(mu);
-                if (e != cudaSuccess) {
+                if (e != cudaSuccess) { /* the waiting caller throws it */
                     err = e;
-                    what = "chunk upload";
-                } else {
-                    ready = k + 1;
+                    cv.notify_all();
+                    return;
                 }
+                ready = k + 1;
                 cv.notify_all();
             }
         });
