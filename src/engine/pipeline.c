@@ -280,8 +280,8 @@ void *cuzk__prover_main(void *arg)
                 cuzk_groth16_params_keep_resident(w->be, c->params) != CUZK_OK && !w->said_vram) {
                 w->said_vram = true;
                 fprintf(stderr,
-                        "cuzk: prover %s: parameter set %s not kept on the device (%s); bases "
-                        "are uploaded per call\n",
+                        "cuzk: prover %s: parameter set %s not kept on the device (%s); its "
+                        "points are streamed from host memory per proof\n",
                         w->name, c->id, cuzk_last_error());
             }
             s = cuzk_groth16_prove(&proof, c->params, &it->pd, w->be, &o, &t);
