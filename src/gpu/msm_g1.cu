@@ -211,6 +211,34 @@ extern "C" cuzk_status cuzk_gpu_msm_g1_resident_idx(cuzk_g1_jac_t *out, const cu
 
 /* ---- the H step feeding the H MSM on the device -------------------------------------------- */
 
+/* The H step of the fused calls below: h left on the device (dev.vec[0]), its timing reported.
+ * The host arrays are unpinned on another thread once their uploads are done, under the H
+ * kernels (only the copy stream reads them), and joined before the MSM starts. Out of device
+ * memory, the step runs again after freeing what earlier calls keep cached (h is not written
+ * before). The caller holds dev.mu. */
+static fr_dev *g1_fused_h(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, const cuzk_domain *d,
+                          const cuzk_fr_t *a, const cuzk_fr_t *bv, const cuzk_fr_t *c, size_t rows,
+                          cuzk_gpu_timing *h_timing)
+{
+    cuzk_gpu_call_pins pins(dev.stream, dev.copy);
+    fr_dev *h = nullptr;
+    cuzk_gpu_retry_trimmed_(dev, [&] { h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, bv, c, rows); });
+    tm.mark(3);
+    pins.release_async(dev.id, dev.copy);
+    CUZK_CUDA(cudaEventSynchronize(dev.ev[3]));
+    pins.join_release();
+    cuzk_gpu_timing ht;
+    ht.device = dev.id;
+    ht.h2d_ms = tm.ms(0, 1);
+    ht.compute_ms = tm.ms(1, 3);
+    ht.d2h_ms = 0;
+    ht.total_ms = tm.ms(0, 3);
+    if (h_timing)
+        *h_timing = ht;
+    cuzk_gpu_report_("ntt_h", ht, cuzk_domain_log_size(d));
+    return h;
+}
+
 extern "C" cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_gpu_bases *b,
                                                   size_t first, const cuzk_domain *d,
                                                   const cuzk_fr_t *a, const cuzk_fr_t *bv,
@@ -231,23 +259,7 @@ extern "C" cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk
         std::lock_guard<std::mutex> lock(dev.mu);
         cuzk_gpu_device_enter_(dev);
         cuzk_gpu_timer tm(dev);
-        /* The host arrays are unpinned on another thread once their uploads are done, under the
-         * H kernels (only the copy stream reads them), and joined before the MSM starts. */
-        cuzk_gpu_call_pins pins(dev.stream, dev.copy);
-        fr_dev *h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, bv, c, rows);
-        tm.mark(3);
-        pins.release_async(dev.id, dev.copy);
-        CUZK_CUDA(cudaEventSynchronize(dev.ev[3]));
-        pins.join_release();
-        cuzk_gpu_timing ht;
-        ht.device = dev.id;
-        ht.h2d_ms = tm.ms(0, 1);
-        ht.compute_ms = tm.ms(1, 3);
-        ht.d2h_ms = 0;
-        ht.total_ms = tm.ms(0, 3);
-        if (h_timing)
-            *h_timing = ht;
-        cuzk_gpu_report_("ntt_h", ht, cuzk_domain_log_size(d));
+        fr_dev *h = g1_fused_h(dev, tm, d, a, bv, c, rows, h_timing);
         /* h never leaves the device: it is the MSM's scalar vector (same limb layout). */
         tm.mark(0);
         tm.mark(1);
@@ -281,24 +293,7 @@ extern "C" cuzk_status cuzk_gpu_h_msm_g1(int device, cuzk_g1_jac_t *out,
         std::lock_guard<std::mutex> lock(dev.mu);
         cuzk_gpu_device_enter_(dev);
         cuzk_gpu_timer tm(dev);
-        cuzk_gpu_call_pins pins(dev.stream, dev.copy);
-        fr_dev *h = nullptr;
-        /* the H step may need what an earlier MSM keeps cached (h is not written before) */
-        cuzk_gpu_retry_trimmed_(dev,
-                                [&] { h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, bv, c, rows); });
-        tm.mark(3);
-        pins.release_async(dev.id, dev.copy);
-        CUZK_CUDA(cudaEventSynchronize(dev.ev[3]));
-        pins.join_release();
-        cuzk_gpu_timing ht;
-        ht.device = dev.id;
-        ht.h2d_ms = tm.ms(0, 1);
-        ht.compute_ms = tm.ms(1, 3);
-        ht.d2h_ms = 0;
-        ht.total_ms = tm.ms(0, 3);
-        if (h_timing)
-            *h_timing = ht;
-        cuzk_gpu_report_("ntt_h", ht, cuzk_domain_log_size(d));
+        fr_dev *h = g1_fused_h(dev, tm, d, a, bv, c, rows, h_timing);
         gm_cache &cc = gm_cache_of(dev.id);
         size_t m = gm_stream_chunk<gm_g1>(cc, n - 1, GM_ST_DEV_SCALARS);
         if (m && m < gm_stream_default<gm_g1>(false) && m < n - 1) {

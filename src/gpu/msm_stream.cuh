@@ -377,7 +377,25 @@ static void gm_badd_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_
                      timing, dev.id, gm_now_ms() - t0, compute, waited, n);
 }
 
-/* An MSM over host bases: streamed in chunks (gm_stream_chunk) or uploaded whole. */
+/* A call over |n| host points of |kind|: streamed in chunks (|stream|(dev, cc, m)) or uploaded
+ * whole (|whole|(dev)), run again after cuzk_gpu_trim_ when the device runs out of memory. */
+template <class G, class Stream, class Whole>
+static void gm_host_call(int device, size_t n, gm_stream_kind kind, Stream stream, Whole whole)
+{
+    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+    std::lock_guard<std::mutex> lock(dev.mu);
+    cuzk_gpu_device_enter_(dev);
+    cuzk_gpu_retry_trimmed_(dev, [&] {
+        gm_cache &cc = gm_cache_of(dev.id);
+        size_t m = gm_stream_roomy_chunk<G>(dev, cc, n, kind);
+        if (m)
+            stream(dev, cc, m);
+        else
+            whole(dev);
+    });
+}
+
+/* An MSM over host bases. */
 template <class G>
 static void gm_msm_host_call(int device, typename G::host_jac *out, const void *h_bases,
                              const cuzk_fr_t *scalars, size_t n, cuzk_gpu_timing *timing,
@@ -386,21 +404,17 @@ static void gm_msm_host_call(int device, typename G::host_jac *out, const void *
                              void (*add)(typename G::host_jac *, const typename G::host_jac *,
                                          const typename G::host_jac *))
 {
-    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
-    std::lock_guard<std::mutex> lock(dev.mu);
-    cuzk_gpu_device_enter_(dev);
-    cuzk_gpu_retry_trimmed_(dev, [&] {
-        gm_cache &cc = gm_cache_of(dev.id);
-        size_t m = gm_stream_roomy_chunk<G>(dev, cc, n, GM_ST_SCALARS);
-        if (m) {
+    gm_host_call<G>(
+        device, n, GM_ST_SCALARS,
+        [&](cuzk_gpu_device &dev, gm_cache &cc, size_t m) {
             gm_msm_stream<G>(dev, cc, out, h_bases, scalars, NULL, n, m, timing, combine, add);
-            return;
-        }
-        gm_msm_call_on<G>(dev, out, h_bases, NULL, scalars, n, timing, combine);
-    });
+        },
+        [&](cuzk_gpu_device &dev) {
+            gm_msm_call_on<G>(dev, out, h_bases, NULL, scalars, n, timing, combine);
+        });
 }
 
-/* A batch addition over host bases: streamed in chunks or uploaded whole. */
+/* A batch addition over host bases. */
 template <class G>
 static void gm_badd_host_call(int device, typename G::host_jac *out, const void *h_bases,
                               const uint64_t *bitmap, size_t n, cuzk_gpu_timing *timing,
@@ -408,18 +422,14 @@ static void gm_badd_host_call(int device, typename G::host_jac *out, const void 
                               void (*add)(typename G::host_jac *, const typename G::host_jac *,
                                           const typename G::host_jac *))
 {
-    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
-    std::lock_guard<std::mutex> lock(dev.mu);
-    cuzk_gpu_device_enter_(dev);
-    cuzk_gpu_retry_trimmed_(dev, [&] {
-        gm_cache &cc = gm_cache_of(dev.id);
-        size_t m = gm_stream_roomy_chunk<G>(dev, cc, n, GM_ST_BITMAP);
-        if (m) {
+    gm_host_call<G>(
+        device, n, GM_ST_BITMAP,
+        [&](cuzk_gpu_device &dev, gm_cache &cc, size_t m) {
             gm_badd_stream<G>(dev, cc, out, h_bases, bitmap, n, m, timing, to_jac, add);
-            return;
-        }
-        gm_badd_call_on<G>(dev, out, h_bases, NULL, bitmap, n, timing, to_jac);
-    });
+        },
+        [&](cuzk_gpu_device &dev) {
+            gm_badd_call_on<G>(dev, out, h_bases, NULL, bitmap, n, timing, to_jac);
+        });
 }
 
 #endif
