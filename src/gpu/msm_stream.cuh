@@ -275,10 +275,10 @@ static void gm_msm_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_j
 {
     const double t0 = gm_now_ms();
     const std::vector<size_t> lo = gm_stream_starts(n, m, n > GM_STREAM_MIN);
-    const size_t chunks = lo.size() - 1;
-    cc.bases.reserve(2 * m * G::AFF_BYTES);
+    const size_t chunks = lo.size() - 1, slots = chunks > 1 ? 2 : 1;
+    cc.bases.reserve(slots * m * G::AFF_BYTES);
     if (!d_scalars)
-        cc.scalars.reserve(2 * m * sizeof(cuzk_fr_t));
+        cc.scalars.reserve(slots * m * sizeof(cuzk_fr_t));
     uint8_t *db = cc.bases.as<uint8_t>();
     uint8_t *ds = d_scalars ? NULL : cc.scalars.as<uint8_t>();
     const uint8_t *hb = static_cast<const uint8_t *>(h_bases);
