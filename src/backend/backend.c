@@ -35,7 +35,7 @@ typedef struct {
 struct cuzk_backend {
     cuzk_backend_kind kind;
     cuzk_pool *pool;
-    int device;           /* CUDA ordinal, -1 for the CPU backend */
+    int device; /* CUDA ordinal, -1 for the CPU backend */
     pthread_mutex_t lock; /* guards the resident table, not the calls that use it */
     resident_set resident[BACKEND_MAX_RESIDENT];
     size_t n_resident;
@@ -380,12 +380,14 @@ cuzk_status cuzk_backend_h(cuzk_backend *be, const cuzk_domain *d, cuzk_fr_t *a,
 
 cuzk_status cuzk_backend_h_msm_g1(cuzk_backend *be, const cuzk_domain *d, const cuzk_fr_t *a,
                                   const cuzk_fr_t *b, const cuzk_fr_t *c, size_t rows,
-                                  const cuzk_g1_affine_t *h_bases, cuzk_g1_jac_t *out, double ms[2])
+                                  const cuzk_g1_affine_t *h_bases, cuzk_g1_jac_t *out,
+                                  double ms[2])
 {
     unsigned l = cuzk_domain_log_size(d);
     size_t n = cuzk_domain_size(d), first = 0;
     if (rows > n)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "h msm: %zu rows exceed the domain of %zu", rows, n);
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "h msm: %zu rows exceed the domain of %zu", rows,
+                         n);
     if (be->kind != CUZK_BACKEND_CUDA || l < BACKEND_GPU_H_MIN_LOG || l > CUZK_GPU_NTT_MAX_LOG)
         return CUZK_ERR_UNSUPPORTED;
     const cuzk_gpu_bases *rb = find_resident(be, h_bases, n - 1, false, &first);
@@ -462,12 +464,13 @@ static void gather_task(void *vc, size_t t)
  * selected bases gathered into a temporary array. */
 #define DEFINE_MSM_IDX(G, AFF, JAC)                                                                \
     cuzk_status cuzk_backend_msm_##G##_idx(cuzk_backend *be, JAC *out, const AFF *bases, size_t n, \
-                                           const uint32_t *idx, const cuzk_fr_t *scalars,          \
-                                           size_t m)                                               \
+                                           const uint32_t *idx, const cuzk_fr_t *scalars,        \
+                                           size_t m)                                             \
     {                                                                                              \
         size_t first = 0;                                                                          \
-        const cuzk_gpu_bases *rb =                                                                 \
-            be->kind == CUZK_BACKEND_CUDA ? find_resident(be, bases, n, G##_IS_G2, &first) : NULL; \
+        const cuzk_gpu_bases *rb = be->kind == CUZK_BACKEND_CUDA                                   \
+                                       ? find_resident(be, bases, n, G##_IS_G2, &first)            \
+                                       : NULL;                                                     \
         if (rb) {                                                                                  \
             cuzk_status s =                                                                        \
                 cuzk_gpu_msm_##G##_resident_idx(out, rb, first, idx, scalars, m, NULL);            \
@@ -477,12 +480,12 @@ static void gather_task(void *vc, size_t t)
         for (size_t j = 0; j < m; j++)                                                             \
             if (idx[j] >= n)                                                                       \
                 return cuzk_fail(CUZK_ERR_INVALID_ARG,                                             \
-                                 "msm " #G " idx: entry %zu names base %u of %zu", j, idx[j], n);  \
+                                 "msm " #G " idx: entry %zu names base %u of %zu", j, idx[j], n); \
         AFF *sel = cuzk_alloc_array(m ? m : 1, sizeof *sel);                                       \
         if (!sel)                                                                                  \
-            return cuzk_fail(CUZK_ERR_NOMEM, "msm " #G " idx: out of memory for %zu bases", m);    \
+            return cuzk_fail(CUZK_ERR_NOMEM, "msm " #G " idx: out of memory for %zu bases", m);  \
         gather_ctx gc = {sel, bases, idx, m, sizeof *sel};                                         \
-        cuzk_pool_run(be->pool, (m + GATHER_TASK - 1) / GATHER_TASK, gather_task, &gc);            \
+        cuzk_pool_run(be->pool, (m + GATHER_TASK - 1) / GATHER_TASK, gather_task, &gc);           \
         cuzk_status s = cuzk_backend_msm_##G(be, out, sel, scalars, m);                            \
         cuzk_free(sel);                                                                            \
         return s;                                                                                  \

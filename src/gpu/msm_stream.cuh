@@ -32,6 +32,13 @@
 #include <thread>
 #include <vector>
 
+static inline double gm_now_ms()
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
 /* cuzk__gpu_msm_streamed_chunks (msm_g1.cu) */
 extern std::atomic<size_t> gm_streamed_chunks;
 
@@ -133,17 +140,17 @@ static inline std::vector<size_t> gm_stream_starts(size_t n, size_t m, bool ramp
     return lo;
 }
 
-/* gm_stream_chunk, after freeing other phases' cached memory (cuzk_gpu_trim_) when the chunks
- * came out smaller than the default for want of memory: a card that cannot hold the H step's
- * vectors beside the MSM's chunks gives the memory to the phase that runs. */
-template <class G>
-static size_t gm_stream_roomy_chunk(cuzk_gpu_device &dev, const gm_cache &cc, size_t n,
-                                    gm_stream_kind kind)
+/* gm_stream_chunk, after |make_room|() when the chunks came out smaller than the default for
+ * want of memory: a card that cannot hold the H step's vectors beside the MSM's chunks gives
+ * the memory to the phase that runs (cuzk_gpu_trim_, or less where some of it is in use). */
+template <class G, class MakeRoom>
+static size_t gm_stream_roomy_chunk(const gm_cache &cc, size_t n, gm_stream_kind kind,
+                                    MakeRoom make_room)
 {
     size_t m = gm_stream_chunk<G>(cc, n, kind), m0 = gm_stream_default<G>(kind == GM_ST_BITMAP);
     const char *e = getenv("CUZK_GPU_MSM_STREAM");
     if (m && m < m0 && m < n && !(e && *e)) {
-        cuzk_gpu_trim_(dev);
+        make_room();
         m = gm_stream_chunk<G>(cc, n, kind);
     }
     return m;
@@ -187,8 +194,7 @@ struct gm_uploader {
     /* Waits until chunk |k| is on the device; returns the host ms spent waiting. */
     double wait_ready(size_t k)
     {
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
+        const double t0 = gm_now_ms();
         std::unique_lock<std::mutex> l(mu);
         cv.wait(l, [&] { return ready > k || err != cudaSuccess; });
         if (err != cudaSuccess) {
@@ -196,8 +202,7 @@ struct gm_uploader {
             l.unlock();
             cuzk_gpu_throw_cuda_(e, "cudaMemcpyAsync of a streamed chunk", __FILE__, __LINE__);
         }
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        return (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+        return gm_now_ms() - t0;
     }
     void done(size_t k)
     {
@@ -217,33 +222,16 @@ struct gm_uploader {
     }
 };
 
-/* One chunk's host-to-device copy on |st|, waited for. |reg|: the source is pageable, so it is
- * registered for the copy (~23 GB/s, then the copy at the PCIe rate: ~16 GB/s in all, against
- * ~7 GB/s for the driver's staged copy of pageable memory; docs/PERFORMANCE.md, host memory)
- * and unregistered after it. A range that cannot be registered is copied as it is. */
-static inline cudaError_t gm_chunk_h2d(void *dst, const void *src, size_t bytes, cudaStream_t st,
-                                       bool reg)
+/* One chunk's host-to-device copy on |st|, waited for. A pageable source is registered for the
+ * copy (~23 GB/s, then the copy at the PCIe rate: ~16 GB/s in all, against ~7 GB/s for the
+ * driver's staged copy of pageable memory; docs/PERFORMANCE.md, host memory) and unregistered
+ * after it by |pins|; one that cannot be registered is copied as it is. */
+static inline cudaError_t gm_chunk_h2d(void *dst, const void *src, size_t bytes, cudaStream_t st)
 {
-    bool registered = false;
-    if (reg && bytes >= ((size_t)16 << 20)) {
-        registered = cudaHostRegister(const_cast<void *>(src), bytes, cudaHostRegisterDefault) ==
-                     cudaSuccess;
-        if (!registered)
-            (void)cudaGetLastError();
-    }
+    cuzk_gpu_call_pins pins(st);
+    pins.pin(src, bytes, (size_t)16 << 20);
     cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, st);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(st);
-    if (registered)
-        (void)cudaHostUnregister(const_cast<void *>(src));
-    return e;
-}
-
-static inline double gm_now_ms()
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+    return e == cudaSuccess ? cudaStreamSynchronize(st) : e;
 }
 
 /* Timing of a streamed call: compute = the chunks' kernels (events), h2d = the time the kernels
@@ -282,16 +270,14 @@ static void gm_msm_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_j
     uint8_t *db = cc.bases.as<uint8_t>();
     uint8_t *ds = d_scalars ? NULL : cc.scalars.as<uint8_t>();
     const uint8_t *hb = static_cast<const uint8_t *>(h_bases);
-    const bool reg_b = !cuzk_gpu_host_pinned_(h_bases);
-    const bool reg_s = !d_scalars && !cuzk_gpu_host_pinned_(scalars);
     gm_uploader up;
     up.start(dev, chunks, [&, db, ds, hb](size_t k) {
         size_t cnt = lo[k + 1] - lo[k], s = k & 1;
         cudaError_t e = gm_chunk_h2d(db + s * m * G::AFF_BYTES, hb + lo[k] * G::AFF_BYTES,
-                                     cnt * G::AFF_BYTES, dev.copy, reg_b);
+                                     cnt * G::AFF_BYTES, dev.copy);
         if (e == cudaSuccess && ds)
             e = gm_chunk_h2d(ds + s * m * sizeof(cuzk_fr_t), scalars + lo[k],
-                             cnt * sizeof(cuzk_fr_t), dev.copy, reg_s);
+                             cnt * sizeof(cuzk_fr_t), dev.copy);
         return e;
     });
     double compute = 0, waited = 0;
@@ -338,15 +324,13 @@ static void gm_badd_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_
     uint8_t *db = cc.bases.as<uint8_t>();
     uint64_t *dm = cc.scalars.as<uint64_t>();
     const uint8_t *hb = static_cast<const uint8_t *>(h_bases);
-    const bool reg_b = !cuzk_gpu_host_pinned_(h_bases), reg_m = !cuzk_gpu_host_pinned_(bitmap);
     gm_uploader up;
     up.start(dev, chunks, [&, db, dm, hb](size_t k) {
         size_t lo = k * m, cnt = n - lo < m ? n - lo : m, s = k & 1;
         cudaError_t e = gm_chunk_h2d(db + s * m * G::AFF_BYTES, hb + lo * G::AFF_BYTES,
-                                     cnt * G::AFF_BYTES, dev.copy, reg_b);
+                                     cnt * G::AFF_BYTES, dev.copy);
         if (e == cudaSuccess)
-            e = gm_chunk_h2d(dm + s * mw, bitmap + lo / 64, gm_div_up(cnt, 64) * 8, dev.copy,
-                             reg_m);
+            e = gm_chunk_h2d(dm + s * mw, bitmap + lo / 64, gm_div_up(cnt, 64) * 8, dev.copy);
         return e;
     });
     double compute = 0, waited = 0;
@@ -387,7 +371,7 @@ static void gm_host_call(int device, size_t n, gm_stream_kind kind, Stream strea
     cuzk_gpu_device_enter_(dev);
     cuzk_gpu_retry_trimmed_(dev, [&] {
         gm_cache &cc = gm_cache_of(dev.id);
-        size_t m = gm_stream_roomy_chunk<G>(dev, cc, n, kind);
+        size_t m = gm_stream_roomy_chunk<G>(cc, n, kind, [&] { cuzk_gpu_trim_(dev); });
         if (m)
             stream(dev, cc, m);
         else
