@@ -356,6 +356,13 @@ static const cuzk_gpu_bases *find_resident(cuzk_backend *be, const void *bases, 
     return dev;
 }
 
+bool cuzk_backend_host_calls_overlap(cuzk_backend *be, const void *bases, size_t n, bool g2)
+{
+    size_t first = 0;
+    return be && be->kind == CUZK_BACKEND_CUDA && cuzk_gpu_side_lane_on() &&
+           !find_resident(be, bases, n, g2, &first);
+}
+
 /* Whether a device status lets the call run on the CPU instead: the device path is missing or
  * the device ran out of memory. */
 static bool cpu_can_take(cuzk_status s)
@@ -460,8 +467,9 @@ static void gather_task(void *vc, size_t t)
                c->elt);
 }
 
-/* The (index, scalar) MSM on the CPU, or on the device with bases uploaded for the call: the
- * selected bases gathered into a temporary array. */
+/* The (index, scalar) MSM on the CPU, or on the device: over resident bases; over pinned host
+ * bases, gathered by the device; else with the selected bases gathered here into a temporary
+ * array (pageable bases, or the device out of memory: then the CPU may take it). */
 #define DEFINE_MSM_IDX(G, AFF, JAC)                                                                \
     cuzk_status cuzk_backend_msm_##G##_idx(cuzk_backend *be, JAC *out, const AFF *bases, size_t n, \
                                            const uint32_t *idx, const cuzk_fr_t *scalars,        \
@@ -481,6 +489,12 @@ static void gather_task(void *vc, size_t t)
             if (idx[j] >= n)                                                                       \
                 return cuzk_fail(CUZK_ERR_INVALID_ARG,                                             \
                                  "msm " #G " idx: entry %zu names base %u of %zu", j, idx[j], n); \
+        if (be->kind == CUZK_BACKEND_CUDA) { /* pinned bases: the device gathers them itself */    \
+            cuzk_status s =                                                                        \
+                cuzk_gpu_msm_##G##_host_idx(be->device, out, bases, n, idx, scalars, m, NULL);     \
+            if (!cpu_can_take(s))                                                                  \
+                return s;                                                                          \
+        }                                                                                          \
         AFF *sel = cuzk_alloc_array(m ? m : 1, sizeof *sel);                                       \
         if (!sel)                                                                                  \
             return cuzk_fail(CUZK_ERR_NOMEM, "msm " #G " idx: out of memory for %zu bases", m);  \

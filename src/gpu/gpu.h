@@ -45,6 +45,11 @@ int cuzk_gpu_device_count(void);
 bool cuzk_gpu_available(void);
 /* The ordinal -1 resolves to: env CUZK_GPU when set (a number), else 0. */
 int cuzk_gpu_default_device(void);
+/* Whether calls over host bases (MSMs, batch additions) may run on a device's side lane while its
+ * main lane is busy, e.g. a partition's L/A/B sums beside the H MSM when the parameters are not
+ * resident: their transfers then share the time of the main lane's kernels. False in the stub
+ * and with env CUZK_GPU_LANES=1. */
+bool cuzk_gpu_side_lane_on(void);
 
 typedef struct {
     char name[256];

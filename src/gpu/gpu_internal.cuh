@@ -16,6 +16,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <exception>
 #include <mutex>
 #include <new>
@@ -90,8 +91,12 @@ struct cuzk_gpu_domain_tables {
 #define CUZK_GPU_EVENTS 8
 
 struct cuzk_gpu_device {
-    std::mutex mu; /* one caller at a time per device */
+    std::mutex mu; /* one caller at a time per lane */
     int id = -1;
+    /* 0: the device's main lane, which every call takes; 1: its side lane (cuzk_gpu_side_lane_),
+     * which a call over host bases takes while the main lane is busy, with streams, events and
+     * an MSM cache of its own (vec, tabs and ballast stay unused there). */
+    int lane = 0;
     bool ready = false;
     cudaStream_t stream = nullptr;
     cudaEvent_t ev[CUZK_GPU_EVENTS] = {};
@@ -108,10 +113,17 @@ struct cuzk_gpu_device {
 /* The state of |device| (-1: default), created on first use (stream, events). Throws
  * CUZK_ERR_NO_DEVICE for an ordinal without a device. The caller locks ->mu. */
 cuzk_gpu_device &cuzk_gpu_device_get_(int device);
+/* The side lane of |device| (created on first use): calls over host bases whose transfers,
+ * not kernels, bound them (a partition whose parameters are not resident) run there beside the
+ * main lane's work, so that the PCIe link and the multipliers are busy at once. NULL when env
+ * CUZK_GPU_LANES=1 turns the side lane off. The caller locks ->mu. */
+cuzk_gpu_device *cuzk_gpu_side_lane_(int device);
+extern std::atomic<size_t> cuzk_gpu_side_calls_; /* cuzk__gpu_side_lane_calls */
 /* Makes |dev| current on this thread (cudaSetDevice). */
 void cuzk_gpu_device_enter_(cuzk_gpu_device &dev);
 /* Frees what calls over host arrays keep cached on |dev| between calls (the H step's vectors, the
- * MSM's buffers), so that another phase can have the memory. The caller holds dev.mu. */
+ * MSM's buffers), so that another phase can have the memory: the lane's own, and on the main
+ * lane the side lane's MSM buffers too when no call holds them. The caller holds dev.mu. */
 void cuzk_gpu_trim_(cuzk_gpu_device &dev);
 
 /*

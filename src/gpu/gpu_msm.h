@@ -70,6 +70,19 @@ cuzk_status cuzk_gpu_msm_g2_resident_idx(cuzk_g2_jac_t *out, const cuzk_gpu_base
                                          const uint32_t *idx, const cuzk_fr_t *scalars, size_t m,
                                          cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
 
+/* The MSM of |m| (base index, scalar) pairs over |n| bases in host memory that the device can
+ * read (pinned and mapped, as cuzk_gpu_host_alloc's memory is): the device gathers the
+ * selected points itself, so only they cross PCIe, then runs the MSM over them. Returns
+ * CUZK_ERR_UNSUPPORTED, having done nothing, for bases the device cannot read (pageable memory)
+ * and with env CUZK_GPU_DEVICE_GATHER=0 (the caller then gathers on the host);
+ * CUZK_ERR_INVALID_ARG for an index >= n. */
+cuzk_status cuzk_gpu_msm_g1_host_idx(int device, cuzk_g1_jac_t *out, const cuzk_g1_affine_t *bases,
+                                     size_t n, const uint32_t *idx, const cuzk_fr_t *scalars,
+                                     size_t m, cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_gpu_msm_g2_host_idx(int device, cuzk_g2_jac_t *out, const cuzk_g2_affine_t *bases,
+                                     size_t n, const uint32_t *idx, const cuzk_fr_t *scalars,
+                                     size_t m, cuzk_gpu_timing *timing) CUZK_WARN_UNUSED_RESULT;
+
 /* The H step of |d| on host arrays a, bv, c of |rows| <= domain entries (zero above them, no
  * padding needed) and the G1 MSM of the resulting h (domain - 1 terms) over bases[first ..) of
  * |b|, h never leaving the device: what cuzk_gpu_h then cuzk_gpu_msm_g1_resident compute,
@@ -93,9 +106,12 @@ cuzk_status cuzk_gpu_h_msm_g1(int device, cuzk_g1_jac_t *out, const cuzk_g1_affi
                               const cuzk_fr_t *c, size_t rows, cuzk_gpu_timing *h_timing,
                               cuzk_gpu_timing *msm_timing) CUZK_WARN_UNUSED_RESULT;
 
-/* Frees the MSM's cached device memory of |device| (-1: every device); cuzk_gpu_release calls
- * it. Internal. */
-void cuzk__gpu_msm_release(int device);
+/* Frees the MSM's cached device memory of |device| (-1: every device) on |lane| (0: main, 1:
+ * side, -1: both); cuzk_gpu_release calls it. Internal. */
+void cuzk__gpu_msm_release(int device, int lane);
+/* Calls over host bases that ran on a device's side lane in this process (tests: that a call
+ * overlapped the main lane's). Internal. */
+size_t cuzk__gpu_side_lane_calls(void);
 /* Chunks that MSMs and batch additions over host bases have streamed in this process (tests:
  * that a call took the streamed path). Internal. */
 size_t cuzk__gpu_msm_streamed_chunks(void);

@@ -32,6 +32,11 @@ int cuzk_gpu_default_device(void)
     return 0;
 }
 
+bool cuzk_gpu_side_lane_on(void)
+{
+    return false;
+}
+
 cuzk_status cuzk_gpu_get_device_info(int device, cuzk_gpu_device_info *out)
 {
     (void)device;
@@ -256,9 +261,15 @@ cuzk_status cuzk_gpu_h_msm_g1(int device, cuzk_g1_jac_t *out, const cuzk_g1_affi
     return NO_DEVICE_("gpu h msm g1");
 }
 
-void cuzk__gpu_msm_release(int device)
+void cuzk__gpu_msm_release(int device, int lane)
 {
     (void)device;
+    (void)lane;
+}
+
+size_t cuzk__gpu_side_lane_calls(void)
+{
+    return 0;
 }
 
 size_t cuzk__gpu_msm_streamed_chunks(void)
@@ -290,4 +301,20 @@ cuzk_status cuzk__gpu_pipe_bench(int device, int kind, int fmas, double *ms, dou
 {
     (void)device, (void)kind, (void)fmas, (void)ms, (void)threads_iters;
     return NO_DEVICE_("gpu pipe bench");
+}
+
+cuzk_status cuzk_gpu_msm_g1_host_idx(int device, cuzk_g1_jac_t *out, const cuzk_g1_affine_t *bases,
+                                     size_t n, const uint32_t *idx, const cuzk_fr_t *scalars,
+                                     size_t m, cuzk_gpu_timing *timing)
+{
+    (void)device, (void)out, (void)bases, (void)n, (void)idx, (void)scalars, (void)m, (void)timing;
+    return NO_DEVICE_("gpu msm g1 host idx");
+}
+
+cuzk_status cuzk_gpu_msm_g2_host_idx(int device, cuzk_g2_jac_t *out, const cuzk_g2_affine_t *bases,
+                                     size_t n, const uint32_t *idx, const cuzk_fr_t *scalars,
+                                     size_t m, cuzk_gpu_timing *timing)
+{
+    (void)device, (void)out, (void)bases, (void)n, (void)idx, (void)scalars, (void)m, (void)timing;
+    return NO_DEVICE_("gpu msm g2 host idx");
 }

@@ -78,12 +78,12 @@ __global__ void __launch_bounds__(GM_TPB, GM_MIN_BLOCKS)
         Body::run(a, t, blockIdx.y);
 }
 
-/* Per-device cached memory of the MSM: working space, uploaded bases, uploaded scalars or
- * bitmap. Guarded by the device's mutex; freed by cuzk__gpu_msm_release (cuzk_gpu_release). */
+/* Per-lane cached memory of the MSM: working space, uploaded bases, uploaded scalars or
+ * bitmap. Guarded by the lane's mutex; freed by cuzk__gpu_msm_release (cuzk_gpu_release). */
 struct gm_cache {
     cuzk_gpu_buf ws, bases, scalars, sel;
 };
-gm_cache &gm_cache_of(int device);
+gm_cache &gm_cache_of(const cuzk_gpu_device &dev);
 
 struct cuzk_gpu_bases {
     int device;
@@ -307,7 +307,7 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
                        const uint32_t *d_idx = NULL, const gm_pre *pre = NULL, bool report = true)
 {
     typedef typename G::F F;
-    gm_cache &cc = gm_cache_of(dev.id);
+    gm_cache &cc = gm_cache_of(dev);
     /* With |d_idx| the caller's entries are (base index, scalar) pairs. Else, sparse scalars:
      * the MSM over the non-zero ones (all zero: still one entry, index 0, whose zero scalar adds
      * nothing, so the path below needs no special case). */
@@ -368,7 +368,7 @@ gm_msm_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, const void *h_ba
                void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
                const gm_pre *pre = NULL)
 {
-    gm_cache &cc = gm_cache_of(dev.id);
+    gm_cache &cc = gm_cache_of(dev);
     size_t bbytes = h_bases ? n * G::AFF_BYTES : 0, sbytes = n * sizeof(cuzk_fr_t);
     if (h_bases)
         cc.bases.reserve(bbytes);
@@ -414,7 +414,7 @@ gm_msm_idx_call(int device, typename G::host_jac *out, const uint8_t *d_bases, c
     cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
     std::lock_guard<std::mutex> lock(dev.mu);
     cuzk_gpu_device_enter_(dev);
-    gm_cache &cc = gm_cache_of(dev.id);
+    gm_cache &cc = gm_cache_of(dev);
     cc.scalars.reserve(m * sizeof(cuzk_fr_t));
     cc.sel.reserve(m * sizeof(uint32_t));
     cuzk_gpu_timer tm(dev);
@@ -437,7 +437,7 @@ static void gm_badd_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, con
 {
     typedef typename G::F F;
     typedef typename gm_pt<F>::X X;
-    gm_cache &cc = gm_cache_of(dev.id);
+    gm_cache &cc = gm_cache_of(dev);
     size_t nwords = gm_div_up(n, 64);
     size_t bbytes = h_bases ? n * G::AFF_BYTES : 0, mbytes = nwords * 8;
     if (h_bases)

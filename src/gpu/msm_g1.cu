@@ -10,28 +10,28 @@
 
 #define GM_MAX_DEVICES 16
 
-gm_cache &gm_cache_of(int device)
+static gm_cache g_caches[2][GM_MAX_DEVICES]; /* [lane][device] */
+
+gm_cache &gm_cache_of(const cuzk_gpu_device &dev)
 {
-    static gm_cache caches[GM_MAX_DEVICES];
-    if (device < 0 || device >= GM_MAX_DEVICES)
-        cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "device %d is beyond the %d the MSM serves", device,
+    if (dev.id < 0 || dev.id >= GM_MAX_DEVICES || dev.lane < 0 || dev.lane > 1)
+        cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "device %d is beyond the %d the MSM serves", dev.id,
                         GM_MAX_DEVICES);
-    return caches[device];
+    return g_caches[dev.lane][dev.id];
 }
 
-extern "C" void cuzk__gpu_msm_release(int device)
+extern "C" void cuzk__gpu_msm_release(int device, int lane)
 {
-    for (int i = 0; i < GM_MAX_DEVICES; i++) {
-        if (device >= 0 && i != device)
-            continue;
-        gm_cache &c = gm_cache_of(i);
-        if (!c.ws.p && !c.bases.p && !c.scalars.p && !c.sel.p)
-            continue;
-        c.ws.release();
-        c.bases.release();
-        c.scalars.release();
-        c.sel.release();
-    }
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < GM_MAX_DEVICES; i++) {
+            if ((device >= 0 && i != device) || (lane >= 0 && l != lane))
+                continue;
+            gm_cache &c = g_caches[l][i];
+            c.ws.release();
+            c.bases.release();
+            c.scalars.release();
+            c.sel.release();
+        }
 }
 
 std::atomic<size_t> gm_streamed_chunks{0};
@@ -209,6 +209,15 @@ extern "C" cuzk_status cuzk_gpu_msm_g1_resident_idx(cuzk_g1_jac_t *out, const cu
     return s;
 }
 
+extern "C" cuzk_status cuzk_gpu_msm_g1_host_idx(int device, cuzk_g1_jac_t *out,
+                                                const cuzk_g1_affine_t *bases, size_t n,
+                                                const uint32_t *idx, const cuzk_fr_t *scalars,
+                                                size_t m, cuzk_gpu_timing *timing)
+{
+    return gm_host_idx_entry<gm_g1>("gpu msm g1 host idx", device, out, bases, n, idx, scalars, m,
+                                    timing, cuzk_g1_jac_set_infinity, g1_combine);
+}
+
 /* ---- the H step feeding the H MSM on the device -------------------------------------------- */
 
 /* The H step of the fused calls below: h left on the device (dev.vec[0]), its timing reported.
@@ -294,7 +303,7 @@ extern "C" cuzk_status cuzk_gpu_h_msm_g1(int device, cuzk_g1_jac_t *out,
         cuzk_gpu_device_enter_(dev);
         cuzk_gpu_timer tm(dev);
         fr_dev *h = g1_fused_h(dev, tm, d, a, bv, c, rows, h_timing);
-        gm_cache &cc = gm_cache_of(dev.id);
+        gm_cache &cc = gm_cache_of(dev);
         size_t m = gm_stream_roomy_chunk<gm_g1>(cc, n - 1, GM_ST_DEV_SCALARS, [&] {
             dev.vec[1].release(); /* dev.vec[0] holds h */
             dev.vec[2].release();

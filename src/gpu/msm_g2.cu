@@ -110,3 +110,12 @@ extern "C" cuzk_status cuzk_gpu_msm_g2_resident_idx(cuzk_g2_jac_t *out, const cu
         *out = r;
     return s;
 }
+
+extern "C" cuzk_status cuzk_gpu_msm_g2_host_idx(int device, cuzk_g2_jac_t *out,
+                                                const cuzk_g2_affine_t *bases, size_t n,
+                                                const uint32_t *idx, const cuzk_fr_t *scalars,
+                                                size_t m, cuzk_gpu_timing *timing)
+{
+    return gm_host_idx_entry<gm_g2>("gpu msm g2 host idx", device, out, bases, n, idx, scalars, m,
+                                    timing, cuzk_g2_jac_set_infinity, g2_combine);
+}

@@ -361,22 +361,157 @@ static void gm_badd_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_
                      timing, dev.id, gm_now_ms() - t0, compute, waited, n);
 }
 
+/* |fn|(dev) on a lane of |device| (current, run again after cuzk_gpu_trim_ when the device runs
+ * out of memory; |fn| must be able to start over). While another call holds the main lane (the
+ * H MSM of a partition whose parameters are not resident), on the side lane, its transfers
+ * beside that call's kernels; if the side lane cannot have the memory, on the main lane once
+ * that is free. */
+template <class Fn> static void gm_lane_call(int device, Fn fn)
+{
+    auto run = [&](cuzk_gpu_device &dev) {
+        cuzk_gpu_device_enter_(dev);
+        cuzk_gpu_retry_trimmed_(dev, [&] { fn(dev); });
+    };
+    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+    std::unique_lock<std::mutex> lock(dev.mu, std::try_to_lock);
+    cuzk_gpu_device *side = lock.owns_lock() ? NULL : cuzk_gpu_side_lane_(device);
+    if (side) {
+        std::lock_guard<std::mutex> sl(side->mu);
+        try {
+            run(*side);
+            cuzk_gpu_side_calls_++;
+            return;
+        } catch (const cuzk_gpu_error &e) {
+            if (e.status != CUZK_ERR_NOMEM)
+                throw;
+            /* Nothing of this call may still run on the side lane's buffers. */
+            (void)cudaStreamSynchronize(side->stream);
+            (void)cudaStreamSynchronize(side->copy);
+            (void)cudaGetLastError();
+        }
+    }
+    if (!lock.owns_lock())
+        lock.lock();
+    run(dev);
+}
+
 /* A call over |n| host points of |kind|: streamed in chunks (|stream|(dev, cc, m)) or uploaded
- * whole (|whole|(dev)), run again after cuzk_gpu_trim_ when the device runs out of memory. */
+ * whole (|whole|(dev)), on a lane (gm_lane_call). */
 template <class G, class Stream, class Whole>
 static void gm_host_call(int device, size_t n, gm_stream_kind kind, Stream stream, Whole whole)
 {
-    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
-    std::lock_guard<std::mutex> lock(dev.mu);
-    cuzk_gpu_device_enter_(dev);
-    cuzk_gpu_retry_trimmed_(dev, [&] {
-        gm_cache &cc = gm_cache_of(dev.id);
+    gm_lane_call(device, [&](cuzk_gpu_device &dev) {
+        gm_cache &cc = gm_cache_of(dev);
         size_t m = gm_stream_roomy_chunk<G>(cc, n, kind, [&] { cuzk_gpu_trim_(dev); });
         if (m)
             stream(dev, cc, m);
         else
             whole(dev);
     });
+}
+
+/* The device address of host memory |p| that kernels may read (pinned and mapped: cudaHostAlloc,
+ * or cudaHostRegister with cudaHostRegisterMapped), NULL for other memory. */
+static inline const uint8_t *gm_host_mapped(const void *p)
+{
+    cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    return at.type == cudaMemoryTypeHost ? static_cast<const uint8_t *>(at.devicePointer) : NULL;
+}
+
+/* dst[j] = src[idx[j]] for points of |words| 8-byte words, one word a thread: a warp reads whole
+ * points, so each point crosses PCIe in a few full sectors when |src| is host memory. */
+__global__ static void k_gm_gather_points(uint64_t *dst, const uint64_t *src, const uint32_t *idx,
+                                          size_t m, unsigned words)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= m * words)
+        return;
+    size_t j = t / words, w = t - j * words;
+    dst[t] = src[(size_t)idx[j] * words + w];
+}
+
+/* The MSM of |m| (base index, scalar) pairs over bases in mapped host memory (|d_src|, the
+ * device address of the host array): only the selected points cross PCIe, read by the device
+ * itself (no host gather, no temporary registration), then an MSM over the gathered points. On
+ * a lane (gm_lane_call), so a partition's tails run beside its H MSM. */
+template <class G>
+static void gm_msm_host_idx_call(int device, typename G::host_jac *out, const uint8_t *d_src,
+                                 const uint32_t *idx, const cuzk_fr_t *scalars, size_t m,
+                                 cuzk_gpu_timing *timing,
+                                 void (*combine)(typename G::host_jac *, const uint64_t *,
+                                                 const gm_plan *))
+{
+    static_assert(G::AFF_BYTES % 8 == 0, "points are gathered in 8-byte words");
+    gm_lane_call(device, [&](cuzk_gpu_device &dev) {
+        gm_cache &cc = gm_cache_of(dev);
+        cc.bases.reserve(m * G::AFF_BYTES);
+        cc.scalars.reserve(m * sizeof(cuzk_fr_t));
+        cc.sel.reserve(m * sizeof(uint32_t));
+        cuzk_gpu_timer tm(dev);
+        cuzk_gpu_call_pins pins(dev.stream);
+        pins.pin(scalars, m * sizeof(cuzk_fr_t));
+        pins.pin(idx, m * sizeof(uint32_t));
+        tm.mark(0);
+        CUZK_CUDA(cudaMemcpyAsync(cc.sel.p, idx, m * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                  dev.stream));
+        CUZK_CUDA(cudaMemcpyAsync(cc.scalars.p, scalars, m * sizeof(cuzk_fr_t),
+                                  cudaMemcpyHostToDevice, dev.stream));
+        const unsigned words = (unsigned)(G::AFF_BYTES / 8), tpb = 256;
+        k_gm_gather_points<<<(unsigned)gm_div_up(m * words, tpb), tpb, 0, dev.stream>>>(
+            cc.bases.as<uint64_t>(), reinterpret_cast<const uint64_t *>(d_src),
+            cc.sel.as<uint32_t>(), m, words);
+        CUZK_CUDA_LAUNCHED();
+        tm.mark(1); /* h2d: the index and scalar uploads and the gather over PCIe */
+        gm_msm_run<G>(dev, tm, out, cc.bases.as<uint8_t>(), cc.scalars.as<uint64_t>(), m, timing,
+                      combine);
+    });
+}
+
+/* The body of cuzk_gpu_msm_gX_host_idx. */
+template <class G>
+static cuzk_status gm_host_idx_entry(const char *what, int device, typename G::host_jac *out,
+                                     const void *bases, size_t n, const uint32_t *idx,
+                                     const cuzk_fr_t *scalars, size_t m, cuzk_gpu_timing *timing,
+                                     void (*set_inf)(typename G::host_jac *),
+                                     void (*combine)(typename G::host_jac *, const uint64_t *,
+                                                     const gm_plan *))
+{
+    if (!out || (n && !bases) || (m && (!idx || !scalars)) || m >= GM_MAX_N)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s: NULL argument or %zu pairs", what, m);
+    for (size_t j = 0; j < m; j++)
+        if (idx[j] >= n)
+            return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s: entry %zu names base %u of %zu", what, j,
+                             idx[j], n);
+    const char *e = getenv("CUZK_GPU_DEVICE_GATHER");
+    if (e && strcmp(e, "0") == 0)
+        return CUZK_ERR_UNSUPPORTED;
+    typename G::host_jac r;
+    bool mapped = true;
+    cuzk_status s = cuzk_gpu_guard_(what, [&] {
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+        const uint8_t *d_src = NULL;
+        if (m) {
+            cuzk_gpu_device_enter_(dev);
+            d_src = gm_host_mapped(bases);
+            mapped = d_src != NULL;
+        }
+        if (m == 0) {
+            set_inf(&r);
+            if (timing)
+                memset(timing, 0, sizeof *timing);
+        } else if (mapped) {
+            gm_msm_host_idx_call<G>(device, &r, d_src, idx, scalars, m, timing, combine);
+        }
+    });
+    if (s == CUZK_OK && !mapped)
+        return CUZK_ERR_UNSUPPORTED;
+    if (s == CUZK_OK)
+        *out = r;
+    return s;
 }
 
 /* An MSM over host bases. */

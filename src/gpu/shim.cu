@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <mutex>
 
 /* ---- errors -------------------------------------------------------------------------------- */
@@ -88,6 +89,7 @@ void cuzk_gpu_buf::release()
 
 #define CUZK_GPU_MAX_DEVICES 16
 static cuzk_gpu_device g_devices[CUZK_GPU_MAX_DEVICES];
+static cuzk_gpu_device g_side[CUZK_GPU_MAX_DEVICES]; /* side lanes (cuzk_gpu_side_lane_) */
 static std::mutex g_devices_mu;
 
 /* Every CUDA call of the library starts here, so this runs before the runtime initialises.
@@ -166,6 +168,27 @@ static int resolve_device(int device)
     return device == -1 ? cuzk_gpu_default_device() : device;
 }
 
+/* Streams and events of |dev|, a lane of device |id|; the caller holds g_devices_mu. */
+static void lane_init(cuzk_gpu_device &dev, int id, int lane)
+{
+    CUZK_CUDA(cudaSetDevice(id));
+    /* The side lane's kernels first when blocks of both lanes wait for an SM: they are short
+     * (batch additions, tails) and their transfers, which bound them, wait on them; the main
+     * lane's long MSM takes the SMs back between them. */
+    int least = 0, greatest = 0;
+    CUZK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CUZK_CUDA(cudaStreamCreateWithPriority(&dev.stream, cudaStreamNonBlocking,
+                                           lane ? greatest : least));
+    for (int i = 0; i < CUZK_GPU_EVENTS; i++)
+        CUZK_CUDA(cudaEventCreate(&dev.ev[i]));
+    CUZK_CUDA(cudaStreamCreateWithFlags(&dev.copy, cudaStreamNonBlocking));
+    for (int i = 0; i < 3; i++)
+        CUZK_CUDA(cudaEventCreateWithFlags(&dev.up[i], cudaEventDisableTiming));
+    dev.id = id;
+    dev.lane = lane;
+    dev.ready = true;
+}
+
 cuzk_gpu_device &cuzk_gpu_device_get_(int device)
 {
     int id = resolve_device(device);
@@ -178,18 +201,35 @@ cuzk_gpu_device &cuzk_gpu_device_get_(int device)
     cuzk_gpu_device &dev = g_devices[id];
     std::lock_guard<std::mutex> lock(g_devices_mu);
     if (!dev.ready) {
-        CUZK_CUDA(cudaSetDevice(id));
-        CUZK_CUDA(cudaStreamCreateWithFlags(&dev.stream, cudaStreamNonBlocking));
-        for (int i = 0; i < CUZK_GPU_EVENTS; i++)
-            CUZK_CUDA(cudaEventCreate(&dev.ev[i]));
-        CUZK_CUDA(cudaStreamCreateWithFlags(&dev.copy, cudaStreamNonBlocking));
-        for (int i = 0; i < 3; i++)
-            CUZK_CUDA(cudaEventCreateWithFlags(&dev.up[i], cudaEventDisableTiming));
-        dev.id = id;
-        dev.ready = true;
+        lane_init(dev, id, 0);
         hold_ballast(dev);
     }
     return dev;
+}
+
+extern "C" bool cuzk_gpu_side_lane_on(void)
+{
+    const char *e = getenv("CUZK_GPU_LANES");
+    return !(e && strcmp(e, "1") == 0);
+}
+
+std::atomic<size_t> cuzk_gpu_side_calls_{0};
+
+extern "C" size_t cuzk__gpu_side_lane_calls(void)
+{
+    return cuzk_gpu_side_calls_.load();
+}
+
+cuzk_gpu_device *cuzk_gpu_side_lane_(int device)
+{
+    if (!cuzk_gpu_side_lane_on())
+        return nullptr;
+    cuzk_gpu_device &main = cuzk_gpu_device_get_(device);
+    cuzk_gpu_device &side = g_side[main.id];
+    std::lock_guard<std::mutex> lock(g_devices_mu);
+    if (!side.ready)
+        lane_init(side, main.id, 1);
+    return &side;
 }
 
 void cuzk_gpu_device_enter_(cuzk_gpu_device &dev)
@@ -201,7 +241,14 @@ void cuzk_gpu_trim_(cuzk_gpu_device &dev)
 {
     for (auto &v : dev.vec)
         v.release();
-    cuzk__gpu_msm_release(dev.id);
+    cuzk__gpu_msm_release(dev.id, dev.lane);
+    /* The side lane's buffers only between its calls: one in progress is using them. */
+    cuzk_gpu_device &side = g_side[dev.id];
+    if (dev.lane == 0 && side.ready) {
+        std::unique_lock<std::mutex> l(side.mu, std::try_to_lock);
+        if (l.owns_lock())
+            cuzk__gpu_msm_release(dev.id, 1);
+    }
 }
 
 /* ---- timing lines -------------------------------------------------------------------------- */
@@ -298,10 +345,14 @@ extern "C" void cuzk_gpu_release(int device)
     for (int i = 0; i < n; i++) {
         if (device != -2 && i != resolve_device(device))
             continue;
-        cuzk_gpu_device &dev = g_devices[i];
+        cuzk_gpu_device &dev = g_devices[i], &side = g_side[i];
         std::lock_guard<std::mutex> lock(dev.mu);
         if (!dev.ready)
             continue;
+        {
+            std::lock_guard<std::mutex> l(side.mu); /* waits for a side call in progress */
+            cuzk__gpu_msm_release(i, 1);
+        }
         cuzk_gpu_trim_(dev);
         for (auto &t : dev.tabs) {
             t.half.release();

@@ -351,6 +351,43 @@ static cuzk_status g1_split_sum(cuzk_backend *be, cuzk_prove_timings *t, cuzk_g1
     return s;
 }
 
+/* The L, A, B (G1) and B (G2) sums over their split scalars. */
+typedef struct {
+    cuzk_g1_jac_t l, a, b1;
+    cuzk_g2_jac_t b2;
+} lab_sums;
+
+static cuzk_status lab_sum(cuzk_backend *be, cuzk_prove_timings *t, const cuzk_groth16_params *p,
+                           const split_set *ss, lab_sums *out)
+{
+    cuzk_status s;
+    if ((s = g1_split_sum(be, t, &out->l, p->l, ss, Q_L)) != CUZK_OK ||
+        (s = g1_split_sum(be, t, &out->a, p->a, ss, Q_A)) != CUZK_OK ||
+        (s = g1_split_sum(be, t, &out->b1, p->b_g1, ss, Q_B)) != CUZK_OK)
+        return s;
+    cuzk_g2_jac_t tail;
+    double t0 = now_ms();
+    s = cuzk_backend_batch_add_g2(be, &out->b2, p->b_g2, ss->ones[Q_B], ss->n[Q_B]);
+    if (s == CUZK_OK)
+        s = ss->pairs ? cuzk_backend_msm_g2_idx(be, &tail, p->b_g2, ss->n[Q_B], ss->idx[Q_B],
+                                                ss->tail[Q_B], ss->m[Q_B])
+                      : cuzk_backend_msm_g2(be, &tail, p->b_g2, ss->tail[Q_B], ss->n[Q_B]);
+    t->msm_b_g2 = now_ms() - t0;
+    if (s == CUZK_OK)
+        cuzk_g2_add(&out->b2, &out->b2, &tail);
+    return s;
+}
+
+/* Whether the L/A/B sums run while the fused H call is still on the device: when their bases
+ * are not resident, their calls are bound by PCIe transfers, which then overlap the H MSM's
+ * kernels on the device's side lane (cuzk_backend_host_calls_overlap). Resident calls would only
+ * wait for the device, and their phase times would count the wait. */
+static bool lab_overlaps_h(cuzk_backend *be, const cuzk_groth16_params *p)
+{
+    return cuzk_backend_host_calls_overlap(be, p->l, p->n_l, false) &&
+           cuzk_backend_host_calls_overlap(be, p->a, p->n_a, false);
+}
+
 /* The H step and the H MSM, fused on the device (cuzk_backend_h_msm_g1), run on a thread of
  * its own while the caller splits the L/A/B scalars on the pool. */
 typedef struct {
@@ -491,8 +528,8 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
                       p->n_h);
         goto done;
     }
-    cuzk_g1_jac_t h_sum, l_sum, a_sum, b1_sum, tmp;
-    cuzk_g2_jac_t b2_sum, tmp2;
+    cuzk_g1_jac_t h_sum, tmp;
+    cuzk_g2_jac_t tmp2;
     /* H: a, b, c -> h -> the H MSM. On a GPU backend, one device call (no padding on the host,
      * h never leaves the device; the H bases resident or streamed from the host) on its own
      * thread, while this one splits the L/A/B scalars on the pool; else the separate calls,
@@ -510,6 +547,10 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     double ts = now_ms();
     s = split_prepare(be, p, pd, &ss);
     t->split = now_ms() - ts;
+    lab_sums sums;
+    bool early = threaded && s == CUZK_OK && lab_overlaps_h(be, p);
+    if (early)
+        s = lab_sum(be, t, p, &ss, &sums); /* beside the H MSM: phase times overlap */
     if (threaded)
         pthread_join(th, NULL);
     if (s != CUZK_OK || !fused)
@@ -529,24 +570,14 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
 after_h:
     if (s != CUZK_OK)
         goto done;
-    /* L, A and B over their split scalars. */
-    if ((s = g1_split_sum(be, t, &l_sum, p->l, &ss, Q_L)) != CUZK_OK ||
-        (s = g1_split_sum(be, t, &a_sum, p->a, &ss, Q_A)) != CUZK_OK ||
-        (s = g1_split_sum(be, t, &b1_sum, p->b_g1, &ss, Q_B)) != CUZK_OK)
+    /* L, A and B over their split scalars, unless they ran beside the H call. */
+    if (!early && (s = lab_sum(be, t, p, &ss, &sums)) != CUZK_OK)
         goto done;
-    double t0 = now_ms();
-    s = cuzk_backend_batch_add_g2(be, &b2_sum, p->b_g2, ss.ones[Q_B], ss.n[Q_B]);
-    if (s == CUZK_OK)
-        s = ss.pairs ? cuzk_backend_msm_g2_idx(be, &tmp2, p->b_g2, ss.n[Q_B], ss.idx[Q_B],
-                                               ss.tail[Q_B], ss.m[Q_B])
-                     : cuzk_backend_msm_g2(be, &tmp2, p->b_g2, ss.tail[Q_B], ss.n[Q_B]);
-    t->msm_b_g2 = now_ms() - t0;
-    if (s != CUZK_OK)
-        goto done;
-    cuzk_g2_add(&b2_sum, &b2_sum, &tmp2);
+    const cuzk_g1_jac_t l_sum = sums.l, a_sum = sums.a, b1_sum = sums.b1;
+    const cuzk_g2_jac_t b2_sum = sums.b2;
 
     /* Assemble with r, s (secret: constant-time multiplications). */
-    t0 = now_ms();
+    double t0 = now_ms();
     if (opts && opts->r && opts->s) {
         r = *opts->r;
         sr = *opts->s;

@@ -17,6 +17,10 @@
 #include "cuzk/threadpool.h"
 #include "gpu/gpu_msm.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
 static void need_device(void)
 {
     if (!cuzk_gpu_available())
@@ -629,6 +633,171 @@ CUZK_TEST(gpu_backend_h_msm)
     }
     cuzk_backend_destroy(be);
     cuzk_backend_destroy(cpu);
+    cuzk_pool_destroy(pool);
+}
+
+/* The side lane (cuzk_gpu_side_lane_on): while one thread holds the device's main lane with a
+ * long MSM over host bases (streamed in chunks of 256 points), another runs batch additions and
+ * MSMs over host bases, G1 and G2, over and over; every result equals the CPU's, and the side
+ * lane took calls (the counter). With CUZK_GPU_LANES=1 the same calls wait for the main lane
+ * and no call takes the side lane. */
+typedef struct {
+    const cuzk_g1_affine_t *b;
+    const cuzk_fr_t *k;
+    size_t n;
+    cuzk_g1_jac_t out;
+    cuzk_status s;
+    atomic_bool done;
+} long_call;
+
+static void *long_call_run(void *arg)
+{
+    long_call *c = arg;
+    c->s = cuzk_gpu_msm_g1(-1, &c->out, c->b, c->k, c->n, NULL);
+    atomic_store(&c->done, true);
+    return NULL;
+}
+
+CUZK_TEST(gpu_side_lane)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    const size_t nl = (size_t)1 << 16, n1 = 5000, n2 = 700;
+    cuzk_g1_affine_t *bl = g1_bases(nl, BASES_DISTINCT), *b1 = g1_bases(n1, BASES_SOME_INFINITY);
+    cuzk_g2_affine_t *b2 = g2_bases(n2, BASES_PLUS_MINUS);
+    cuzk_fr_t *kl = make_scalars(nl, SC_RANDOM), *k1 = make_scalars(n1, SC_BINARY_HEAVY);
+    uint64_t *m1 = make_bitmap(n1, 2), *m2 = make_bitmap(n2, 2);
+    cuzk_g1_jac_t wl, wb1, wm1, got;
+    cuzk_g2_jac_t wb2, got2;
+    CHECK_OK(cuzk_g1_msm(&wl, bl, kl, nl, pool));
+    CHECK_OK(cuzk_g1_batch_add(&wb1, b1, m1, n1, pool));
+    CHECK_OK(cuzk_g1_msm(&wm1, b1, k1, n1, pool));
+    CHECK_OK(cuzk_g2_batch_add(&wb2, b2, m2, n2, pool));
+    CHECK(setenv("CUZK_GPU_MSM_STREAM", "256", 1) == 0);
+    for (int lanes = 2; lanes >= 1; lanes--) {
+        CHECK(lanes == 2 ? unsetenv("CUZK_GPU_LANES") == 0
+                         : setenv("CUZK_GPU_LANES", "1", 1) == 0);
+        CHECK(cuzk_gpu_side_lane_on() == (lanes == 2));
+        size_t side0 = cuzk__gpu_side_lane_calls(), rounds = 0, wrong = 0;
+        long_call lc = {.b = bl, .k = kl, .n = nl, .s = CUZK_ERR_INTERNAL};
+        atomic_init(&lc.done, false);
+        pthread_t th;
+        CHECK(pthread_create(&th, NULL, long_call_run, &lc) == 0);
+        usleep(50000); /* the long call holds the main lane by now (it runs for ~1 s) */
+        do {
+            memset(&got, 0xa5, sizeof got);
+            CHECK_OK(cuzk_gpu_batch_add_g1(-1, &got, b1, m1, n1, NULL));
+            wrong += !g1_same(&got, &wb1);
+            memset(&got2, 0xa5, sizeof got2);
+            CHECK_OK(cuzk_gpu_batch_add_g2(-1, &got2, b2, m2, n2, NULL));
+            wrong += !g2_same(&got2, &wb2);
+            memset(&got, 0xa5, sizeof got);
+            CHECK_OK(cuzk_gpu_msm_g1(-1, &got, b1, k1, n1, NULL));
+            wrong += !g1_same(&got, &wm1);
+            rounds++;
+        } while (!atomic_load(&lc.done));
+        CHECK(pthread_join(th, NULL) == 0);
+        size_t side = cuzk__gpu_side_lane_calls() - side0;
+        printf("# lanes %d: %zu rounds beside the long call, %zu calls on the side lane\n", lanes,
+               rounds, side);
+        CHECK_OK(lc.s);
+        CHECK_MSG(g1_same(&lc.out, &wl), "lanes %d: the main lane's MSM", lanes);
+        CHECK_MSG(wrong == 0, "lanes %d: %zu of %zu results differ from the CPU", lanes, wrong,
+                  3 * rounds);
+        /* Every call that started while the long one ran took the side lane (the last round's
+         * may have found the main lane free). */
+        CHECK_MSG(lanes == 2 ? side >= 1 && side >= 3 * (rounds - 1) : side == 0,
+                  "lanes %d: %zu side-lane calls in %zu rounds", lanes, side, rounds);
+    }
+    CHECK(unsetenv("CUZK_GPU_LANES") == 0);
+    CHECK(unsetenv("CUZK_GPU_MSM_STREAM") == 0);
+    cuzk_free(bl);
+    cuzk_free(b1);
+    cuzk_free(b2);
+    cuzk_free(kl);
+    cuzk_free(k1);
+    cuzk_free(m1);
+    cuzk_free(m2);
+    cuzk_pool_destroy(pool);
+}
+
+/* (base index, scalar) pairs over bases in pinned host memory (cuzk_gpu_msm_gX_host_idx): the
+ * device gathers the selected points; against the CPU MSM of the equivalent dense scalars, with
+ * repeated indices, m = 0 and 1, also through cuzk_backend_msm_gX_idx; pageable bases and env
+ * CUZK_GPU_DEVICE_GATHER=0 are declined (UNSUPPORTED), an index past n refused. */
+CUZK_TEST(gpu_msm_host_idx)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    cuzk_backend *be = NULL;
+    CHECK_OK(cuzk_backend_create(&be, CUZK_BACKEND_CUDA, 0));
+    const size_t n = 20000, n2 = 2000;
+    cuzk_g1_affine_t *p1 = g1_bases(n, BASES_SOME_INFINITY), *h1 = NULL;
+    cuzk_g2_affine_t *p2 = g2_bases(n2, BASES_PLUS_MINUS), *h2 = NULL;
+    CHECK_OK(cuzk_gpu_host_alloc((void **)&h1, n * sizeof *h1));
+    CHECK_OK(cuzk_gpu_host_alloc((void **)&h2, n2 * sizeof *h2));
+    memcpy(h1, p1, n * sizeof *h1);
+    memcpy(h2, p2, n2 * sizeof *h2);
+    const size_t ms[] = {0, 1, 777, 30000};
+    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++) {
+        size_t m = ms[mi];
+        for (int g = 0; g < 2; g++) {
+            size_t nb = g ? n2 : n;
+            uint32_t *idx = cuzk_alloc_array(m ? m : 1, sizeof *idx);
+            cuzk_fr_t *sc = make_scalars(m ? m : 1, mi & 1 ? SC_RANDOM : SC_BINARY_HEAVY);
+            cuzk_fr_t *dense = cuzk_calloc_array(nb, sizeof *dense);
+            CHECK(idx && dense);
+            for (size_t j = 0; j < m; j++) {
+                idx[j] = (uint32_t)(j % 5 == 4 ? idx[j - 1] : test_rand_u64() % nb);
+                cuzk_fr_add(&dense[idx[j]], &dense[idx[j]], &sc[j]);
+            }
+            if (g == 0) {
+                cuzk_g1_jac_t want, got;
+                CHECK_OK(cuzk_g1_msm(&want, p1, dense, nb, pool));
+                memset(&got, 0xa5, sizeof got);
+                CHECK_OK(cuzk_gpu_msm_g1_host_idx(-1, &got, h1, nb, idx, sc, m, NULL));
+                CHECK_MSG(g1_same(&got, &want), "g1 host idx m=%zu", m);
+                memset(&got, 0xa5, sizeof got);
+                CHECK_OK(cuzk_backend_msm_g1_idx(be, &got, h1, nb, idx, sc, m));
+                CHECK_MSG(g1_same(&got, &want), "g1 backend idx, pinned bases, m=%zu", m);
+                if (m) {
+                    CHECK(cuzk_gpu_msm_g1_host_idx(-1, &got, p1, nb, idx, sc, m, NULL) ==
+                          CUZK_ERR_UNSUPPORTED);
+                    CHECK(setenv("CUZK_GPU_DEVICE_GATHER", "0", 1) == 0);
+                    CHECK(cuzk_gpu_msm_g1_host_idx(-1, &got, h1, nb, idx, sc, m, NULL) ==
+                          CUZK_ERR_UNSUPPORTED);
+                    CHECK(unsetenv("CUZK_GPU_DEVICE_GATHER") == 0);
+                    idx[m - 1] = (uint32_t)nb;
+                    CHECK(cuzk_gpu_msm_g1_host_idx(-1, &got, h1, nb, idx, sc, m, NULL) ==
+                          CUZK_ERR_INVALID_ARG);
+                }
+            } else {
+                cuzk_g2_jac_t want, got;
+                CHECK_OK(cuzk_g2_msm(&want, p2, dense, nb, pool));
+                memset(&got, 0xa5, sizeof got);
+                CHECK_OK(cuzk_gpu_msm_g2_host_idx(-1, &got, h2, nb, idx, sc, m, NULL));
+                CHECK_MSG(g2_same(&got, &want), "g2 host idx m=%zu", m);
+                memset(&got, 0xa5, sizeof got);
+                CHECK_OK(cuzk_backend_msm_g2_idx(be, &got, h2, nb, idx, sc, m));
+                CHECK_MSG(g2_same(&got, &want), "g2 backend idx, pinned bases, m=%zu", m);
+                if (m) {
+                    CHECK(cuzk_gpu_msm_g2_host_idx(-1, &got, p2, nb, idx, sc, m, NULL) ==
+                          CUZK_ERR_UNSUPPORTED);
+                    idx[0] = (uint32_t)nb + 7;
+                    CHECK(cuzk_gpu_msm_g2_host_idx(-1, &got, h2, nb, idx, sc, m, NULL) ==
+                          CUZK_ERR_INVALID_ARG);
+                }
+            }
+            cuzk_free(idx);
+            cuzk_free(sc);
+            cuzk_free(dense);
+        }
+    }
+    cuzk_gpu_host_free(h1);
+    cuzk_gpu_host_free(h2);
+    cuzk_free(p1);
+    cuzk_free(p2);
+    cuzk_backend_destroy(be);
     cuzk_pool_destroy(pool);
 }
 
