@@ -305,6 +305,65 @@ static void gm_msm_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_j
     gm_stream_report(gm_phase<G>(), timing, dev.id, gm_now_ms() - t0, compute, waited, n);
 }
 
+/* The device address of host memory |p| that kernels may read (pinned and mapped: cudaHostAlloc,
+ * or cudaHostRegister with cudaHostRegisterMapped), NULL for other memory. */
+static inline const uint8_t *gm_host_mapped(const void *p)
+{
+    cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    return at.type == cudaMemoryTypeHost ? static_cast<const uint8_t *>(at.devicePointer) : NULL;
+}
+
+/* gm_host_mapped for a device gather of a tail (|badd| false) or of a batch addition's chunks,
+ * or NULL with env CUZK_GPU_DEVICE_GATHER=0 (the host gathers or the whole range is copied, as
+ * before the device gathered; for A/B runs) or =tails (the batch additions copy whole chunks). */
+static inline const uint8_t *gm_gather_src(const void *p, bool badd)
+{
+    const char *e = getenv("CUZK_GPU_DEVICE_GATHER");
+    bool off = e && (strcmp(e, "0") == 0 || (badd && strcmp(e, "tails") == 0));
+    return off ? NULL : gm_host_mapped(p);
+}
+
+/* dst[j] = src[j] for the points j < cnt whose bit is set, |words| 8-byte words a point, one
+ * word a thread (a warp reads runs of whole points: full PCIe requests where points are
+ * selected next to each other); the others stay as they were, which the batch addition never
+ * reads. A grid of two blocks an SM: enough loads in flight to fill PCIe, while a kernel of the
+ * other lane keeps most of each SM. */
+__global__ static void k_gm_gather_selected(uint64_t *dst, const uint64_t *src,
+                                            const uint64_t *bitmap, size_t cnt, unsigned words)
+{
+    const size_t total = cnt * words, step = (size_t)gridDim.x * blockDim.x;
+    for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < total; t += step) {
+        size_t j = t / words;
+        if ((bitmap[j >> 6] >> (j & 63)) & 1)
+            dst[t] = src[t];
+    }
+}
+
+/* The selected points of a chunk (bitmap already on the device) read from mapped host memory
+ * into the chunk's slot on |st|, waited for: about half of a 0/1 query crosses PCIe instead of
+ * all of it. */
+static inline cudaError_t gm_chunk_gather(uint8_t *dst, const uint8_t *d_src,
+                                          const uint64_t *d_bitmap, size_t cnt, size_t aff_bytes,
+                                          cudaStream_t st)
+{
+    int dev = 0, sms = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e != cudaSuccess)
+        return e;
+    k_gm_gather_selected<<<2 * (unsigned)sms, 256, 0, st>>>(
+        reinterpret_cast<uint64_t *>(dst), reinterpret_cast<const uint64_t *>(d_src), d_bitmap,
+        cnt, (unsigned)(aff_bytes / 8));
+    e = cudaGetLastError();
+    return e == cudaSuccess ? cudaStreamSynchronize(st) : e;
+}
+
+
 /* The batch addition over |n| host bases and a host bitmap in chunks of |m| points (m a
  * multiple of 64, so every chunk but the last has whole bitmap words). */
 template <class G>
@@ -324,13 +383,19 @@ static void gm_badd_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_
     uint8_t *db = cc.bases.as<uint8_t>();
     uint64_t *dm = cc.scalars.as<uint64_t>();
     const uint8_t *hb = static_cast<const uint8_t *>(h_bases);
+    /* Pinned bases: the device reads the selected points itself (gm_chunk_gather). */
+    static_assert(G::AFF_BYTES % 8 == 0, "points are gathered in 8-byte words");
+    const uint8_t *d_src = gm_gather_src(h_bases, true);
     gm_uploader up;
-    up.start(dev, chunks, [&, db, dm, hb](size_t k) {
+    up.start(dev, chunks, [&, db, dm, hb, d_src](size_t k) {
         size_t lo = k * m, cnt = n - lo < m ? n - lo : m, s = k & 1;
-        cudaError_t e = gm_chunk_h2d(db + s * m * G::AFF_BYTES, hb + lo * G::AFF_BYTES,
-                                     cnt * G::AFF_BYTES, dev.copy);
+        cudaError_t e =
+            gm_chunk_h2d(dm + s * mw, bitmap + lo / 64, gm_div_up(cnt, 64) * 8, dev.copy);
         if (e == cudaSuccess)
-            e = gm_chunk_h2d(dm + s * mw, bitmap + lo / 64, gm_div_up(cnt, 64) * 8, dev.copy);
+            e = d_src ? gm_chunk_gather(db + s * m * G::AFF_BYTES, d_src + lo * G::AFF_BYTES,
+                                        dm + s * mw, cnt, G::AFF_BYTES, dev.copy)
+                      : gm_chunk_h2d(db + s * m * G::AFF_BYTES, hb + lo * G::AFF_BYTES,
+                                     cnt * G::AFF_BYTES, dev.copy);
         return e;
     });
     double compute = 0, waited = 0;
@@ -410,18 +475,6 @@ static void gm_host_call(int device, size_t n, gm_stream_kind kind, Stream strea
     });
 }
 
-/* The device address of host memory |p| that kernels may read (pinned and mapped: cudaHostAlloc,
- * or cudaHostRegister with cudaHostRegisterMapped), NULL for other memory. */
-static inline const uint8_t *gm_host_mapped(const void *p)
-{
-    cudaPointerAttributes at;
-    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return NULL;
-    }
-    return at.type == cudaMemoryTypeHost ? static_cast<const uint8_t *>(at.devicePointer) : NULL;
-}
-
 /* dst[j] = src[idx[j]] for points of |words| 8-byte words, one word a thread: a warp reads whole
  * points, so each point crosses PCIe in a few full sectors when |src| is host memory. */
 __global__ static void k_gm_gather_points(uint64_t *dst, const uint64_t *src, const uint32_t *idx,
@@ -486,9 +539,6 @@ static cuzk_status gm_host_idx_entry(const char *what, int device, typename G::h
         if (idx[j] >= n)
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s: entry %zu names base %u of %zu", what, j,
                              idx[j], n);
-    const char *e = getenv("CUZK_GPU_DEVICE_GATHER");
-    if (e && strcmp(e, "0") == 0)
-        return CUZK_ERR_UNSUPPORTED;
     typename G::host_jac r;
     bool mapped = true;
     cuzk_status s = cuzk_gpu_guard_(what, [&] {
@@ -496,7 +546,7 @@ static cuzk_status gm_host_idx_entry(const char *what, int device, typename G::h
         const uint8_t *d_src = NULL;
         if (m) {
             cuzk_gpu_device_enter_(dev);
-            d_src = gm_host_mapped(bases);
+            d_src = gm_gather_src(bases, false);
             mapped = d_src != NULL;
         }
         if (m == 0) {

@@ -724,7 +724,8 @@ CUZK_TEST(gpu_side_lane)
 /* (base index, scalar) pairs over bases in pinned host memory (cuzk_gpu_msm_gX_host_idx): the
  * device gathers the selected points; against the CPU MSM of the equivalent dense scalars, with
  * repeated indices, m = 0 and 1, also through cuzk_backend_msm_gX_idx; pageable bases and env
- * CUZK_GPU_DEVICE_GATHER=0 are declined (UNSUPPORTED), an index past n refused. */
+ * CUZK_GPU_DEVICE_GATHER=0 are declined (UNSUPPORTED), an index past n refused. Then streamed
+ * batch additions over the same pinned bases (the device gathers each chunk's selected points). */
 CUZK_TEST(gpu_msm_host_idx)
 {
     need_device();
@@ -793,6 +794,36 @@ CUZK_TEST(gpu_msm_host_idx)
             cuzk_free(dense);
         }
     }
+    /* Streamed batch additions over the pinned bases, chunks of 128 points: each chunk's
+     * selected points gathered by the device into a slot that holds the previous chunk's points
+     * elsewhere (never read); bitmaps random, full (bits past n), empty; with
+     * CUZK_GPU_DEVICE_GATHER=0 the whole chunks are copied as before. */
+    CHECK(setenv("CUZK_GPU_MSM_STREAM", "100", 1) == 0);
+    for (int gather = 1; gather >= 0; gather--) {
+        CHECK(gather ? unsetenv("CUZK_GPU_DEVICE_GATHER") == 0
+                     : setenv("CUZK_GPU_DEVICE_GATHER", "0", 1) == 0);
+        for (int kind = 2; kind >= 0; kind--) {
+            uint64_t *bm = make_bitmap(n, kind);
+            size_t c0 = cuzk__gpu_msm_streamed_chunks();
+            cuzk_g1_jac_t want, got;
+            CHECK_OK(cuzk_g1_batch_add(&want, p1, bm, n - 5, pool));
+            memset(&got, 0xa5, sizeof got);
+            CHECK_OK(cuzk_gpu_batch_add_g1(-1, &got, h1, bm, n - 5, NULL));
+            CHECK_MSG(g1_same(&got, &want), "g1 batch add, pinned bases, bitmap %d, gather %d",
+                      kind, gather);
+            cuzk_g2_jac_t want2, got2;
+            CHECK_OK(cuzk_g2_batch_add(&want2, p2, bm, n2 - 3, pool));
+            memset(&got2, 0xa5, sizeof got2);
+            CHECK_OK(cuzk_gpu_batch_add_g2(-1, &got2, h2, bm, n2 - 3, NULL));
+            CHECK_MSG(g2_same(&got2, &want2), "g2 batch add, pinned bases, bitmap %d, gather %d",
+                      kind, gather);
+            CHECK(cuzk__gpu_msm_streamed_chunks() - c0 ==
+                  (n - 5 + 127) / 128 + (n2 - 3 + 127) / 128);
+            cuzk_free(bm);
+        }
+    }
+    CHECK(unsetenv("CUZK_GPU_DEVICE_GATHER") == 0);
+    CHECK(unsetenv("CUZK_GPU_MSM_STREAM") == 0);
     cuzk_gpu_host_free(h1);
     cuzk_gpu_host_free(h2);
     cuzk_free(p1);
