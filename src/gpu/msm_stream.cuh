@@ -317,13 +317,19 @@ static inline const uint8_t *gm_host_mapped(const void *p)
     return at.type == cudaMemoryTypeHost ? static_cast<const uint8_t *>(at.devicePointer) : NULL;
 }
 
-/* gm_host_mapped for a device gather of a tail (|badd| false) or of a batch addition's chunks,
- * or NULL with env CUZK_GPU_DEVICE_GATHER=0 (the host gathers or the whole range is copied, as
- * before the device gathered; for A/B runs) or =tails (the batch additions copy whole chunks). */
-static inline const uint8_t *gm_gather_src(const void *p, bool badd)
+/* gm_host_mapped where the device should gather from host memory itself: always for a tail
+ * (|badd| false; the alternative is a host gather); for a batch addition's chunks only on the
+ * main lane: the gather's threads hold SM slots while they wait on PCIe, and beside the other
+ * lane's kernels (the H step, the H MSM) that cost more than the halved transfer saved (run U4:
+ * partition 1618-1639 -> 1713-1733 ms), while a DMA copy holds none. Env
+ * CUZK_GPU_DEVICE_GATHER = 0: never (as before the device gathered), tails: tails only, all:
+ * batch additions on either lane too (A/B runs). NULL where no gather. */
+static inline const uint8_t *gm_gather_src(const void *p, bool badd, int lane)
 {
     const char *e = getenv("CUZK_GPU_DEVICE_GATHER");
-    bool off = e && (strcmp(e, "0") == 0 || (badd && strcmp(e, "tails") == 0));
+    bool off = e && *e ? strcmp(e, "0") == 0 || (badd && strcmp(e, "tails") == 0) ||
+                             (badd && lane != 0 && strcmp(e, "all") != 0)
+                       : badd && lane != 0;
     return off ? NULL : gm_host_mapped(p);
 }
 
@@ -385,7 +391,7 @@ static void gm_badd_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_
     const uint8_t *hb = static_cast<const uint8_t *>(h_bases);
     /* Pinned bases: the device reads the selected points itself (gm_chunk_gather). */
     static_assert(G::AFF_BYTES % 8 == 0, "points are gathered in 8-byte words");
-    const uint8_t *d_src = gm_gather_src(h_bases, true);
+    const uint8_t *d_src = gm_gather_src(h_bases, true, dev.lane);
     gm_uploader up;
     up.start(dev, chunks, [&, db, dm, hb, d_src](size_t k) {
         size_t lo = k * m, cnt = n - lo < m ? n - lo : m, s = k & 1;
@@ -546,7 +552,7 @@ static cuzk_status gm_host_idx_entry(const char *what, int device, typename G::h
         const uint8_t *d_src = NULL;
         if (m) {
             cuzk_gpu_device_enter_(dev);
-            d_src = gm_gather_src(bases, false);
+            d_src = gm_gather_src(bases, false, 0);
             mapped = d_src != NULL;
         }
         if (m == 0) {
