@@ -139,10 +139,15 @@ stream)
     # of the streamed calls; proofs equal with every call streamed (2^-6, chunks of 65536);
     # G1 2^26 over pinned host bases, one upload per call (STREAM=0) against streamed; the
     # partition with its queries in pinned host memory, streamed, on the whole device and on
-    # 24 / 16 GiB limits (CUZK_GPU_MEM_LIMIT).
-    step 200 stream-test "$T" --filter='gpu_msm_stream' --timeout=190
+    # 24 / 16 GiB limits (CUZK_GPU_MEM_LIMIT); then without the side lane (CUZK_GPU_LANES=1)
+    # and without device gathers (CUZK_GPU_DEVICE_GATHER=0) for the A/B of runs U1-U5.
+    for t in gpu_msm_stream gpu_side_lane gpu_msm_host_idx; do
+        step 200 "stream-test-$t" "$T" --filter="$t" --timeout=190
+    done
     step 150 stream-compare env CUZK_GPU_MSM_STREAM=65536 "$B" porep-shape --scale 2^-6 \
         --backend cuda --compare --threads "$NT"
+    step 150 stream-compare-pinned "$B" porep-shape --scale 2^-6 --backend cuda --compare \
+        --pinned-params --threads "$NT"
     for v in 0 "" 0 ""; do
         step 200 "stream-msm${v:-auto}" env CUZK_GPU_MSM_STREAM=$v "$B" msm --backend cuda \
             --group g1 --log-n 26 --pinned --iters 3 --warmup 1 --threads "$NT"
@@ -151,6 +156,10 @@ stream)
     for lim in "" 24G 16G; do
         step 300 "stream-porep${lim:-all}" env CUZK_GPU_MEM_LIMIT=$lim CUZK_TIMING=1 "$B" \
             porep-shape --backend cuda --mode prove --pinned-params --repeat 2 --threads "$NT"
+    done
+    for v in LANES=1 DEVICE_GATHER=0 DEVICE_GATHER=tails; do
+        step 300 "stream-porep-${v//=/-}" env "CUZK_GPU_$v" CUZK_TIMING=1 "$B" porep-shape \
+            --backend cuda --mode prove --pinned-params --repeat 2 --threads "$NT"
     done
     ;;
 compare)
