@@ -432,11 +432,27 @@ static void gm_badd_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_
                      timing, dev.id, gm_now_ms() - t0, compute, waited, n);
 }
 
+/* The side lane takes a call only while the device has this much memory free: its slots and
+ * workspace (~5 GB for a PoRep partition's batch additions and tails) must not squeeze the main
+ * lane's H MSM into smaller chunks or out of memory. A 16-24 GB card busy with a partition has
+ * less, and its calls wait for the main lane as before the side lane existed. */
+#define GM_SIDE_MIN_FREE ((size_t)8 << 30)
+
+static inline bool gm_side_has_room(int id)
+{
+    size_t fr = 0, tot = 0;
+    if (cudaSetDevice(id) != cudaSuccess || cudaMemGetInfo(&fr, &tot) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return fr >= GM_SIDE_MIN_FREE;
+}
+
 /* |fn|(dev) on a lane of |device| (current, run again after cuzk_gpu_trim_ when the device runs
  * out of memory; |fn| must be able to start over). While another call holds the main lane (the
- * H MSM of a partition whose parameters are not resident), on the side lane, its transfers
- * beside that call's kernels; if the side lane cannot have the memory, on the main lane once
- * that is free. */
+ * H MSM of a partition whose parameters are not resident), on the side lane when the device has
+ * room for it, its transfers beside that call's kernels; if the side lane cannot have the
+ * memory, on the main lane once that is free. */
 template <class Fn> static void gm_lane_call(int device, Fn fn)
 {
     auto run = [&](cuzk_gpu_device &dev) {
@@ -446,6 +462,8 @@ template <class Fn> static void gm_lane_call(int device, Fn fn)
     cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
     std::unique_lock<std::mutex> lock(dev.mu, std::try_to_lock);
     cuzk_gpu_device *side = lock.owns_lock() ? NULL : cuzk_gpu_side_lane_(device);
+    if (side && !gm_side_has_room(dev.id))
+        side = NULL;
     if (side) {
         std::lock_guard<std::mutex> sl(side->mu);
         try {
