@@ -549,6 +549,7 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     t->split = now_ms() - ts;
     lab_sums sums;
     bool early = threaded && s == CUZK_OK && lab_overlaps_h(be, p);
+    t->overlapped = early;
     if (early)
         s = lab_sum(be, t, p, &ss, &sums); /* beside the H MSM: phase times overlap */
     if (threaded)

@@ -195,15 +195,16 @@ static void print_prove(const ps_args *a, const char *backend, unsigned rep,
         printf("{\"bench\":\"porep_shape\",\"mode\":\"prove\",\"backend\":\"%s\",\"log_domain\":%u,"
                "\"rep\":%u,\"ntt_h_ms\":%.3f,\"msm_h_ms\":%.3f,\"batch_add_ms\":%.3f,"
                "\"tail_msm_ms\":%.3f,\"msm_b_g2_ms\":%.3f,\"assemble_ms\":%.3f,"
-               "\"backend_ms\":%.3f,\"total_ms\":%.3f,\"split_ms\":%.3f}\n",
+               "\"backend_ms\":%.3f,\"total_ms\":%.3f,\"split_ms\":%.3f,\"overlapped\":%s}\n",
                backend, log_n, rep, t->ntt_h, t->msm_h, t->batch_add, t->tail_msm, t->msm_b_g2,
-               t->assemble, gpu, t->total, t->split);
+               t->assemble, gpu, t->total, t->split, t->overlapped ? "true" : "false");
     else
         printf("prove %-4s 2^%u rep %u: ntt_h %.1f  msm_h %.1f  batch_add %.1f  tail_msm %.1f  "
                "msm_b_g2 %.1f  assemble %.1f  | backend phases %.1f  total %.1f ms (wall)  "
-               "| host split %.1f ms\n",
+               "| host split %.1f ms%s\n",
                backend, log_n, rep, t->ntt_h, t->msm_h, t->batch_add, t->tail_msm, t->msm_b_g2,
-               t->assemble, gpu, t->total, t->split);
+               t->assemble, gpu, t->total, t->split,
+               t->overlapped ? "  | L/A/B sums beside the H call (phases overlap)" : "");
     fflush(stdout);
 }
 

@@ -168,9 +168,10 @@ static void print_timings(const prove_args *a, const cuzk_prove_timings *t, cons
         printf("{\"bench\":\"prove\",\"circuit\":\"%s\",\"backend\":\"%s\",\"threads\":%u,"
                "\"iter\":%u,\"synthesis_ms\":%.3f,\"ntt_h_ms\":%.3f,\"msm_h_ms\":%.3f,"
                "\"batch_add_ms\":%.3f,\"tail_msm_ms\":%.3f,\"msm_b_g2_ms\":%.3f,"
-               "\"assemble_ms\":%.3f,\"verify_ms\":%.3f,\"total_ms\":%.3f}\n",
+               "\"assemble_ms\":%.3f,\"verify_ms\":%.3f,\"total_ms\":%.3f,\"overlapped\":%s}\n",
                a->circuit, backend, threads, iter, t->synthesis, t->ntt_h, t->msm_h, t->batch_add,
-               t->tail_msm, t->msm_b_g2, t->assemble, t->verify, t->total);
+               t->tail_msm, t->msm_b_g2, t->assemble, t->verify, t->total,
+               t->overlapped ? "true" : "false");
         return;
     }
     printf("phase timings (ms), %s backend, %u threads:\n", backend, threads);
@@ -179,6 +180,9 @@ static void print_timings(const prove_args *a, const cuzk_prove_timings *t, cons
            "  total     %10.2f\n",
            t->synthesis, t->ntt_h, t->msm_h, t->batch_add, t->tail_msm, t->msm_b_g2, t->assemble,
            t->verify, t->total);
+    if (t->overlapped)
+        printf("  (batch_add, tail_msm and msm_b_g2 ran beside ntt_h and msm_h: the parameters "
+               "are not resident on the device)\n");
 }
 
 /* Public inputs (ONE excluded), one 32-byte little-endian hex value per line: the format
