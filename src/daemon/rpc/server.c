@@ -38,6 +38,10 @@
 #define POLL_MS 100            /* main loop wake-up: signals, rejections, shutdown steps */
 #define REJECT_TIMEOUT_MS 5000 /* a rejection the client does not read is cancelled */
 #define REPLY_DRAIN_MS 5000    /* after the engine stopped: time for calls to send replies */
+/* After the first signal the engine refuses new work at once, while gRPC's shutdown waits this
+ * long: a call that arrives meanwhile is still matched to a request slot and answered
+ * UNAVAILABLE by the engine, where the shutdown would cancel it unseen (CANCELLED, no reply). */
+#define REFUSE_WINDOW_MS 300
 #define MAX_SOCKETS 16
 #define N_CODES 17             /* gRPC status codes 0..16 */
 
@@ -607,22 +611,26 @@ int cuzk__rpc_server_run(cuzk_rpc_server *s, volatile sig_atomic_t *signals, uin
     memset(&first, 0, sizeof first);
     memset(&second, 0, sizeof second);
     bool draining = false, hurried = false, cancelled_all = false;
-    uint64_t t_engine_done = 0;
+    uint64_t t_engine_done = 0, t_drain = 0;
     for (;;) {
         grpc_event ev = grpc_completion_queue_next(s->cq, in_ms(POLL_MS), NULL);
-        handle_main_event(s, ev, !draining);
+        handle_main_event(s, ev, !s->shutdown_called);
         poll_rejections(s, false);
         int sig = *signals;
         if (!draining && sig >= 1) {
             draining = true;
-            cuzk__log_info("shutting down: no new calls; running jobs get %llu ms to finish (a "
-                           "second signal cancels them now)", (unsigned long long)grace_ms);
-            grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
-            s->shutdown_called = true;
+            t_drain = now_ms();
+            cuzk__log_info("shutting down: new work is refused; running jobs get %llu ms to "
+                           "finish (a second signal cancels them now)",
+                           (unsigned long long)grace_ms);
             stopper_start(&first, s->engine, sig >= 2 ? 0 : grace_ms);
         }
         if (!draining)
             continue;
+        if (!s->shutdown_called && (sig >= 2 || now_ms() - t_drain >= REFUSE_WINDOW_MS)) {
+            grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
+            s->shutdown_called = true;
+        }
         if (sig >= 2 && !hurried) {
             hurried = true;
             cuzk__log_warn("second signal: cancelling every job now");
