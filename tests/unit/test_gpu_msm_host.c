@@ -194,8 +194,7 @@ CUZK_TEST(gpu_side_lane)
     CHECK_OK(cuzk_g2_batch_add(&wb2, b2, m2, n2, pool));
     CHECK(setenv("CUZK_GPU_MSM_STREAM", "256", 1) == 0);
     for (int lanes = 2; lanes >= 1; lanes--) {
-        CHECK(lanes == 2 ? unsetenv("CUZK_GPU_LANES") == 0
-                         : setenv("CUZK_GPU_LANES", "1", 1) == 0);
+        CHECK(lanes == 2 ? unsetenv("CUZK_GPU_LANES") == 0 : setenv("CUZK_GPU_LANES", "1", 1) == 0);
         CHECK(cuzk_gpu_side_lane_on() == (lanes == 2));
         size_t side0 = cuzk__gpu_side_lane_calls(), rounds = 0, wrong = 0;
         long_call lc = {.b = bl, .k = kl, .n = nl, .s = CUZK_ERR_INTERNAL};

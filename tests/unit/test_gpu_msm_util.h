@@ -53,7 +53,7 @@ static const char *const BASES_NAME[] = {"distinct", "same", "some-infinity", "p
 
 #define GEN_BATCH 4096
 #define DEFINE_BASES(G, AFF, JAC)                                                                  \
-    static inline AFF *G##_bases(size_t n, int layout)                                                    \
+    static inline AFF *G##_bases(size_t n, int layout)                                             \
     {                                                                                              \
         AFF *out = cuzk_alloc_array(n ? n : 1, sizeof *out);                                       \
         JAC *tmp = cuzk_alloc_array(GEN_BATCH, sizeof *tmp);                                       \
@@ -163,7 +163,7 @@ static inline uint64_t *make_bitmap(size_t n, int kind)
 /* ---- comparison -------------------------------------------------------------------------- */
 
 #define DEFINE_SAME(G, AFF, JAC)                                                                   \
-    static inline bool G##_same(const JAC *a, const JAC *b)                                               \
+    static inline bool G##_same(const JAC *a, const JAC *b)                                        \
     {                                                                                              \
         AFF x, y;                                                                                  \
         cuzk_##G##_to_affine(&x, a);                                                               \
@@ -183,7 +183,7 @@ DEFINE_SAME(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
 
 /* One MSM on the device and on the CPU over the same inputs. */
 #define DEFINE_ONE(G, AFF, JAC)                                                                    \
-    static inline void G##_msm_case(cuzk_pool *pool, size_t n, int layout, int sk)                        \
+    static inline void G##_msm_case(cuzk_pool *pool, size_t n, int layout, int sk)                 \
     {                                                                                              \
         AFF *b = G##_bases(n, layout);                                                             \
         cuzk_fr_t *k = make_scalars(n, sk);                                                        \
@@ -198,7 +198,7 @@ DEFINE_SAME(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
         cuzk_free(b);                                                                              \
         cuzk_free(k);                                                                              \
     }                                                                                              \
-    static inline void G##_badd_case(cuzk_pool *pool, size_t n, int layout, int bk)                       \
+    static inline void G##_badd_case(cuzk_pool *pool, size_t n, int layout, int bk)                \
     {                                                                                              \
         AFF *b = G##_bases(n, layout);                                                             \
         uint64_t *bm = make_bitmap(n, bk);                                                         \
