@@ -485,16 +485,16 @@ static void gather_task(void *vc, size_t t)
             if (!cpu_can_take(s))                                                                  \
                 return s; /* the device checked the indices itself */                              \
         }                                                                                          \
-        for (size_t j = 0; j < m; j++)                                                             \
-            if (idx[j] >= n)                                                                       \
-                return cuzk_fail(CUZK_ERR_INVALID_ARG,                                             \
-                                 "msm " #G " idx: entry %zu names base %u of %zu", j, idx[j], n); \
-        if (be->kind == CUZK_BACKEND_CUDA) { /* pinned bases: the device gathers them itself */    \
+        if (be->kind == CUZK_BACKEND_CUDA) { /* pinned bases: gathered, idx checked there */       \
             cuzk_status s =                                                                        \
                 cuzk_gpu_msm_##G##_host_idx(be->device, out, bases, n, idx, scalars, m, NULL);     \
             if (!cpu_can_take(s))                                                                  \
                 return s;                                                                          \
         }                                                                                          \
+        for (size_t j = 0; j < m; j++)                                                             \
+            if (idx[j] >= n)                                                                       \
+                return cuzk_fail(CUZK_ERR_INVALID_ARG,                                             \
+                                 "msm " #G " idx: entry %zu names base %u of %zu", j, idx[j], n); \
         AFF *sel = cuzk_alloc_array(m ? m : 1, sizeof *sel);                                       \
         if (!sel)                                                                                  \
             return cuzk_fail(CUZK_ERR_NOMEM, "msm " #G " idx: out of memory for %zu bases", m);  \

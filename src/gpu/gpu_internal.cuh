@@ -184,15 +184,26 @@ void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_d
 
 /* ---- host arrays in device calls (shim.cu, h_upload.cu) -------------------------------------- */
 
+/* The device address of pinned host memory |p| (allocated or registered with CUDA) that kernels
+ * may read: non-NULL where it is mapped (cudaHostAlloc's memory is), NULL where it is not
+ * mapped; |pinned| tells whether |p| is pinned at all. */
+static inline const void *cuzk_gpu_host_mapped_(const void *p, bool *pinned = nullptr)
+{
+    cudaPointerAttributes at;
+    bool pin = cudaPointerGetAttributes(&at, p) == cudaSuccess && at.type == cudaMemoryTypeHost;
+    if (!pin)
+        (void)cudaGetLastError();
+    if (pinned)
+        *pinned = pin;
+    return pin ? at.devicePointer : nullptr;
+}
+
 /* Whether host memory at |p| is pinned (allocated or registered with CUDA). */
 static inline bool cuzk_gpu_host_pinned_(const void *p)
 {
-    cudaPointerAttributes at;
-    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return false;
-    }
-    return at.type == cudaMemoryTypeHost;
+    bool pinned = false;
+    (void)cuzk_gpu_host_mapped_(p, &pinned);
+    return pinned;
 }
 
 /* Pins caller arrays for the length of one call. Pageable copies run at ~7 GB/s against ~55 GB/s

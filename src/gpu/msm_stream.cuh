@@ -305,19 +305,7 @@ static void gm_msm_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_j
     gm_stream_report(gm_phase<G>(), timing, dev.id, gm_now_ms() - t0, compute, waited, n);
 }
 
-/* The device address of host memory |p| that kernels may read (pinned and mapped: cudaHostAlloc,
- * or cudaHostRegister with cudaHostRegisterMapped), NULL for other memory. */
-static inline const uint8_t *gm_host_mapped(const void *p)
-{
-    cudaPointerAttributes at;
-    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return NULL;
-    }
-    return at.type == cudaMemoryTypeHost ? static_cast<const uint8_t *>(at.devicePointer) : NULL;
-}
-
-/* gm_host_mapped where the device should gather from host memory itself: always for a tail
+/* cuzk_gpu_host_mapped_ where the device should gather from host memory itself: always for a tail
  * (|badd| false; the alternative is a host gather); for a batch addition's chunks only on the
  * main lane: the gather's threads hold SM slots while they wait on PCIe, and beside the other
  * lane's kernels (the H step, the H MSM) that cost more than the halved transfer saved (run U4:
@@ -330,7 +318,7 @@ static inline const uint8_t *gm_gather_src(const void *p, bool badd, int lane)
     bool off = e && *e ? strcmp(e, "0") == 0 || (badd && strcmp(e, "tails") == 0) ||
                              (badd && lane != 0 && strcmp(e, "all") != 0)
                        : badd && lane != 0;
-    return off ? NULL : gm_host_mapped(p);
+    return off ? NULL : static_cast<const uint8_t *>(cuzk_gpu_host_mapped_(p));
 }
 
 /* dst[j] = src[j] for the points j < cnt whose bit is set, |words| 8-byte words a point, one
