@@ -76,12 +76,9 @@ cuzk_status cuzk_backend_keep_resident(cuzk_backend *be, const void *bases, size
 void cuzk_backend_drop_resident(cuzk_backend *be, const void *bases);
 /* Bytes of device memory the resident arrays of |be| hold. */
 uint64_t cuzk_backend_resident_bytes(cuzk_backend *be);
-/* Whether calls over bases[0 .. n) may run beside another call of |be| in progress (the fused
- * H MSM) and gain from it: a CUDA backend with a side lane (cuzk_gpu_side_lane_on) and bases
- * that are not resident, so that those calls are bound by their transfers, which then run under
- * the other call's kernels. False on the CPU backend and for resident bases (their calls would
- * only wait for the device). */
-bool cuzk_backend_host_calls_overlap(cuzk_backend *be, const void *bases, size_t n, bool g2);
+/* Whether a call of |be| may run beside another call of |be| in progress on a second lane of
+ * the device (resident bases included): a CUDA backend whose side lane is on. */
+bool cuzk_backend_side_lane_on(const cuzk_backend *be);
 
 /* See cuzk_poly_h (a receives h; b, c clobbered). The CUDA backend runs domains of 2^10 .. 2^27 on
  * the device (smaller ones on the CPU, where transfers would dominate) and falls back to the CPU,

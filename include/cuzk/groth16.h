@@ -138,9 +138,9 @@ typedef struct {
      * a device backend it runs while the device does the H step, so it is not one of the phases
      * above (not in DESIGN.md section 5's list). 0 where there is no split (snarkjs keys). */
     double split;
-    /* The L/A/B sums ran beside the H step and H MSM (a device backend whose parameters are not
-     * resident: cuzk_backend_host_calls_overlap): batch_add, tail_msm and msm_b_g2 then overlap
-     * ntt_h and msm_h, and the phases add up to more than total. */
+    /* The L/A/B sums ran beside the H step and H MSM (a device backend with a side lane:
+     * cuzk_backend_side_lane_on): batch_add, tail_msm and msm_b_g2 then overlap ntt_h and
+     * msm_h, and the phases add up to more than total. */
     bool overlapped;
 } cuzk_prove_timings;
 

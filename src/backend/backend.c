@@ -356,11 +356,9 @@ static const cuzk_gpu_bases *find_resident(cuzk_backend *be, const void *bases, 
     return dev;
 }
 
-bool cuzk_backend_host_calls_overlap(cuzk_backend *be, const void *bases, size_t n, bool g2)
+bool cuzk_backend_side_lane_on(const cuzk_backend *be)
 {
-    size_t first = 0;
-    return be && be->kind == CUZK_BACKEND_CUDA && cuzk_gpu_side_lane_on() &&
-           !find_resident(be, bases, n, g2, &first);
+    return be && be->kind == CUZK_BACKEND_CUDA && cuzk_gpu_side_lane_on();
 }
 
 /* Whether a device status lets the call run on the CPU instead: the device path is missing or

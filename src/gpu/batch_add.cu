@@ -28,7 +28,7 @@ badd_entry(const char *what, int device, HJ *out, const void *h_bases, const uin
         if (h_bases)
             gm_badd_host_call<G>(device, &r, h_bases, bitmap, n, timing, to_jac, add);
         else
-            gm_badd_call<G>(device, &r, NULL, d_bases, bitmap, n, timing, to_jac);
+            gm_badd_call<G>(device, &r, d_bases, bitmap, n, timing, to_jac);
     });
     if (s == CUZK_OK)
         *out = r;

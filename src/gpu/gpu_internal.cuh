@@ -113,9 +113,10 @@ struct cuzk_gpu_device {
 /* The state of |device| (-1: default), created on first use (stream, events). Throws
  * CUZK_ERR_NO_DEVICE for an ordinal without a device. The caller locks ->mu. */
 cuzk_gpu_device &cuzk_gpu_device_get_(int device);
-/* The side lane of |device| (created on first use): calls over host bases whose transfers,
- * not kernels, bound them (a partition whose parameters are not resident) run there beside the
- * main lane's work, so that the PCIe link and the multipliers are busy at once. NULL when env
+/* The side lane of |device| (created on first use): MSMs and batch additions that find the main
+ * lane busy run there beside its work: over host bases (bound by their transfers) the PCIe link
+ * and the multipliers are then busy at once; over resident bases they fill the main lane's
+ * gaps (a partition's L/A/B sums beside its H step). NULL when env
  * CUZK_GPU_LANES=1 turns the side lane off. The caller locks ->mu. */
 cuzk_gpu_device *cuzk_gpu_side_lane_(int device);
 extern std::atomic<size_t> cuzk_gpu_side_calls_; /* cuzk__gpu_side_lane_calls */

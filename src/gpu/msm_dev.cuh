@@ -389,31 +389,16 @@ gm_msm_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, const void *h_ba
     gm_msm_run<G>(dev, tm, out, d_bases, cc.scalars.as<uint64_t>(), n, timing, combine, NULL, pre);
 }
 
+/* One MSM of |m| (base index, scalar) pairs over resident bases on lane |dev|: idx and scalars
+ * on the host, idx[j] < the bases' range (checked by the caller). */
 template <class G>
-static void gm_msm_call(int device, typename G::host_jac *out, const void *h_bases,
-                        const uint8_t *d_bases, const cuzk_fr_t *scalars, size_t n,
-                        cuzk_gpu_timing *timing,
-                        void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
-                        const gm_pre *pre = NULL)
+static void gm_msm_idx_call_on(cuzk_gpu_device &dev, typename G::host_jac *out,
+                               const uint8_t *d_bases, const uint32_t *idx,
+                               const cuzk_fr_t *scalars, size_t m, cuzk_gpu_timing *timing,
+                               void (*combine)(typename G::host_jac *, const uint64_t *,
+                                               const gm_plan *),
+                               const gm_pre *pre = NULL)
 {
-    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
-    std::lock_guard<std::mutex> lock(dev.mu);
-    cuzk_gpu_device_enter_(dev);
-    gm_msm_call_on<G>(dev, out, h_bases, d_bases, scalars, n, timing, combine, pre);
-}
-
-/* One MSM of |m| (base index, scalar) pairs over resident bases: idx and scalars on the host,
- * idx[j] < the bases' range (checked by the caller). */
-template <class G>
-static void
-gm_msm_idx_call(int device, typename G::host_jac *out, const uint8_t *d_bases, const uint32_t *idx,
-                const cuzk_fr_t *scalars, size_t m, cuzk_gpu_timing *timing,
-                void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
-                const gm_pre *pre = NULL)
-{
-    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
-    std::lock_guard<std::mutex> lock(dev.mu);
-    cuzk_gpu_device_enter_(dev);
     gm_cache &cc = gm_cache_of(dev);
     cc.scalars.reserve(m * sizeof(cuzk_fr_t));
     cc.sel.reserve(m * sizeof(uint32_t));
@@ -428,7 +413,8 @@ gm_msm_idx_call(int device, typename G::host_jac *out, const uint8_t *d_bases, c
                   cc.sel.as<uint32_t>(), pre);
 }
 
-/* One batch addition over host or resident bases, bitmap on the host; the caller holds dev.mu. */
+/* One batch addition over host or resident bases on lane |dev|, bitmap on the host; the caller
+ * holds the lane's mutex. */
 template <class G>
 static void gm_badd_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, const void *h_bases,
                             const uint8_t *d_bases, const uint64_t *bitmap, size_t n,
@@ -470,18 +456,6 @@ static void gm_badd_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, con
     typename G::host_xyzz x;
     memcpy(&x, h, sizeof x);
     to_jac(out, &x);
-}
-
-template <class G>
-static void gm_badd_call(int device, typename G::host_jac *out, const void *h_bases,
-                         const uint8_t *d_bases, const uint64_t *bitmap, size_t n,
-                         cuzk_gpu_timing *timing,
-                         void (*to_jac)(typename G::host_jac *, const typename G::host_xyzz *))
-{
-    cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
-    std::lock_guard<std::mutex> lock(dev.mu);
-    cuzk_gpu_device_enter_(dev);
-    gm_badd_call_on<G>(dev, out, h_bases, d_bases, bitmap, n, timing, to_jac);
 }
 
 /* Uploads resident bases of group |group| (element size |size|). */

@@ -170,7 +170,7 @@ extern "C" cuzk_status cuzk_gpu_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk_g
             return;
         }
         gm_pre pre;
-        gm_msm_call<gm_g1>(b->device, &r, NULL, g1_resident_bases(b, first), scalars, n, timing,
+        gm_msm_call<gm_g1>(b->device, &r, g1_resident_bases(b, first), scalars, n, timing,
                            g1_combine, g1_resident_pre(b, &pre));
     });
     if (s == CUZK_OK)

@@ -437,8 +437,8 @@ static inline bool gm_side_has_room(int id)
 }
 
 /* |fn|(dev) on a lane of |device| (current, run again after cuzk_gpu_trim_ when the device runs
- * out of memory; |fn| must be able to start over). While another call holds the main lane (the
- * H MSM of a partition whose parameters are not resident), on the side lane when the device has
+ * out of memory; |fn| must be able to start over). While another call holds the main lane (a
+ * partition's fused H step and H MSM), on the side lane when the device has
  * room for it, its transfers beside that call's kernels; if the side lane cannot have the
  * memory, on the main lane once that is free. */
 template <class Fn> static void gm_lane_call(int device, Fn fn)
@@ -470,6 +470,42 @@ template <class Fn> static void gm_lane_call(int device, Fn fn)
     if (!lock.owns_lock())
         lock.lock();
     run(dev);
+}
+
+/* Calls over resident bases, on a lane (gm_lane_call): a partition's L/A/B sums run on the side
+ * lane beside the H step that holds the main lane. */
+template <class G>
+static void gm_msm_call(int device, typename G::host_jac *out, const uint8_t *d_bases,
+                        const cuzk_fr_t *scalars, size_t n, cuzk_gpu_timing *timing,
+                        void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
+                        const gm_pre *pre = NULL)
+{
+    gm_lane_call(device, [&](cuzk_gpu_device &dev) {
+        gm_msm_call_on<G>(dev, out, NULL, d_bases, scalars, n, timing, combine, pre);
+    });
+}
+
+template <class G>
+static void gm_msm_idx_call(int device, typename G::host_jac *out, const uint8_t *d_bases,
+                            const uint32_t *idx, const cuzk_fr_t *scalars, size_t m,
+                            cuzk_gpu_timing *timing,
+                            void (*combine)(typename G::host_jac *, const uint64_t *,
+                                            const gm_plan *),
+                            const gm_pre *pre = NULL)
+{
+    gm_lane_call(device, [&](cuzk_gpu_device &dev) {
+        gm_msm_idx_call_on<G>(dev, out, d_bases, idx, scalars, m, timing, combine, pre);
+    });
+}
+
+template <class G>
+static void gm_badd_call(int device, typename G::host_jac *out, const uint8_t *d_bases,
+                         const uint64_t *bitmap, size_t n, cuzk_gpu_timing *timing,
+                         void (*to_jac)(typename G::host_jac *, const typename G::host_xyzz *))
+{
+    gm_lane_call(device, [&](cuzk_gpu_device &dev) {
+        gm_badd_call_on<G>(dev, out, NULL, d_bases, bitmap, n, timing, to_jac);
+    });
 }
 
 /* A call over |n| host points of |kind|: streamed in chunks (|stream|(dev, cc, m)) or uploaded

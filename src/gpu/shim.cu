@@ -174,11 +174,14 @@ static void lane_init(cuzk_gpu_device &dev, int id, int lane)
     CUZK_CUDA(cudaSetDevice(id));
     /* The side lane's kernels first when blocks of both lanes wait for an SM: they are short
      * (batch additions, tails) and their transfers, which bound them, wait on them; the main
-     * lane's long MSM takes the SMs back between them. */
+     * lane's long MSM takes the SMs back between them. Env CUZK_GPU_SIDE_EQUAL=1 gives both
+     * lanes the same priority (A/B runs). */
     int least = 0, greatest = 0;
     CUZK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    const char *eq = getenv("CUZK_GPU_SIDE_EQUAL");
+    bool equal = eq && *eq && strcmp(eq, "0") != 0;
     CUZK_CUDA(cudaStreamCreateWithPriority(&dev.stream, cudaStreamNonBlocking,
-                                           lane ? greatest : least));
+                                           lane && !equal ? greatest : least));
     for (int i = 0; i < CUZK_GPU_EVENTS; i++)
         CUZK_CUDA(cudaEventCreate(&dev.ev[i]));
     CUZK_CUDA(cudaStreamCreateWithFlags(&dev.copy, cudaStreamNonBlocking));

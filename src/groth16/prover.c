@@ -378,14 +378,15 @@ static cuzk_status lab_sum(cuzk_backend *be, cuzk_prove_timings *t, const cuzk_g
     return s;
 }
 
-/* Whether the L/A/B sums run while the fused H call is still on the device: when their bases
- * are not resident, their calls are bound by PCIe transfers, which then overlap the H MSM's
- * kernels on the device's side lane (cuzk_backend_host_calls_overlap). Resident calls would only
- * wait for the device, and their phase times would count the wait. */
-static bool lab_overlaps_h(cuzk_backend *be, const cuzk_groth16_params *p)
+/* Whether the L/A/B sums run while the fused H call is still on the device, on the device's
+ * side lane: over host bases their calls are bound by PCIe transfers, which run under the H
+ * MSM's kernels; over resident bases they take the device's gaps beside the H step (a's upload,
+ * the host's work between calls): 1320 instead of 1358-1361 ms per PoRep partition on the H200
+ * (docs/PERFORMANCE.md, run V1). Env CUZK_PROVER_LAB_EARLY=0 runs them after the H call. */
+static bool lab_overlaps_h(cuzk_backend *be)
 {
-    return cuzk_backend_host_calls_overlap(be, p->l, p->n_l, false) &&
-           cuzk_backend_host_calls_overlap(be, p->a, p->n_a, false);
+    const char *e = getenv("CUZK_PROVER_LAB_EARLY");
+    return !(e && *e == '0') && cuzk_backend_side_lane_on(be);
 }
 
 /* The H step and the H MSM, fused on the device (cuzk_backend_h_msm_g1), run on a thread of
@@ -548,7 +549,7 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     s = split_prepare(be, p, pd, &ss);
     t->split = now_ms() - ts;
     lab_sums sums;
-    bool early = threaded && s == CUZK_OK && lab_overlaps_h(be, p);
+    bool early = threaded && s == CUZK_OK && lab_overlaps_h(be);
     t->overlapped = early;
     if (early)
         s = lab_sum(be, t, p, &ss, &sums); /* beside the H MSM: phase times overlap */

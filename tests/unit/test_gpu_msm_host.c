@@ -157,9 +157,10 @@ CUZK_TEST(gpu_backend_h_msm)
 
 /* The side lane (cuzk_gpu_side_lane_on): while one thread holds the device's main lane with a
  * long MSM over host bases (streamed in chunks of 256 points), another runs batch additions and
- * MSMs over host bases, G1 and G2, over and over; every result equals the CPU's, and the side
- * lane took calls (the counter). With CUZK_GPU_LANES=1 the same calls wait for the main lane
- * and no call takes the side lane. */
+ * MSMs over host bases, G1 and G2, and the same over resident bases (MSM, batch additions,
+ * (index, scalar) pairs), over and over; every result equals the CPU's, and the side lane took
+ * calls (the counter). With CUZK_GPU_LANES=1 the same calls wait for the main lane and no call
+ * takes the side lane. */
 typedef struct {
     const cuzk_g1_affine_t *b;
     const cuzk_fr_t *k;
@@ -192,6 +193,20 @@ CUZK_TEST(gpu_side_lane)
     CHECK_OK(cuzk_g1_batch_add(&wb1, b1, m1, n1, pool));
     CHECK_OK(cuzk_g1_msm(&wm1, b1, k1, n1, pool));
     CHECK_OK(cuzk_g2_batch_add(&wb2, b2, m2, n2, pool));
+    /* Pairs over the G2 bases, against the dense MSM of the same sums. */
+    const size_t mp = 900;
+    uint32_t *ip = cuzk_alloc_array(mp, sizeof *ip);
+    cuzk_fr_t *kp = make_scalars(mp, SC_RANDOM), *kd = cuzk_calloc_array(n2, sizeof *kd);
+    CHECK(ip && kd);
+    for (size_t j = 0; j < mp; j++) {
+        ip[j] = (uint32_t)(test_rand_u64() % n2);
+        cuzk_fr_add(&kd[ip[j]], &kd[ip[j]], &kp[j]);
+    }
+    cuzk_g2_jac_t wp2;
+    CHECK_OK(cuzk_g2_msm(&wp2, b2, kd, n2, pool));
+    cuzk_gpu_bases *r1 = NULL, *r2 = NULL;
+    CHECK_OK(cuzk_gpu_bases_upload_g1(&r1, -1, b1, n1));
+    CHECK_OK(cuzk_gpu_bases_upload_g2(&r2, -1, b2, n2));
     CHECK(setenv("CUZK_GPU_MSM_STREAM", "256", 1) == 0);
     for (int lanes = 2; lanes >= 1; lanes--) {
         CHECK(lanes == 2 ? unsetenv("CUZK_GPU_LANES") == 0 : setenv("CUZK_GPU_LANES", "1", 1) == 0);
@@ -212,6 +227,18 @@ CUZK_TEST(gpu_side_lane)
             memset(&got, 0xa5, sizeof got);
             CHECK_OK(cuzk_gpu_msm_g1(-1, &got, b1, k1, n1, NULL));
             wrong += !g1_same(&got, &wm1);
+            memset(&got, 0xa5, sizeof got);
+            CHECK_OK(cuzk_gpu_batch_add_g1_resident(&got, r1, 0, m1, n1, NULL));
+            wrong += !g1_same(&got, &wb1);
+            memset(&got, 0xa5, sizeof got);
+            CHECK_OK(cuzk_gpu_msm_g1_resident(&got, r1, 0, k1, n1, NULL));
+            wrong += !g1_same(&got, &wm1);
+            memset(&got2, 0xa5, sizeof got2);
+            CHECK_OK(cuzk_gpu_batch_add_g2_resident(&got2, r2, 0, m2, n2, NULL));
+            wrong += !g2_same(&got2, &wb2);
+            memset(&got2, 0xa5, sizeof got2);
+            CHECK_OK(cuzk_gpu_msm_g2_resident_idx(&got2, r2, 0, ip, kp, mp, NULL));
+            wrong += !g2_same(&got2, &wp2);
             rounds++;
         } while (!atomic_load(&lc.done));
         CHECK(pthread_join(th, NULL) == 0);
@@ -221,14 +248,19 @@ CUZK_TEST(gpu_side_lane)
         CHECK_OK(lc.s);
         CHECK_MSG(g1_same(&lc.out, &wl), "lanes %d: the main lane's MSM", lanes);
         CHECK_MSG(wrong == 0, "lanes %d: %zu of %zu results differ from the CPU", lanes, wrong,
-                  3 * rounds);
+                  7 * rounds);
         /* Every call that started while the long one ran took the side lane (the last round's
          * may have found the main lane free). */
-        CHECK_MSG(lanes == 2 ? side >= 1 && side >= 3 * (rounds - 1) : side == 0,
+        CHECK_MSG(lanes == 2 ? side >= 1 && side >= 7 * (rounds - 1) : side == 0,
                   "lanes %d: %zu side-lane calls in %zu rounds", lanes, side, rounds);
     }
     CHECK(unsetenv("CUZK_GPU_LANES") == 0);
     CHECK(unsetenv("CUZK_GPU_MSM_STREAM") == 0);
+    cuzk_gpu_bases_free(r1);
+    cuzk_gpu_bases_free(r2);
+    cuzk_free(ip);
+    cuzk_free(kp);
+    cuzk_free(kd);
     cuzk_free(bl);
     cuzk_free(b1);
     cuzk_free(b2);
