@@ -66,15 +66,18 @@ void cuzk_backend_scratch_wipe_async(cuzk_backend *be, void *const *p, const siz
 
 /* Device residency (DESIGN.md section 3): keeps a copy of bases[0 .. n) (G1 or G2 affine points)
  * in the backend's device memory, so every later MSM / batch addition whose bases lie inside that
- * array moves only its scalars or bitmap. Idempotent for the same array; a no-op returning
- * CUZK_OK on the CPU backend. Returns CUZK_ERR_NOMEM when the device cannot hold it (calls then
- * upload their bases as before). The host array must stay valid, unchanged and at the same
- * address until cuzk_backend_drop_resident, which must not run while a call uses it. */
+ * array moves only its scalars or bitmap. Backends of the same device share one copy of the same
+ * array (one upload; freed when the last of them drops it or is destroyed). Idempotent for the
+ * same array; a no-op returning CUZK_OK on the CPU backend. Returns CUZK_ERR_NOMEM when the device
+ * cannot hold it (calls then upload their bases as before). The host array must stay valid,
+ * unchanged and at the same address until every backend that keeps it has called
+ * cuzk_backend_drop_resident, which must not run while a call of that backend uses it. */
 cuzk_status cuzk_backend_keep_resident(cuzk_backend *be, const void *bases, size_t n,
                                        bool g2) CUZK_WARN_UNUSED_RESULT;
-/* Frees the device copy of the array that starts at |bases| (none held: no-op). */
+/* Lets go of the device copy of the array that starts at |bases| (none held: no-op); the copy
+ * is freed when no other backend of the device keeps it. */
 void cuzk_backend_drop_resident(cuzk_backend *be, const void *bases);
-/* Bytes of device memory the resident arrays of |be| hold. */
+/* Bytes of the resident arrays |be| keeps (shared copies counted in full by each backend). */
 uint64_t cuzk_backend_resident_bytes(cuzk_backend *be);
 /* Whether a call of |be| may run beside another call of |be| in progress on a second lane of
  * the device (resident bases included): a CUDA backend whose side lane is on. */

@@ -2,6 +2,7 @@
 /* Backend selection, the CPU implementation (src/poly + src/msm over a thread pool) and the CUDA
  * one (src/gpu through gpu/gpu.h, with the CPU as fallback where the device cannot do a call). */
 #include "cuzk/backend.h"
+#include "backend/resident.h"
 #include "cuzk/alloc.h"
 #include "cuzk/msm.h"
 #include "gpu/gpu.h"
@@ -22,12 +23,13 @@
 #define BACKEND_WIPE_THREADS 4
 #define BACKEND_WIPE_PIECE ((size_t)64 << 20)
 
-/* A parameter array kept in device memory (cuzk_backend_keep_resident). */
+/* A parameter array kept in device memory (cuzk_backend_keep_resident): a reference to the
+ * device's copy, shared with the device's other backends (resident.c). */
 typedef struct {
     const void *host;
     size_t n;
     bool g2;
-    cuzk_gpu_bases *dev;
+    cuzk_shared_bases *sh;
 } resident_set;
 
 #define BACKEND_MAX_RESIDENT 32
@@ -192,7 +194,7 @@ void cuzk_backend_destroy(cuzk_backend *be)
         return;
     wipe_settle(be);
     for (size_t i = 0; i < be->n_resident; i++)
-        cuzk_gpu_bases_free(be->resident[i].dev);
+        cuzk__resident_release(be->resident[i].sh);
     for (unsigned i = 0; i < CUZK_BACKEND_SCRATCH_SLOTS; i++)
         if (be->scratch[i].pinned)
             cuzk_gpu_host_free(be->scratch[i].p);
@@ -289,20 +291,19 @@ cuzk_status cuzk_backend_keep_resident(cuzk_backend *be, const void *bases, size
     if (full)
         return cuzk_fail(CUZK_ERR_NOMEM, "keep_resident: %d resident arrays already held",
                          BACKEND_MAX_RESIDENT);
-    /* The upload runs unlocked: it takes seconds for a PoRep set and other calls go on. */
-    cuzk_gpu_bases *dev = NULL;
-    cuzk_status s = g2 ? cuzk_gpu_bases_upload_g2(&dev, be->device, bases, n)
-                       : cuzk_gpu_bases_upload_g1(&dev, be->device, bases, n);
+    /* Unlocked: an upload takes seconds for a PoRep set and this backend's calls go on. */
+    cuzk_shared_bases *sh = NULL;
+    cuzk_status s = cuzk__resident_acquire(&sh, be->device, bases, n, g2);
     if (s != CUZK_OK)
         return s;
     pthread_mutex_lock(&be->lock);
     if (be->n_resident == BACKEND_MAX_RESIDENT) {
         pthread_mutex_unlock(&be->lock);
-        cuzk_gpu_bases_free(dev);
+        cuzk__resident_release(sh);
         return cuzk_fail(CUZK_ERR_NOMEM, "keep_resident: %d resident arrays already held",
                          BACKEND_MAX_RESIDENT);
     }
-    be->resident[be->n_resident++] = (resident_set){bases, n, g2, dev};
+    be->resident[be->n_resident++] = (resident_set){bases, n, g2, sh};
     be->resident_bytes += (uint64_t)n * point_bytes(g2);
     pthread_mutex_unlock(&be->lock);
     return CUZK_OK;
@@ -312,17 +313,17 @@ void cuzk_backend_drop_resident(cuzk_backend *be, const void *bases)
 {
     if (!be || !bases)
         return;
-    cuzk_gpu_bases *dev = NULL;
+    cuzk_shared_bases *sh = NULL;
     pthread_mutex_lock(&be->lock);
     for (size_t i = 0; i < be->n_resident; i++)
         if (be->resident[i].host == bases) {
-            dev = be->resident[i].dev;
+            sh = be->resident[i].sh;
             be->resident_bytes -= (uint64_t)be->resident[i].n * point_bytes(be->resident[i].g2);
             be->resident[i] = be->resident[--be->n_resident];
             break;
         }
     pthread_mutex_unlock(&be->lock);
-    cuzk_gpu_bases_free(dev);
+    cuzk__resident_release(sh);
 }
 
 uint64_t cuzk_backend_resident_bytes(cuzk_backend *be)
@@ -348,7 +349,7 @@ static const cuzk_gpu_bases *find_resident(cuzk_backend *be, const void *bases, 
             continue;
         size_t off = (size_t)(p - lo) / psz;
         if (off <= r->n && n <= r->n - off) {
-            dev = r->dev;
+            dev = cuzk__resident_bases(r->sh);
             *first = off;
         }
     }

@@ -6,7 +6,8 @@
  *   cuzk-bench porep-shape [--log-domain 27] [--constraints 130278869] [--aux 130169893]
  *       [--inputs 328] [--a-density 99.7] [--b-density 25.4] [--binary-frac 0.95]
  *       [--backend cuda|cpu] [--scale S] [--mode prove|resident|both] [--compare]
- *       [--repeat K] [--threads T] [--seed X] [--json]
+ *       [--repeat K] [--threads T] [--seed X] [--json] [--keep-resident] [--pinned-params]
+ *       [--no-abc-pool] [--workers W]
  *
  * Parameters: every query (H, L, A, B in G1 and G2) is filled from a pool of distinct subgroup
  * points P = T1[j] + T2[k] (T1, T2 random multiples of the generator), indexed by a hash of the
@@ -30,6 +31,8 @@
  * the three proofs are equal (exit 1 otherwise). --pinned-params (CUDA) puts the queries in
  * pinned host memory, as the engine keeps a HOT set that is not resident on the device: prove
  * mode without --keep-resident then streams them from there (src/gpu/msm_stream.cuh).
+ * --workers W (prove mode, CUDA): W prover threads with a backend each prove at once, --repeat
+ * rounds of W partitions (porep_shape_workers.c).
  */
 #include "commands.h"
 #include "porep_shape.h"
@@ -54,7 +57,7 @@ static int usage_err(const char *msg)
             "       [--binary-frac 0.95] [--backend cuda|cpu] [--scale S] [--mode "
             "prove|resident|both]\n"
             "       [--compare] [--repeat K] [--threads T] [--seed X] [--json] [--keep-resident]\n"
-            "       [--no-abc-pool] [--pinned-params]\n",
+            "       [--no-abc-pool] [--pinned-params] [--workers W]\n",
             msg);
     return 2;
 }
@@ -118,6 +121,7 @@ static int parse_args(int argc, char **argv, ps_args *a)
     *a = (ps_args){.log_domain = 27,
                    .inputs = 328,
                    .repeat = 1,
+                   .workers = 1,
                    .rows = 130278869,
                    .aux = 130169893,
                    .a_density = 99.7,
@@ -175,6 +179,8 @@ static int parse_args(int argc, char **argv, ps_args *a)
             ;
         else if (strcmp(k, "--repeat") == 0 && parse_u64(v, &u) && u >= 1 && u <= 100)
             a->repeat = (unsigned)u;
+        else if (strcmp(k, "--workers") == 0 && parse_u64(v, &u) && u >= 1 && u <= 8)
+            a->workers = (unsigned)u;
         else if (strcmp(k, "--threads") == 0 && parse_u64(v, &u) && u <= 4096)
             a->threads = (unsigned)u;
         else if (strcmp(k, "--seed") == 0 && parse_u64(v, &u))
@@ -187,8 +193,8 @@ static int parse_args(int argc, char **argv, ps_args *a)
     return 0;
 }
 
-static void print_prove(const ps_args *a, const char *backend, unsigned rep,
-                        const cuzk_prove_timings *t, unsigned log_n)
+void ps_print_prove(const ps_args *a, const char *backend, unsigned rep,
+                    const cuzk_prove_timings *t, unsigned log_n)
 {
     double gpu = t->ntt_h + t->msm_h + t->batch_add + t->tail_msm + t->msm_b_g2;
     if (a->json)
@@ -231,6 +237,8 @@ int cmd_porep_shape(int argc, char **argv)
         return usage_err("--mode resident needs --backend cuda");
     if (!cuda && a.pinned_params)
         return usage_err("--pinned-params needs --backend cuda");
+    if (a.workers > 1 && (!cuda || strcmp(a.mode, "prove") != 0 || a.compare))
+        return usage_err("--workers needs --backend cuda and --mode prove, without --compare");
 
     cuzk_backend *be = NULL, *cpu = NULL;
     cuzk_status s =
@@ -263,7 +271,8 @@ int cmd_porep_shape(int argc, char **argv)
     cuzk_host_pool *abc_pool = NULL;
     cuzk_vec_alloc abc_va, *va = NULL;
     if (!a.no_abc_pool &&
-        cuzk_host_pool_create(&abc_pool, 4 * (uint64_t)domain * 32, CUZK_HOST_POOL_MIN_BYTES,
+        cuzk_host_pool_create(&abc_pool, 4 * (uint64_t)domain * 32 * a.workers,
+                              CUZK_HOST_POOL_MIN_BYTES,
                               cuzk_backend_device(be) >= 0) == CUZK_OK) {
         abc_va = cuzk_host_pool_allocator(abc_pool);
         va = &abc_va;
@@ -292,13 +301,13 @@ int cmd_porep_shape(int argc, char **argv)
         cuzk_prove_timings t = {0};
         if ((s = cuzk_groth16_prove(&ref, &p, &pd, cpu, &opts, &t)) != CUZK_OK)
             goto fail;
-        print_prove(&a, "cpu", 0, &t, log_n);
+        ps_print_prove(&a, "cpu", 0, &t, log_n);
         have_ref = true;
         cuzk_prover_data_free(&pd);
         if ((s = ps_witness_make(&pd, &a, rows, aux, domain, va, tp)) != CUZK_OK)
             goto fail;
     }
-    if (want_prove && a.keep_resident && cuzk_backend_device(be) >= 0) {
+    if (want_prove && a.workers == 1 && a.keep_resident && cuzk_backend_device(be) >= 0) {
         /* What the engine does for a HOT set on a GPU worker: upload once, then prove. */
         double u0 = now_ms();
         if ((s = cuzk_groth16_params_keep_resident(be, &p)) != CUZK_OK)
@@ -306,11 +315,15 @@ int cmd_porep_shape(int argc, char **argv)
         printf("prove: parameter set kept resident on the device in %.0f ms (%.1f GiB)\n",
                now_ms() - u0, (double)cuzk_backend_resident_bytes(be) / 1073741824.0);
     }
-    for (unsigned rep = 0; want_prove && rep < a.repeat; rep++) {
+    if (a.workers > 1 &&
+        (s = ps_workers_run(&a, be, &p, &pd, rows, aux, domain, log_n, va, &opts, &ref, &have_ref,
+                            &mismatch)) != CUZK_OK)
+        goto fail;
+    for (unsigned rep = 0; want_prove && a.workers == 1 && rep < a.repeat; rep++) {
         cuzk_prove_timings t = {0};
         if ((s = cuzk_groth16_prove(&got, &p, &pd, be, &opts, &t)) != CUZK_OK)
             goto fail;
-        print_prove(&a, cuzk_backend_name(be), rep, &t, log_n);
+        ps_print_prove(&a, cuzk_backend_name(be), rep, &t, log_n);
         if (!have_ref) {
             ref = got;
             have_ref = true;
@@ -353,7 +366,7 @@ int cmd_porep_shape(int argc, char **argv)
         }
         ps_res_bases_free(&rb);
     }
-    if (a.compare || a.repeat > 1 || (want_prove && want_res))
+    if (a.compare || a.repeat > 1 || a.workers > 1 || (want_prove && want_res))
         printf("proofs (same inputs, same r and s): %s\n", mismatch ? "DIFFER" : "all equal");
     if (abc_pool) {
         cuzk_host_pool_stats hs;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* cuzk-bench porep-shape (cmd_porep_shape.c): the pieces shared by its three files —
- * porep_shape_gen.c (synthetic parameters and witness of the PoRep shape) and
- * porep_shape_resident.c (the SRS-resident CUDA partition). */
+/* cuzk-bench porep-shape (cmd_porep_shape.c): the pieces shared by its four files —
+ * porep_shape_gen.c (synthetic parameters and witness of the PoRep shape),
+ * porep_shape_workers.c (concurrent prover workers) and porep_shape_resident.c (the
+ * SRS-resident CUDA partition). */
 #ifndef CUZK_BENCH_POREP_SHAPE_H
 #define CUZK_BENCH_POREP_SHAPE_H
 
@@ -20,6 +21,7 @@
 
 typedef struct {
     unsigned log_domain, inputs, threads, repeat;
+    unsigned workers; /* prove mode: concurrent prover threads, a backend each (1: none) */
     size_t rows, aux;
     double a_density, b_density, binary_frac;
     int log_scale; /* scale = 2^log_scale, log_scale <= 0 */
@@ -50,6 +52,20 @@ void ps_params_free(cuzk_groth16_params *p, bool pinned);
 /* The fixed r, s of --compare runs (derived from the seed). */
 void ps_fixed_rs(const ps_args *a, cuzk_fr_t *r, cuzk_fr_t *s);
 bool ps_proof_eq(const cuzk_groth16_proof *x, const cuzk_groth16_proof *y);
+
+/* One prove's phase line (or JSON object), as cmd_porep_shape.c prints it. */
+void ps_print_prove(const ps_args *a, const char *backend, unsigned rep,
+                    const cuzk_prove_timings *t, unsigned log_n);
+
+/* ---- concurrent prover workers (porep_shape_workers.c) -------------------------------------- */
+
+/* a->workers threads prove a->repeat rounds, one partition each per round; |be0| is worker 0's
+ * backend and |pd0| its witness (remade after each round). */
+cuzk_status ps_workers_run(const ps_args *a, struct cuzk_backend *be0,
+                           const cuzk_groth16_params *p, cuzk_prover_data *pd0, size_t rows,
+                           size_t aux, size_t domain, unsigned log_n, const cuzk_vec_alloc *va,
+                           const cuzk_prove_opts *opts, cuzk_groth16_proof *ref, bool *have_ref,
+                           bool *mismatch);
 
 /* ---- the resident partition (porep_shape_resident.c) ---------------------------------------- */
 

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * Device copies of parameter arrays, shared by the backends of one device: the engine's prover
+ * workers on a GPU (engine.prover_workers, Curio's gpu_workers_per_device = 2) each have a
+ * backend, and a 32 GiB PoRep set (~48 GB of points) held once per worker would not leave an
+ * 80 GB card room for a second copy, nor a 141 GB one room for the H MSM's buffers. Keyed by
+ * device, host address, count and group; reference-counted by the backends that keep it.
+ */
+#include "backend/resident.h"
+#include "cuzk/alloc.h"
+
+#include <pthread.h>
+
+struct cuzk_shared_bases {
+    int device;
+    const void *host;
+    size_t n;
+    bool g2;
+    cuzk_gpu_bases *dev; /* NULL while its first holder uploads it */
+    unsigned refs;
+    cuzk_shared_bases *next;
+};
+
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_cv = PTHREAD_COND_INITIALIZER; /* an upload ended */
+static cuzk_shared_bases *g_head;
+
+static cuzk_shared_bases *find(int device, const void *host, size_t n, bool g2)
+{
+    for (cuzk_shared_bases *e = g_head; e; e = e->next)
+        if (e->device == device && e->host == host && e->n == n && e->g2 == g2)
+            return e;
+    return NULL;
+}
+
+static void unlink_entry(cuzk_shared_bases *e)
+{
+    for (cuzk_shared_bases **p = &g_head; *p; p = &(*p)->next)
+        if (*p == e) {
+            *p = e->next;
+            return;
+        }
+}
+
+cuzk_status cuzk__resident_acquire(cuzk_shared_bases **out, int device, const void *host, size_t n,
+                                   bool g2)
+{
+    *out = NULL;
+    pthread_mutex_lock(&g_mu);
+    cuzk_shared_bases *e;
+    while ((e = find(device, host, n, g2)) && !e->dev)
+        pthread_cond_wait(&g_cv, &g_mu);
+    if (e) {
+        e->refs++;
+        pthread_mutex_unlock(&g_mu);
+        *out = e;
+        return CUZK_OK;
+    }
+    e = cuzk_alloc(sizeof *e);
+    if (!e) {
+        pthread_mutex_unlock(&g_mu);
+        return cuzk_fail(CUZK_ERR_NOMEM, "keep_resident: cannot allocate a table entry");
+    }
+    *e = (cuzk_shared_bases){device, host, n, g2, NULL, 1, g_head};
+    g_head = e;
+    pthread_mutex_unlock(&g_mu);
+    /* The upload runs unlocked: it takes seconds for a PoRep set and other arrays go on. */
+    cuzk_gpu_bases *dev = NULL;
+    cuzk_status s = g2 ? cuzk_gpu_bases_upload_g2(&dev, device, host, n)
+                       : cuzk_gpu_bases_upload_g1(&dev, device, host, n);
+    pthread_mutex_lock(&g_mu);
+    if (s == CUZK_OK)
+        e->dev = dev;
+    else
+        unlink_entry(e); /* waiters find nothing and try the upload themselves */
+    pthread_cond_broadcast(&g_cv);
+    pthread_mutex_unlock(&g_mu);
+    if (s != CUZK_OK) {
+        cuzk_free(e);
+        return s;
+    }
+    *out = e;
+    return CUZK_OK;
+}
+
+void cuzk__resident_release(cuzk_shared_bases *sb)
+{
+    if (!sb)
+        return;
+    pthread_mutex_lock(&g_mu);
+    bool last = --sb->refs == 0;
+    if (last)
+        unlink_entry(sb);
+    pthread_mutex_unlock(&g_mu);
+    if (last) {
+        cuzk_gpu_bases_free(sb->dev);
+        cuzk_free(sb);
+    }
+}
+
+const cuzk_gpu_bases *cuzk__resident_bases(const cuzk_shared_bases *sb)
+{
+    return sb->dev;
+}
+
+size_t cuzk__resident_copies(uint64_t *bytes)
+{
+    size_t k = 0;
+    uint64_t b = 0;
+    pthread_mutex_lock(&g_mu);
+    for (const cuzk_shared_bases *e = g_head; e; e = e->next)
+        if (e->dev) {
+            k++;
+            b += (uint64_t)e->n * (e->g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
+        }
+    pthread_mutex_unlock(&g_mu);
+    if (bytes)
+        *bytes = b;
+    return k;
+}

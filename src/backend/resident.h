@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* Device copies of parameter arrays shared by every backend of a device (resident.c). */
+#ifndef CUZK_BACKEND_RESIDENT_H
+#define CUZK_BACKEND_RESIDENT_H
+
+#include "cuzk/status.h"
+#include "gpu/gpu_msm.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct cuzk_shared_bases cuzk_shared_bases;
+
+/* A reference to the device copy of host array |host| (|n| points of G1 or G2) on |device|:
+ * the copy another backend holds, or a new upload. Two callers asking for the same array at
+ * once upload it once (the second waits for the first); a failed upload leaves nothing. */
+cuzk_status cuzk__resident_acquire(cuzk_shared_bases **out, int device, const void *host, size_t n,
+                                   bool g2);
+/* Drops one reference; the last frees the device copy. The caller's calls over it are done. */
+void cuzk__resident_release(cuzk_shared_bases *sb);
+const cuzk_gpu_bases *cuzk__resident_bases(const cuzk_shared_bases *sb);
+/* Device copies the process holds, and their bytes (tests, status). */
+size_t cuzk__resident_copies(uint64_t *bytes);
+
+#endif
