@@ -227,12 +227,11 @@ extern "C" cuzk_status cuzk_gpu_msm_g1_host_idx(int device, cuzk_g1_jac_t *out,
  * before). The caller holds dev.mu. */
 static fr_dev *g1_fused_h(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, const cuzk_domain *d,
                           const cuzk_fr_t *a, const cuzk_fr_t *bv, const cuzk_fr_t *c, size_t rows,
-                          cuzk_gpu_timing *h_timing, bool *staged = nullptr)
+                          cuzk_gpu_timing *h_timing)
 {
     cuzk_gpu_call_pins pins(dev.stream, dev.copy);
     fr_dev *h = nullptr;
-    cuzk_gpu_retry_trimmed_(
-        dev, [&] { h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, bv, c, rows, staged); });
+    cuzk_gpu_retry_trimmed_(dev, [&] { h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, bv, c, rows); });
     tm.mark(3);
     pins.release_async(dev.id, dev.copy);
     CUZK_CUDA(cudaEventSynchronize(dev.ev[3]));
@@ -266,18 +265,10 @@ extern "C" cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk
     cuzk_g1_jac_t r;
     cuzk_status s = cuzk_gpu_guard_("gpu h msm g1", [&] {
         cuzk_gpu_device &dev = cuzk_gpu_device_get_(b->device);
-        /* Another partition on the lane: this one's a and b go up under its kernels. */
-        std::unique_lock<std::mutex> lock(dev.mu, std::try_to_lock), staging;
-        bool staged = false;
-        if (!lock.owns_lock()) {
-            staged = cuzk_gpu_h_stage_(dev, staging, d, a, bv, c, rows);
-            lock.lock();
-        }
+        std::lock_guard<std::mutex> lock(dev.mu);
         cuzk_gpu_device_enter_(dev);
         cuzk_gpu_timer tm(dev);
-        fr_dev *h = g1_fused_h(dev, tm, d, a, bv, c, rows, h_timing, &staged);
-        if (staging.owns_lock())
-            staging.unlock();
+        fr_dev *h = g1_fused_h(dev, tm, d, a, bv, c, rows, h_timing);
         /* h never leaves the device: it is the MSM's scalar vector (same limb layout). */
         tm.mark(0);
         tm.mark(1);
