@@ -19,7 +19,7 @@ cuzk_status cuzk__resident_acquire(cuzk_shared_bases **out, int device, const vo
 /* Drops one reference; the last frees the device copy. The caller's calls over it are done. */
 void cuzk__resident_release(cuzk_shared_bases *sb);
 const cuzk_gpu_bases *cuzk__resident_bases(const cuzk_shared_bases *sb);
-/* Device copies the process holds, and their bytes (tests, status). */
+/* Device copies the process holds, and their bytes (tests, cuzk-bench porep-shape). */
 size_t cuzk__resident_copies(uint64_t *bytes);
 
 #endif
