@@ -88,8 +88,8 @@ for line in open(log):
 print("  mean ms per partition: " + "  ".join(f"{k} {sums[k] / cnt[k]:.1f}" for k in cnt))
 PY
     "$BIN/cuzk-bench" status --addr "$addr" | grep -iE "gpu|cuda" | head -8
-    # A worker whose parameter set could not stay on the device says so once.
-    grep -E "not kept on the device|rror" "$T/daemon.log" | head -5
+    # The set kept on the device at load, and a worker whose set could not stay there.
+    grep -E "kept on the device|rror" "$T/daemon.log" | head -5
     "$BIN/cuzk-bench" metrics --addr "$addr" | grep -E "^cuzk_abc_pool" || true
     kill -TERM "$DPID"
     wait "$DPID" && echo "daemon exited 0" || { echo "daemon exit status $?"; return 1; }
