@@ -351,12 +351,11 @@ static inline cudaError_t gm_chunk_gather(uint8_t *dst, const uint8_t *d_src,
     if (e != cudaSuccess)
         return e;
     k_gm_gather_selected<<<2 * (unsigned)sms, 256, 0, st>>>(
-        reinterpret_cast<uint64_t *>(dst), reinterpret_cast<const uint64_t *>(d_src), d_bitmap,
-        cnt, (unsigned)(aff_bytes / 8));
+        reinterpret_cast<uint64_t *>(dst), reinterpret_cast<const uint64_t *>(d_src), d_bitmap, cnt,
+        (unsigned)(aff_bytes / 8));
     e = cudaGetLastError();
     return e == cudaSuccess ? cudaStreamSynchronize(st) : e;
 }
-
 
 /* The batch addition over |n| host bases and a host bitmap in chunks of |m| points (m a
  * multiple of 64, so every chunk but the last has whole bitmap words). */
@@ -486,12 +485,11 @@ static void gm_msm_call(int device, typename G::host_jac *out, const uint8_t *d_
 }
 
 template <class G>
-static void gm_msm_idx_call(int device, typename G::host_jac *out, const uint8_t *d_bases,
-                            const uint32_t *idx, const cuzk_fr_t *scalars, size_t m,
-                            cuzk_gpu_timing *timing,
-                            void (*combine)(typename G::host_jac *, const uint64_t *,
-                                            const gm_plan *),
-                            const gm_pre *pre = NULL)
+static void
+gm_msm_idx_call(int device, typename G::host_jac *out, const uint8_t *d_bases, const uint32_t *idx,
+                const cuzk_fr_t *scalars, size_t m, cuzk_gpu_timing *timing,
+                void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *),
+                const gm_pre *pre = NULL)
 {
     gm_lane_call(device, [&](cuzk_gpu_device &dev) {
         gm_msm_idx_call_on<G>(dev, out, d_bases, idx, scalars, m, timing, combine, pre);
@@ -574,12 +572,11 @@ static void gm_msm_host_idx_call(int device, typename G::host_jac *out, const ui
 
 /* The body of cuzk_gpu_msm_gX_host_idx. */
 template <class G>
-static cuzk_status gm_host_idx_entry(const char *what, int device, typename G::host_jac *out,
-                                     const void *bases, size_t n, const uint32_t *idx,
-                                     const cuzk_fr_t *scalars, size_t m, cuzk_gpu_timing *timing,
-                                     void (*set_inf)(typename G::host_jac *),
-                                     void (*combine)(typename G::host_jac *, const uint64_t *,
-                                                     const gm_plan *))
+static cuzk_status
+gm_host_idx_entry(const char *what, int device, typename G::host_jac *out, const void *bases,
+                  size_t n, const uint32_t *idx, const cuzk_fr_t *scalars, size_t m,
+                  cuzk_gpu_timing *timing, void (*set_inf)(typename G::host_jac *),
+                  void (*combine)(typename G::host_jac *, const uint64_t *, const gm_plan *))
 {
     if (!out || (n && !bases) || (m && (!idx || !scalars)) || m >= GM_MAX_N)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s: NULL argument or %zu pairs", what, m);

@@ -272,8 +272,7 @@ int cmd_porep_shape(int argc, char **argv)
     cuzk_vec_alloc abc_va, *va = NULL;
     if (!a.no_abc_pool &&
         cuzk_host_pool_create(&abc_pool, 4 * (uint64_t)domain * 32 * a.workers,
-                              CUZK_HOST_POOL_MIN_BYTES,
-                              cuzk_backend_device(be) >= 0) == CUZK_OK) {
+                              CUZK_HOST_POOL_MIN_BYTES, cuzk_backend_device(be) >= 0) == CUZK_OK) {
         abc_va = cuzk_host_pool_allocator(abc_pool);
         va = &abc_va;
     }
@@ -315,9 +314,8 @@ int cmd_porep_shape(int argc, char **argv)
         printf("prove: parameter set kept resident on the device in %.0f ms (%.1f GiB)\n",
                now_ms() - u0, (double)cuzk_backend_resident_bytes(be) / 1073741824.0);
     }
-    if (a.workers > 1 &&
-        (s = ps_workers_run(&a, be, &p, &pd, rows, aux, domain, log_n, va, &opts, &ref, &have_ref,
-                            &mismatch)) != CUZK_OK)
+    if (a.workers > 1 && (s = ps_workers_run(&a, be, &p, &pd, rows, aux, domain, log_n, va, &opts,
+                                             &ref, &have_ref, &mismatch)) != CUZK_OK)
         goto fail;
     for (unsigned rep = 0; want_prove && a.workers == 1 && rep < a.repeat; rep++) {
         cuzk_prove_timings t = {0};

@@ -43,9 +43,8 @@ static void *worker_run(void *arg)
 
 cuzk_status ps_workers_run(const ps_args *a, cuzk_backend *be0, const cuzk_groth16_params *p,
                            cuzk_prover_data *pd0, size_t rows, size_t aux, size_t domain,
-                           unsigned log_n, const cuzk_vec_alloc *va,
-                           const cuzk_prove_opts *opts, cuzk_groth16_proof *ref, bool *have_ref,
-                           bool *mismatch)
+                           unsigned log_n, const cuzk_vec_alloc *va, const cuzk_prove_opts *opts,
+                           cuzk_groth16_proof *ref, bool *have_ref, bool *mismatch)
 {
     const unsigned W = a->workers;
     ps_worker *w = cuzk_calloc_array(W, sizeof *w);
