@@ -172,6 +172,9 @@ struct cuzk_engine {
 };
 
 /* engine.c */
+/* The smallest snarkjs domain a GPU worker proves on its device (env CUZK_ZKEY_GPU_MIN_LOG,
+ * default CUZK_SNARKJS_GPU_MIN_LOG; pipeline.c). */
+uint32_t cuzk__zkey_gpu_min_domain(void);
 double cuzk__engine_now_ms(void);
 /* pthread_cond_timedwait for at most |ms| milliseconds (waits that poll a condition no one
  * signals, such as an idle time running out). */

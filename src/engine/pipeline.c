@@ -52,7 +52,7 @@ void cuzk__item_discard_locked(cuzk_engine *e, item *it)
 }
 
 /* CUZK_SNARKJS_GPU_MIN_LOG, or env CUZK_ZKEY_GPU_MIN_LOG (0 .. 28). */
-static uint32_t zkey_gpu_min_domain(void)
+uint32_t cuzk__zkey_gpu_min_domain(void)
 {
     const char *e = getenv("CUZK_ZKEY_GPU_MIN_LOG");
     char *end = NULL;
@@ -293,7 +293,7 @@ void *cuzk__prover_main(void *arg)
              * with the key's points held there like a HOT parameter set (dropped with the HOT
              * tier, srs.c); smaller keys on its CPU pool. */
             bool dev = w->be && cuzk_backend_device(w->be) >= 0 &&
-                       c->zkey->domain_size >= zkey_gpu_min_domain();
+                       c->zkey->domain_size >= cuzk__zkey_gpu_min_domain();
             if (fr && dev && cuzk_snarkjs_zkey_keep_resident(w->be, c->zkey) != CUZK_OK &&
                 !w->said_vram) {
                 w->said_vram = true;

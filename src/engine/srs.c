@@ -546,14 +546,18 @@ static cuzk_status decode(cuzk_engine *e, srs_entry *c, cuzk_groth16_params **pp
  * use, and takes a reference. |already| (may be NULL): it was HOT before. On failure the entry
  * goes back to COLD and the message names the file and the problem.
  */
-/* A parameter set that has just become HOT on a CUDA engine goes to its GPU workers' devices now
- * (one copy per device, shared by its workers: src/backend/resident.c), so that the first
- * partition does not wait for the upload (~10-14 s for a 32 GiB PoRep set on an H200). A device
- * that cannot hold it is left alone: its workers stream the points and say so at their first
- * proof. The entry is busy, so nothing can drop the set meanwhile. */
-static void device_warm(cuzk_engine *e, const srs_entry *c, const cuzk_groth16_params *p)
+/* A parameter set (or a snarkjs key the GPU workers prove on their devices) that has just become
+ * HOT on a CUDA engine goes to its GPU workers' devices now (one copy per device, shared by its
+ * workers: src/backend/resident.c), so that the first partition does not wait for the upload
+ * (~10-14 s for a 32 GiB PoRep set on an H200). A device that cannot hold it is left alone: its
+ * workers send the points per proof and say so at their first. The entry is busy, so nothing
+ * can drop the set meanwhile. */
+static void device_warm(cuzk_engine *e, const srs_entry *c, const cuzk_groth16_params *p,
+                        const cuzk_snarkjs_zkey *zk)
 {
-    if (!p || e->kind != CUZK_BACKEND_CUDA)
+    if (zk && zk->domain_size < cuzk__zkey_gpu_min_domain())
+        zk = NULL; /* proved on the workers' CPU pools */
+    if ((!p && !zk) || e->kind != CUZK_BACKEND_CUDA)
         return;
     double t0 = cuzk__engine_now_ms();
     unsigned kept = 0, workers = 0;
@@ -562,7 +566,8 @@ static void device_warm(cuzk_engine *e, const srs_entry *c, const cuzk_groth16_p
         if (!be || cuzk_backend_device(be) < 0)
             continue;
         workers++;
-        kept += cuzk_groth16_params_keep_resident(be, p) == CUZK_OK;
+        kept += (p ? cuzk_groth16_params_keep_resident(be, p)
+                   : cuzk_snarkjs_zkey_keep_resident(be, zk)) == CUZK_OK;
     }
     if (workers)
         fprintf(stderr,
@@ -636,7 +641,7 @@ static cuzk_status srs_ensure(cuzk_engine *e, srs_entry *c, bool hot, bool job, 
             if (s == CUZK_OK)
                 s = decode(e, c, &p, &zk, &w);
             if (s == CUZK_OK)
-                device_warm(e, c, p);
+                device_warm(e, c, p, zk);
         }
         pthread_mutex_lock(&e->mu);
         c->busy = false;
