@@ -264,7 +264,8 @@ typedef struct {
     char current_kind[32];
     uint32_t current_partition;
     double busy_secs;       /* since it took the current partition */
-    uint64_t scratch_bytes; /* its backend's scratch (L/A/B split) after its last proof */
+    uint64_t scratch_bytes; /* its backend's scratch (L/A/B split): reserved while idle for
+                               the HOT sets, or grown by its last proof */
 } cuzk_engine_worker_status;
 
 /* Where a partition of a job is (Curio's pipeline states, plus CANCELLED). */

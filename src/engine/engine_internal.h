@@ -9,7 +9,7 @@
  * with the mutex released; an SRS entry being loaded is marked |busy| so that others wait on
  * srs_cv instead of loading it twice. Condition variables:
  *   work_cv   synthesis workers: a partition became schedulable, or stop;
- *   queue_cv  prover workers: an item entered the queue, or stop;
+ *   queue_cv  prover workers: an item entered the queue, a HOT set raised the scratch, or stop;
  *   space_cv  synthesis workers: queue space, budget released, or a job finished;
  *   srs_cv    an SRS load finished, an entry became idle;
  *   done_cv   awaiters and shutdown: a job finished.
@@ -118,8 +118,10 @@ typedef struct {
     job *current;
     uint32_t current_part;
     double t_busy;    /* when it took the current partition */
-    uint64_t scratch_held; /* its backend's scratch after its last proof (e->mu) */
-    bool said_vram;   /* warned once that a parameter set did not fit on the device */
+    uint64_t scratch_held; /* its backend's scratch after its last proof or reservation (e->mu) */
+    uint64_t scratch_have[CUZK_BACKEND_SCRATCH_SLOTS]; /* reserved while idle (pipeline.c) */
+    bool said_vram;    /* warned once that a parameter set did not fit on the device */
+    bool said_scratch; /* warned once that the idle reservation failed */
 } prover_worker;
 
 #define ENGINE_HIST_BUCKETS 18

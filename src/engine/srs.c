@@ -236,6 +236,8 @@ static uint64_t scratch_growth(const cuzk_engine *e, const srs_entry *c)
 
 static void scratch_charge_locked(cuzk_engine *e, const srs_entry *c)
 {
+    if (scratch_growth(e, c))
+        pthread_cond_broadcast(&e->queue_cv); /* idle prover workers reserve it (pipeline.c) */
     e->scratch_in_use += scratch_growth(e, c);
     for (unsigned i = 0; i < CUZK_BACKEND_SCRATCH_SLOTS; i++)
         if (c->scratch[i] > e->scratch_max[i])
@@ -566,7 +568,9 @@ static void device_warm(cuzk_engine *e, const srs_entry *c, const cuzk_groth16_p
         if (!be || cuzk_backend_device(be) < 0)
             continue;
         workers++;
-        kept += (p ? cuzk_groth16_params_keep_resident(be, p)
+        /* Device copies only: the worker may be proving on |be| now, so its scratch is left to
+         * the keep_resident of its first proof of this set (pipeline.c). */
+        kept += (p ? cuzk__groth16_params_keep_arrays(be, p)
                    : cuzk_snarkjs_zkey_keep_resident(be, zk)) == CUZK_OK;
     }
     if (workers)

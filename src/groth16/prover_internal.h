@@ -12,6 +12,10 @@
  * backend: ~14.8 GB for a 32 GiB PoRep partition, seconds to allocate), so that the first proof
  * does not pay for it. */
 cuzk_status cuzk__prover_reserve(cuzk_backend *be, const cuzk_groth16_params *p);
+/* cuzk_groth16_params_keep_resident without the scratch reservation: the device copies only,
+ * so that another thread than the one proving on |be| may call it (the engine's load,
+ * src/engine/srs.c), since the scratch slots may be in use by a proof. */
+cuzk_status cuzk__groth16_params_keep_arrays(cuzk_backend *be, const cuzk_groth16_params *p);
 
 /* The bytes the prover's L/A/B split asks of each backend scratch slot for a parameter set whose
  * L, A and B_G1 queries hold n_l, n_a and n_b_g1 points, on a device backend or the CPU (0: slot

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-cuzk_status cuzk_groth16_params_keep_resident(cuzk_backend *be, const cuzk_groth16_params *p)
+cuzk_status cuzk__groth16_params_keep_arrays(cuzk_backend *be, const cuzk_groth16_params *p)
 {
     const void *arr[5] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
     size_t n[5] = {p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
@@ -21,6 +21,14 @@ cuzk_status cuzk_groth16_params_keep_resident(cuzk_backend *be, const cuzk_groth
             return s;
         }
     }
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_groth16_params_keep_resident(cuzk_backend *be, const cuzk_groth16_params *p)
+{
+    cuzk_status s = cuzk__groth16_params_keep_arrays(be, p);
+    if (s != CUZK_OK)
+        return s;
     /* The prover's pinned scratch too, now rather than in the first proof. Short of host
      * memory the proofs will say so themselves. */
     if (cuzk_backend_device(be) >= 0 && cuzk__prover_reserve(be, p) != CUZK_OK)

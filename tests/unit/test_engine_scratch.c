@@ -148,3 +148,45 @@ CUZK_TEST(engine_scratch_growth_evicts)
               (unsigned long long)(cuzk_alloc_live_bytes() - live0));
     eng_rm_rf(dir);
 }
+
+/* An idle prover worker reserves the scratch a HOT set charges it for before any partition
+ * (the first proof does not pay for the allocation): after a preload, with no job, every
+ * worker's scratch reaches the set's per-worker figure within a few seconds, and the charge
+ * is what it was. */
+CUZK_TEST(engine_scratch_reserved_idle)
+{
+    char *dir = eng_tmpdir();
+    cuzk_engine_config c;
+    eng_config(&c, dir);
+    c.prover_workers = 3;
+    cuzk_engine *e = eng_create(&c);
+    eng_add(e, "ri", ENG_SMALL, NULL);
+    bool already;
+    uint64_t ms;
+    CHECK_MSG(cuzk_engine_preload(e, "ri", &already, &ms) == CUZK_OK, "%s", cuzk_last_error());
+    uint64_t per = 0, charged = 0;
+    size_t ready = 0, workers = 0;
+    for (int tries = 0; tries < 500; tries++) {
+        cuzk_engine_status st;
+        CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+        per = srs_of(&st, "ri")->scratch_bytes;
+        charged = st.memory_scratch;
+        workers = st.n_workers;
+        ready = 0;
+        for (size_t i = 0; i < st.n_workers; i++) {
+            CHECK(st.workers[i].scratch_bytes <= per);
+            ready += st.workers[i].scratch_bytes == per;
+        }
+        CHECK(st.completed == 0 && st.memory_in_flight == 0);
+        cuzk_engine_status_clear(&st);
+        if (per && ready == workers)
+            break;
+        usleep(10000);
+    }
+    printf("# %zu of %zu workers hold %llu bytes of scratch; %llu charged\n", ready, workers,
+           (unsigned long long)per, (unsigned long long)charged);
+    CHECK(workers == 3 && per > 0 && ready == workers);
+    CHECK(charged == 3 * per);
+    cuzk_engine_destroy(e);
+    eng_rm_rf(dir);
+}
