@@ -543,11 +543,6 @@ static cuzk_status decode(cuzk_engine *e, srs_entry *c, cuzk_groth16_params **pp
     return CUZK_OK;
 }
 
-/*
- * Brings |c| to HOT (|hot|) or at least WARM. |job|: waits for pinned space held by entries in
- * use, and takes a reference. |already| (may be NULL): it was HOT before. On failure the entry
- * goes back to COLD and the message names the file and the problem.
- */
 /* A parameter set (or a snarkjs key the GPU workers prove on their devices) that has just become
  * HOT on a CUDA engine goes to its GPU workers' devices now (one copy per device, shared by its
  * workers: src/backend/resident.c), so that the first partition does not wait for the upload
@@ -568,8 +563,8 @@ static void device_warm(cuzk_engine *e, const srs_entry *c, const cuzk_groth16_p
         if (!be || cuzk_backend_device(be) < 0)
             continue;
         workers++;
-        /* Device copies only: the worker may be proving on |be| now, so its scratch is left to
-         * the keep_resident of its first proof of this set (pipeline.c). */
+        /* Device copies only: the worker may be proving on |be| now, and its scratch is its own
+         * to reserve (pipeline.c). */
         kept += (p ? cuzk__groth16_params_keep_arrays(be, p)
                    : cuzk_snarkjs_zkey_keep_resident(be, zk)) == CUZK_OK;
     }
@@ -580,6 +575,11 @@ static void device_warm(cuzk_engine *e, const srs_entry *c, const cuzk_groth16_p
                 c->id, kept, workers, cuzk__engine_now_ms() - t0);
 }
 
+/*
+ * Brings |c| to HOT (|hot|) or at least WARM. |job|: waits for pinned space held by entries in
+ * use, and takes a reference. |already| (may be NULL): it was HOT before. On failure the entry
+ * goes back to COLD and the message names the file and the problem.
+ */
 static cuzk_status srs_ensure(cuzk_engine *e, srs_entry *c, bool hot, bool job, bool *already)
 {
     pthread_mutex_lock(&e->mu);
