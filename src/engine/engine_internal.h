@@ -119,7 +119,7 @@ typedef struct {
     uint32_t current_part;
     double t_busy;    /* when it took the current partition */
     uint64_t scratch_held; /* its backend's scratch after its last proof or reservation (e->mu) */
-    uint64_t scratch_have[CUZK_BACKEND_SCRATCH_SLOTS]; /* reserved while idle (pipeline.c) */
+    uint64_t scratch_have[CUZK_BACKEND_SCRATCH_SLOTS]; /* reserved while idle (warm.c) */
     bool said_vram;    /* warned once that a parameter set did not fit on the device */
     bool said_scratch; /* warned once that the idle reservation failed */
 } prover_worker;
@@ -177,6 +177,13 @@ struct cuzk_engine {
 /* The smallest snarkjs domain a GPU worker proves on its device (env CUZK_ZKEY_GPU_MIN_LOG,
  * default CUZK_SNARKJS_GPU_MIN_LOG; pipeline.c). */
 uint32_t cuzk__zkey_gpu_min_domain(void);
+/* warm.c: a set that has just become HOT (|p| or |zk|) goes to the GPU workers' devices (called
+ * by srs.c with the entry busy, e->mu not held); an idle worker reserves the scratch the HOT
+ * sets charge it for (called with e->mu held, which it drops while allocating; true when it
+ * did something). */
+void cuzk__device_warm(cuzk_engine *e, const srs_entry *c, const cuzk_groth16_params *p,
+                       const cuzk_snarkjs_zkey *zk);
+bool cuzk__scratch_reserve_locked(cuzk_engine *e, prover_worker *w);
 double cuzk__engine_now_ms(void);
 /* pthread_cond_timedwait for at most |ms| milliseconds (waits that poll a condition no one
  * signals, such as an idle time running out). */

@@ -230,36 +230,6 @@ typedef struct {
     double ms;
 } phase_ms;
 
-/* An idle worker takes the backend scratch the HOT sets charge it for (e->scratch_max, charged
- * when a set becomes HOT and never released) before a partition needs it: pinned host memory on
- * a GPU, ~14.8 GB and ~3 s for a 32 GiB PoRep set, which the first partition would otherwise
- * wait for. Called with e->mu held; drops it while allocating. True when it did something. */
-static bool scratch_reserve_locked(cuzk_engine *e, prover_worker *w)
-{
-    uint64_t want[CUZK_BACKEND_SCRATCH_SLOTS];
-    bool short_ = false;
-    for (unsigned i = 0; i < CUZK_BACKEND_SCRATCH_SLOTS; i++) {
-        want[i] = e->scratch_max[i];
-        short_ |= want[i] > w->scratch_have[i];
-    }
-    if (!w->be || !short_)
-        return false;
-    pthread_mutex_unlock(&e->mu);
-    for (unsigned i = 0; i < CUZK_BACKEND_SCRATCH_SLOTS; i++)
-        if (want[i] > w->scratch_have[i] && !cuzk_backend_scratch(w->be, i, want[i]) &&
-            !w->said_scratch) {
-            /* Not retried while idle: the proofs ask again and fail with this if it persists. */
-            w->said_scratch = true;
-            fprintf(stderr, "cuzk: prover %s: scratch not reserved ahead: %s\n", w->name,
-                    cuzk_last_error());
-        }
-    uint64_t held = cuzk_backend_scratch_bytes(w->be);
-    pthread_mutex_lock(&e->mu);
-    memcpy(w->scratch_have, want, sizeof want);
-    w->scratch_held = held;
-    return true;
-}
-
 void *cuzk__prover_main(void *arg)
 {
     prover_worker *w = arg;
@@ -269,7 +239,7 @@ void *cuzk__prover_main(void *arg)
         if (!e->q_head) {
             if (e->stopping)
                 break;
-            if (!scratch_reserve_locked(e, w))
+            if (!cuzk__scratch_reserve_locked(e, w))
                 pthread_cond_wait(&e->queue_cv, &e->mu);
             continue;
         }

@@ -236,9 +236,10 @@ static uint64_t scratch_growth(const cuzk_engine *e, const srs_entry *c)
 
 static void scratch_charge_locked(cuzk_engine *e, const srs_entry *c)
 {
-    if (scratch_growth(e, c))
-        pthread_cond_broadcast(&e->queue_cv); /* idle prover workers reserve it (pipeline.c) */
-    e->scratch_in_use += scratch_growth(e, c);
+    const uint64_t grow = scratch_growth(e, c);
+    if (grow)
+        pthread_cond_broadcast(&e->queue_cv); /* idle prover workers reserve it (warm.c) */
+    e->scratch_in_use += grow;
     for (unsigned i = 0; i < CUZK_BACKEND_SCRATCH_SLOTS; i++)
         if (c->scratch[i] > e->scratch_max[i])
             e->scratch_max[i] = c->scratch[i];
@@ -543,38 +544,6 @@ static cuzk_status decode(cuzk_engine *e, srs_entry *c, cuzk_groth16_params **pp
     return CUZK_OK;
 }
 
-/* A parameter set (or a snarkjs key the GPU workers prove on their devices) that has just become
- * HOT on a CUDA engine goes to its GPU workers' devices now (one copy per device, shared by its
- * workers: src/backend/resident.c), so that the first partition does not wait for the upload
- * (~10-14 s for a 32 GiB PoRep set on an H200). A device that cannot hold it is left alone: its
- * workers send the points per proof and say so at their first. The entry is busy, so nothing
- * can drop the set meanwhile. */
-static void device_warm(cuzk_engine *e, const srs_entry *c, const cuzk_groth16_params *p,
-                        const cuzk_snarkjs_zkey *zk)
-{
-    if (zk && zk->domain_size < cuzk__zkey_gpu_min_domain())
-        zk = NULL; /* proved on the workers' CPU pools */
-    if ((!p && !zk) || e->kind != CUZK_BACKEND_CUDA)
-        return;
-    double t0 = cuzk__engine_now_ms();
-    unsigned kept = 0, workers = 0;
-    for (unsigned i = 0; i < e->n_provers; i++) {
-        cuzk_backend *be = e->provers[i].be;
-        if (!be || cuzk_backend_device(be) < 0)
-            continue;
-        workers++;
-        /* Device copies only: the worker may be proving on |be| now, and its scratch is its own
-         * to reserve (pipeline.c). */
-        kept += (p ? cuzk__groth16_params_keep_arrays(be, p)
-                   : cuzk_snarkjs_zkey_keep_resident(be, zk)) == CUZK_OK;
-    }
-    if (workers)
-        fprintf(stderr,
-                "cuzk: circuit %s: parameter set kept on the device for %u of %u GPU prover "
-                "workers (%.0f ms)\n",
-                c->id, kept, workers, cuzk__engine_now_ms() - t0);
-}
-
 /*
  * Brings |c| to HOT (|hot|) or at least WARM. |job|: waits for pinned space held by entries in
  * use, and takes a reference. |already| (may be NULL): it was HOT before. On failure the entry
@@ -645,7 +614,7 @@ static cuzk_status srs_ensure(cuzk_engine *e, srs_entry *c, bool hot, bool job, 
             if (s == CUZK_OK)
                 s = decode(e, c, &p, &zk, &w);
             if (s == CUZK_OK)
-                device_warm(e, c, p, zk);
+                cuzk__device_warm(e, c, p, zk);
         }
         pthread_mutex_lock(&e->mu);
         c->busy = false;
