@@ -235,8 +235,12 @@ cuzk_gpu_device *cuzk_gpu_side_lane_(int device)
     return &side;
 }
 
+/* The lane of the call this thread is in, for its timing lines (a timeline of both lanes). */
+static thread_local int t_lane = 0;
+
 void cuzk_gpu_device_enter_(cuzk_gpu_device &dev)
 {
+    t_lane = dev.lane;
     CUZK_CUDA(cudaSetDevice(dev.id));
 }
 
@@ -285,11 +289,15 @@ extern "C" void cuzk_gpu_timing_line(const char *phase, double ms, int device,
 
 void cuzk_gpu_report_(const char *phase, const cuzk_gpu_timing &t, unsigned log_n)
 {
+    /* end_s (CLOCK_MONOTONIC) and lane place the call on a timeline: it began total_ms before. */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
     char extra[256];
     snprintf(extra, sizeof extra,
              ",\"backend\":\"cuda\",\"log_n\":%u,\"h2d_ms\":%.3f,\"compute_ms\":%.3f,"
-             "\"d2h_ms\":%.3f",
-             log_n, t.h2d_ms, t.compute_ms, t.d2h_ms);
+             "\"d2h_ms\":%.3f,\"lane\":%d,\"end_s\":%.6f",
+             log_n, t.h2d_ms, t.compute_ms, t.d2h_ms, t_lane,
+             (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
     cuzk_gpu_timing_line(phase, t.total_ms, t.device, extra);
 }
 
