@@ -289,6 +289,8 @@ extern "C" void cuzk_gpu_timing_line(const char *phase, double ms, int device,
 
 void cuzk_gpu_report_(const char *phase, const cuzk_gpu_timing &t, unsigned log_n)
 {
+    if (!timing_on()) /* every device call reports: nothing to format when no one reads it */
+        return;
     /* end_s (CLOCK_MONOTONIC) and lane place the call on a timeline: it began total_ms before. */
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
