@@ -108,6 +108,10 @@ struct cuzk_gpu_device {
     cuzk_gpu_domain_tables tabs[2]; /* per root family: the last domain used */
     int smem_configured = 0;        /* ntt.cu: dynamic shared memory limits raised */
     void *ballast = nullptr;        /* env CUZK_GPU_MEM_LIMIT: memory held back (shim.cu) */
+    /* Main lane: its call holds all the device memory it will use until it ends and leaves the
+     * rest to the side lane (a streamed MSM after its reservations, msm_stream.cuh), so a side
+     * call may start beside it on less free memory than otherwise (gm_side_admits). */
+    std::atomic<bool> settled{false};
 };
 
 /* The state of |device| (-1: default), created on first use (stream, events). Throws
@@ -126,25 +130,39 @@ void cuzk_gpu_device_enter_(cuzk_gpu_device &dev);
  * MSM's buffers), so that another phase can have the memory: the lane's own, and on the main
  * lane the side lane's MSM buffers too when no call holds them. The caller holds dev.mu. */
 void cuzk_gpu_trim_(cuzk_gpu_device &dev);
+/* On the main lane: waits for the side lane's call in progress, if any, to end and frees the
+ * side lane's MSM buffers; false (nothing waited for nor freed) on the side lane, or where the
+ * device has no side lane. The caller holds dev.mu and no side-lane mutex. */
+bool cuzk_gpu_drain_side_(cuzk_gpu_device &dev);
 
 /*
  * Runs |fn| (a call over host arrays only, so it can start again) and, when the device is out of
  * memory, once more after cuzk_gpu_trim_. On a device that holds only part of a partition's
  * working set (a 16-24 GB card at a 2^27 domain) the H step and the MSMs then take turns with
- * the memory instead of the later one falling back to the CPU. The caller holds dev.mu.
+ * the memory instead of the later one falling back to the CPU. On the main lane, out of memory
+ * again, a third time once the side lane's call has ended and its buffers are freed
+ * (cuzk_gpu_drain_side_): a side call admitted beside the previous partition's H MSM may still
+ * hold them when the next partition's H step starts. The caller holds dev.mu.
  */
 template <class Fn> void cuzk_gpu_retry_trimmed_(cuzk_gpu_device &dev, Fn &&fn)
 {
-    try {
-        fn();
-    } catch (const cuzk_gpu_error &e) {
-        if (e.status != CUZK_ERR_NOMEM)
-            throw;
+    auto quiesce = [&] {
         (void)cudaStreamSynchronize(dev.stream);
         (void)cudaStreamSynchronize(dev.copy);
         (void)cudaGetLastError();
-        cuzk_gpu_trim_(dev);
-        fn();
+    };
+    for (int attempt = 0;; attempt++) {
+        try {
+            fn();
+            return;
+        } catch (const cuzk_gpu_error &e) {
+            if (e.status != CUZK_ERR_NOMEM || attempt == 2)
+                throw;
+            quiesce();
+            if (attempt == 1 && !cuzk_gpu_drain_side_(dev))
+                throw;
+            cuzk_gpu_trim_(dev);
+        }
     }
 }
 

@@ -82,6 +82,13 @@ __global__ void __launch_bounds__(GM_TPB, GM_MIN_BLOCKS)
  * bitmap. Guarded by the lane's mutex; freed by cuzk__gpu_msm_release (cuzk_gpu_release). */
 struct gm_cache {
     cuzk_gpu_buf ws, bases, scalars, sel;
+    /* Set by a streamed MSM that reserved its largest chunk's buffers up front (gm_msm_stream):
+     * its plans then fit in ws as it is, so it allocates nothing while the side lane runs. */
+    bool hold = false;
+    size_t bytes() const
+    {
+        return ws.bytes + bases.bytes + scalars.bytes + sel.bytes;
+    }
 };
 gm_cache &gm_cache_of(const cuzk_gpu_device &dev);
 
@@ -216,14 +223,14 @@ static inline size_t gm_sort_bytes(size_t n, unsigned bits)
     return bytes;
 }
 
-/* Device memory the call may use: what is free now plus the cache it may reuse, less 512 MiB. */
+/* Device memory the call may use: the cache it may reuse plus what is free now less 512 MiB (the
+ * margin is for new allocations; the cache is already allocated). */
 static inline size_t gm_budget(const gm_cache &c)
 {
     size_t fr = 0, tot = 0;
     CUZK_CUDA(cudaMemGetInfo(&fr, &tot));
-    size_t have = fr + c.ws.bytes;
     size_t margin = (size_t)512 << 20;
-    return have > margin ? have - margin : 0;
+    return c.ws.bytes + (fr > margin ? fr - margin : 0);
 }
 
 /* Workspace of an MSM with plan |p| (the allocations of gm_msm_windows, each 256-aligned). */
@@ -232,6 +239,15 @@ template <class G> static size_t gm_msm_ws_bytes(const gm_plan *p, size_t n, siz
     typedef typename gm_pt<typename G::F>::X X;
     return gm_pass_bytes<G>(p, n, p->group) + p->nwin * (sizeof(X) + 4 * G::F::LIMBS * 8) + sortb +
            20 * 256;
+}
+
+/* gm_plan_make for |n| entries whose whole workspace (gm_msm_ws_bytes) stays within |cap|
+ * where one window per pass does. */
+template <class G> static void gm_plan_fit(gm_plan *p, size_t n, size_t cap)
+{
+    gm_plan_make<G>(p, n, cap);
+    while (p->group > 1 && gm_msm_ws_bytes<G>(p, n, gm_sort_bytes(n, p->c)) > cap)
+        p->group--;
 }
 
 template <class G> static const char *gm_phase()
@@ -273,14 +289,28 @@ struct gm_nonzero {
 
 /* Selects the non-zero scalars of the |n| on the device (into cc.sel); returns their count and
  * sets *|idx| to the index list. Synchronises the stream (the plan needs the count). */
+static inline size_t gm_select_tmp(size_t n)
+{
+    thrust::counting_iterator<uint32_t> first(0);
+    gm_nonzero pred = {NULL};
+    size_t tmp = 0;
+    CUZK_CUDA(cub::DeviceSelect::If(NULL, tmp, first, (uint32_t *)NULL, (uint32_t *)NULL, (int)n,
+                                    pred));
+    return tmp;
+}
+
+/* Bytes of cc.sel that gm_select_nonzero uses for |n| scalars. */
+static inline size_t gm_select_bytes(size_t n)
+{
+    return ((n * 4 + 255) & ~(size_t)255) + 256 + gm_select_tmp(n);
+}
+
 static inline size_t gm_select_nonzero(gm_cache &cc, cudaStream_t st, const uint64_t *d_scalars,
                                        size_t n, const uint32_t **idx)
 {
     thrust::counting_iterator<uint32_t> first(0);
     gm_nonzero pred = {d_scalars};
-    size_t tmp = 0;
-    CUZK_CUDA(cub::DeviceSelect::If(NULL, tmp, first, (uint32_t *)NULL, (uint32_t *)NULL, (int)n,
-                                    pred, st));
+    size_t tmp = gm_select_tmp(n);
     size_t off = (n * 4 + 255) & ~(size_t)255;
     cc.sel.reserve(off + 256 + tmp);
     uint32_t *out = cc.sel.as<uint32_t>(), *cnt = (uint32_t *)(cc.sel.as<uint8_t>() + off);
@@ -327,6 +357,8 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
     if (pre) {
         gm_plan_merged<G>(&p, pre->c);
         ne = (size_t)pre->nw * m;
+    } else if (cc.hold) {
+        gm_plan_fit<G>(&p, m, cc.ws.bytes);
     } else {
         gm_plan_make<G>(&p, m, gm_budget(cc));
     }

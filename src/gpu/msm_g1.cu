@@ -304,10 +304,13 @@ extern "C" cuzk_status cuzk_gpu_h_msm_g1(int device, cuzk_g1_jac_t *out,
         cuzk_gpu_timer tm(dev);
         fr_dev *h = g1_fused_h(dev, tm, d, a, bv, c, rows, h_timing);
         gm_cache &cc = gm_cache_of(dev);
-        size_t m = gm_stream_roomy_chunk<gm_g1>(cc, n - 1, GM_ST_DEV_SCALARS, [&] {
-            dev.vec[1].release(); /* dev.vec[0] holds h */
-            dev.vec[2].release();
-        });
+        size_t m = gm_stream_roomy_chunk<gm_g1>(
+            cc, n - 1, GM_ST_DEV_SCALARS,
+            [&] {
+                dev.vec[1].release(); /* dev.vec[0] holds h */
+                dev.vec[2].release();
+            },
+            gm_side_share(dev));
         if (!m)
             m = gm_div_up(n - 1, 64) * 64;
         gm_msm_stream<gm_g1>(dev, cc, &r, h_bases, NULL, reinterpret_cast<const uint64_t *>(h),

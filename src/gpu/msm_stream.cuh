@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -86,8 +87,39 @@ template <class G> static size_t gm_badd_ws(size_t m)
     return 2 * gm_div_up(m, 64) * sizeof(X) + 4096;
 }
 
-/* The largest chunk for a call over |n| host points, 0 for one upload of the whole query. */
-template <class G> static size_t gm_stream_chunk(const gm_cache &cc, size_t n, gm_stream_kind kind)
+/* Env |name| = N[K|M|G] bytes, |dflt| when unset or unreadable. */
+static inline size_t gm_env_bytes(const char *name, size_t dflt)
+{
+    const char *e = getenv(name);
+    if (!e || !*e)
+        return dflt;
+    char *end = NULL;
+    double v = strtod(e, &end);
+    if (end == e || v < 0)
+        return dflt;
+    double mul = *end == 'G' || *end == 'g'   ? 1073741824.0
+                 : *end == 'M' || *end == 'm' ? 1048576.0
+                 : *end == 'K' || *end == 'k' ? 1024.0
+                                              : 1.0;
+    return (size_t)(v * mul);
+}
+
+/* Device memory a streamed MSM on the main lane leaves free for the side lane, where there is
+ * one (env CUZK_GPU_SIDE_SHARE, default 2 GiB; 0: none, and the call is never settled). On a
+ * 16-32 GB card the H MSM would otherwise take all of it, and a partition's L/A/B sums, bound
+ * by PCIe, would wait for it instead of running beside its kernels (docs/PERFORMANCE.md, run
+ * X1). 2 GiB holds a batch addition's two 2^22-point slots or a PoRep partition's tail. */
+static inline size_t gm_side_share(const cuzk_gpu_device &dev)
+{
+    if (dev.lane != 0 || !cuzk_gpu_side_lane_on())
+        return 0;
+    return gm_env_bytes("CUZK_GPU_SIDE_SHARE", (size_t)2 << 30);
+}
+
+/* The largest chunk for a call over |n| host points, 0 for one upload of the whole query;
+ * |leave| bytes of the device's free memory stay out of the call's reach. */
+template <class G>
+static size_t gm_stream_chunk(const gm_cache &cc, size_t n, gm_stream_kind kind, size_t leave = 0)
 {
     const char *e = getenv("CUZK_GPU_MSM_STREAM");
     if (e && *e) {
@@ -99,6 +131,7 @@ template <class G> static size_t gm_stream_chunk(const gm_cache &cc, size_t n, g
     }
     /* What the call may use: free memory plus the MSM's own caches, which it reuses. */
     size_t avail = gm_budget(cc) + cc.bases.bytes + cc.scalars.bytes;
+    avail = avail > leave ? avail - leave : 0;
     auto need = [&](size_t m, unsigned slots) {
         return slots * gm_slot_bytes<G>(m, kind) +
                (kind == GM_ST_BITMAP ? gm_badd_ws<G>(m) : gm_msm_min_ws<G>(m));
@@ -145,16 +178,41 @@ static inline std::vector<size_t> gm_stream_starts(size_t n, size_t m, bool ramp
  * the memory to the phase that runs (cuzk_gpu_trim_, or less where some of it is in use). */
 template <class G, class MakeRoom>
 static size_t gm_stream_roomy_chunk(const gm_cache &cc, size_t n, gm_stream_kind kind,
-                                    MakeRoom make_room)
+                                    MakeRoom make_room, size_t leave = 0)
 {
-    size_t m = gm_stream_chunk<G>(cc, n, kind), m0 = gm_stream_default<G>(kind == GM_ST_BITMAP);
+    size_t m = gm_stream_chunk<G>(cc, n, kind, leave);
+    size_t m0 = gm_stream_default<G>(kind == GM_ST_BITMAP);
     const char *e = getenv("CUZK_GPU_MSM_STREAM");
     if (m && m < m0 && m < n && !(e && *e)) {
         make_room();
-        m = gm_stream_chunk<G>(cc, n, kind);
+        m = gm_stream_chunk<G>(cc, n, kind, leave);
     }
     return m;
 }
+
+/* A main-lane call that has everything it will allocate, marked settled until it ends (see
+ * cuzk_gpu_device::settled): its cache keeps the plans within the reserved workspace. */
+struct gm_settled {
+    cuzk_gpu_device &dev;
+    gm_cache &cc;
+    bool on = false;
+    gm_settled(cuzk_gpu_device &d, gm_cache &c) : dev(d), cc(c)
+    {
+    }
+    void settle()
+    {
+        cc.hold = true;
+        dev.settled.store(true);
+        on = true;
+    }
+    ~gm_settled()
+    {
+        if (on) {
+            dev.settled.store(false);
+            cc.hold = false;
+        }
+    }
+};
 
 /* The uploading thread of a streamed call: chunk k into slot k & 1 once chunk k - 2's kernels are
  * done (the slot is free), one chunk ahead of the kernels. */
@@ -267,6 +325,19 @@ static void gm_msm_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_j
     cc.bases.reserve(slots * m * G::AFF_BYTES);
     if (!d_scalars)
         cc.scalars.reserve(slots * m * sizeof(cuzk_fr_t));
+    /* On the main lane, the largest chunk's selection list and workspace are reserved now, within
+     * all but the side lane's share, and the lane is settled: side calls may start beside the
+     * kernels, on memory this call will not ask for (the ramp's plans grow otherwise). */
+    gm_settled settled(dev, cc);
+    if (const size_t leave = chunks > 1 ? gm_side_share(dev) : 0) {
+        if (m >= GM_SPARSE_MIN)
+            cc.sel.reserve(gm_select_bytes(m));
+        gm_plan p;
+        size_t b = gm_budget(cc);
+        gm_plan_fit<G>(&p, m, b > leave ? b - leave : 0);
+        cc.ws.reserve(gm_msm_ws_bytes<G>(&p, m, gm_sort_bytes(m, p.c)));
+        settled.settle();
+    }
     uint8_t *db = cc.bases.as<uint8_t>();
     uint8_t *ds = d_scalars ? NULL : cc.scalars.as<uint8_t>();
     const uint8_t *hb = static_cast<const uint8_t *>(h_bases);
@@ -419,27 +490,35 @@ static void gm_badd_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_
                      timing, dev.id, gm_now_ms() - t0, compute, waited, n);
 }
 
-/* The side lane takes a call only while the device has this much memory free: its slots and
- * workspace (~5 GB for a PoRep partition's batch additions and tails) must not squeeze the main
- * lane's H MSM into smaller chunks or out of memory. A 16-24 GB card busy with a partition has
- * less, and its calls wait for the main lane as before the side lane existed. */
+/* The side lane takes a call while the device has this much memory free (env
+ * CUZK_GPU_SIDE_MIN_FREE): its slots and workspace (~5 GB for a PoRep partition's batch
+ * additions and tails at full size) must not squeeze the main lane's call (an H step, which
+ * allocates as it goes) into smaller chunks or out of memory. Beside a settled main call
+ * (cuzk_gpu_device::settled), which will allocate nothing more, GM_SIDE_MIN_SETTLED is enough:
+ * the side call sizes its chunks to what is free. */
 #define GM_SIDE_MIN_FREE ((size_t)8 << 30)
+#define GM_SIDE_MIN_SETTLED ((size_t)1 << 30)
 
-static inline bool gm_side_has_room(int id)
+/* |own|: what the side lane's cache holds (its call reuses it). */
+static inline bool gm_side_admits(const cuzk_gpu_device &main, size_t own)
 {
     size_t fr = 0, tot = 0;
-    if (cudaSetDevice(id) != cudaSuccess || cudaMemGetInfo(&fr, &tot) != cudaSuccess) {
+    if (cudaSetDevice(main.id) != cudaSuccess || cudaMemGetInfo(&fr, &tot) != cudaSuccess) {
         (void)cudaGetLastError();
         return false;
     }
-    return fr >= GM_SIDE_MIN_FREE;
+    fr += own;
+    return fr >= gm_env_bytes("CUZK_GPU_SIDE_MIN_FREE", GM_SIDE_MIN_FREE) ||
+           (main.settled.load() && fr >= GM_SIDE_MIN_SETTLED);
 }
 
 /* |fn|(dev) on a lane of |device| (current, run again after cuzk_gpu_trim_ when the device runs
  * out of memory; |fn| must be able to start over). While another call holds the main lane (a
- * partition's fused H step and H MSM), on the side lane when the device has
- * room for it, its transfers beside that call's kernels; if the side lane cannot have the
- * memory, on the main lane once that is free. */
+ * partition's fused H step and H MSM), on whichever lane can take it first: the side lane when
+ * it is free and the device has room for it (gm_side_admits), its transfers beside the main
+ * call's kernels, or the main lane once that is free; both are re-checked every 0.5 ms, so a
+ * call that waits through an H step takes the side lane when the H MSM settles. A call that
+ * runs out of memory on the side lane frees what it took there and waits for the main lane. */
 template <class Fn> static void gm_lane_call(int device, Fn fn)
 {
     auto run = [&](cuzk_gpu_device &dev) {
@@ -449,22 +528,30 @@ template <class Fn> static void gm_lane_call(int device, Fn fn)
     cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
     std::unique_lock<std::mutex> lock(dev.mu, std::try_to_lock);
     cuzk_gpu_device *side = lock.owns_lock() ? NULL : cuzk_gpu_side_lane_(device);
-    if (side && !gm_side_has_room(dev.id))
-        side = NULL;
-    if (side) {
-        std::lock_guard<std::mutex> sl(side->mu);
-        try {
-            run(*side);
-            cuzk_gpu_side_calls_++;
-            return;
-        } catch (const cuzk_gpu_error &e) {
-            if (e.status != CUZK_ERR_NOMEM)
-                throw;
-            /* Nothing of this call may still run on the side lane's buffers. */
-            (void)cudaStreamSynchronize(side->stream);
-            (void)cudaStreamSynchronize(side->copy);
-            (void)cudaGetLastError();
+    while (side && !lock.owns_lock()) {
+        {
+            std::unique_lock<std::mutex> sl(side->mu, std::try_to_lock);
+            if (sl.owns_lock() && gm_side_admits(dev, gm_cache_of(*side).bytes())) {
+                try {
+                    run(*side);
+                    cuzk_gpu_side_calls_++;
+                    return;
+                } catch (const cuzk_gpu_error &e) {
+                    if (e.status != CUZK_ERR_NOMEM)
+                        throw;
+                    /* Nothing of this call may still run on the side lane's buffers, which
+                     * go back to the device for the main lane. */
+                    (void)cudaStreamSynchronize(side->stream);
+                    (void)cudaStreamSynchronize(side->copy);
+                    (void)cudaGetLastError();
+                    cuzk__gpu_msm_release(dev.id, 1);
+                    side = NULL;
+                    continue;
+                }
+            }
         }
+        if (!lock.try_lock())
+            std::this_thread::sleep_for(std::chrono::microseconds(500));
     }
     if (!lock.owns_lock())
         lock.lock();
@@ -513,7 +600,9 @@ static void gm_host_call(int device, size_t n, gm_stream_kind kind, Stream strea
 {
     gm_lane_call(device, [&](cuzk_gpu_device &dev) {
         gm_cache &cc = gm_cache_of(dev);
-        size_t m = gm_stream_roomy_chunk<G>(cc, n, kind, [&] { cuzk_gpu_trim_(dev); });
+        size_t m = gm_stream_roomy_chunk<G>(
+            cc, n, kind, [&] { cuzk_gpu_trim_(dev); },
+            kind == GM_ST_BITMAP ? 0 : gm_side_share(dev));
         if (m)
             stream(dev, cc, m);
         else

@@ -258,6 +258,15 @@ void cuzk_gpu_trim_(cuzk_gpu_device &dev)
     }
 }
 
+bool cuzk_gpu_drain_side_(cuzk_gpu_device &dev)
+{
+    if (dev.lane != 0 || dev.id < 0 || dev.id >= CUZK_GPU_MAX_DEVICES || !g_side[dev.id].ready)
+        return false;
+    std::lock_guard<std::mutex> l(g_side[dev.id].mu); /* the side call in progress ends */
+    cuzk__gpu_msm_release(dev.id, 1);
+    return true;
+}
+
 /* ---- timing lines -------------------------------------------------------------------------- */
 
 static bool timing_on()

@@ -271,6 +271,67 @@ CUZK_TEST(gpu_side_lane)
     cuzk_pool_destroy(pool);
 }
 
+/* A settled main lane (src/gpu/msm_stream.cuh): with env CUZK_GPU_SIDE_MIN_FREE above the
+ * device's memory, a side call is admitted only beside a main call that has reserved all it will
+ * use. The long streamed MSM on the main lane settles after its reservations, so the batch
+ * additions and MSMs over host bases that start beside it take the side lane; with
+ * CUZK_GPU_SIDE_SHARE=0 it never settles and they all wait for the main lane. Every result
+ * equals the CPU's either way. */
+CUZK_TEST(gpu_side_lane_settled)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    const size_t nl = (size_t)1 << 16, n1 = 3000;
+    cuzk_g1_affine_t *bl = g1_bases(nl, BASES_DISTINCT), *b1 = g1_bases(n1, BASES_SOME_INFINITY);
+    cuzk_fr_t *kl = make_scalars(nl, SC_RANDOM), *k1 = make_scalars(n1, SC_RANDOM);
+    uint64_t *m1 = make_bitmap(n1, 2);
+    cuzk_g1_jac_t wl, wb1, wm1, got;
+    CHECK_OK(cuzk_g1_msm(&wl, bl, kl, nl, pool));
+    CHECK_OK(cuzk_g1_batch_add(&wb1, b1, m1, n1, pool));
+    CHECK_OK(cuzk_g1_msm(&wm1, b1, k1, n1, pool));
+    CHECK(unsetenv("CUZK_GPU_LANES") == 0);
+    CHECK(setenv("CUZK_GPU_MSM_STREAM", "256", 1) == 0);
+    CHECK(setenv("CUZK_GPU_SIDE_MIN_FREE", "1000000G", 1) == 0);
+    for (int share = 1; share >= 0; share--) {
+        CHECK(share ? unsetenv("CUZK_GPU_SIDE_SHARE") == 0
+                    : setenv("CUZK_GPU_SIDE_SHARE", "0", 1) == 0);
+        size_t side0 = cuzk__gpu_side_lane_calls(), rounds = 0, wrong = 0;
+        long_call lc = {.b = bl, .k = kl, .n = nl, .s = CUZK_ERR_INTERNAL};
+        atomic_init(&lc.done, false);
+        pthread_t th;
+        CHECK(pthread_create(&th, NULL, long_call_run, &lc) == 0);
+        usleep(50000); /* the long call holds the main lane by now and has settled */
+        do {
+            memset(&got, 0xa5, sizeof got);
+            CHECK_OK(cuzk_gpu_batch_add_g1(-1, &got, b1, m1, n1, NULL));
+            wrong += !g1_same(&got, &wb1);
+            memset(&got, 0xa5, sizeof got);
+            CHECK_OK(cuzk_gpu_msm_g1(-1, &got, b1, k1, n1, NULL));
+            wrong += !g1_same(&got, &wm1);
+            rounds++;
+        } while (!atomic_load(&lc.done));
+        CHECK(pthread_join(th, NULL) == 0);
+        size_t side = cuzk__gpu_side_lane_calls() - side0;
+        printf("# share %d: %zu rounds beside the long call, %zu calls on the side lane\n", share,
+               rounds, side);
+        CHECK_OK(lc.s);
+        CHECK_MSG(g1_same(&lc.out, &wl), "share %d: the main lane's MSM", share);
+        CHECK_MSG(wrong == 0, "share %d: %zu of %zu results differ from the CPU", share, wrong,
+                  2 * rounds);
+        CHECK_MSG(share ? side >= 1 && side >= 2 * (rounds - 1) : side == 0,
+                  "share %d: %zu side-lane calls in %zu rounds", share, side, rounds);
+    }
+    CHECK(unsetenv("CUZK_GPU_SIDE_SHARE") == 0);
+    CHECK(unsetenv("CUZK_GPU_SIDE_MIN_FREE") == 0);
+    CHECK(unsetenv("CUZK_GPU_MSM_STREAM") == 0);
+    cuzk_free(bl);
+    cuzk_free(b1);
+    cuzk_free(kl);
+    cuzk_free(k1);
+    cuzk_free(m1);
+    cuzk_pool_destroy(pool);
+}
+
 /* (base index, scalar) pairs over bases in pinned host memory (cuzk_gpu_msm_gX_host_idx): the
  * device gathers the selected points; against the CPU MSM of the equivalent dense scalars, with
  * repeated indices, m = 0 and 1, also through cuzk_backend_msm_gX_idx; pageable bases and env
