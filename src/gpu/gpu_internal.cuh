@@ -66,6 +66,11 @@ struct cuzk_gpu_buf {
     void *p = nullptr;
     size_t bytes = 0;
     int device = -1; /* where p lives (release makes it current first) */
+    /* Set: allocated and freed in the order of this stream (cudaMallocAsync), which does not wait
+     * for the device's other streams as cudaMalloc and cudaFree do: the side lane's buffers,
+     * which change size between calls while the main lane runs an H MSM. */
+    cudaStream_t ordered = nullptr;
+    bool from_pool = false; /* p came from cudaMallocAsync */
     /* Makes the buffer at least |want| bytes (contents lost when it grows). */
     void reserve(size_t want);
     void release();

@@ -17,7 +17,16 @@ gm_cache &gm_cache_of(const cuzk_gpu_device &dev)
     if (dev.id < 0 || dev.id >= GM_MAX_DEVICES || dev.lane < 0 || dev.lane > 1)
         cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "device %d is beyond the %d the MSM serves", dev.id,
                         GM_MAX_DEVICES);
-    return g_caches[dev.lane][dev.id];
+    gm_cache &c = g_caches[dev.lane][dev.id];
+    /* The side lane's buffers in its stream's order (cuzk_gpu_buf::ordered): a call there
+     * resizes them without waiting for the main lane's kernels. Env CUZK_GPU_SIDE_POOL=0: with
+     * cudaMalloc as on the main lane (A/B runs). */
+    if (dev.lane == 1) {
+        static const bool pool = gm_env_uint("CUZK_GPU_SIDE_POOL", 1) != 0;
+        cudaStream_t st = pool ? dev.stream : nullptr;
+        c.ws.ordered = c.bases.ordered = c.scalars.ordered = c.sel.ordered = st;
+    }
+    return c;
 }
 
 extern "C" void cuzk__gpu_msm_release(int device, int lane)

@@ -62,15 +62,22 @@ void cuzk_gpu_buf::reserve(size_t want)
     release();
     CUZK_CUDA(cudaSetDevice(cur));
     void *q = nullptr;
-    cudaError_t e = cudaMalloc(&q, want);
+    cudaStream_t st = ordered;
+    cudaError_t e = st ? cudaMallocAsync(&q, want, st) : cudaMalloc(&q, want);
+    /* Valid on every stream (the lane's copy stream too) once its own stream has reached it;
+     * that stream is idle when a call reserves, so this waits for nothing else. */
+    if (e == cudaSuccess && st && (e = cudaStreamSynchronize(st)) != cudaSuccess)
+        (void)cudaFreeAsync(q, st);
     if (e != cudaSuccess) {
         char what[96];
-        snprintf(what, sizeof what, "cudaMalloc of %zu MiB", want >> 20);
+        snprintf(what, sizeof what, "%s of %zu MiB", st ? "cudaMallocAsync" : "cudaMalloc",
+                 want >> 20);
         cuzk_gpu_throw_cuda_(e, what, __FILE__, __LINE__);
     }
     p = q;
     bytes = want;
     device = cur;
+    from_pool = st != nullptr;
 }
 
 void cuzk_gpu_buf::release()
@@ -80,7 +87,18 @@ void cuzk_gpu_buf::release()
     int cur = -1;
     if (cudaGetDevice(&cur) == cudaSuccess && cur != device)
         (void)cudaSetDevice(device);
-    (void)cudaFree(p);
+    if (from_pool && ordered) {
+        /* Back to the device at once (the pool keeps nothing: release threshold 0, trimmed),
+         * where the main lane's cudaMalloc may need it. */
+        cudaMemPool_t pool;
+        (void)cudaFreeAsync(p, ordered);
+        (void)cudaStreamSynchronize(ordered);
+        if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
+            (void)cudaMemPoolTrimTo(pool, 0);
+    } else {
+        (void)cudaFree(p);
+    }
+    (void)cudaGetLastError();
     if (cur >= 0 && cur != device)
         (void)cudaSetDevice(cur);
     p = nullptr;
