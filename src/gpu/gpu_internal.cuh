@@ -15,6 +15,7 @@
 #include "gpu/gpu.h"
 
 #include <cuda_runtime.h>
+#include <stdlib.h>
 
 #include <atomic>
 #include <exception>
@@ -169,6 +170,23 @@ template <class Fn> void cuzk_gpu_retry_trimmed_(cuzk_gpu_device &dev, Fn &&fn)
             cuzk_gpu_trim_(dev);
         }
     }
+}
+
+/* Env |name| = N[K|M|G] bytes; |dflt| when unset, empty or not a number >= 0. */
+static inline size_t cuzk_gpu_env_bytes_(const char *name, size_t dflt)
+{
+    const char *e = getenv(name);
+    if (!e || !*e)
+        return dflt;
+    char *end = nullptr;
+    double v = strtod(e, &end);
+    if (end == e || v < 0)
+        return dflt;
+    double mul = *end == 'G' || *end == 'g'   ? 1073741824.0
+                 : *end == 'M' || *end == 'm' ? 1048576.0
+                 : *end == 'K' || *end == 'k' ? 1024.0
+                                              : 1.0;
+    return (size_t)(v * mul);
 }
 
 /* Event timing of one call: mark(i) records event i on the stream; ms(i, j) after a sync. */

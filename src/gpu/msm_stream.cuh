@@ -87,23 +87,6 @@ template <class G> static size_t gm_badd_ws(size_t m)
     return 2 * gm_div_up(m, 64) * sizeof(X) + 4096;
 }
 
-/* Env |name| = N[K|M|G] bytes, |dflt| when unset or unreadable. */
-static inline size_t gm_env_bytes(const char *name, size_t dflt)
-{
-    const char *e = getenv(name);
-    if (!e || !*e)
-        return dflt;
-    char *end = NULL;
-    double v = strtod(e, &end);
-    if (end == e || v < 0)
-        return dflt;
-    double mul = *end == 'G' || *end == 'g'   ? 1073741824.0
-                 : *end == 'M' || *end == 'm' ? 1048576.0
-                 : *end == 'K' || *end == 'k' ? 1024.0
-                                              : 1.0;
-    return (size_t)(v * mul);
-}
-
 /* Device memory a streamed MSM on the main lane leaves free for the side lane, where there is
  * one (env CUZK_GPU_SIDE_SHARE, default 2 GiB; 0: none, and the call is never settled). On a
  * 16-32 GB card the H MSM would otherwise take all of it, and a partition's L/A/B sums, bound
@@ -113,7 +96,7 @@ static inline size_t gm_side_share(const cuzk_gpu_device &dev)
 {
     if (dev.lane != 0 || !cuzk_gpu_side_lane_on())
         return 0;
-    return gm_env_bytes("CUZK_GPU_SIDE_SHARE", (size_t)2 << 30);
+    return cuzk_gpu_env_bytes_("CUZK_GPU_SIDE_SHARE", (size_t)2 << 30);
 }
 
 /* The largest chunk for a call over |n| host points, 0 for one upload of the whole query;
@@ -508,7 +491,7 @@ static inline bool gm_side_admits(const cuzk_gpu_device &main, size_t own)
         return false;
     }
     fr += own;
-    return fr >= gm_env_bytes("CUZK_GPU_SIDE_MIN_FREE", GM_SIDE_MIN_FREE) ||
+    return fr >= cuzk_gpu_env_bytes_("CUZK_GPU_SIDE_MIN_FREE", GM_SIDE_MIN_FREE) ||
            (main.settled.load() && fr >= GM_SIDE_MIN_SETTLED);
 }
 

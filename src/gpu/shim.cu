@@ -149,18 +149,7 @@ static int device_count_raw()
  * (tests and benchmarks of the streamed MSMs and of the CPU fallback; docs/OPERATIONS.md). */
 static size_t mem_limit_env()
 {
-    const char *e = getenv("CUZK_GPU_MEM_LIMIT");
-    if (!e || !*e)
-        return 0;
-    char *end = nullptr;
-    double v = strtod(e, &end);
-    if (!end || end == e || v <= 0)
-        return 0;
-    double mul = *end == 'G' || *end == 'g'   ? 1073741824.0
-                 : *end == 'M' || *end == 'm' ? 1048576.0
-                 : *end == 'K' || *end == 'k' ? 1024.0
-                                              : 1.0;
-    return (size_t)(v * mul);
+    return cuzk_gpu_env_bytes_("CUZK_GPU_MEM_LIMIT", 0);
 }
 
 static void hold_ballast(cuzk_gpu_device &dev)
