@@ -96,6 +96,7 @@ typedef struct {
     uint64_t host_pool_budget;   /* most bytes the a/b/c pool keeps (include/cuzk/hostpool.h;
                                     pinned on CUDA engines); 0 = auto: memory_budget -
                                     pinned_budget (memory_budget / 4 if that is not positive) */
+    uint64_t host_pool_min_bytes; /* smaller a/b/c vectors are not pooled; 0 = 16 MiB */
     uint64_t eviction_min_idle_ms; /* idle time before a HOT entry may be evicted for space */
     uint64_t result_ttl_ms;      /* finished jobs are kept (and Await-able) this long; 0 = 10 min */
     bool self_verify;            /* verify every proof before returning it (default true) */

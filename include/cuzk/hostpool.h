@@ -34,6 +34,15 @@ void cuzk_host_pool_destroy(cuzk_host_pool *hp);
 /* The allocator over |hp| (valid while |hp| lives). */
 cuzk_vec_alloc cuzk_host_pool_allocator(cuzk_host_pool *hp);
 
+/* Allocates kept buffers of |bytes| until the pool holds |count| buffers (in use or kept) that a
+ * request of |bytes| would take, or until the next would pass max_bytes; *|made| (may be NULL)
+ * is how many it allocated. Unpinned buffers are written once, so that their pages are in too.
+ * For work known ahead (a parameter set's a, b and c before its first partition): pinning costs
+ * ~0.5 s/GiB, which the first partition would otherwise wait for. Sizes below min_bytes: no-op.
+ * Returns: CUZK_OK (also when the budget stops it); CUZK_ERR_INVALID_ARG; CUZK_ERR_NOMEM. */
+cuzk_status cuzk_host_pool_prefill(cuzk_host_pool *hp, size_t bytes, unsigned count,
+                                   unsigned *made) CUZK_WARN_UNUSED_RESULT;
+
 typedef struct {
     uint64_t requests; /* pool-sized allocations asked for */
     uint64_t reused;   /* ... served by a kept buffer */

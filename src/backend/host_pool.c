@@ -182,6 +182,62 @@ static void *pool_alloc(void *ctx, size_t bytes)
     return p ? p : cuzk_alloc(bytes);
 }
 
+/* Buffers a request of |bytes| would take (best_fit_locked's size rule), in use or not. */
+static unsigned fitting_locked(const cuzk_host_pool *hp, size_t bytes)
+{
+    unsigned k = 0;
+    for (size_t i = 0; i < hp->n; i++)
+        k += hp->b[i].bytes >= bytes && hp->b[i].bytes / 2 <= bytes;
+    return k;
+}
+
+cuzk_status cuzk_host_pool_prefill(cuzk_host_pool *hp, size_t bytes, unsigned count,
+                                   unsigned *made)
+{
+    unsigned k = 0;
+    if (made)
+        *made = 0;
+    if (!hp || !bytes)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "host pool prefill: NULL pool or 0 bytes");
+    cuzk_status s = CUZK_OK;
+    while (bytes >= hp->min_bytes) {
+        pthread_mutex_lock(&hp->mu);
+        bool go = fitting_locked(hp, bytes) < count && hp->held + bytes <= hp->max_bytes &&
+                  table_room_locked(hp);
+        if (go)
+            hp->held += bytes; /* reserved while the buffer is made, as in pool_alloc */
+        pthread_mutex_unlock(&hp->mu);
+        if (!go)
+            break;
+        const double t0 = ms_now();
+        void *p = raw_alloc(hp, bytes);
+        if (p && !hp->pinned)
+            memset(p, 0, bytes); /* the pages now, not in the first partition's synthesis */
+        const double dt = ms_now() - t0;
+        pthread_mutex_lock(&hp->mu);
+        hp->st.new_ms += dt;
+        void *lost = NULL;
+        if (p && !table_room_locked(hp))
+            lost = p, p = NULL;
+        if (p)
+            hp->b[hp->n++] = (hp_buf){.p = p, .bytes = bytes, .used = false};
+        else
+            hp->held -= bytes;
+        pthread_mutex_unlock(&hp->mu);
+        if (lost)
+            raw_free(hp, lost);
+        if (!p) {
+            s = cuzk_fail(CUZK_ERR_NOMEM, "host pool prefill: cannot allocate %zu MiB%s",
+                          bytes >> 20, hp->pinned ? " of pinned memory" : "");
+            break;
+        }
+        k++;
+    }
+    if (made)
+        *made = k;
+    return s;
+}
+
 static void pool_free(void *ctx, void *p)
 {
     cuzk_host_pool *hp = ctx;

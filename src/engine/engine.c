@@ -232,7 +232,9 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg_
             pb = cfg.memory_budget > cfg.pinned_budget ? cfg.memory_budget - cfg.pinned_budget
                                                        : cfg.memory_budget / 4;
         e->cfg.host_pool_budget = pb;
-        s = cuzk_host_pool_create(&e->abc_pool, pb, CUZK_HOST_POOL_MIN_BYTES,
+        s = cuzk_host_pool_create(&e->abc_pool, pb,
+                                  cfg.host_pool_min_bytes ? (size_t)cfg.host_pool_min_bytes
+                                                          : CUZK_HOST_POOL_MIN_BYTES,
                                   kind == CUZK_BACKEND_CUDA);
     }
     e->n_provers =

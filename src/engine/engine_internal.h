@@ -160,6 +160,10 @@ struct cuzk_engine {
     uint64_t scratch_in_use; /* n_provers x sum of scratch_max */
 
     cuzk_host_pool *abc_pool; /* a/b/c of builtin partitions; NULL: none */
+    /* The largest a/b/c vector of the builtin sets made HOT so far (bytes), and the size an idle
+     * prover worker last prefilled the pool for (warm.c cuzk__abc_prefill_locked). */
+    size_t abc_want, abc_done;
+    bool abc_filling;
     pthread_t *synth;
     unsigned n_synth, n_synth_started;
     prover_worker *provers;
@@ -184,6 +188,10 @@ uint32_t cuzk__zkey_gpu_min_domain(void);
 void cuzk__device_warm(cuzk_engine *e, const srs_entry *c, const cuzk_groth16_params *p,
                        const cuzk_snarkjs_zkey *zk);
 bool cuzk__scratch_reserve_locked(cuzk_engine *e, prover_worker *w);
+/* warm.c: a builtin set |p| made HOT raises e->abc_want to its a/b/c size; an idle worker
+ * prefills the a/b/c pool for it (e->mu held; dropped while allocating; true when it did). */
+void cuzk__abc_want_locked(cuzk_engine *e, const cuzk_groth16_params *p);
+bool cuzk__abc_prefill_locked(cuzk_engine *e);
 double cuzk__engine_now_ms(void);
 /* pthread_cond_timedwait for at most |ms| milliseconds (waits that poll a condition no one
  * signals, such as an idle time running out). */

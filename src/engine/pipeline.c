@@ -239,7 +239,7 @@ void *cuzk__prover_main(void *arg)
         if (!e->q_head) {
             if (e->stopping)
                 break;
-            if (!cuzk__scratch_reserve_locked(e, w))
+            if (!cuzk__scratch_reserve_locked(e, w) && !cuzk__abc_prefill_locked(e))
                 pthread_cond_wait(&e->queue_cv, &e->mu);
             continue;
         }

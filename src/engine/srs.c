@@ -641,6 +641,8 @@ static cuzk_status srs_ensure(cuzk_engine *e, srs_entry *c, bool hot, bool job, 
             if (w.n_constraints)
                 c->n_constraints = w.n_constraints;
             c->tier = CUZK_TIER_HOT;
+            if (p)
+                cuzk__abc_want_locked(e, p);
         }
     }
 }

@@ -72,3 +72,48 @@ bool cuzk__scratch_reserve_locked(cuzk_engine *e, prover_worker *w)
     w->scratch_held = held;
     return true;
 }
+
+/* The bytes of each of a, b and c that a partition of |p| asks the pool for: synthesize()
+ * (pipeline.c) reserves n_h + 1 rows, which the constraint system rounds up to a power of two
+ * (cuzk__grow_va, from 16). */
+static size_t abc_bytes(const cuzk_groth16_params *p)
+{
+    size_t rows = (size_t)p->n_h + 1, cap = 16;
+    while (cap < rows)
+        cap *= 2;
+    return cap * sizeof(cuzk_fr_t);
+}
+
+void cuzk__abc_want_locked(cuzk_engine *e, const cuzk_groth16_params *p)
+{
+    size_t b = abc_bytes(p);
+    if (!e->abc_pool || b <= e->abc_want)
+        return;
+    e->abc_want = b;
+    pthread_cond_broadcast(&e->queue_cv); /* an idle prover worker prefills (below) */
+}
+
+/* One idle worker makes the a, b and c of one partition per prover worker ahead (the pool's
+ * budget permitting), so that the first partitions after a set becomes HOT do not allocate
+ * them: a PoRep partition's 12 GiB of pinned a/b/c took 4.4-6.8 s of the first proof on the
+ * H200 (docs/PERFORMANCE.md, runs X1 and Y3). Not retried for a size it failed at. */
+bool cuzk__abc_prefill_locked(cuzk_engine *e)
+{
+    const size_t want = e->abc_want;
+    if (!e->abc_pool || e->abc_filling || want <= e->abc_done)
+        return false;
+    e->abc_filling = true;
+    pthread_mutex_unlock(&e->mu);
+    unsigned made = 0;
+    const double t0 = cuzk__engine_now_ms();
+    cuzk_status s = cuzk_host_pool_prefill(e->abc_pool, want, 3 * e->n_provers, &made);
+    if (s != CUZK_OK)
+        fprintf(stderr, "cuzk: a/b/c pool not filled ahead: %s\n", cuzk_last_error());
+    else if (made)
+        fprintf(stderr, "cuzk: a/b/c pool: %u buffers of %.1f MiB made ahead (%.0f ms)\n", made,
+                (double)want / 1048576.0, cuzk__engine_now_ms() - t0);
+    pthread_mutex_lock(&e->mu);
+    e->abc_done = want;
+    e->abc_filling = false;
+    return true;
+}

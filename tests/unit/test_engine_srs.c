@@ -602,3 +602,58 @@ CUZK_TEST(engine_metrics)
               (unsigned long long)(cuzk_alloc_live_bytes() - live0));
     eng_rm_rf(dir);
 }
+
+/* The a/b/c pool filled ahead (warm.c cuzk__abc_prefill_locked): once a builtin set is HOT, an
+ * idle prover worker makes one partition's a, b and c per worker, and the first partitions take
+ * those (no new buffer); without a pool nothing is asked for. */
+CUZK_TEST(engine_abc_prefill)
+{
+    char *dir = eng_tmpdir();
+    for (int pool = 1; pool >= 0; pool--) {
+        cuzk_engine_config c;
+        eng_config(&c, dir);
+        c.prover_workers = 2;
+        c.host_pool_min_bytes = 4096; /* this small circuit's vectors are pooled */
+        c.no_host_pool = !pool;
+        cuzk_engine *e = eng_create(&c);
+        eng_add(e, "ap", ENG_SMALL, NULL);
+        bool already;
+        uint64_t ms;
+        CHECK_MSG(cuzk_engine_preload(e, "ap", &already, &ms) == CUZK_OK, "%s",
+                  cuzk_last_error());
+        size_t want = 0;
+        bool done = false;
+        for (int tries = 0; pool && tries < 500 && !done; tries++) {
+            pthread_mutex_lock(&e->mu);
+            want = e->abc_want;
+            done = want && e->abc_done == want && !e->abc_filling;
+            pthread_mutex_unlock(&e->mu);
+            if (!done)
+                usleep(10000);
+        }
+        cuzk_host_pool_stats hs;
+        cuzk_host_pool_get_stats(e->abc_pool, &hs);
+        printf("# pool %d: a/b/c of %zu bytes, %llu buffers made ahead\n", pool, want,
+               (unsigned long long)hs.buffers);
+        if (!pool) {
+            CHECK(!done && want == 0 && e->abc_pool == NULL);
+        } else {
+            CHECK(done && want >= 4096 && (want & (want - 1)) == 0);
+            CHECK(hs.buffers == 6 && hs.bytes_held == 6 * want && hs.requests == 0);
+        }
+        char id[CUZK_ENGINE_ID_MAX];
+        eng_submit(e, "ap", NULL, CUZK_PRIORITY_NORMAL, 2, id);
+        cuzk_job_result r;
+        CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
+        cuzk_job_result_clear(&r);
+        cuzk_host_pool_get_stats(e->abc_pool, &hs);
+        if (pool)
+            CHECK_MSG(hs.requests >= 6 && hs.reused == hs.requests && hs.fallback == 0 &&
+                          hs.buffers == 6,
+                      "%llu requests, %llu reused, %llu fallbacks, %llu buffers",
+                      (unsigned long long)hs.requests, (unsigned long long)hs.reused,
+                      (unsigned long long)hs.fallback, (unsigned long long)hs.buffers);
+        cuzk_engine_destroy(e);
+    }
+    eng_rm_rf(dir);
+}

@@ -76,6 +76,53 @@ CUZK_TEST(host_pool_reuse_and_limits)
     CHECK(s.requests == 0 && s.max_bytes == 0);
 }
 
+/* cuzk_host_pool_prefill: buffers made ahead up to the count or the byte limit, counting those
+ * that exist (in use or kept) and only those a request of the size would take; later requests
+ * of the size reuse them; below min_bytes nothing happens; bad arguments are refused. */
+CUZK_TEST(host_pool_prefill)
+{
+    cuzk_host_pool *hp;
+    unsigned made = 99;
+    CHECK(cuzk_host_pool_prefill(NULL, 32 * MiB, 1, &made) == CUZK_ERR_INVALID_ARG && made == 0);
+    CHECK(cuzk_host_pool_create(&hp, 150 * MiB, 16 * MiB, false) == CUZK_OK);
+    CHECK(cuzk_host_pool_prefill(hp, 0, 1, &made) == CUZK_ERR_INVALID_ARG);
+    cuzk_vec_alloc va = cuzk_host_pool_allocator(hp);
+    /* One 32 MiB buffer in use already counts; a 100 MiB one does not (too large for 32). */
+    void *x = cuzk_vec_alloc_bytes(&va, 32 * MiB);
+    void *big = cuzk_vec_alloc_bytes(&va, 100 * MiB);
+    CHECK(x && big && stats(hp).buffers == 2);
+    cuzk_vec_free(&va, big);
+    /* 3 wanted, 1 there: one more would pass 150 (32 + 100 + 32) unless the kept 100 MiB buffer
+     * were dropped, which a prefill never does: 0 made. */
+    CHECK(cuzk_host_pool_prefill(hp, 32 * MiB, 3, &made) == CUZK_OK && made == 0);
+    cuzk_host_pool_destroy(hp);
+    /* Again without the large buffer. */
+    CHECK(cuzk_host_pool_create(&hp, 150 * MiB, 16 * MiB, false) == CUZK_OK);
+    va = cuzk_host_pool_allocator(hp);
+    x = cuzk_vec_alloc_bytes(&va, 32 * MiB);
+    CHECK(cuzk_host_pool_prefill(hp, 32 * MiB, 3, &made) == CUZK_OK && made == 2);
+    cuzk_host_pool_stats s = stats(hp);
+    CHECK(s.buffers == 3 && s.bytes_held == 96 * MiB && s.bytes_in_use == 32 * MiB);
+    CHECK(cuzk_host_pool_prefill(hp, 32 * MiB, 3, &made) == CUZK_OK && made == 0);
+    /* The byte limit stops it: 96 held, one more 32 MiB fits (128), the next does not. */
+    CHECK(cuzk_host_pool_prefill(hp, 32 * MiB, 10, &made) == CUZK_OK && made == 1);
+    CHECK(stats(hp).bytes_held == 128 * MiB);
+    /* Below min_bytes: nothing. */
+    CHECK(cuzk_host_pool_prefill(hp, MiB, 4, &made) == CUZK_OK && made == 0);
+    /* Requests of the size take the prefilled buffers, written with zeros ahead. */
+    uint8_t *y[3];
+    for (int i = 0; i < 3; i++) {
+        y[i] = cuzk_vec_alloc_bytes(&va, 30 * MiB);
+        CHECK(y[i] && y[i][0] == 0 && y[i][30 * MiB - 1] == 0);
+    }
+    s = stats(hp);
+    CHECK(s.reused == 3 && s.requests == 4 && s.buffers == 4 && s.fallback == 0);
+    for (int i = 0; i < 3; i++)
+        cuzk_vec_free(&va, y[i]);
+    cuzk_vec_free(&va, x);
+    cuzk_host_pool_destroy(hp);
+}
+
 typedef struct {
     cuzk_host_pool *hp;
     unsigned id;
