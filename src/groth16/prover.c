@@ -90,50 +90,6 @@ static size_t two_pass(cuzk_pool *pool, size_t n, void (*count)(void *, size_t),
     return total;
 }
 
-/* The same split with the tail as (index, value) pairs of the scalars that are neither 0 nor 1,
- * for a device holding the bases: only those travel (5 % of a PoRep partition's 130 M). */
-typedef struct {
-    const cuzk_fr_t *sc;
-    size_t n;
-    uint64_t *ones;
-    cuzk_fr_t *vals;
-    uint32_t *idx;
-    size_t *offs; /* per chunk: pairs before it (after the counting pass: its count) */
-} csplit_job;
-
-static void csplit_count(void *ctx, size_t t)
-{
-    csplit_job *j = ctx;
-    size_t lo = t * SPLIT_CHUNK, hi = chunk_hi(t, j->n), c = 0;
-    memset(j->ones + lo / 64, 0, ((hi - lo + 63) / 64) * sizeof *j->ones);
-    for (size_t i = lo; i < hi; i++) {
-        if (cuzk_fr_is_one(&j->sc[i]))
-            j->ones[i / 64] |= 1ULL << (i % 64);
-        else if (!cuzk_fr_is_zero(&j->sc[i]))
-            c++;
-    }
-    j->offs[t] = c;
-}
-
-static void csplit_fill(void *ctx, size_t t)
-{
-    csplit_job *j = ctx;
-    size_t lo = t * SPLIT_CHUNK, hi = chunk_hi(t, j->n), k = j->offs[t];
-    for (size_t i = lo; i < hi; i++)
-        if (!cuzk_fr_is_zero(&j->sc[i]) && !cuzk_fr_is_one(&j->sc[i])) {
-            j->vals[k] = j->sc[i];
-            j->idx[k++] = (uint32_t)i;
-        }
-}
-
-/* Returns the number of pairs, or SIZE_MAX when the chunk table cannot be allocated. */
-static size_t split01_pairs(cuzk_pool *pool, const cuzk_fr_t *sc, size_t n, uint64_t *ones,
-                            cuzk_fr_t *vals, uint32_t *idx)
-{
-    csplit_job j = {sc, n, ones, vals, idx, NULL};
-    return two_pass(pool, n, csplit_count, csplit_fill, &j, &j.offs);
-}
-
 typedef struct {
     cuzk_fr_t *dst;
     const cuzk_fr_t *src;
@@ -197,14 +153,6 @@ typedef struct {
 #define SLOT_ONES(q) (2 + 2 * (q))
 #define SLOT_IDX(q) (7 + (q))
 
-/* Env CUZK_PROVER_SPLIT_OLD=1: the pairs built from gathered A and B vectors, each split with a
- * counting and a filling pass (the split before split_pairs.c, kept for A/B measurements). */
-static bool split_old(void)
-{
-    const char *e = getenv("CUZK_PROVER_SPLIT_OLD");
-    return e && *e && strcmp(e, "0") != 0;
-}
-
 /* Bytes per scratch slot for queries of n_l, n_a, n_b_g1 scalars (0: slot unused); the pairs
  * form (32-bit indices) on a device backend. One place for split_alloc and the engine's budget
  * (cuzk__prover_scratch_sizes), so that the two cannot drift apart. */
@@ -215,8 +163,8 @@ static bool split_sizes(bool device, uint64_t n_l, uint64_t n_a, uint64_t n_b_g1
     bool pairs = device && n_l <= UINT32_MAX && n_a <= UINT32_MAX && n_b_g1 <= UINT32_MAX;
     uint64_t cap = n_a > n_b_g1 ? n_a : n_b_g1;
     memset(bytes, 0, CUZK_BACKEND_SCRATCH_SLOTS * sizeof *bytes);
-    bytes[SLOT_SC] = pairs && !split_old() ? cuzk__split_pairs_scratch(n_l ? n_l : 1)
-                                           : (cap ? cap : 1) * sizeof(cuzk_fr_t);
+    bytes[SLOT_SC] = pairs ? cuzk__split_pairs_scratch(n_l ? n_l : 1)
+                           : (cap ? cap : 1) * sizeof(cuzk_fr_t);
     for (unsigned q = 0; q < Q_COUNT; q++) {
         uint64_t m = n[q] ? n[q] : 1;
         bytes[SLOT_TAIL(q)] = m * sizeof(cuzk_fr_t);
@@ -265,19 +213,11 @@ cuzk_status cuzk__prover_reserve(cuzk_backend *be, const cuzk_groth16_params *p)
     return split_alloc(be, p, &ss);
 }
 
-/* Query q's |n| scalars |sc| into ss's bitmap and tail (pairs or dense). */
+/* Query q's |n| scalars |sc| into ss's bitmap and dense tail (the CPU backend's form). */
 static cuzk_status split_one(cuzk_pool *pool, split_set *ss, unsigned q, const cuzk_fr_t *sc,
                              size_t n)
 {
-    if (!ss->pairs) {
-        split01(pool, sc, n, ss->ones[q], ss->tail[q]);
-        return CUZK_OK;
-    }
-    ss->m[q] = split01_pairs(pool, sc, n, ss->ones[q], ss->tail[q], ss->idx[q]);
-    if (ss->m[q] == SIZE_MAX) {
-        ss->m[q] = 0;
-        return cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory");
-    }
+    split01(pool, sc, n, ss->ones[q], ss->tail[q]);
     return CUZK_OK;
 }
 
@@ -288,7 +228,7 @@ static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
     if (s != CUZK_OK)
         return s;
     cuzk_pool *pool = cuzk_backend_pool(be);
-    if (ss->pairs && !split_old()) { /* one pass over aux (split_pairs.h) */
+    if (ss->pairs) { /* one pass over aux (split_pairs.h) */
         cuzk__split_query q[CUZK__SPLIT_Q];
         for (unsigned k = 0; k < Q_COUNT; k++)
             q[k] = (cuzk__split_query){ss->ones[k], ss->tail[k], ss->idx[k], ss->n[k], 0};
