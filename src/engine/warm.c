@@ -96,7 +96,7 @@ void cuzk__abc_want_locked(cuzk_engine *e, const cuzk_groth16_params *p)
 /* One idle worker makes the a, b and c of one partition per prover worker ahead (the pool's
  * budget permitting), so that the first partitions after a set becomes HOT do not allocate
  * them: a PoRep partition's 12 GiB of pinned a/b/c took 4.4-6.8 s of the first proof on the
- * H200 (docs/PERFORMANCE.md, runs X1 and Y3). Not retried for a size it failed at. */
+ * H200 (porep-shape, runs Y2 and Y3). Not retried for a size it failed at. */
 bool cuzk__abc_prefill_locked(cuzk_engine *e)
 {
     const size_t want = e->abc_want;
