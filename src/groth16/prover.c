@@ -213,14 +213,6 @@ cuzk_status cuzk__prover_reserve(cuzk_backend *be, const cuzk_groth16_params *p)
     return split_alloc(be, p, &ss);
 }
 
-/* Query q's |n| scalars |sc| into ss's bitmap and dense tail (the CPU backend's form). */
-static cuzk_status split_one(cuzk_pool *pool, split_set *ss, unsigned q, const cuzk_fr_t *sc,
-                             size_t n)
-{
-    split01(pool, sc, n, ss->ones[q], ss->tail[q]);
-    return CUZK_OK;
-}
-
 static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
                                  const cuzk_prover_data *pd, split_set *ss)
 {
@@ -238,16 +230,14 @@ static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
         return s;
     }
     /* L = sum aux_j L_j. */
-    if ((s = split_one(pool, ss, Q_L, pd->aux, pd->n_aux)) != CUZK_OK)
-        return s;
+    split01(pool, pd->aux, pd->n_aux, ss->ones[Q_L], ss->tail[Q_L]);
     /* A: every input, then the A-dense aux. */
     size_t k = 0, g;
     for (size_t i = 0; i < pd->n_inputs; i++)
         ss->sc[k++] = pd->input[i];
     if ((g = gather(pool, ss->sc + k, pd->aux, pd->n_aux, pd->a_aux_density)) == SIZE_MAX)
         return cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory");
-    if ((s = split_one(pool, ss, Q_A, ss->sc, k + g)) != CUZK_OK)
-        return s;
+    split01(pool, ss->sc, k + g, ss->ones[Q_A], ss->tail[Q_A]);
     /* B: the B-dense inputs, then the B-dense aux (G1 and G2 share them). */
     k = 0;
     for (size_t i = 0; i < pd->n_inputs; i++)
@@ -255,7 +245,8 @@ static cuzk_status split_prepare(cuzk_backend *be, const cuzk_groth16_params *p,
             ss->sc[k++] = pd->input[i];
     if ((g = gather(pool, ss->sc + k, pd->aux, pd->n_aux, pd->b_aux_density)) == SIZE_MAX)
         return cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory");
-    return split_one(pool, ss, Q_B, ss->sc, k + g);
+    split01(pool, ss->sc, k + g, ss->ones[Q_B], ss->tail[Q_B]);
+    return CUZK_OK;
 }
 
 /* The split vectors held witness values and the scratch is reused: wipe them. */
