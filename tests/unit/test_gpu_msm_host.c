@@ -178,6 +178,21 @@ static void *long_call_run(void *arg)
     return NULL;
 }
 
+/* Whether the long call has streamed a chunk (up to 20 s): it then holds the main lane and,
+ * with a side share, has settled. A fixed 50 ms sleep was too short on a slow host: the other
+ * calls took the free main lane first and the side lane saw one of them. */
+static bool long_call_started(size_t chunks0, long_call *lc)
+{
+    for (int i = 0; i < 20000; i++) {
+        if (cuzk__gpu_msm_streamed_chunks() > chunks0)
+            return true;
+        if (atomic_load(&lc->done))
+            return false;
+        usleep(1000);
+    }
+    return false;
+}
+
 CUZK_TEST(gpu_side_lane)
 {
     need_device();
@@ -215,8 +230,12 @@ CUZK_TEST(gpu_side_lane)
         long_call lc = {.b = bl, .k = kl, .n = nl, .s = CUZK_ERR_INTERNAL};
         atomic_init(&lc.done, false);
         pthread_t th;
+        size_t chunks0 = cuzk__gpu_msm_streamed_chunks();
         CHECK(pthread_create(&th, NULL, long_call_run, &lc) == 0);
-        usleep(50000); /* the long call holds the main lane by now (it runs for ~1 s) */
+        bool started = long_call_started(chunks0, &lc);
+        if (!started)
+            pthread_join(th, NULL); /* before the check returns: |lc| lives on this stack */
+        CHECK_MSG(started, "the long call streamed no chunk before it ended");
         do {
             memset(&got, 0xa5, sizeof got);
             CHECK_OK(cuzk_gpu_batch_add_g1(-1, &got, b1, m1, n1, NULL));
@@ -299,8 +318,12 @@ CUZK_TEST(gpu_side_lane_settled)
         long_call lc = {.b = bl, .k = kl, .n = nl, .s = CUZK_ERR_INTERNAL};
         atomic_init(&lc.done, false);
         pthread_t th;
+        size_t chunks0 = cuzk__gpu_msm_streamed_chunks();
         CHECK(pthread_create(&th, NULL, long_call_run, &lc) == 0);
-        usleep(50000); /* the long call holds the main lane by now and has settled */
+        bool started = long_call_started(chunks0, &lc);
+        if (!started)
+            pthread_join(th, NULL); /* before the check returns: |lc| lives on this stack */
+        CHECK_MSG(started, "the long call streamed no chunk before it ended");
         do {
             memset(&got, 0xa5, sizeof got);
             CHECK_OK(cuzk_gpu_batch_add_g1(-1, &got, b1, m1, n1, NULL));
