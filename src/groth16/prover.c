@@ -288,6 +288,23 @@ typedef struct {
     cuzk_g2_jac_t b2;
 } lab_sums;
 
+/* B (G2): the batch addition of the ones, then the tail MSM. */
+static cuzk_status g2_split_sum(cuzk_backend *be, cuzk_prove_timings *t, cuzk_g2_jac_t *out,
+                                const cuzk_groth16_params *p, const split_set *ss)
+{
+    cuzk_g2_jac_t tail;
+    double t0 = now_ms();
+    cuzk_status s = cuzk_backend_batch_add_g2(be, out, p->b_g2, ss->ones[Q_B], ss->n[Q_B]);
+    if (s == CUZK_OK)
+        s = ss->pairs ? cuzk_backend_msm_g2_idx(be, &tail, p->b_g2, ss->n[Q_B], ss->idx[Q_B],
+                                                ss->tail[Q_B], ss->m[Q_B])
+                      : cuzk_backend_msm_g2(be, &tail, p->b_g2, ss->tail[Q_B], ss->n[Q_B]);
+    t->msm_b_g2 = now_ms() - t0;
+    if (s == CUZK_OK)
+        cuzk_g2_add(out, out, &tail);
+    return s;
+}
+
 static cuzk_status lab_sum(cuzk_backend *be, cuzk_prove_timings *t, const cuzk_groth16_params *p,
                            const split_set *ss, lab_sums *out)
 {
@@ -296,17 +313,49 @@ static cuzk_status lab_sum(cuzk_backend *be, cuzk_prove_timings *t, const cuzk_g
         (s = g1_split_sum(be, t, &out->a, p->a, ss, Q_A)) != CUZK_OK ||
         (s = g1_split_sum(be, t, &out->b1, p->b_g1, ss, Q_B)) != CUZK_OK)
         return s;
-    cuzk_g2_jac_t tail;
-    double t0 = now_ms();
-    s = cuzk_backend_batch_add_g2(be, &out->b2, p->b_g2, ss->ones[Q_B], ss->n[Q_B]);
+    return g2_split_sum(be, t, &out->b2, p, ss);
+}
+
+/* The A and B (G2) sums on a second thread while the caller's does L and B (G1): each call
+ * takes whichever lane of the device frees first (gm_lane_call), so once the H MSM leaves the
+ * main lane both lanes work on the sums instead of one; before that they queue for the side
+ * lane as one thread's calls would. */
+typedef struct {
+    cuzk_backend *be;
+    const cuzk_groth16_params *p;
+    const split_set *ss;
+    lab_sums *out;
+    cuzk_prove_timings t;
+    cuzk_status s;
+} lab_half;
+
+static void *lab_half_run(void *arg)
+{
+    lab_half *h = arg;
+    h->s = g1_split_sum(h->be, &h->t, &h->out->a, h->p->a, h->ss, Q_A);
+    if (h->s == CUZK_OK)
+        h->s = g2_split_sum(h->be, &h->t, &h->out->b2, h->p, h->ss);
+    return NULL;
+}
+
+/* Two threads issue the sums (lab_half) unless env CUZK_PROVER_LAB_THREADS=1. */
+static cuzk_status lab_sum_beside(cuzk_backend *be, cuzk_prove_timings *t,
+                                  const cuzk_groth16_params *p, const split_set *ss,
+                                  lab_sums *out)
+{
+    const char *e = getenv("CUZK_PROVER_LAB_THREADS");
+    lab_half h = {.be = be, .p = p, .ss = ss, .out = out, .s = CUZK_ERR_INTERNAL};
+    pthread_t th;
+    if ((e && strcmp(e, "1") == 0) || pthread_create(&th, NULL, lab_half_run, &h) != 0)
+        return lab_sum(be, t, p, ss, out);
+    cuzk_status s = g1_split_sum(be, t, &out->l, p->l, ss, Q_L);
     if (s == CUZK_OK)
-        s = ss->pairs ? cuzk_backend_msm_g2_idx(be, &tail, p->b_g2, ss->n[Q_B], ss->idx[Q_B],
-                                                ss->tail[Q_B], ss->m[Q_B])
-                      : cuzk_backend_msm_g2(be, &tail, p->b_g2, ss->tail[Q_B], ss->n[Q_B]);
-    t->msm_b_g2 = now_ms() - t0;
-    if (s == CUZK_OK)
-        cuzk_g2_add(&out->b2, &out->b2, &tail);
-    return s;
+        s = g1_split_sum(be, t, &out->b1, p->b_g1, ss, Q_B);
+    pthread_join(th, NULL);
+    t->batch_add += h.t.batch_add;
+    t->tail_msm += h.t.tail_msm;
+    t->msm_b_g2 = h.t.msm_b_g2;
+    return s != CUZK_OK ? s : h.s;
 }
 
 /* Whether the L/A/B sums run while the fused H call is still on the device, on the device's
@@ -483,7 +532,7 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     bool early = threaded && s == CUZK_OK && lab_overlaps_h(be);
     t->overlapped = early;
     if (early)
-        s = lab_sum(be, t, p, &ss, &sums); /* beside the H MSM: phase times overlap */
+        s = lab_sum_beside(be, t, p, &ss, &sums); /* beside the H MSM: phase times overlap */
     if (threaded)
         pthread_join(th, NULL);
     if (s != CUZK_OK || !fused)
