@@ -17,19 +17,21 @@ static _Atomic uint64_t peak_bytes;
 enum { KIND_MALLOC = 0, KIND_HUGE = 0x48554745 /* "HUGE" */ };
 
 /*
- * Blocks from 64 MiB on (env CUZK_THP_MIN) are mapped by us, their data 2 MiB-aligned and advised
- * to use transparent huge pages: the prover's witness vectors are gigabytes, and with 4 KiB pages
- * their first touch and their pinning for device transfers (cudaHostRegister) walk one page-table
- * entry per 4 KiB. On the H200 host this took a PoRep partition's prove from 4.47 to 3.33 s. They
- * are grown by moving whole 2 MiB entries to an aligned address: a move the kernel must do 4 KiB
- * at a time (glibc's mremap of a huge-page block) cost 1.3-6.7 s per 2 GiB on the development VM.
+ * Blocks from 1.875 MiB on (env CUZK_THP_MIN) are mapped by us, their data 2 MiB-aligned and
+ * advised to use transparent huge pages: the prover's witness vectors are gigabytes, and with
+ * 4 KiB pages their first touch and their pinning for device transfers (cudaHostRegister) walk
+ * one page-table entry per 4 KiB. On the H200 host this took a PoRep partition's prove from 4.47
+ * to 3.33 s. They are grown by moving whole 2 MiB entries to an aligned address: a move the
+ * kernel must do 4 KiB at a time (glibc's mremap of a huge-page block) cost 1.3-6.7 s per 2 GiB on
+ * the development VM.
  *
- * Why not lower by default: a 2^16 snarkjs proof takes ~37,000 4 KiB faults (~150 MiB in blocks
- * of 2-42 MiB, ~0.5 ms of CPU per MiB here), and from 1.875 MiB on ~1,500. But on the
- * development VM (Firecracker, free page reporting of 8 MiB blocks to the host) a huge page from
- * memory freed more than ~2 s earlier costs 0.6-1.3 ms per MiB to touch, against 0.15 ms when it
- * was freed just before: after a snarkjs run, 0.9-1.2 (docs/PERFORMANCE.md, helper-29). Hosts
- * without free page reporting, or runs back to back, gain with CUZK_THP_MIN=2m.
+ * Why 1.875 MiB (the nVars-sized vectors of a 2^16 snarkjs proof are 1.98 MiB): on the 2-vCPU
+ * development VM of 2026-12-03 (AMD EPYC guest, free page reporting on) a 2^16 snarkjs proof took
+ * ~28,000 4 KiB faults with the earlier 64 MiB threshold and 1,100 with this one, and the whole
+ * process 0.60 -> 0.41-0.47 s (2^12: 77 -> 67 ms), in the benchmark's order after snarkjs runs
+ * too (docs/PERFORMANCE.md, "Huge pages from 1.875 MiB"). The Intel guest of 2026-12-01 had
+ * measured no gain and dearer cold huge pages (helper-29); CUZK_THP_MIN=64m restores the old
+ * threshold.
  *
  * Layout: one 4 KiB page whose last 16 bytes are the header, then the data from a 2 MiB
  * boundary, so that a vector of exactly 2^k bytes fills whole huge pages. The data is rounded up
@@ -37,7 +39,7 @@ enum { KIND_MALLOC = 0, KIND_HUGE = 0x48554745 /* "HUGE" */ };
  * 4 KiB at a time). Env CUZK_THP=0 maps nothing ourselves (malloc, as for smaller blocks);
  * CUZK_THP_MIN=<bytes>[k|m|g] moves the threshold (cuzk__alloc_parse_huge_min).
  */
-#define HUGE_MIN_DEFAULT ((size_t)64 << 20)
+#define HUGE_MIN_DEFAULT ((size_t)1920 << 10)
 #define HUGE_ALIGN ((size_t)2 << 20)
 #define PAGE ((size_t)4096)
 

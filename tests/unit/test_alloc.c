@@ -2,7 +2,7 @@
 /* The counting allocator: realloc keeps the contents, the live-byte count follows the size,
  * small (malloc) and large (mapped, moved without a copy) blocks, growth and shrinkage across
  * the huge-page threshold, zero sizes, failure leaves |p| valid; blocks from the threshold
- * (64 MiB unless env CUZK_THP_MIN / CUZK_THP=0) have 2 MiB-aligned data; calloc'd blocks are
+ * (1.875 MiB unless env CUZK_THP_MIN / CUZK_THP=0) have 2 MiB-aligned data; calloc'd blocks are
  * zero, fresh mappings or reused heap memory alike; the environment's parsing. Run it also with
  * CUZK_THP_MIN=64k and CUZK_THP=0 (the threshold is read once per process). */
 #include "test.h"
@@ -15,6 +15,7 @@
 
 #define MiB ((size_t)1 << 20)
 #define HUGE ((size_t)2 << 20)
+#define DEF_MIN ((size_t)1920 << 10) /* HUGE_MIN_DEFAULT of src/common/alloc.c */
 
 /* Fails unless a block of |size| bytes at |p| is aligned as the threshold says. */
 static void check_layout(const void *p, size_t size)
@@ -148,8 +149,8 @@ CUZK_TEST(alloc_huge_min_env)
     static const struct {
         const char *thp, *min;
         size_t want;
-    } cases[] = {{NULL, NULL, 64 * MiB},
-                 {"1", "", 64 * MiB},
+    } cases[] = {{NULL, NULL, DEF_MIN},
+                 {"1", "", DEF_MIN},
                  {"0", NULL, SIZE_MAX},
                  {"0", "4m", SIZE_MAX},
                  {"00", "4m", 4 * MiB},
@@ -159,13 +160,13 @@ CUZK_TEST(alloc_huge_min_env)
                  {NULL, "2g", (size_t)2 << 30},
                  {NULL, "3000000", 3000000},
                  {NULL, "1", 4096},
-                 {NULL, "0", 64 * MiB},
-                 {NULL, "4mb", 64 * MiB},
-                 {NULL, "m", 64 * MiB},
-                 {NULL, "-1", 64 * MiB},
-                 {NULL, "1024g", 64 * MiB},
+                 {NULL, "0", DEF_MIN},
+                 {NULL, "4mb", DEF_MIN},
+                 {NULL, "m", DEF_MIN},
+                 {NULL, "-1", DEF_MIN},
+                 {NULL, "1024g", DEF_MIN},
                  {NULL, "1023g", (size_t)1023 << 30},
-                 {NULL, "99999999999999999999999", 64 * MiB}};
+                 {NULL, "99999999999999999999999", DEF_MIN}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t got = cuzk__alloc_parse_huge_min(cases[i].thp, cases[i].min);
         CHECK_MSG(got == cases[i].want, "CUZK_THP=%s CUZK_THP_MIN=%s: %zu, want %zu",
