@@ -4,6 +4,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/alloc.h"
 #include "common/file.h"
+#include "msm/subgroup.h"
 
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -34,29 +35,41 @@ static void note_bad(decode_job *j, size_t i, cuzk_status s)
         atomic_store(&j->bad_status, (int)s);
 }
 
+/* Decodes points [lo, hi) of the chunk (curve and encoding checks); in checked mode the
+ * subgroups of the points before the chunk's first bad one follow, 8 at a time
+ * (src/msm/subgroup.h), with the status cuzk_gX_deserialize would give. */
 static void decode_chunk(void *ctx, size_t task)
 {
     decode_job *j = ctx;
-    size_t lo = task * CHUNK, hi = lo + CHUNK < j->n ? lo + CHUNK : j->n;
+    size_t lo = task * CHUNK, hi = lo + CHUNK < j->n ? lo + CHUNK : j->n, first = hi;
     for (size_t i = lo; i < hi; i++) {
         cuzk_status s;
         bool inf;
         if (j->g2) {
             cuzk_g2_affine_t *o = (cuzk_g2_affine_t *)j->dst + i;
-            s = j->check == CUZK_PARAMS_CHECKED ? cuzk_g2_deserialize(o, j->src + 192 * i)
-                                                : cuzk_g2_deserialize_unchecked(o, j->src + 192 * i);
+            s = cuzk_g2_deserialize_unchecked(o, j->src + 192 * i);
             inf = s == CUZK_OK && o->infinity;
         } else {
             cuzk_g1_affine_t *o = (cuzk_g1_affine_t *)j->dst + i;
-            s = j->check == CUZK_PARAMS_CHECKED ? cuzk_g1_deserialize(o, j->src + 96 * i)
-                                                : cuzk_g1_deserialize_unchecked(o, j->src + 96 * i);
+            s = cuzk_g1_deserialize_unchecked(o, j->src + 96 * i);
             inf = s == CUZK_OK && o->infinity;
         }
         if (s == CUZK_OK && inf)
             s = CUZK_ERR_BAD_ENCODING;
-        if (s != CUZK_OK)
+        if (s != CUZK_OK) {
             note_bad(j, i, s);
+            first = i;
+            break;
+        }
     }
+    if (j->check != CUZK_PARAMS_CHECKED || first == lo)
+        return;
+    size_t k = j->g2 ? cuzk__g2_first_outside_subgroup((const cuzk_g2_affine_t *)j->dst + lo,
+                                                       first - lo)
+                     : cuzk__g1_first_outside_subgroup((const cuzk_g1_affine_t *)j->dst + lo,
+                                                       first - lo);
+    if (k < first - lo)
+        note_bad(j, lo + k, CUZK_ERR_NOT_IN_SUBGROUP);
 }
 
 /* Reads one query at *|off|: count, then points. */

@@ -5,8 +5,10 @@
 #include "msm/msm_common.h"
 #include "msm/msm_ifma.h"
 #include "msm/msm_job.h"
+#include "msm/subgroup.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -166,3 +168,54 @@ static void cuzk_g1_endo_images_x8_(cuzk_g1_affine_t *ext, size_t n, const cuzk_
 
 #define MSM_JOB_(name) cuzk__g1_msm_job_##name /* src/msm/msm_job.h */
 #include "msm/pippenger_impl.h"
+
+/* ---- subgroup checks of many points (src/msm/subgroup.h) ---------------------------------- */
+
+_Atomic size_t cuzk__subgroup_scalar_; /* cuzk__subgroup_scalar_count; also counted by msm_g2.c */
+
+size_t cuzk__subgroup_scalar_count(void)
+{
+    return atomic_load(&cuzk__subgroup_scalar_);
+}
+
+size_t cuzk__g1_first_outside_subgroup(const cuzk_g1_affine_t *p, size_t n)
+{
+    size_t i = 0;
+#if CUZK_FP_HAVE_IFMA
+    if (cuzk__msm_use_ifma) {
+        pthread_once(&msm_beta_once, msm_beta_init);
+        const unsigned __int128 z = (unsigned __int128)CUZK_BLS_X_ABS * CUZK_BLS_X_ABS;
+        const __m512i off_y = _mm512_set1_epi64((long long)offsetof(cuzk_g1_affine_t, y));
+        for (; i + 8 <= n; i += 8) {
+            __mmask8 live = 0;
+            for (int k = 0; k < 8; k++)
+                live |= (__mmask8)((unsigned)!p[i + k].infinity << k);
+            if (!live)
+                continue;
+            /* Lanes at infinity (in the subgroup) compute a live lane's point instead. */
+            size_t f = i + (size_t)__builtin_ctz(live);
+            uint64_t src[8];
+            for (int k = 0; k < 8; k++)
+                src[k] = (uint64_t)(uintptr_t)(live >> k & 1 ? &p[i + k] : &p[f]);
+            __m512i sp = _mm512_loadu_si512((const void *)src);
+            fp52x8 x, y, ex;
+            fp52x8_load_ptrs(&x, sp);
+            fp52x8_load_ptrs(&y, _mm512_add_epi64(sp, off_y));
+            fp52x8_mul(&ex, &x, &msm_beta8); /* phi(P) = (beta x, y) */
+            __mmask8 unsure, ok = cuzk_g1_x8_neg_mul_eq_(&x, &y, (uint64_t)(z >> 64), (uint64_t)z,
+                                                         &ex, &y, &unsure);
+            __mmask8 check = live & (unsure | (__mmask8)~ok);
+            if (check)
+                atomic_fetch_add(&cuzk__subgroup_scalar_, (size_t)__builtin_popcount(check));
+            for (int k = 0; k < 8; k++)
+                if (check >> k & 1 && !cuzk_g1_affine_in_subgroup(&p[i + k]))
+                    return i + (size_t)k;
+        }
+    }
+#endif
+    atomic_fetch_add(&cuzk__subgroup_scalar_, n - i);
+    for (; i < n; i++)
+        if (!cuzk_g1_affine_in_subgroup(&p[i]))
+            return i;
+    return n;
+}

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* MSM and bitmap batch addition in G2 (over Fp2): src/msm/pippenger_impl.h instantiated. */
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "cuzk/msm.h"
 #include "curve/curve_internal.h"
 #include "msm/msm_common.h"
 #include "msm/msm_ifma.h"
 #include "field/fp_ifma_fp2.h"
+#include "msm/subgroup.h"
 
 #if CUZK_FP_HAVE_IFMA
 /* The batch-affine additions run 8 at a time (src/msm/batch_affine_x8.h), coordinates in Fp2. */
@@ -182,3 +184,68 @@ static void cuzk_g2_endo_images_x8_(cuzk_g2_affine_t *ext, size_t n, const cuzk_
 #endif
 
 #include "msm/pippenger_impl.h"
+
+/* ---- subgroup checks of many points (src/msm/subgroup.h) ---------------------------------- */
+
+extern _Atomic size_t cuzk__subgroup_scalar_; /* defined in msm_g1.c */
+
+size_t cuzk__g2_first_outside_subgroup(const cuzk_g2_affine_t *p, size_t n)
+{
+    size_t i = 0;
+#if CUZK_FP_HAVE_IFMA
+    if (cuzk__msm_use_ifma) {
+        pthread_once(&msm_psi_once, msm_psi_init);
+        cuzk_fp_t c[4][8];
+        for (int k = 0; k < 8; k++) {
+            c[0][k] = msm_psi_c[0].c0;
+            c[1][k] = msm_psi_c[0].c1;
+            c[2][k] = msm_psi_c[1].c0;
+            c[3][k] = msm_psi_c[1].c1;
+        }
+        fp2x8 cx, cy;
+        fp52x8 zero;
+        memset(&zero, 0, sizeof zero);
+        fp52x8_load(&cx.c0, c[0]);
+        fp52x8_load(&cx.c1, c[1]);
+        fp52x8_load(&cy.c0, c[2]);
+        fp52x8_load(&cy.c1, c[3]);
+        const __m512i off_y = _mm512_set1_epi64((long long)offsetof(cuzk_g2_affine_t, y));
+        for (; i + 8 <= n; i += 8) {
+            __mmask8 live = 0;
+            for (int k = 0; k < 8; k++)
+                live |= (__mmask8)((unsigned)!p[i + k].infinity << k);
+            if (!live)
+                continue;
+            /* Lanes at infinity (in the subgroup) compute a live lane's point instead. */
+            size_t f = i + (size_t)__builtin_ctz(live);
+            uint64_t src[8];
+            for (int k = 0; k < 8; k++)
+                src[k] = (uint64_t)(uintptr_t)(live >> k & 1 ? &p[i + k] : &p[f]);
+            __m512i sp = _mm512_loadu_si512((const void *)src);
+            fp2x8 x, y, ex, ey;
+            fp2x8_load_ptrs(&x, sp);
+            fp2x8_load_ptrs(&y, _mm512_add_epi64(sp, off_y));
+            /* psi(P) = (conj(x) cx, conj(y) cy) */
+            ex.c0 = x.c0;
+            fp52x8_sub(&ex.c1, &zero, &x.c1);
+            fp2x8_mul(&ex, &ex, &cx);
+            ey.c0 = y.c0;
+            fp52x8_sub(&ey.c1, &zero, &y.c1);
+            fp2x8_mul(&ey, &ey, &cy);
+            /* psi(P) = [x] P = -[|x|] P (x < 0) */
+            __mmask8 unsure, ok = cuzk_g2_x8_neg_mul_eq_(&x, &y, 0, CUZK_BLS_X_ABS, &ex, &ey, &unsure);
+            __mmask8 check = live & (unsure | (__mmask8)~ok);
+            if (check)
+                atomic_fetch_add(&cuzk__subgroup_scalar_, (size_t)__builtin_popcount(check));
+            for (int k = 0; k < 8; k++)
+                if (check >> k & 1 && !cuzk_g2_affine_in_subgroup(&p[i + k]))
+                    return i + (size_t)k;
+        }
+    }
+#endif
+    atomic_fetch_add(&cuzk__subgroup_scalar_, n - i);
+    for (; i < n; i++)
+        if (!cuzk_g2_affine_in_subgroup(&p[i]))
+            return i;
+    return n;
+}

@@ -238,6 +238,8 @@ static void M_(reduce_windows_x8_)(JAC_T *out, size_t stride, const MSM_WORKER_T
     }
 }
 
+#include "msm/subgroup_x8.h" /* uses the F8_* macros and M_(xyzz8_) */
+
 #undef F8_T
 #undef F8_
 #undef F8_CALL

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Setup -> .params -> prove -> verify round trips on small circuits built in the test. */
 #include "test.h"
+#include "test_curve_util.h"
 #include "cuzk/alloc.h"
 #include "cuzk/backend.h"
 #include "cuzk/groth16.h"
@@ -192,6 +193,28 @@ CUZK_TEST(groth16_params_file_roundtrip_and_rejections)
     buf[hoff] = 0;
     CHECK(cuzk_groth16_params_parse(&q, buf, len, CUZK_PARAMS_CHECKED, NULL) == CUZK_OK);
     cuzk_groth16_params_free(q);
+    /* Points on the curve outside the subgroup (the first of H, the last of B in G2): the
+     * checked mode refuses them, the unchecked one takes them. */
+    for (int g2 = 0; g2 < 2; g2++) {
+        size_t at = g2 ? len - 192 : hoff + 4, sz = g2 ? 192 : 96;
+        uint8_t keep[192], enc[192];
+        memcpy(keep, buf + at, sz);
+        if (g2) {
+            cuzk_g2_affine_t b;
+            tc_g2_rand_curve(&b);
+            cuzk_g2_serialize(enc, &b);
+        } else {
+            cuzk_g1_affine_t b;
+            tc_g1_rand_curve(&b);
+            cuzk_g1_serialize(enc, &b);
+        }
+        memcpy(buf + at, enc, sz);
+        CHECK(cuzk_groth16_params_parse(&q, buf, len, CUZK_PARAMS_CHECKED, NULL) ==
+              CUZK_ERR_NOT_IN_SUBGROUP);
+        CHECK(cuzk_groth16_params_parse(&q, buf, len, CUZK_PARAMS_UNCHECKED, NULL) == CUZK_OK);
+        cuzk_groth16_params_free(q);
+        memcpy(buf + at, keep, sz);
+    }
     CHECK(cuzk_groth16_params_load(&q, "/nonexistent/x.params", CUZK_PARAMS_CHECKED, NULL) ==
           CUZK_ERR_IO);
     unlink(path);
