@@ -2,6 +2,7 @@
 /* cuzk-bench curve: G1/G2 group law, scalar multiplication, subgroup checks, decoding. */
 #include "bench.h"
 #include "cuzk/curve.h"
+#include "msm/subgroup.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@ typedef struct {
     uint8_t sink[32];
     cuzk_g1_jac_t *batch_in;
     cuzk_g1_affine_t *batch_out;
+    cuzk_g1_affine_t *sg1; /* BATCH points of G1 / G2 for the many-point subgroup checks */
+    cuzk_g2_affine_t *sg2;
 } curve_ctx;
 
 /* Each body feeds its output back into its input so that no call can be skipped. */
@@ -47,6 +50,29 @@ BODY(b_g2_subgroup_check, c->sink[i & 31] ^= (uint8_t)cuzk_g2_in_subgroup(&c->p2
 BODY(b_g1_uncompress, c->sink[i & 31] ^= (uint8_t)cuzk_g1_uncompress(&c->a1, c->c1))
 BODY(b_g2_uncompress, c->sink[i & 31] ^= (uint8_t)cuzk_g2_uncompress(&c->a2, c->c2))
 
+/* Subgroup checks of |reps| points, BATCH at a time (src/msm/subgroup.h: 8 lanes with IFMA). */
+static void b_g1_subgroup_batch(void *vctx, uint64_t reps)
+{
+    curve_ctx *c = vctx;
+    for (uint64_t done = 0; done < reps;) {
+        size_t n = reps - done < BATCH ? (size_t)(reps - done) : BATCH;
+        c->sink[done & 31] ^= (uint8_t)cuzk__g1_first_outside_subgroup(c->sg1, n);
+        done += n;
+    }
+    bench_sink(c->sink, sizeof c->sink);
+}
+
+static void b_g2_subgroup_batch(void *vctx, uint64_t reps)
+{
+    curve_ctx *c = vctx;
+    for (uint64_t done = 0; done < reps;) {
+        size_t n = reps - done < BATCH ? (size_t)(reps - done) : BATCH;
+        c->sink[done & 31] ^= (uint8_t)cuzk__g2_first_outside_subgroup(c->sg2, n);
+        done += n;
+    }
+    bench_sink(c->sink, sizeof c->sink);
+}
+
 /* |reps| points in batches of BATCH (the last one partial). */
 static void b_g1_batch_to_affine(void *vctx, uint64_t reps)
 {
@@ -68,10 +94,14 @@ int bench_curve_main(const bench_opts *o)
     }
     c->batch_in = calloc(BATCH, sizeof c->batch_in[0]);
     c->batch_out = calloc(BATCH, sizeof c->batch_out[0]);
-    if (!c->batch_in || !c->batch_out) {
+    c->sg1 = calloc(BATCH, sizeof c->sg1[0]);
+    c->sg2 = calloc(BATCH, sizeof c->sg2[0]);
+    if (!c->batch_in || !c->batch_out || !c->sg1 || !c->sg2) {
         fprintf(stderr, "cuzk-bench curve: out of memory\n");
         free(c->batch_in);
         free(c->batch_out);
+        free(c->sg1);
+        free(c->sg2);
         free(c);
         return 2;
     }
@@ -111,6 +141,16 @@ int bench_curve_main(const bench_opts *o)
     c->batch_in[0] = c->p1;
     for (size_t i = 1; i < BATCH; i++)
         cuzk_g1_add(&c->batch_in[i], &c->batch_in[i - 1], &c->q1);
+    cuzk_g1_batch_to_affine(c->sg1, c->batch_in, BATCH);
+    for (size_t i = 0; i < BATCH; i++) {
+        cuzk_g2_to_affine(&c->sg2[i], &c->p2);
+        cuzk_g2_add(&c->p2, &c->p2, &c->q2);
+    }
+    if (cuzk__g1_first_outside_subgroup(c->sg1, BATCH) != BATCH ||
+        cuzk__g2_first_outside_subgroup(c->sg2, BATCH) != BATCH) {
+        fprintf(stderr, "cuzk-bench curve: self-check of the subgroup points failed\n");
+        goto fail;
+    }
 
     bench_run(o, "g1_add", 0, b_g1_add, c);
     bench_run(o, "g1_add_affine", 0, b_g1_add_affine, c);
@@ -125,17 +165,23 @@ int bench_curve_main(const bench_opts *o)
     /* The multiplications above keep p1/p2 in the subgroup, so the checks take the full path. */
     bench_run(o, "g1_subgroup_check", 0, b_g1_subgroup_check, c);
     bench_run(o, "g2_subgroup_check", 0, b_g2_subgroup_check, c);
+    bench_run(o, "g1_subgroup_batch", BATCH, b_g1_subgroup_batch, c);
+    bench_run(o, "g2_subgroup_batch", BATCH, b_g2_subgroup_batch, c);
     bench_run(o, "g1_uncompress", 0, b_g1_uncompress, c);
     bench_run(o, "g2_uncompress", 0, b_g2_uncompress, c);
     bench_run(o, "g1_batch_to_affine", BATCH, b_g1_batch_to_affine, c);
 
     free(c->batch_in);
     free(c->batch_out);
+    free(c->sg1);
+    free(c->sg2);
     free(c);
     return 0;
 fail:
     free(c->batch_in);
     free(c->batch_out);
+    free(c->sg1);
+    free(c->sg2);
     free(c);
     return 2;
 }
