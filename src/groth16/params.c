@@ -22,7 +22,7 @@ typedef struct {
     size_t n;
     bool g2;
     cuzk_params_check check;
-    _Atomic size_t bad;  /* smallest failing index + 1 (0: none) */
+    _Atomic size_t bad; /* smallest failing index + 1 (0: none) */
     _Atomic int bad_status;
 } decode_job;
 
@@ -64,10 +64,9 @@ static void decode_chunk(void *ctx, size_t task)
     }
     if (j->check != CUZK_PARAMS_CHECKED || first == lo)
         return;
-    size_t k = j->g2 ? cuzk__g2_first_outside_subgroup((const cuzk_g2_affine_t *)j->dst + lo,
-                                                       first - lo)
-                     : cuzk__g1_first_outside_subgroup((const cuzk_g1_affine_t *)j->dst + lo,
-                                                       first - lo);
+    size_t k =
+        j->g2 ? cuzk__g2_first_outside_subgroup((const cuzk_g2_affine_t *)j->dst + lo, first - lo)
+              : cuzk__g1_first_outside_subgroup((const cuzk_g1_affine_t *)j->dst + lo, first - lo);
     if (k < first - lo)
         note_bad(j, lo + k, CUZK_ERR_NOT_IN_SUBGROUP);
 }
@@ -117,8 +116,9 @@ static cuzk_status read_query(const uint8_t *buf, size_t len, size_t *off, const
         cuzk_status s = (cuzk_status)atomic_load(&j.bad_status);
         size_t at = *off + (bad - 1) * psz;
         if (s == CUZK_ERR_BAD_ENCODING)
-            return cuzk_fail(s, "params: %s[%zu] at byte %zu is the point at infinity or badly "
-                                "encoded",
+            return cuzk_fail(s,
+                             "params: %s[%zu] at byte %zu is the point at infinity or badly "
+                             "encoded",
                              name, bad - 1, at);
         return cuzk_fail(s, "params: %s[%zu] at byte %zu: %s", name, bad - 1, at,
                          cuzk_status_str(s));
@@ -159,8 +159,8 @@ cuzk_status cuzk_groth16_params_parse_ex(cuzk_groth16_params **out, const uint8_
     point_mem mem = {alloc_points, free_points};
     if (len < 868)
         return cuzk_fail(CUZK_ERR_FORMAT, "params: %zu bytes is shorter than a verifying key", len);
-    uint32_t ic_len = (uint32_t)buf[864] << 24 | (uint32_t)buf[865] << 16 |
-                      (uint32_t)buf[866] << 8 | buf[867];
+    uint32_t ic_len =
+        (uint32_t)buf[864] << 24 | (uint32_t)buf[865] << 16 | (uint32_t)buf[866] << 8 | buf[867];
     if ((uint64_t)ic_len * 96 > len - 868)
         return cuzk_fail(CUZK_ERR_FORMAT, "params: ic_len %u does not fit in %zu bytes", ic_len,
                          len);

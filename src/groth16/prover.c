@@ -163,8 +163,8 @@ static bool split_sizes(bool device, uint64_t n_l, uint64_t n_a, uint64_t n_b_g1
     bool pairs = device && n_l <= UINT32_MAX && n_a <= UINT32_MAX && n_b_g1 <= UINT32_MAX;
     uint64_t cap = n_a > n_b_g1 ? n_a : n_b_g1;
     memset(bytes, 0, CUZK_BACKEND_SCRATCH_SLOTS * sizeof *bytes);
-    bytes[SLOT_SC] = pairs ? cuzk__split_pairs_scratch(n_l ? n_l : 1)
-                           : (cap ? cap : 1) * sizeof(cuzk_fr_t);
+    bytes[SLOT_SC] =
+        pairs ? cuzk__split_pairs_scratch(n_l ? n_l : 1) : (cap ? cap : 1) * sizeof(cuzk_fr_t);
     for (unsigned q = 0; q < Q_COUNT; q++) {
         uint64_t m = n[q] ? n[q] : 1;
         bytes[SLOT_TAIL(q)] = m * sizeof(cuzk_fr_t);
@@ -340,8 +340,7 @@ static void *lab_half_run(void *arg)
 
 /* Two threads issue the sums (lab_half) unless env CUZK_PROVER_LAB_THREADS=1. */
 static cuzk_status lab_sum_beside(cuzk_backend *be, cuzk_prove_timings *t,
-                                  const cuzk_groth16_params *p, const split_set *ss,
-                                  lab_sums *out)
+                                  const cuzk_groth16_params *p, const split_set *ss, lab_sums *out)
 {
     const char *e = getenv("CUZK_PROVER_LAB_THREADS");
     lab_half h = {.be = be, .p = p, .ss = ss, .out = out, .s = CUZK_ERR_INTERNAL};

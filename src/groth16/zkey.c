@@ -284,8 +284,8 @@ static inline bool decode_range(const points_job *j, size_t i)
 }
 
 /* Decodes without the curve check (coordinates range-checked), then checks the equations 8 at
- * a time and, when asked, the subgroups (8 at a time too). Sets first_bad to the first point that the
- * one-by-one decode_one would reject; points_result decodes that one again for the message. */
+ * a time and, when asked, the subgroups (8 at a time too). Sets first_bad to the first point that
+ * the one-by-one decode_one would reject; points_result decodes that one again for the message. */
 static void points_task_x8(const points_job *j, size_t t, size_t begin, size_t end)
 {
     size_t bad = end;

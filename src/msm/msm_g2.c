@@ -233,7 +233,8 @@ size_t cuzk__g2_first_outside_subgroup(const cuzk_g2_affine_t *p, size_t n)
             fp52x8_sub(&ey.c1, &zero, &y.c1);
             fp2x8_mul(&ey, &ey, &cy);
             /* psi(P) = [x] P = -[|x|] P (x < 0) */
-            __mmask8 unsure, ok = cuzk_g2_x8_neg_mul_eq_(&x, &y, 0, CUZK_BLS_X_ABS, &ex, &ey, &unsure);
+            __mmask8 unsure,
+                ok = cuzk_g2_x8_neg_mul_eq_(&x, &y, 0, CUZK_BLS_X_ABS, &ex, &ey, &unsure);
             __mmask8 check = live & (unsure | (__mmask8)~ok);
             if (check)
                 atomic_fetch_add(&cuzk__subgroup_scalar_, (size_t)__builtin_popcount(check));

@@ -64,7 +64,7 @@ static bool g2_bad(cuzk_g2_affine_t *out, int kind)
 }
 
 /* The first index the one-point test rejects, or n. */
-#define REF_FIRST(G, p, n)                                                                        \
+#define REF_FIRST(G, p, n)                                                                         \
     ({                                                                                             \
         size_t r_ = (n);                                                                           \
         for (size_t i_ = 0; i_ < (n); i_++)                                                        \
@@ -75,7 +75,7 @@ static bool g2_bad(cuzk_g2_affine_t *out, int kind)
         r_;                                                                                        \
     })
 
-#define SUBGROUP_BATCH_TEST(G, JAC_T, AFF_T, BAD)                                                 \
+#define SUBGROUP_BATCH_TEST(G, JAC_T, AFF_T, BAD)                                                  \
     {                                                                                              \
         AFF_T pts[NPTS], keep;                                                                     \
         for (size_t i = 0; i < NPTS; i++) {                                                        \
@@ -87,7 +87,7 @@ static bool g2_bad(cuzk_g2_affine_t *out, int kind)
             tc_##G##_rand(&j);                                                                     \
             cuzk_##G##_to_affine(&pts[i], &j);                                                     \
         }                                                                                          \
-        /* All in the subgroup: the vector test passes every point itself. */                     \
+        /* All in the subgroup: the vector test passes every point itself. */                      \
         size_t sc0 = cuzk__subgroup_scalar_count();                                                \
         CHECK(cuzk__##G##_first_outside_subgroup(pts, NPTS) == NPTS);                              \
         if (CUZK_FP_HAVE_IFMA_ON)                                                                  \
@@ -97,7 +97,7 @@ static bool g2_bad(cuzk_g2_affine_t *out, int kind)
         CHECK(cuzk__##G##_first_outside_subgroup(pts, NPTS) == NPTS);                              \
         cuzk__msm_use_ifma = true;                                                                 \
         CHECK(cuzk__##G##_first_outside_subgroup(pts, 0) == 0);                                    \
-        /* One bad point of each kind at each place, then two at random places. */                \
+        /* One bad point of each kind at each place, then two at random places. */                 \
         for (int kind = 0; kind < 5; kind++) {                                                     \
             for (size_t at = 0; at < NPTS; at += (at < 16 ? 1 : 7)) {                              \
                 AFF_T b;                                                                           \
