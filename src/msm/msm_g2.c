@@ -129,10 +129,27 @@ static void cuzk_g2_endo_images_(cuzk_g2_affine_t out[3], const cuzk_g2_affine_t
  * 2^12 proof. Writes ext[m * n + i + k] for image m < 3 of point p[k], k < 8.
  */
 #define MSM_ENDO_IMAGES_X8 1
+
+/* psi's constants (msm_psi_c) in every lane. */
+static void msm_psi8_load(fp2x8 *cx, fp2x8 *cy)
+{
+    pthread_once(&msm_psi_once, msm_psi_init);
+    cuzk_fp_t c[4][8];
+    for (int k = 0; k < 8; k++) {
+        c[0][k] = msm_psi_c[0].c0;
+        c[1][k] = msm_psi_c[0].c1;
+        c[2][k] = msm_psi_c[1].c0;
+        c[3][k] = msm_psi_c[1].c1;
+    }
+    fp52x8_load(&cx->c0, c[0]);
+    fp52x8_load(&cx->c1, c[1]);
+    fp52x8_load(&cy->c0, c[2]);
+    fp52x8_load(&cy->c1, c[3]);
+}
+
 static void cuzk_g2_endo_images_x8_(cuzk_g2_affine_t *ext, size_t n, const cuzk_g2_affine_t *p,
                                     size_t i)
 {
-    pthread_once(&msm_psi_once, msm_psi_init);
     uint64_t src[8], dst[8];
     for (int k = 0; k < 8; k++)
         src[k] = (uint64_t)(uintptr_t)&p[k];
@@ -143,17 +160,7 @@ static void cuzk_g2_endo_images_x8_(cuzk_g2_affine_t *ext, size_t n, const cuzk_
     memset(&zero, 0, sizeof zero);
     fp2x8_load_ptrs(&x, sp);
     fp2x8_load_ptrs(&y, _mm512_add_epi64(sp, off_y));
-    cuzk_fp_t c[4][8];
-    for (int k = 0; k < 8; k++) {
-        c[0][k] = msm_psi_c[0].c0;
-        c[1][k] = msm_psi_c[0].c1;
-        c[2][k] = msm_psi_c[1].c0;
-        c[3][k] = msm_psi_c[1].c1;
-    }
-    fp52x8_load(&cx.c0, c[0]);
-    fp52x8_load(&cx.c1, c[1]);
-    fp52x8_load(&cy.c0, c[2]);
-    fp52x8_load(&cy.c1, c[3]);
+    msm_psi8_load(&cx, &cy);
     __mmask8 live = 0;
     for (int k = 0; k < 8; k++)
         live |= (__mmask8)((unsigned)!p[k].infinity << k);
@@ -194,21 +201,10 @@ size_t cuzk__g2_first_outside_subgroup(const cuzk_g2_affine_t *p, size_t n)
     size_t i = 0;
 #if CUZK_FP_HAVE_IFMA
     if (cuzk__msm_use_ifma) {
-        pthread_once(&msm_psi_once, msm_psi_init);
-        cuzk_fp_t c[4][8];
-        for (int k = 0; k < 8; k++) {
-            c[0][k] = msm_psi_c[0].c0;
-            c[1][k] = msm_psi_c[0].c1;
-            c[2][k] = msm_psi_c[1].c0;
-            c[3][k] = msm_psi_c[1].c1;
-        }
         fp2x8 cx, cy;
         fp52x8 zero;
         memset(&zero, 0, sizeof zero);
-        fp52x8_load(&cx.c0, c[0]);
-        fp52x8_load(&cx.c1, c[1]);
-        fp52x8_load(&cy.c0, c[2]);
-        fp52x8_load(&cy.c1, c[3]);
+        msm_psi8_load(&cx, &cy);
         const __m512i off_y = _mm512_set1_epi64((long long)offsetof(cuzk_g2_affine_t, y));
         for (; i + 8 <= n; i += 8) {
             __mmask8 live = 0;
