@@ -187,17 +187,11 @@ size_t cuzk__g1_first_outside_subgroup(const cuzk_g1_affine_t *p, size_t n)
         const unsigned __int128 z = (unsigned __int128)CUZK_BLS_X_ABS * CUZK_BLS_X_ABS;
         const __m512i off_y = _mm512_set1_epi64((long long)offsetof(cuzk_g1_affine_t, y));
         for (; i + 8 <= n; i += 8) {
-            __mmask8 live = 0;
-            for (int k = 0; k < 8; k++)
-                live |= (__mmask8)((unsigned)!p[i + k].infinity << k);
+            __m512i sp;
+            __mmask8 live =
+                msm_x8_live_ptrs(&p[i], sizeof *p, offsetof(cuzk_g1_affine_t, infinity), &sp);
             if (!live)
                 continue;
-            /* Lanes at infinity (in the subgroup) compute a live lane's point instead. */
-            size_t f = i + (size_t)__builtin_ctz(live);
-            uint64_t src[8];
-            for (int k = 0; k < 8; k++)
-                src[k] = (uint64_t)(uintptr_t)(live >> k & 1 ? &p[i + k] : &p[f]);
-            __m512i sp = _mm512_loadu_si512((const void *)src);
             fp52x8 x, y, ex;
             fp52x8_load_ptrs(&x, sp);
             fp52x8_load_ptrs(&y, _mm512_add_epi64(sp, off_y));
