@@ -81,7 +81,7 @@ GRPC_MOD_OBJ := $(BUILD)/obj/$(GRPC_MOD_SRC:.c=.pic.o)
 DAEMON := $(BUILD)/bin/cuzk
 TESTS := $(BUILD)/bin/cuzk-test
 
-.PHONY: all deps test check check-san interop daemon-test portable-check demo clean format
+.PHONY: all deps test check check-san interop blst-oracle daemon-test portable-check demo clean format
 all: $(LIB) $(BENCH) $(GRPC_MOD) $(DAEMON) $(TESTS)
 
 $(BUILD)/obj/%.o: %.c
@@ -179,6 +179,7 @@ test: deps
 	$(MAKE) check BUILD=build/verify VERIFY=1
 	$(MAKE) check-san
 	$(MAKE) interop
+	$(MAKE) blst-oracle
 	$(MAKE) daemon-test
 	$(MAKE) portable-check
 
@@ -209,6 +210,17 @@ check-san:
 # first run makes a 2^12 powers-of-tau file (~2-3 min) cached in build/interop.
 interop: all
 	scripts/interop-snarkjs.sh $(BENCH) || [ $$? = 77 ]
+
+# blst as an outside oracle for the CPU MSMs and the pairing (tests/oracle/blst_oracle.c):
+# scripts/blst-oracle.sh fetches blst's sources from the npm registry into build/blst and builds
+# them, then this binary (exit 77 = skipped without npm or the registry).
+BLST_DIR ?= build/blst/package/blst
+ORACLE := $(BUILD)/bin/cuzk-blst-oracle
+$(ORACLE): tests/oracle/blst_oracle.c $(LIB) $(BLST_DIR)/libblst.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -I$(BLST_DIR)/bindings $(CFLAGS) -o $@ $< $(LIB) $(BLST_DIR)/libblst.a $(LDLIBS)
+blst-oracle: all
+	scripts/blst-oracle.sh check || [ $$? = 77 ]
 
 # The daemon on a unix socket and a loopback port, driven by cuzk-bench and a grpc-js client
 # (tests/daemon; tests needing node are skipped without it, exit 77 = all skipped).
