@@ -81,7 +81,7 @@ GRPC_MOD_OBJ := $(BUILD)/obj/$(GRPC_MOD_SRC:.c=.pic.o)
 DAEMON := $(BUILD)/bin/cuzk
 TESTS := $(BUILD)/bin/cuzk-test
 
-.PHONY: all deps test check check-san interop blst-oracle daemon-test portable-check demo clean format
+.PHONY: all deps test check check-san interop blst-oracle daemon-test portable-check ifma-build demo clean format
 all: $(LIB) $(BENCH) $(GRPC_MOD) $(DAEMON) $(TESTS)
 
 $(BUILD)/obj/%.o: %.c
@@ -182,11 +182,16 @@ test: deps
 	$(MAKE) blst-oracle
 	$(MAKE) daemon-test
 	$(MAKE) portable-check
+	$(MAKE) ifma-build
 
 # The README's portable build (x86-64-v3) proving under an emulated CPU without AVX-512 (exit 77
 # = skipped without qemu-user).
 portable-check:
 	scripts/portable-check.sh || [ $$? = 77 ]
+
+# The AVX-512 IFMA variant compiled, for hosts whose -march=native leaves it out.
+ifma-build:
+	scripts/ifma-build-check.sh
 
 check: all
 	$(TESTS)
