@@ -8,6 +8,8 @@
 # for this CPU. Cached in $BUILD/blst.
 #   scripts/blst-oracle.sh [check]              MSMs and pairings against blst (fresh seed)
 #   scripts/blst-oracle.sh bench [ARGS...]      one-thread MSM times, e.g. --group g2 --log-n 16
+#   scripts/blst-oracle.sh build                builds only (e.g. BUILD=build/gpu-port for another
+#                                               host, with BLST_MARCH=x86-64-v3: blst's own -march)
 # Exit 77 (skipped) when npm or the registry is not there.
 set -eu
 cd "$(dirname "$0")/.."
@@ -41,11 +43,12 @@ print("sha512-" + base64.b64encode(hashlib.sha512(open(sys.argv[1], "rb").read()
     # blst's defaults plus -O2 and this CPU's instructions (mulx/adx where present), without
     # -Werror (a newer compiler's warnings are not ours to fix).
     (cd "$D/package/blst" && CFLAGS='-O2 -fno-builtin -fPIC -Wall -Wextra' ./build.sh \
-        -march=native >build.log 2>&1) || {
+        -march="${BLST_MARCH:-native}" >build.log 2>&1) || {
         echo "blst-oracle: FAIL: blst did not build"
         tail -n 20 "$D/package/blst/build.log"
         exit 1
     }
 fi
 make -s BUILD="$BUILD" BLST_DIR="$D/package/blst" "$BUILD/bin/cuzk-blst-oracle"
+[ "$mode" = build ] && exit 0
 exec "$BUILD/bin/cuzk-blst-oracle" "$mode" "$@"
