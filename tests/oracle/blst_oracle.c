@@ -21,6 +21,7 @@
  * little-endian integers.
  */
 #include "cuzk/alloc.h"
+#include "cuzk/cpu.h"
 #include "cuzk/curve.h"
 #include "cuzk/msm.h"
 #include "cuzk/pairing.h"
@@ -33,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- inputs ---------------------------------------------------------------------------- */
 
@@ -480,6 +482,9 @@ static int run_bench(const char *group, const char *sizes, int rounds)
     free(list);
     return rc;
 }
+
+/* A clear message instead of SIGILL when this binary was built for another CPU. */
+CUZK_CPU_GUARD("cuzk-blst-oracle")
 
 static int usage(void)
 {
