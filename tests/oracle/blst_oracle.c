@@ -26,6 +26,7 @@
 #include "cuzk/msm.h"
 #include "cuzk/pairing.h"
 #include "cuzk/threadpool.h"
+#include "msm/subgroup.h" /* internal: the batch subgroup test */
 
 #include <blst.h>
 
@@ -381,6 +382,145 @@ static void pairing_cases(int count)
     cuzk_free(p);
 }
 
+/* ---- subgroup membership ------------------------------------------------------------------ */
+
+/* The group order r, little-endian limbs (formats.md section 1). */
+static const uint64_t R_LIMBS[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
+                                    0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+
+static void rand_fp(cuzk_fp_t *out)
+{
+    for (;;) {
+        uint8_t b[48];
+        for (int i = 0; i < 6; i++) {
+            uint64_t w = rng_u64();
+            memcpy(b + 8 * i, &w, 8);
+        }
+        b[0] &= 0x1f; /* below 2^381; values >= p are redrawn */
+        if (cuzk_fp_from_bytes_be(out, b) == CUZK_OK)
+            return;
+    }
+}
+
+/* A point of the curve y^2 = x^3 + 4 from a random x: almost surely outside G1 (the cofactor
+ * has small prime factors, so it has components of several orders). */
+static void g1_curve_point(cuzk_g1_affine_t *out)
+{
+    cuzk_fp_t x, t, b;
+    cuzk_fp_set_u64(&b, 4);
+    do {
+        rand_fp(&x);
+        cuzk_fp_sqr(&t, &x);
+        cuzk_fp_mul(&t, &t, &x);
+        cuzk_fp_add(&t, &t, &b);
+    } while (!cuzk_fp_sqrt(&out->y, &t));
+    out->x = x;
+    out->infinity = false;
+}
+
+/* The same on y^2 = x^3 + 4(1 + u) over Fp2: almost surely outside G2. */
+static void g2_curve_point(cuzk_g2_affine_t *out)
+{
+    cuzk_fp2_t x, t, b;
+    cuzk_fp_set_u64(&b.c0, 4);
+    cuzk_fp_set_u64(&b.c1, 4);
+    do {
+        rand_fp(&x.c0);
+        rand_fp(&x.c1);
+        cuzk_fp2_sqr(&t, &x);
+        cuzk_fp2_mul(&t, &t, &x);
+        cuzk_fp2_add(&t, &t, &b);
+    } while (!cuzk_fp2_sqrt(&out->y, &t));
+    out->x = x;
+    out->infinity = false;
+}
+
+/*
+ * Points outside the subgroup of three kinds, by |kind|: a random curve point R; its torsion
+ * part r R (order dividing the cofactor); a subgroup point plus that torsion. Each case takes
+ * a subgroup point |p| and writes the off-subgroup point to |out|; kinds whose point falls
+ * into the subgroup by chance (r R = O) are left as |p|.
+ */
+#define OFF_FN(G, AFF, JAC)                                                                        \
+    static void G##_off_subgroup(AFF *out, const AFF *p, int kind)                                 \
+    {                                                                                              \
+        AFF rpt;                                                                                   \
+        JAC rj, tj, pj;                                                                            \
+        G##_curve_point(&rpt);                                                                     \
+        *out = rpt;                                                                                \
+        if (kind == 0)                                                                             \
+            return;                                                                                \
+        cuzk_##G##_from_affine(&rj, &rpt);                                                         \
+        cuzk_##G##_mul_raw_vartime(&tj, &rj, R_LIMBS, 4);                                          \
+        if (cuzk_##G##_jac_is_infinity(&tj)) {                                                     \
+            *out = *p;                                                                             \
+            return;                                                                                \
+        }                                                                                          \
+        if (kind == 2) {                                                                           \
+            cuzk_##G##_from_affine(&pj, p);                                                        \
+            cuzk_##G##_add(&tj, &tj, &pj);                                                         \
+        }                                                                                          \
+        cuzk_##G##_to_affine(out, &tj);                                                            \
+    }
+OFF_FN(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
+OFF_FN(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
+
+/*
+ * n points, subgroup points with off-subgroup ones of every kind at a few places (in the first
+ * lane block, at a block edge, in the tail, last): every point's verdict against blst's
+ * in_gX, and the batch test's first index (src/msm/subgroup.h: 8 lanes with IFMA) against the
+ * first point blst refuses, for every prefix ending just after each off-subgroup point and for
+ * the whole array without them.
+ */
+#define SUBGROUP_FN(G, AFF, BAFF, IN_G)                                                            \
+    static void G##_subgroup_cases(size_t n)                                                       \
+    {                                                                                              \
+        AFF *p = G##_points(n);                                                                    \
+        size_t first = n;                                                                          \
+        cases++;                                                                                   \
+        if (cuzk__##G##_first_outside_subgroup(p, n) != n) {                                       \
+            failures++;                                                                            \
+            fprintf(stderr, "FAIL %s subgroup: %zu subgroup points not all passed\n", #G, n);      \
+        }                                                                                          \
+        const size_t at[] = {3, 8, n / 2 + 1, n - 2, n - 1};                                       \
+        for (size_t j = 0; j < sizeof at / sizeof at[0]; j++)                                      \
+            G##_off_subgroup(&p[at[j]], &p[at[j]], (int)(j % 3));                                  \
+        BAFF *bp = G##_to_blst(p, n);                                                              \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            bool want = IN_G(&bp[i]), got = cuzk_##G##_affine_in_subgroup(&p[i]);                  \
+            cases++;                                                                               \
+            if (want != got) {                                                                     \
+                failures++;                                                                        \
+                fprintf(stderr, "FAIL %s subgroup: point %zu: blst %d, cuzk %d\n", #G, i, want,    \
+                        got);                                                                      \
+            }                                                                                      \
+            if (!want && first == n)                                                               \
+                first = i;                                                                         \
+        }                                                                                          \
+        for (size_t j = 0; j < sizeof at / sizeof at[0]; j++) {                                    \
+            size_t len = at[j] + 1, want = len, got;                                               \
+            for (size_t i = 0; i < len && want == len; i++)                                        \
+                if (!IN_G(&bp[i]))                                                                 \
+                    want = i;                                                                      \
+            got = cuzk__##G##_first_outside_subgroup(p, len);                                      \
+            cases++;                                                                               \
+            if (got != want) {                                                                     \
+                failures++;                                                                        \
+                fprintf(stderr, "FAIL %s subgroup batch of %zu: first outside %zu, blst %zu\n",    \
+                        #G, len, got, want);                                                       \
+            }                                                                                      \
+        }                                                                                          \
+        cases++;                                                                                   \
+        if (first == n) { /* all three kinds fell into the subgroup: not a test */                 \
+            failures++;                                                                            \
+            fprintf(stderr, "FAIL %s subgroup: no point outside the subgroup was made\n", #G);     \
+        }                                                                                          \
+        cuzk_free(bp);                                                                             \
+        cuzk_free(p);                                                                              \
+    }
+SUBGROUP_FN(g1, cuzk_g1_affine_t, blst_p1_affine, blst_p1_affine_in_g1)
+SUBGROUP_FN(g2, cuzk_g2_affine_t, blst_p2_affine, blst_p2_affine_in_g2)
+
 static int run_check(void)
 {
     cuzk_pool *pool = cuzk_pool_default();
@@ -393,8 +533,12 @@ static int run_check(void)
             g2_case(g2_sizes[i], kind, pool);
     }
     pairing_cases(6);
+    for (int rep = 0; rep < 4; rep++) {
+        g1_subgroup_cases(203);
+        g2_subgroup_cases(203);
+    }
     printf("blst-oracle check: %d of %d comparisons agree (G1 and G2 MSMs on 1 thread and on %u, "
-           "pairings)\n",
+           "pairings, subgroup membership)\n",
            cases - failures, cases, pool ? cuzk_pool_threads(pool) : 1);
     return failures ? 1 : 0;
 }
