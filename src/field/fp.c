@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Fp, the BLS12-381 base field. Constants from scripts/gen_field_constants.py. */
 #include "cuzk/field.h"
+#include "field/fp_addsub.h"
 #include "field/fp_internal.h"
 #include "field/mont.h"
 
@@ -68,12 +69,12 @@ bool cuzk_fp_eq(const cuzk_fp_t *a, const cuzk_fp_t *b)
 
 void cuzk_fp_add(cuzk_fp_t *out, const cuzk_fp_t *a, const cuzk_fp_t *b)
 {
-    mont_add(out->l, a->l, b->l, P, N);
+    cuzk__fp_add_inline(out->l, a->l, b->l);
 }
 
 void cuzk_fp_sub(cuzk_fp_t *out, const cuzk_fp_t *a, const cuzk_fp_t *b)
 {
-    mont_sub(out->l, a->l, b->l, P, N);
+    cuzk__fp_sub_inline(out->l, a->l, b->l);
 }
 
 void cuzk_fp_neg(cuzk_fp_t *out, const cuzk_fp_t *a)

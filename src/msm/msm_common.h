@@ -17,6 +17,7 @@
 #include "cuzk/alloc.h"
 #include "cuzk/msm.h"
 #include "common/verify.h"
+#include "field/fp_addsub.h"
 #include "field/fp_internal.h"
 
 #if defined(__x86_64__)
@@ -63,76 +64,20 @@
 enum { MSM_KIND_ADD = 0, MSM_KIND_DBL = 1, MSM_KIND_CANCEL = 2 };
 
 /*
- * Inline field helpers for the batch-affine inner loop. The library's cuzk_fp_add/sub are
- * out-of-line portable code (a call plus 128-bit arithmetic each), which made subtractions a
- * fifth of the batch-affine time (perf, 2^16 points); the multiplication goes straight to the
- * back end that cuzk_fp_mul forwards to. Same results, same representation.
- *
- * x86-64: the add/sub-with-carry chains in asm. Written with carry intrinsics the compiler
- * kept both candidate results in stack arrays and chose between them with masks or branches
- * (perf: the scalar batch-affine loop spent ~a third of its time outside the multiplications
- * on a CPU without IFMA); here both stay in twelve registers and a cmov chooses. Operands are
- * read through memory operands, so each needs at most fourteen general registers (twelve plus
- * the two addresses), which leaves the frame pointer free for sanitizer builds.
- * TODO(field): when src/field exposes inline add/sub, use those and drop these.
- */
-#if defined(__x86_64__)
-/* clang-format off */
-#define MSM_NL "\n\t"
-/*
- * r = a - b mod p: t = a - b, u = t + p. The carry out of t + p is the borrow of a - b (after a
- * borrow t + p = a - b + p + 2^384 >= 2^384; otherwise t + p < 2p < 2^384), so it picks u.
+ * Inline field helpers for the batch-affine inner loop: the library's cuzk_fp_add/sub are calls,
+ * which made subtractions a fifth of the batch-affine time (perf, 2^16 points); these inline
+ * the same code (src/field/fp_addsub.h), and the multiplication goes straight to the back end
+ * that cuzk_fp_mul forwards to. Same results, same representation.
  */
 static inline void msm_fp_sub(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *b)
 {
-    uint64_t t0, t1, t2, t3, t4, t5, u0, u1, u2, u3, u4, u5;
-    __asm__("movq 0+%[a], %[t0]" MSM_NL "movq 8+%[a], %[t1]" MSM_NL "movq 16+%[a], %[t2]" MSM_NL
-            "movq 24+%[a], %[t3]" MSM_NL "movq 32+%[a], %[t4]" MSM_NL "movq 40+%[a], %[t5]" MSM_NL
-            "subq 0+%[b], %[t0]" MSM_NL "sbbq 8+%[b], %[t1]" MSM_NL "sbbq 16+%[b], %[t2]" MSM_NL
-            "sbbq 24+%[b], %[t3]" MSM_NL "sbbq 32+%[b], %[t4]" MSM_NL "sbbq 40+%[b], %[t5]" MSM_NL
-            "movq %[t0], %[u0]" MSM_NL "movq %[t1], %[u1]" MSM_NL "movq %[t2], %[u2]" MSM_NL
-            "movq %[t3], %[u3]" MSM_NL "movq %[t4], %[u4]" MSM_NL "movq %[t5], %[u5]" MSM_NL
-            "addq 0+%[p], %[u0]" MSM_NL "adcq 8+%[p], %[u1]" MSM_NL "adcq 16+%[p], %[u2]" MSM_NL
-            "adcq 24+%[p], %[u3]" MSM_NL "adcq 32+%[p], %[u4]" MSM_NL "adcq 40+%[p], %[u5]" MSM_NL
-            "cmovncq %[t0], %[u0]" MSM_NL "cmovncq %[t1], %[u1]" MSM_NL "cmovncq %[t2], %[u2]" MSM_NL
-            "cmovncq %[t3], %[u3]" MSM_NL "cmovncq %[t4], %[u4]" MSM_NL "cmovncq %[t5], %[u5]"
-            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-              [t5] "=&r"(t5), [u0] "=&r"(u0), [u1] "=&r"(u1), [u2] "=&r"(u2), [u3] "=&r"(u3),
-              [u4] "=&r"(u4), [u5] "=&r"(u5)
-            : [a] "m"(*(const uint64_t(*)[6])a->l), [b] "m"(*(const uint64_t(*)[6])b->l),
-              [p] "m"(*(const uint64_t(*)[6])cuzk_fp_modulus)
-            : "cc");
-    r->l[0] = u0; r->l[1] = u1; r->l[2] = u2; r->l[3] = u3; r->l[4] = u4; r->l[5] = u5;
+    cuzk__fp_sub_inline(r->l, a->l, b->l);
 }
 
-/* r = a + b mod p: t = a + b (< 2p < 2^384: no carry out); u = t - p; keep t if that borrowed. */
 static inline void msm_fp_add(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *b)
 {
-    uint64_t t0, t1, t2, t3, t4, t5, u0, u1, u2, u3, u4, u5;
-    __asm__("movq 0+%[a], %[t0]" MSM_NL "movq 8+%[a], %[t1]" MSM_NL "movq 16+%[a], %[t2]" MSM_NL
-            "movq 24+%[a], %[t3]" MSM_NL "movq 32+%[a], %[t4]" MSM_NL "movq 40+%[a], %[t5]" MSM_NL
-            "addq 0+%[b], %[t0]" MSM_NL "adcq 8+%[b], %[t1]" MSM_NL "adcq 16+%[b], %[t2]" MSM_NL
-            "adcq 24+%[b], %[t3]" MSM_NL "adcq 32+%[b], %[t4]" MSM_NL "adcq 40+%[b], %[t5]" MSM_NL
-            "movq %[t0], %[u0]" MSM_NL "movq %[t1], %[u1]" MSM_NL "movq %[t2], %[u2]" MSM_NL
-            "movq %[t3], %[u3]" MSM_NL "movq %[t4], %[u4]" MSM_NL "movq %[t5], %[u5]" MSM_NL
-            "subq 0+%[p], %[u0]" MSM_NL "sbbq 8+%[p], %[u1]" MSM_NL "sbbq 16+%[p], %[u2]" MSM_NL
-            "sbbq 24+%[p], %[u3]" MSM_NL "sbbq 32+%[p], %[u4]" MSM_NL "sbbq 40+%[p], %[u5]" MSM_NL
-            "cmovcq %[t0], %[u0]" MSM_NL "cmovcq %[t1], %[u1]" MSM_NL "cmovcq %[t2], %[u2]" MSM_NL
-            "cmovcq %[t3], %[u3]" MSM_NL "cmovcq %[t4], %[u4]" MSM_NL "cmovcq %[t5], %[u5]"
-            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-              [t5] "=&r"(t5), [u0] "=&r"(u0), [u1] "=&r"(u1), [u2] "=&r"(u2), [u3] "=&r"(u3),
-              [u4] "=&r"(u4), [u5] "=&r"(u5)
-            : [a] "m"(*(const uint64_t(*)[6])a->l), [b] "m"(*(const uint64_t(*)[6])b->l),
-              [p] "m"(*(const uint64_t(*)[6])cuzk_fp_modulus)
-            : "cc");
-    r->l[0] = u0; r->l[1] = u1; r->l[2] = u2; r->l[3] = u3; r->l[4] = u4; r->l[5] = u5;
+    cuzk__fp_add_inline(r->l, a->l, b->l);
 }
-#undef MSM_NL
-/* clang-format on */
-#else
-#define msm_fp_sub cuzk_fp_sub
-#define msm_fp_add cuzk_fp_add
-#endif
 
 static inline void msm_fp_dbl(cuzk_fp_t *r, const cuzk_fp_t *a)
 {
