@@ -100,9 +100,13 @@ static inline void msm_fp_sqr(cuzk_fp_t *r, const cuzk_fp_t *a)
     cuzk_fp_sqr_impl(r->l, a->l);
 }
 
+/* Limb by limb: memcmp was a library call per batch entry (~2 % of a G2 MSM, perf). */
 static inline bool msm_fp_eq(const cuzk_fp_t *a, const cuzk_fp_t *b)
 {
-    return memcmp(a, b, sizeof *a) == 0;
+    uint64_t d = 0;
+    for (int i = 0; i < 6; i++)
+        d |= a->l[i] ^ b->l[i];
+    return d == 0;
 }
 
 static inline bool msm_fp_is_zero(const cuzk_fp_t *a)
@@ -161,7 +165,7 @@ static inline void msm_fp2_sqr(cuzk_fp2_t *r, const cuzk_fp2_t *a)
 
 static inline bool msm_fp2_eq(const cuzk_fp2_t *a, const cuzk_fp2_t *b)
 {
-    return memcmp(a, b, sizeof *a) == 0;
+    return msm_fp_eq(&a->c0, &b->c0) && msm_fp_eq(&a->c1, &b->c1);
 }
 
 static inline bool msm_fp2_is_zero(const cuzk_fp2_t *a)
