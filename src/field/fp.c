@@ -84,7 +84,7 @@ void cuzk_fp_neg(cuzk_fp_t *out, const cuzk_fp_t *a)
 
 void cuzk_fp_dbl(cuzk_fp_t *out, const cuzk_fp_t *a)
 {
-    mont_add(out->l, a->l, a->l, P, N);
+    cuzk__fp_add_inline(out->l, a->l, a->l);
 }
 
 void cuzk_fp_mul(cuzk_fp_t *out, const cuzk_fp_t *a, const cuzk_fp_t *b)
