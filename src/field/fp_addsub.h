@@ -23,6 +23,14 @@
 #if defined(__x86_64__)
 /* clang-format off */
 #define FPAS_NL "\n\t"
+/* Both functions: t0..t5 and u0..u5 in registers (the result in u), a, b and p in memory. */
+#define FPAS_OPERANDS                                                                              \
+    : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),              \
+      [t5] "=&r"(t5), [u0] "=&r"(u0), [u1] "=&r"(u1), [u2] "=&r"(u2), [u3] "=&r"(u3),              \
+      [u4] "=&r"(u4), [u5] "=&r"(u5)                                                               \
+    : [a] "m"(*(const uint64_t(*)[6])a), [b] "m"(*(const uint64_t(*)[6])b),                        \
+      [p] "m"(*(const uint64_t(*)[6])cuzk_fp_modulus)                                              \
+    : "cc"
 /*
  * r = a - b mod p: t = a - b, u = t + p. The carry out of t + p is the borrow of a - b (after a
  * borrow t + p = a - b + p + 2^384 >= 2^384; otherwise t + p < 2p < 2^384), so it picks u.
@@ -40,12 +48,7 @@ static inline void cuzk__fp_sub_inline(uint64_t r[6], const uint64_t a[6], const
             "adcq 24+%[p], %[u3]" FPAS_NL "adcq 32+%[p], %[u4]" FPAS_NL "adcq 40+%[p], %[u5]" FPAS_NL
             "cmovncq %[t0], %[u0]" FPAS_NL "cmovncq %[t1], %[u1]" FPAS_NL "cmovncq %[t2], %[u2]" FPAS_NL
             "cmovncq %[t3], %[u3]" FPAS_NL "cmovncq %[t4], %[u4]" FPAS_NL "cmovncq %[t5], %[u5]"
-            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-              [t5] "=&r"(t5), [u0] "=&r"(u0), [u1] "=&r"(u1), [u2] "=&r"(u2), [u3] "=&r"(u3),
-              [u4] "=&r"(u4), [u5] "=&r"(u5)
-            : [a] "m"(*(const uint64_t(*)[6])a), [b] "m"(*(const uint64_t(*)[6])b),
-              [p] "m"(*(const uint64_t(*)[6])cuzk_fp_modulus)
-            : "cc");
+            FPAS_OPERANDS);
     r[0] = u0; r[1] = u1; r[2] = u2; r[3] = u3; r[4] = u4; r[5] = u5;
 }
 
@@ -63,15 +66,11 @@ static inline void cuzk__fp_add_inline(uint64_t r[6], const uint64_t a[6], const
             "sbbq 24+%[p], %[u3]" FPAS_NL "sbbq 32+%[p], %[u4]" FPAS_NL "sbbq 40+%[p], %[u5]" FPAS_NL
             "cmovcq %[t0], %[u0]" FPAS_NL "cmovcq %[t1], %[u1]" FPAS_NL "cmovcq %[t2], %[u2]" FPAS_NL
             "cmovcq %[t3], %[u3]" FPAS_NL "cmovcq %[t4], %[u4]" FPAS_NL "cmovcq %[t5], %[u5]"
-            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-              [t5] "=&r"(t5), [u0] "=&r"(u0), [u1] "=&r"(u1), [u2] "=&r"(u2), [u3] "=&r"(u3),
-              [u4] "=&r"(u4), [u5] "=&r"(u5)
-            : [a] "m"(*(const uint64_t(*)[6])a), [b] "m"(*(const uint64_t(*)[6])b),
-              [p] "m"(*(const uint64_t(*)[6])cuzk_fp_modulus)
-            : "cc");
+            FPAS_OPERANDS);
     r[0] = u0; r[1] = u1; r[2] = u2; r[3] = u3; r[4] = u4; r[5] = u5;
 }
 #undef FPAS_NL
+#undef FPAS_OPERANDS
 /* clang-format on */
 #else
 static inline void cuzk__fp_add_inline(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])

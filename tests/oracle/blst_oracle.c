@@ -193,70 +193,46 @@ static void *xalloc(size_t bytes)
 }
 
 /* The MSM on each side, written as the canonical uncompressed encoding of the affine result
- * (infinity as its flag byte and zeros). */
-static int cuzk_g1_side(uint8_t out[96], const cuzk_g1_affine_t *p, const cuzk_fr_t *k, size_t n,
-                        cuzk_pool *pool)
-{
-    cuzk_g1_jac_t r;
-    memset(&r, 0xa5, sizeof r); /* poisoned: a result left unwritten shows */
-    if (cuzk_g1_msm(&r, p, k, n, pool) != CUZK_OK) {
-        fprintf(stderr, "cuzk_g1_msm failed: %s\n", cuzk_last_error());
-        return -1;
+ * (infinity as its flag byte and zeros). The cuzk side's result is poisoned first, so that a
+ * result left unwritten shows. */
+#define CUZK_SIDE_FN(G, AFF, JAC, BYTES)                                                           \
+    static int cuzk_##G##_side(uint8_t out[BYTES], const AFF *p, const cuzk_fr_t *k, size_t n,     \
+                               cuzk_pool *pool)                                                    \
+    {                                                                                              \
+        JAC r;                                                                                     \
+        memset(&r, 0xa5, sizeof r);                                                                \
+        if (cuzk_##G##_msm(&r, p, k, n, pool) != CUZK_OK) {                                        \
+            fprintf(stderr, "cuzk_%s_msm failed: %s\n", #G, cuzk_last_error());                    \
+            return -1;                                                                             \
+        }                                                                                          \
+        AFF a;                                                                                     \
+        cuzk_##G##_to_affine(&a, &r);                                                              \
+        cuzk_##G##_serialize(out, &a);                                                             \
+        return 0;                                                                                  \
     }
-    cuzk_g1_affine_t a;
-    cuzk_g1_to_affine(&a, &r);
-    cuzk_g1_serialize(out, &a);
-    return 0;
-}
+CUZK_SIDE_FN(g1, cuzk_g1_affine_t, cuzk_g1_jac_t, 96)
+CUZK_SIDE_FN(g2, cuzk_g2_affine_t, cuzk_g2_jac_t, 192)
 
-static int cuzk_g2_side(uint8_t out[192], const cuzk_g2_affine_t *p, const cuzk_fr_t *k, size_t n,
-                        cuzk_pool *pool)
-{
-    cuzk_g2_jac_t r;
-    memset(&r, 0xa5, sizeof r);
-    if (cuzk_g2_msm(&r, p, k, n, pool) != CUZK_OK) {
-        fprintf(stderr, "cuzk_g2_msm failed: %s\n", cuzk_last_error());
-        return -1;
+/* blst's Pippenger (n = 0 and 1 apart: its Pippenger reads a second point and scalar). */
+#define BLST_SIDE_FN(G, P, BYTES)                                                                  \
+    static void blst_##G##_side(uint8_t out[BYTES], const blst_##P##_affine *p, const uint8_t *k,  \
+                                size_t n, limb_t *scratch)                                         \
+    {                                                                                              \
+        blst_##P r;                                                                                \
+        const blst_##P##_affine *pts[2] = {p, NULL}; /* one contiguous array */                    \
+        const byte *sc[2] = {k, NULL};                                                             \
+        if (n == 0) {                                                                              \
+            memset(&r, 0, sizeof r); /* blst's identity: Z = 0 */                                  \
+        } else if (n == 1) {                                                                       \
+            blst_##P##_from_affine(&r, p);                                                         \
+            blst_##P##_mult(&r, &r, k, 255);                                                       \
+        } else {                                                                                   \
+            blst_##P##s_mult_pippenger(&r, pts, n, sc, 255, scratch);                              \
+        }                                                                                          \
+        blst_##P##_serialize(out, &r);                                                             \
     }
-    cuzk_g2_affine_t a;
-    cuzk_g2_to_affine(&a, &r);
-    cuzk_g2_serialize(out, &a);
-    return 0;
-}
-
-static void blst_g1_side(uint8_t out[96], const blst_p1_affine *p, const uint8_t *k, size_t n,
-                         limb_t *scratch)
-{
-    blst_p1 r;
-    const blst_p1_affine *pts[2] = {p, NULL}; /* one contiguous array */
-    const byte *sc[2] = {k, NULL};
-    if (n == 0) {
-        memset(&r, 0, sizeof r); /* blst's identity: Z = 0 */
-    } else if (n == 1) {
-        blst_p1_from_affine(&r, p); /* its Pippenger reads a second point and scalar */
-        blst_p1_mult(&r, &r, k, 255);
-    } else {
-        blst_p1s_mult_pippenger(&r, pts, n, sc, 255, scratch);
-    }
-    blst_p1_serialize(out, &r);
-}
-
-static void blst_g2_side(uint8_t out[192], const blst_p2_affine *p, const uint8_t *k, size_t n,
-                         limb_t *scratch)
-{
-    blst_p2 r;
-    const blst_p2_affine *pts[2] = {p, NULL};
-    const byte *sc[2] = {k, NULL};
-    if (n == 0) {
-        memset(&r, 0, sizeof r); /* blst's identity: Z = 0 */
-    } else if (n == 1) {
-        blst_p2_from_affine(&r, p); /* its Pippenger reads a second point and scalar */
-        blst_p2_mult(&r, &r, k, 255);
-    } else {
-        blst_p2s_mult_pippenger(&r, pts, n, sc, 255, scratch);
-    }
-    blst_p2_serialize(out, &r);
-}
+BLST_SIDE_FN(g1, p1, 96)
+BLST_SIDE_FN(g2, p2, 192)
 
 static double now_s(void)
 {
