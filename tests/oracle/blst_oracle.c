@@ -72,14 +72,20 @@ static void seed_rng(const char *hex)
 
 /* A uniform Fr element: 256 random bits reduced through the little-endian reader's range
  * check (values >= r are redrawn). */
+/* |n| (a multiple of 8) random bytes. */
+static void rng_bytes(uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t w = rng_u64();
+        memcpy(b + i, &w, 8);
+    }
+}
+
 static void rand_fr(cuzk_fr_t *out)
 {
     for (;;) {
         uint8_t b[32];
-        for (int i = 0; i < 4; i++) {
-            uint64_t w = rng_u64();
-            memcpy(b + 8 * i, &w, 8);
-        }
+        rng_bytes(b, sizeof b);
         b[31] &= 0x7f;
         if (cuzk_fr_from_bytes_le(out, b) == CUZK_OK)
             return;
@@ -368,10 +374,7 @@ static void rand_fp(cuzk_fp_t *out)
 {
     for (;;) {
         uint8_t b[48];
-        for (int i = 0; i < 6; i++) {
-            uint64_t w = rng_u64();
-            memcpy(b + 8 * i, &w, 8);
-        }
+        rng_bytes(b, sizeof b);
         b[0] &= 0x1f; /* below 2^381; values >= p are redrawn */
         if (cuzk_fp_from_bytes_be(out, b) == CUZK_OK)
             return;
