@@ -15,6 +15,7 @@
  */
 
 #include "cuzk/backend.h"
+#include "cuzk/check_cache.h"
 #include "cuzk/groth16.h"
 #include "cuzk/threadpool.h"
 
@@ -46,6 +47,13 @@ typedef struct {
     /* The verifying key in cuzk's form (prepared; IC as in the file since gamma = 1, see
      * formats.md 4.9), built at load so that the prover can check every proof it makes. */
     cuzk_groth16_vk *vk;
+    /* How the subgroups of A, B1, B2, C and H were established at load; with a check cache,
+     * the digest of those sections' bytes, whether this load added it to the cache, and if it
+     * could not, why (the key itself loaded fine). */
+    cuzk_subgroups subgroups;
+    uint8_t points_digest[CUZK_CHECK_CACHE_DIGEST_BYTES];
+    bool subgroups_recorded;
+    char cache_error[256];
 } cuzk_snarkjs_zkey;
 
 /* Reader flags. */
@@ -75,6 +83,18 @@ cuzk_status cuzk_snarkjs_zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf,
 /* Reads and parses the file at |path|; messages are prefixed with the path. */
 cuzk_status cuzk_snarkjs_zkey_load(cuzk_snarkjs_zkey **out, const char *path, unsigned flags,
                                    cuzk_pool *pool) CUZK_WARN_UNUSED_RESULT;
+/*
+ * The same with a check cache (check_cache.h; NULL: none): when the subgroups are to be checked,
+ * the bulk sections are hashed as they are decoded, and their subgroup tests are skipped if the
+ * digest is recorded (|subgroups| = CUZK_SUBGROUPS_CHECKED_BEFORE), else run, and the digest
+ * recorded once the whole key has been accepted. A key that fails any check is never recorded.
+ */
+cuzk_status cuzk_snarkjs_zkey_parse_ex(cuzk_snarkjs_zkey **out, const uint8_t *buf, size_t len,
+                                       unsigned flags, cuzk_pool *pool,
+                                       cuzk_check_cache *cache) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_snarkjs_zkey_load_ex(cuzk_snarkjs_zkey **out, const char *path, unsigned flags,
+                                      cuzk_pool *pool,
+                                      cuzk_check_cache *cache) CUZK_WARN_UNUSED_RESULT;
 void cuzk_snarkjs_zkey_free(cuzk_snarkjs_zkey *zk);
 
 /* ---- .r1cs (version 1) -------------------------------------------------------------------- */

@@ -8,11 +8,13 @@
 #include "groth16/snarkjs_internal.h"
 #include "groth16/binfile_map.h"
 #include "cuzk/alloc.h"
+#include "cuzk/check_cache.h"
 #include "cuzk/pairing.h"
 #include "common/file.h"
 #include "field/fp_ifma_fp2.h"
 #include "msm/subgroup.h"
 
+#include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -158,6 +160,7 @@ typedef struct {
     bool subgroup;
     void *dst;
     size_t *first_bad; /* per chunk: index of the first bad point, or SIZE_MAX */
+    uint8_t (*digest)[CUZK_CHECK_CACHE_DIGEST_BYTES]; /* per chunk, or NULL: not hashed */
 } points_job;
 
 static cuzk_status decode_one(const points_job *j, size_t i)
@@ -322,21 +325,65 @@ static void points_task_x8(const points_job *j, size_t t, size_t begin, size_t e
 }
 #endif
 
-static void points_task(void *ctx, size_t t)
+/* Decodes (and checks) points begin .. end of |j| as its chunk t. */
+static void points_range(const points_job *j, size_t t, size_t begin, size_t end)
 {
-    const points_job *j = ctx;
-    size_t end = (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK : j->n;
 #if CUZK_FP_HAVE_IFMA
-    points_task_x8(j, t, t * CHUNK, end);
+    points_task_x8(j, t, begin, end);
 #else
     j->first_bad[t] = SIZE_MAX;
-    for (size_t i = t * CHUNK; i < end; i++) {
+    for (size_t i = begin; i < end; i++) {
         if (decode_one(j, i) != CUZK_OK) {
             j->first_bad[t] = i;
             return;
         }
     }
 #endif
+}
+
+/*
+ * A chunk whose bytes go into the key's digest (check_cache.h): they are copied first, and the
+ * digest and the decode both read the copy, so that what a cache entry vouches for is exactly
+ * what was decoded even if the mapped file changes meanwhile.
+ */
+static void points_range_hashed(const points_job *j, size_t t, size_t begin, size_t end)
+{
+    size_t ps = j->g2 ? G2_BYTES : G1_BYTES;
+    size_t es = j->g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
+    uint8_t snap[CHUNK * G2_BYTES];
+    memcpy(snap, j->src + begin * ps, (end - begin) * ps);
+    unsigned md_len = 0;
+    if (!EVP_Digest(snap, (end - begin) * ps, j->digest[t], &md_len, EVP_sha256(), NULL))
+        memset(j->digest[t], 0, CUZK_CHECK_CACHE_DIGEST_BYTES); /* never recorded: see parse */
+    size_t bad = SIZE_MAX;
+    points_job local = *j;
+    local.src = snap;
+    local.dst = (uint8_t *)j->dst + begin * es;
+    local.n = end - begin;
+    local.first_bad = &bad;
+    points_range(&local, 0, 0, end - begin);
+    j->first_bad[t] = bad == SIZE_MAX ? SIZE_MAX : begin + bad;
+}
+
+static void points_task(void *ctx, size_t t)
+{
+    const points_job *j = ctx;
+    size_t end = (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK : j->n;
+    if (j->digest)
+        points_range_hashed(j, t, t * CHUNK, end);
+    else
+        points_range(j, t, t * CHUNK, end);
+}
+
+/* The subgroup tests alone, over chunk t of points already decoded (a cache miss). */
+static void points_subgroup_task(const points_job *j, size_t t)
+{
+    size_t begin = t * CHUNK, end = (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK : j->n;
+    size_t bad = j->g2 ? cuzk__g2_first_outside_subgroup((const cuzk_g2_affine_t *)j->dst + begin,
+                                                         end - begin)
+                       : cuzk__g1_first_outside_subgroup((const cuzk_g1_affine_t *)j->dst + begin,
+                                                         end - begin);
+    j->first_bad[t] = begin + bad < end ? begin + bad : SIZE_MAX;
 }
 
 /* Allocates the destination of |n| points of section |sec| into *|out| and the per-chunk
@@ -349,7 +396,7 @@ static cuzk_status points_prepare(points_job *j, void **out, const cuzk__binfile
     *out = cuzk_alloc_array(n ? n : 1, g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
     size_t nchunks = (n + CHUNK - 1) / CHUNK;
     size_t *bad = cuzk_alloc_array(nchunks ? nchunks : 1, sizeof *bad);
-    *j = (points_job){bf->buf + sec->offset, n, g2, subgroup, *out, bad};
+    *j = (points_job){bf->buf + sec->offset, n, g2, subgroup, *out, bad, NULL};
     if (!*out || !bad)
         return cuzk_fail(CUZK_ERR_NOMEM, "%s: cannot allocate %zu points of section %u (%s)",
                          bf->what, n, sec->type, name);
@@ -567,8 +614,57 @@ static void load_task(void *ctx, size_t t)
     }
 }
 
-cuzk_status cuzk_snarkjs_zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf, size_t len,
-                                    unsigned flags, cuzk_pool *pool)
+/* The bulk sections' digest (check_cache.h): SHA-256 over a tag, each section's point count and
+ * its chunks' digests in order. False if a chunk could not be hashed (its digest left zero). */
+static bool key_digest(uint8_t out[CUZK_CHECK_CACHE_DIGEST_BYTES], const load_job *lj)
+{
+    static const char tag[] = "cuzk snarkjs zkey A B1 B2 C H v1";
+    static const uint8_t zero[CUZK_CHECK_CACHE_DIGEST_BYTES];
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    bool ok = c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) &&
+              EVP_DigestUpdate(c, tag, sizeof tag);
+    for (int k = 1; k < 6 && ok; k++) {
+        uint8_t n[8];
+        for (int b = 0; b < 8; b++)
+            n[b] = (uint8_t)((uint64_t)lj->sec[k].n >> (8 * b));
+        ok = EVP_DigestUpdate(c, n, sizeof n);
+        for (size_t t = 0; ok && t < lj->first_chunk[k + 1] - lj->first_chunk[k]; t++)
+            ok = memcmp(lj->sec[k].digest[t], zero, sizeof zero) != 0 &&
+                 EVP_DigestUpdate(c, lj->sec[k].digest[t], CUZK_CHECK_CACHE_DIGEST_BYTES);
+    }
+    unsigned len = 0;
+    ok = ok && EVP_DigestFinal_ex(c, out, &len) && len == CUZK_CHECK_CACHE_DIGEST_BYTES;
+    EVP_MD_CTX_free(c);
+    return ok;
+}
+
+/* The subgroup tests of the bulk sections after a cache miss: chunk t of sections 1 .. 5. */
+static void subgroup_task(void *ctx, size_t t)
+{
+    const load_job *j = ctx;
+    t += j->first_chunk[1];
+    int k = 1;
+    while (t >= j->first_chunk[k + 1])
+        k++;
+    points_subgroup_task(&j->sec[k], t - j->first_chunk[k]);
+}
+
+/* A key whose bulk subgroups were just tested goes into the cache; a failure is only noted. */
+static void record(cuzk_snarkjs_zkey *zk, cuzk_check_cache *cache, bool have_digest)
+{
+    char what[160];
+    snprintf(what, sizeof what, "snarkjs zkey: %u wires, domain %u (A, B1, B2, C, H)",
+             zk->n_vars, zk->domain_size);
+    if (!have_digest)
+        snprintf(zk->cache_error, sizeof zk->cache_error, "the points could not be hashed");
+    else if (cuzk_check_cache_add(cache, zk->points_digest, what) != CUZK_OK)
+        snprintf(zk->cache_error, sizeof zk->cache_error, "%s", cuzk_last_error());
+    else
+        zk->subgroups_recorded = true;
+}
+
+cuzk_status cuzk_snarkjs_zkey_parse_ex(cuzk_snarkjs_zkey **out, const uint8_t *buf, size_t len,
+                                       unsigned flags, cuzk_pool *pool, cuzk_check_cache *cache)
 {
     *out = NULL;
     cuzk__binfile bf;
@@ -612,7 +708,7 @@ cuzk_status cuzk_snarkjs_zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf,
         s = cuzk_fail(CUZK_ERR_NOMEM, "zkey: cannot allocate %zu coefficients", zk->n_coefs);
         goto fail;
     }
-    bool sub = !(flags & CUZK_SNARKJS_UNCHECKED_SUBGROUP);
+    bool sub = !(flags & CUZK_SNARKJS_UNCHECKED_SUBGROUP), cached = sub && cache;
     load_job lj = {.zk = zk, .bf = &bf, .coef_sec = sec[3], .coef_st = CUZK_OK, .header_bad = -1};
     void **dst[6] = {(void **)&zk->ic, (void **)&zk->a, (void **)&zk->b1,
                      (void **)&zk->b2, (void **)&zk->c, (void **)&zk->h};
@@ -621,8 +717,14 @@ cuzk_status cuzk_snarkjs_zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf,
     for (int k = 0; k < 6; k++) {
         /* IC is always checked in full, like the header. */
         s = points_prepare(&lj.sec[k], dst[k], &bf, sec[sec_of[k]], names[sec_of[k]], count[k],
-                           k == 3, k == 0 || sub);
-        lj.first_chunk[k + 1] = lj.first_chunk[k] + (count[k] + CHUNK - 1) / CHUNK;
+                           k == 3, k == 0 || (sub && !cached));
+        size_t chunks = (count[k] + CHUNK - 1) / CHUNK;
+        lj.first_chunk[k + 1] = lj.first_chunk[k] + chunks;
+        /* With a cache the bulk sections are hashed as they are decoded and their subgroups
+         * tested afterwards, only if the digest is not recorded. */
+        if (s == CUZK_OK && cached && k > 0 &&
+            !(lj.sec[k].digest = cuzk_alloc_array(chunks ? chunks : 1, sizeof *lj.sec[k].digest)))
+            s = cuzk_fail(CUZK_ERR_NOMEM, "zkey: cannot allocate the point digests");
         if (s != CUZK_OK)
             break;
     }
@@ -638,8 +740,24 @@ cuzk_status cuzk_snarkjs_zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf,
         s = cuzk_fail(lj.coef_st, "%s", lj.coef_err);
     for (int k = 0; k < 6 && s == CUZK_OK; k++)
         s = points_result(&lj.sec[k], &bf, sec[sec_of[k]], names[sec_of[k]]);
-    for (int k = 0; k < 6; k++)
+    zk->subgroups = sub ? CUZK_SUBGROUPS_CHECKED : CUZK_SUBGROUPS_NOT_CHECKED;
+    bool have_digest = false;
+    if (s == CUZK_OK && cached) {
+        have_digest = key_digest(zk->points_digest, &lj);
+        if (have_digest && cuzk_check_cache_has(cache, zk->points_digest)) {
+            zk->subgroups = CUZK_SUBGROUPS_CHECKED_BEFORE;
+        } else {
+            cuzk_pool_run(pool, lj.first_chunk[6] - lj.first_chunk[1], subgroup_task, &lj);
+            for (int k = 1; k < 6 && s == CUZK_OK; k++) {
+                lj.sec[k].subgroup = true; /* for the message of points_result */
+                s = points_result(&lj.sec[k], &bf, sec[sec_of[k]], names[sec_of[k]]);
+            }
+        }
+    }
+    for (int k = 0; k < 6; k++) {
         cuzk_free(lj.sec[k].first_bad);
+        cuzk_free(lj.sec[k].digest);
+    }
     if (s != CUZK_OK)
         goto fail;
     if ((s = make_vk_prepared(&zk->vk, &zk->alpha_g1, &zk->beta_g1, &zk->beta_g2, &zk->gamma_g2,
@@ -647,6 +765,8 @@ cuzk_status cuzk_snarkjs_zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf,
         CUZK_OK)
         goto fail;
     cuzk__binfile_close(&bf);
+    if (cached && zk->subgroups == CUZK_SUBGROUPS_CHECKED)
+        record(zk, cache, have_digest);
     *out = zk;
     return CUZK_OK;
 fail:
@@ -655,8 +775,20 @@ fail:
     return s;
 }
 
+cuzk_status cuzk_snarkjs_zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf, size_t len,
+                                    unsigned flags, cuzk_pool *pool)
+{
+    return cuzk_snarkjs_zkey_parse_ex(out, buf, len, flags, pool, NULL);
+}
+
 cuzk_status cuzk_snarkjs_zkey_load(cuzk_snarkjs_zkey **out, const char *path, unsigned flags,
                                    cuzk_pool *pool)
+{
+    return cuzk_snarkjs_zkey_load_ex(out, path, flags, pool, NULL);
+}
+
+cuzk_status cuzk_snarkjs_zkey_load_ex(cuzk_snarkjs_zkey **out, const char *path, unsigned flags,
+                                      cuzk_pool *pool, cuzk_check_cache *cache)
 {
     uint8_t *buf = NULL;
     size_t len = 0;
@@ -664,12 +796,12 @@ cuzk_status cuzk_snarkjs_zkey_load(cuzk_snarkjs_zkey **out, const char *path, un
     cuzk_status s;
     const uint8_t *map = cuzk__map_file(path, &len, ZKEY_MAX_FILE);
     if (map) {
-        s = cuzk_snarkjs_zkey_parse(out, map, len, flags, pool);
+        s = cuzk_snarkjs_zkey_parse_ex(out, map, len, flags, pool, cache);
         cuzk__unmap_file(map, len);
     } else {
         if ((s = cuzk_read_file(path, &buf, &len, ZKEY_MAX_FILE)) != CUZK_OK)
             return s;
-        s = cuzk_snarkjs_zkey_parse(out, buf, len, flags, pool);
+        s = cuzk_snarkjs_zkey_parse_ex(out, buf, len, flags, pool, cache);
         cuzk_free(buf);
     }
     if (s != CUZK_OK)

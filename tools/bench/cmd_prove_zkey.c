@@ -29,9 +29,9 @@ static double now_ms(void)
 }
 
 typedef struct {
-    const char *zkey, *wtns, *proof, *public_, *r1cs, *backend;
+    const char *zkey, *wtns, *proof, *public_, *r1cs, *backend, *check_cache;
     unsigned threads, repeat;
-    bool check, json, unchecked;
+    bool check, json, unchecked, no_check_cache;
 } zkey_args;
 
 static int parse_args(int argc, char **argv, zkey_args *a)
@@ -52,12 +52,17 @@ static int parse_args(int argc, char **argv, zkey_args *a)
             a->unchecked = true;
             continue;
         }
+        if (strcmp(k, "--no-check-cache") == 0) {
+            a->no_check_cache = true;
+            continue;
+        }
         const char **slot = strcmp(k, "--zkey") == 0      ? &a->zkey
                             : strcmp(k, "--wtns") == 0    ? &a->wtns
                             : strcmp(k, "--proof") == 0   ? &a->proof
                             : strcmp(k, "--public") == 0  ? &a->public_
                             : strcmp(k, "--r1cs") == 0    ? &a->r1cs
                             : strcmp(k, "--backend") == 0 ? &a->backend
+                            : strcmp(k, "--check-cache") == 0 ? &a->check_cache
                                                           : NULL;
         const char *thr = strcmp(k, "--threads") == 0 || strcmp(k, "--repeat") == 0 ? k : NULL;
         if (!slot && !thr) {
@@ -91,6 +96,10 @@ static int parse_args(int argc, char **argv, zkey_args *a)
         strcmp(a->backend, "cuda") != 0) {
         fprintf(stderr, "cuzk-bench prove --zkey: unknown backend '%s' (auto, cpu or cuda)\n",
                 a->backend);
+        return EXIT_ERROR;
+    }
+    if (a->check_cache && a->no_check_cache) {
+        fprintf(stderr, "cuzk-bench prove: --check-cache and --no-check-cache exclude each other\n");
         return EXIT_ERROR;
     }
     if (a->check != (a->r1cs != NULL)) {
@@ -167,20 +176,45 @@ typedef struct {
     double zkey, wtns, check, resident;
 } pre_times;
 
-static void print_phases(const zkey_args *a, const cuzk_snarkjs_zkey *zk, const char *backend,
-                         unsigned threads, const pre_times *pt, const cuzk_prove_timings *t,
-                         double process, unsigned rep)
+/* "checked", "checked-before" (from the cache) or "not-checked", for --json. */
+static const char *subgroups_word(const cuzk_snarkjs_zkey *zk)
+{
+    return zk->subgroups == CUZK_SUBGROUPS_CHECKED          ? "checked"
+           : zk->subgroups == CUZK_SUBGROUPS_CHECKED_BEFORE ? "checked-before"
+                                                            : "not-checked";
+}
+
+/* The zkey line's account of the subgroup checks and of the check cache. */
+static const char *subgroups_text(const cuzk_snarkjs_zkey *zk, const cuzk_check_cache *cache)
+{
+    static char buf[4400];
+    if (zk->subgroups == CUZK_SUBGROUPS_NOT_CHECKED)
+        return "not checked";
+    if (zk->subgroups == CUZK_SUBGROUPS_CHECKED_BEFORE)
+        snprintf(buf, sizeof buf, "checked before: found in %s", cuzk_check_cache_path(cache));
+    else if (zk->subgroups_recorded)
+        snprintf(buf, sizeof buf, "checked; recorded in %s", cuzk_check_cache_path(cache));
+    else
+        snprintf(buf, sizeof buf, "checked");
+    return buf;
+}
+
+static void print_phases(const zkey_args *a, const cuzk_snarkjs_zkey *zk,
+                         const cuzk_check_cache *cache, const char *backend, unsigned threads,
+                         const pre_times *pt, const cuzk_prove_timings *t, double process,
+                         unsigned rep)
 {
     if (a->json) {
         printf("{\"command\":\"prove\",\"input\":\"zkey\",\"n_vars\":%u,\"n_public\":%u,"
                "\"domain_size\":%u,\"n_coefs\":%zu,\"backend\":\"%s\",\"threads\":%u,\"repeat\":%u,"
-               "\"subgroup_checked\":%s,"
+               "\"subgroup_checked\":%s,\"subgroups\":\"%s\","
                "\"zkey_load_ms\":%.3f,\"wtns_load_ms\":%.3f,\"check_ms\":%.3f,\"resident_ms\":%.3f,"
                "\"synthesis_ms\":%.3f,\"ntt_h_ms\":%.3f,\"msm_h_ms\":%.3f,\"tail_msm_ms\":%.3f,"
                "\"msm_b_g2_ms\":%.3f,\"assemble_ms\":%.3f,\"verify_ms\":%.3f,\"total_ms\":%.3f,"
                "\"command_ms\":%.3f}\n",
                zk->n_vars, zk->n_public, zk->domain_size, zk->n_coefs, backend, threads, rep,
-               a->unchecked ? "false" : "true", pt->zkey, pt->wtns, pt->check, pt->resident,
+               a->unchecked ? "false" : "true", subgroups_word(zk), pt->zkey, pt->wtns, pt->check,
+               pt->resident,
                t->synthesis, t->ntt_h, t->msm_h, t->tail_msm, t->msm_b_g2, t->assemble, t->verify,
                t->total, process);
         return;
@@ -188,8 +222,7 @@ static void print_phases(const zkey_args *a, const cuzk_snarkjs_zkey *zk, const 
     bool last = rep + 1 == a->repeat;
     if (rep == 0) {
         printf("zkey: %u wires, %u public, domain %u, %zu coefficients (subgroups %s)\n",
-               zk->n_vars, zk->n_public, zk->domain_size, zk->n_coefs,
-               a->unchecked ? "not checked" : "checked");
+               zk->n_vars, zk->n_public, zk->domain_size, zk->n_coefs, subgroups_text(zk, cache));
         printf("load: zkey %.2f ms, wtns %.2f ms", pt->zkey, pt->wtns);
         if (a->check)
             printf(", r1cs check %.2f ms", pt->check);
@@ -241,6 +274,25 @@ static bool pick_backend(const zkey_args *a, const cuzk_snarkjs_zkey *zk, cuzk_b
     return true;
 }
 
+/*
+ * The check cache of a checked load (include/cuzk/check_cache.h): --check-cache FILE, else the
+ * default record; NULL with --no-check-cache, --unchecked-subgroup, or when the record cannot be
+ * used (then the key is checked in full, as without a cache, and a note says why).
+ */
+static cuzk_check_cache *open_check_cache(const zkey_args *a)
+{
+    cuzk_check_cache *c = NULL;
+    if (a->unchecked || a->no_check_cache)
+        return NULL;
+    cuzk_status s = cuzk_check_cache_open(&c, a->check_cache);
+    if (s == CUZK_ERR_NOT_FOUND && !a->check_cache)
+        return NULL; /* CUZK_CHECK_CACHE=off, or no home: nothing to say */
+    if (s != CUZK_OK)
+        fprintf(stderr, "note: check cache not used (%s); subgroups checked in full\n",
+                cuzk_last_error());
+    return s == CUZK_OK ? c : NULL;
+}
+
 int cmd_prove_zkey(int argc, char **argv)
 {
     double t_start = now_ms();
@@ -254,6 +306,7 @@ int cmd_prove_zkey(int argc, char **argv)
     cuzk_snarkjs_zkey *zk = NULL;
     cuzk_snarkjs_wtns *w = NULL;
     cuzk_snarkjs_r1cs *cs = NULL;
+    cuzk_check_cache *cache = NULL;
     cuzk_fr_t *pub = NULL;
     char *proof_json = NULL, *public_json = NULL;
     cuzk_status s;
@@ -262,13 +315,17 @@ int cmd_prove_zkey(int argc, char **argv)
         return EXIT_ERROR;
     }
     double t0 = now_ms();
-    s = cuzk_snarkjs_zkey_load(&zk, a.zkey, a.unchecked ? CUZK_SNARKJS_UNCHECKED_SUBGROUP : 0,
-                               pool);
+    cache = open_check_cache(&a);
+    s = cuzk_snarkjs_zkey_load_ex(&zk, a.zkey, a.unchecked ? CUZK_SNARKJS_UNCHECKED_SUBGROUP : 0,
+                                  pool, cache);
     double t_zkey = now_ms() - t0;
     if (s != CUZK_OK) {
         fprintf(stderr, "error: %s (%s)\n", cuzk_last_error(), cuzk_status_name(s));
         goto out;
     }
+    if (zk->cache_error[0])
+        fprintf(stderr, "note: key checked but not recorded in the check cache: %s\n",
+                zk->cache_error);
     t0 = now_ms();
     s = cuzk_snarkjs_wtns_load(&w, a.wtns);
     double t_wtns = now_ms() - t0;
@@ -321,7 +378,7 @@ int cmd_prove_zkey(int argc, char **argv)
             goto out;
         }
         if (k + 1 < a.repeat)
-            print_phases(&a, zk, bname, nthreads, &pt, &tm, now_ms() - t_start, k);
+            print_phases(&a, zk, cache, bname, nthreads, &pt, &tm, now_ms() - t_start, k);
     }
     if ((s = cuzk_snarkjs_proof_to_json(&proof_json, &proof)) != CUZK_OK ||
         (s = cuzk_snarkjs_public_to_json(&public_json, pub, zk->n_public)) != CUZK_OK) {
@@ -330,7 +387,7 @@ int cmd_prove_zkey(int argc, char **argv)
     }
     if (!write_outputs(a.proof, proof_json, a.public_, public_json))
         goto out;
-    print_phases(&a, zk, bname, nthreads, &pt, &tm, now_ms() - t_start, a.repeat - 1);
+    print_phases(&a, zk, cache, bname, nthreads, &pt, &tm, now_ms() - t_start, a.repeat - 1);
     rc = EXIT_OK;
 out:
     cuzk_free(proof_json);
@@ -342,6 +399,7 @@ out:
         cuzk_snarkjs_zkey_drop_resident(be, zk);
     cuzk_backend_destroy(be);
     cuzk_snarkjs_zkey_free(zk);
+    cuzk_check_cache_close(cache);
     cuzk_pool_destroy(pool);
     return rc;
 }
