@@ -7,8 +7,9 @@
 # runs each (default 5).
 # Usage: scripts/bench-vs-snarkjs.sh [path/to/cuzk-bench]   (env RUNS=N, THREADS=N, SIZE=12|16)
 # env BASE=path/to/other/cuzk-bench adds that binary's --unchecked-subgroup runs to every round
-#   (an A/B comparison in the same window); CHECKED=0 leaves out the checked-mode runs (which
-#   take ~12 s each at 2^16).
+#   (an A/B comparison in the same window); CHECKED=0 leaves out the checked-mode runs: one with
+#   the subgroups tested at every run (--no-check-cache; 2-11 s at 2^16, by CPU), one with a
+#   check cache of this run (the uncounted first run records the key, the others find it).
 # SIZE=12 (default): 4,000 steps, N = 2^12 (tests/interop/chain4000.circom); the zkey and witness
 #   come from scripts/interop-snarkjs.sh --setup (snarkjs powers of tau 2^12 cached in
 #   build/interop, one zkey contribution and a beacon).
@@ -96,16 +97,23 @@ snarkjs = "tests/interop/node_modules/.bin/snarkjs"
 cmds = {
     "snarkjs groth16 prove": [snarkjs, "groth16", "prove", zkey, wtns, f"{d}/b_sj_proof.json",
                               f"{d}/b_sj_public.json"],
+    # checked in full at every run, and checked once: later runs find the key in the cache
+    "cuzk-bench prove --no-check-cache": [bench, "prove", "--zkey", zkey, "--wtns", wtns,
+                                          "--proof", f"{d}/b_cz_proof.json", "--public",
+                                          f"{d}/b_cz_public.json", "--threads", threads,
+                                          "--no-check-cache", "--json"],
     "cuzk-bench prove": [bench, "prove", "--zkey", zkey, "--wtns", wtns, "--proof",
-                         f"{d}/b_cz_proof.json", "--public", f"{d}/b_cz_public.json",
-                         "--threads", threads, "--json"],
+                         f"{d}/b_cc_proof.json", "--public", f"{d}/b_cc_public.json",
+                         "--threads", threads, "--check-cache", f"{d}/checked-points", "--json"],
     "cuzk-bench prove --unchecked-subgroup": [bench, "prove", "--zkey", zkey, "--wtns", wtns,
                                               "--proof", f"{d}/b_cu_proof.json", "--public",
                                               f"{d}/b_cu_public.json", "--threads", threads,
                                               "--unchecked-subgroup", "--json"],
 }
 if not checked:
-    del cmds["cuzk-bench prove"]
+    del cmds["cuzk-bench prove"], cmds["cuzk-bench prove --no-check-cache"]
+elif os.path.exists(f"{d}/checked-points"):
+    os.remove(f"{d}/checked-points")  # run 0 (not counted) records the key
 if base:
     cmds["BASE cuzk-bench prove --unchecked-subgroup"] = [
         base, "prove", "--zkey", zkey, "--wtns", wtns, "--proof", f"{d}/b_cb_proof.json",

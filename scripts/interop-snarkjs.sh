@@ -27,6 +27,9 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 fi
 [ -x "$BENCH" ] || { echo "interop-snarkjs: $BENCH not built"; exit 1; }
 mkdir -p "$W"
+# Checked zkey loads record their keys in a record of this run, not in the user's cache.
+export CUZK_CHECK_CACHE="$W/checked-points"
+rm -f "$CUZK_CHECK_CACHE"
 if [ ! -x "$SNARKJS" ] || [ ! -x "$NM/.bin/circom2" ] || [ ! -d "$NM/circomlib" ]; then
     echo "# npm ci in $ID (snarkjs 0.7.6, circom2 0.2.23, circomlib 2.0.5)"
     (cd "$ID" && npm ci --no-audit --no-fund) >"$W/npm.log" 2>&1 || {

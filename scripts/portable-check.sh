@@ -14,6 +14,7 @@ command -v qemu-x86_64 >/dev/null || { echo "portable-check: skipped (no qemu-x8
 make -s BUILD="$B" CUDA=0 OPT='-O3 -march=x86-64-v3 -madx' -j"$(nproc)" "$B/bin/cuzk-bench"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+export CUZK_CHECK_CACHE="$T/checked-points"
 Q="qemu-x86_64 -cpu Broadwell"
 info=$($Q "$B/bin/cuzk-bench" info 2>/dev/null)
 echo "$info" | grep -q '^cpu: compiled for: .*adx; this CPU: all present$' ||

@@ -10,6 +10,8 @@ VEC=$FIX/winning-post-2kib-vector.json
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fails=0
+# Checked zkey loads record their keys here, not in the user's cache (include/cuzk/check_cache.h).
+export CUZK_CHECK_CACHE="$TMP/checked-points"
 
 # expect CODE PATTERN -- command...: checks the exit code and that stdout+stderr match PATTERN.
 expect() {
@@ -106,6 +108,19 @@ sjp() { "$BENCH" prove --zkey "$SJ/multiplier.zkey" --wtns "$SJ/multiplier.wtns"
 expect 0 '"backend":"cpu"' -- sjp --backend cpu --json
 expect 0 '"backend":"cpu"' -- sjp --json
 expect 2 "unknown backend 'gpu'" -- sjp --backend gpu
+# The check cache: a key's subgroups are tested once, then found; the record must be private.
+mkdir -m 700 "$TMP/cc" "$TMP/open" && chmod 777 "$TMP/open"
+expect 0 "subgroups checked; recorded in $TMP/cc/rec" -- sjp --check-cache "$TMP/cc/rec"
+expect 0 "subgroups checked before: found in $TMP/cc/rec" -- sjp --check-cache "$TMP/cc/rec"
+expect 0 '"subgroups":"checked-before"' -- sjp --check-cache "$TMP/cc/rec" --json
+expect 0 '\(subgroups checked\)' -- sjp --no-check-cache
+expect 0 '\(subgroups not checked\)' -- sjp --unchecked-subgroup --check-cache "$TMP/cc/rec"
+expect 0 '\(subgroups checked\)' -- env CUZK_CHECK_CACHE=off "$BENCH" prove \
+    --zkey "$SJ/multiplier.zkey" --wtns "$SJ/multiplier.wtns" --proof "$TMP/sj.proof.json" \
+    --public "$TMP/sj.public.json"
+expect 0 'note: check cache not used \(.*may be written by others.*\); subgroups checked in full' \
+    -- sjp --check-cache "$TMP/open/rec"
+expect 2 'exclude each other' -- sjp --check-cache "$TMP/cc/rec" --no-check-cache
 if "$BENCH" info | grep -q '^backend cuda: compiled, [1-9]'; then
     expect 0 '"backend":"cuda"' -- sjp --backend cuda --json
 else
