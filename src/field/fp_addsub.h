@@ -23,7 +23,12 @@
 #if defined(__x86_64__)
 /* clang-format off */
 #define FPAS_NL "\n\t"
-/* Both functions: t0..t5 and u0..u5 in registers (the result in u), a, b and p in memory. */
+/* Both functions: t0..t5 and u0..u5 in registers (the result in u), a, b and p in memory.
+ * Where the compiler prints a memory operand as "(%reg)", "8+(%reg)" makes GNU as warn "missing
+ * operand; zero assumed" and encode 8(%reg), which is what is meant (objdump shows it). Address
+ * registers for a and b instead would need dummy "m" operands or a "memory" clobber: the first
+ * runs out of registers at -O0 (tried), the second makes every caller reload what it holds in
+ * registers around each call (not tried). */
 #define FPAS_OPERANDS                                                                              \
     : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),              \
       [t5] "=&r"(t5), [u0] "=&r"(u0), [u1] "=&r"(u1), [u2] "=&r"(u2), [u3] "=&r"(u3),              \
