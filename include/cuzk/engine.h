@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "cuzk/backend.h"
+#include "cuzk/check_cache.h"
 #include "cuzk/status.h"
 
 typedef struct cuzk_engine cuzk_engine;
@@ -101,6 +102,11 @@ typedef struct {
     uint64_t result_ttl_ms;      /* finished jobs are kept (and Await-able) this long; 0 = 10 min */
     bool self_verify;            /* verify every proof before returning it (default true) */
     const char *cache_dir;       /* where generated test parameters live; NULL = ./cuzk-cache */
+    bool zkey_unchecked;         /* load snarkjs keys without the subgroup tests of their bulk
+                                    points (trusted files); default false: tested at each load,
+                                    or once per key through |check_cache| */
+    cuzk_check_cache *check_cache; /* keys already tested (include/cuzk/check_cache.h; the caller
+                                      keeps it open while the engine lives); NULL = none */
 } cuzk_engine_config;
 
 /* Fills |c| with the defaults above. */
@@ -159,6 +165,9 @@ typedef struct {
     size_t vk_len;
     uint32_t n_public_inputs;        /* without the constant one */
     uint64_t n_constraints;
+    /* the bulk points at the key's last load: "checked", "checked-before" (found in the check
+     * cache) or "not-checked" (builtin .params, trusted like rust-fil-proofs trusts them) */
+    char subgroups[16];
 } cuzk_engine_circuit_info;
 
 /* Describes a registered circuit; loads its key (and makes test parameters) if needed.

@@ -63,6 +63,7 @@ typedef struct {
     uint64_t threads;
     /* [srs] */
     char *param_cache; /* the cache directory; NULL until cuzk__config_finish */
+    bool check_zkey_subgroups;
     /* [logging] */
     int log_level; /* cuzk_log_level */
     /* [[circuits]] */

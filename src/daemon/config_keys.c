@@ -105,6 +105,10 @@ const key_def cuzk__config_keys[] = {
      "directory of parameter files: <id>.params / <id>.vk of [[circuits]] without a params "
      "path (test parameters are generated there on first use). Default $XDG_CACHE_HOME/cuzk or "
      "~/.cache/cuzk. Curio reads Filecoin .params here; cuzk does not read those yet"},
+    {"srs.check_zkey_subgroups", K_BOOL, "true", 0, 0, F_CUZK, OFF(check_zkey_subgroups), NULL,
+     "test the bulk points of snarkjs keys for prime-order subgroup membership at load; each key "
+     "once: the digests of tested keys are kept in <srs.param_cache>/checked-points. false "
+     "trusts the files (builtin .params are always trusted)"},
     {"srs.preload", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
      "ignored (deprecated in Curio too): use the PreloadSRS RPC"},
 

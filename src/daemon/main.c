@@ -6,6 +6,7 @@
  * (engine, listening); 2 usage or configuration error.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -213,6 +214,24 @@ static int load_config(cuzk_daemon_config *cfg, const cli *o)
     return -1;
 }
 
+/* The check cache of srs.check_zkey_subgroups (include/cuzk/check_cache.h), or NULL: then every
+ * load of a key tests it in full, and the log says why. Closed after the engine. */
+static cuzk_check_cache *check_cache;
+
+static cuzk_check_cache *open_check_cache(const cuzk_daemon_config *cfg)
+{
+    char path[PATH_MAX];
+    cuzk_check_cache *c = NULL;
+    snprintf(path, sizeof path, "%s/checked-points", cfg->param_cache);
+    if (cuzk_check_cache_open(&c, path) != CUZK_OK) {
+        cuzk__log_warn("snarkjs keys are tested in full at every load: check cache not used (%s)",
+                       cuzk_last_error());
+        return NULL;
+    }
+    cuzk__log_info("snarkjs keys' subgroups are tested once per key; tested keys in %s", path);
+    return c;
+}
+
 static cuzk_status start_engine(cuzk_engine **out, const cuzk_daemon_config *cfg)
 {
     cuzk_engine_config ec;
@@ -244,6 +263,10 @@ static cuzk_status start_engine(cuzk_engine **out, const cuzk_daemon_config *cfg
     cuzk_status st = cuzk__make_dirs(cfg->param_cache);
     if (st != CUZK_OK)
         return st;
+    ec.zkey_unchecked = !cfg->check_zkey_subgroups;
+    if (cfg->check_zkey_subgroups && !check_cache)
+        check_cache = open_check_cache(cfg);
+    ec.check_cache = check_cache;
     if ((st = cuzk_engine_create(out, &ec)) != CUZK_OK)
         return st;
     cuzk_engine *e = *out;
@@ -387,6 +410,8 @@ static int serve(const cuzk_daemon_config *cfg, const cli *o)
     cuzk__http_status_destroy(hs); /* it reads the engine: gone before the engine is */
     cuzk__rpc_server_destroy(srv);
     cuzk_engine_destroy(engine);
+    cuzk_check_cache_close(check_cache);
+    check_cache = NULL;
     cuzk__log_info("stopped");
     return 0;
 }

@@ -59,6 +59,7 @@ typedef struct srs_entry {
     cuzk_groth16_params *params;
     cuzk_snarkjs_zkey *zkey;
     uint64_t held_bytes; /* charged to the pinned budget */
+    cuzk_subgroups subgroups; /* how the last load established the bulk points' subgroups */
 
     uint64_t completed, failed, cancelled;
 } srs_entry;

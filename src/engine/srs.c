@@ -520,8 +520,13 @@ static cuzk_status decode(cuzk_engine *e, srs_entry *c, cuzk_groth16_params **pp
             return cuzk_fail(CUZK_ERR_FORMAT, "%s: key changed while loading", c->path);
         return CUZK_OK;
     }
-    if ((s = cuzk_snarkjs_zkey_parse(zp, c->map, c->map_len, CUZK_SNARKJS_UNCHECKED_SUBGROUP,
-                                     e->load_pool)) != CUZK_OK)
+    /* The bulk points' subgroups are tested unless the operator trusts the files; with a check
+     * cache once per key (a re-load after an eviction or a restart finds it). */
+    bool unchecked = e->cfg.zkey_unchecked;
+    if ((s = cuzk_snarkjs_zkey_parse_ex(zp, c->map, c->map_len,
+                                        unchecked ? CUZK_SNARKJS_UNCHECKED_SUBGROUP : 0,
+                                        e->load_pool, unchecked ? NULL : e->cfg.check_cache)) !=
+        CUZK_OK)
         return cuzk_fail(s, "%s: %s", c->path, cuzk_last_error());
     const cuzk_snarkjs_zkey *zk = *zp;
     if (zk->n_public != c->n_public)
@@ -634,6 +639,7 @@ static cuzk_status srs_ensure(cuzk_engine *e, srs_entry *c, bool hot, bool job, 
         if (hot) {
             c->params = p;
             c->zkey = zk;
+            c->subgroups = zk ? zk->subgroups : CUZK_SUBGROUPS_NOT_CHECKED;
             if (w.vk_image) {
                 c->vk_image = w.vk_image;
                 c->vk_len = w.vk_len;
@@ -761,6 +767,10 @@ cuzk_status cuzk_engine_circuit_info_get(cuzk_engine *e, const char *circuit_id,
         snprintf(out->source, sizeof out->source, "zkey");
     out->n_public_inputs = c->n_public;
     out->n_constraints = nc;
+    snprintf(out->subgroups, sizeof out->subgroups, "%s",
+             c->subgroups == CUZK_SUBGROUPS_CHECKED          ? "checked"
+             : c->subgroups == CUZK_SUBGROUPS_CHECKED_BEFORE ? "checked-before"
+                                                             : "not-checked");
     pthread_mutex_unlock(&e->mu);
     return CUZK_OK;
 }
