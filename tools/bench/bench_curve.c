@@ -51,27 +51,19 @@ BODY(b_g1_uncompress, c->sink[i & 31] ^= (uint8_t)cuzk_g1_uncompress(&c->a1, c->
 BODY(b_g2_uncompress, c->sink[i & 31] ^= (uint8_t)cuzk_g2_uncompress(&c->a2, c->c2))
 
 /* Subgroup checks of |reps| points, BATCH at a time (src/msm/subgroup.h: 8 lanes with IFMA). */
-static void b_g1_subgroup_batch(void *vctx, uint64_t reps)
-{
-    curve_ctx *c = vctx;
-    for (uint64_t done = 0; done < reps;) {
-        size_t n = reps - done < BATCH ? (size_t)(reps - done) : BATCH;
-        c->sink[done & 31] ^= (uint8_t)cuzk__g1_first_outside_subgroup(c->sg1, n);
-        done += n;
+#define SUBGROUP_BATCH(name, first_outside, points)                                                \
+    static void name(void *vctx, uint64_t reps)                                                    \
+    {                                                                                              \
+        curve_ctx *c = vctx;                                                                       \
+        for (uint64_t done = 0; done < reps;) {                                                    \
+            size_t n = reps - done < BATCH ? (size_t)(reps - done) : BATCH;                        \
+            c->sink[done & 31] ^= (uint8_t)first_outside(c->points, n);                            \
+            done += n;                                                                             \
+        }                                                                                          \
+        bench_sink(c->sink, sizeof c->sink);                                                       \
     }
-    bench_sink(c->sink, sizeof c->sink);
-}
-
-static void b_g2_subgroup_batch(void *vctx, uint64_t reps)
-{
-    curve_ctx *c = vctx;
-    for (uint64_t done = 0; done < reps;) {
-        size_t n = reps - done < BATCH ? (size_t)(reps - done) : BATCH;
-        c->sink[done & 31] ^= (uint8_t)cuzk__g2_first_outside_subgroup(c->sg2, n);
-        done += n;
-    }
-    bench_sink(c->sink, sizeof c->sink);
-}
+SUBGROUP_BATCH(b_g1_subgroup_batch, cuzk__g1_first_outside_subgroup, sg1)
+SUBGROUP_BATCH(b_g2_subgroup_batch, cuzk__g2_first_outside_subgroup, sg2)
 
 /* |reps| points in batches of BATCH (the last one partial). */
 static void b_g1_batch_to_affine(void *vctx, uint64_t reps)
