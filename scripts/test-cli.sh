@@ -101,6 +101,13 @@ head -c 5000 "$TMP/p/sha256-chain-1.params" > "$TMP/p/trunc-1.params"
 mkdir -p "$TMP/q" && cp "$TMP/p/trunc-1.params" "$TMP/q/sha256-chain-1.params"
 expect 2 'error: .*params' -- "$BENCH" prove --params "$TMP/q" --circuit sha256-chain:1
 expect 2 'unknown' -- "$BENCH" prove --params "$TMP/p" --circuit nosuch:1
+# --params-checked tests a parameter set once (the check cache; the zkey cases are below).
+mkdir -m 700 "$TMP/pc"
+pcp() { "$BENCH" prove --params "$TMP/p" --circuit sha256-chain:1 "$@"; }
+expect 0 "subgroups checked; recorded in $TMP/pc/rec" -- pcp --params-checked --check-cache "$TMP/pc/rec"
+expect 0 "subgroups checked before: found in $TMP/pc/rec" -- pcp --params-checked --check-cache "$TMP/pc/rec"
+expect 0 'subgroups checked;' -- pcp --params-checked --no-check-cache
+expect 0 'subgroups not checked;' -- pcp --check-cache "$TMP/pc/rec"
 # snarkjs keys: the CPU path, the backend in --json, the backend choices.
 SJ=${CUZK_FIXTURES:-../shared/fixtures}/snarkjs
 sjp() { "$BENCH" prove --zkey "$SJ/multiplier.zkey" --wtns "$SJ/multiplier.wtns" \

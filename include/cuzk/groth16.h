@@ -4,6 +4,7 @@
 
 /* Groth16 over BLS12-381 in bellperson's formats (facts/formats.md section 3). */
 
+#include "cuzk/check_cache.h"
 #include "cuzk/curve.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/threadpool.h"
@@ -90,6 +91,12 @@ typedef struct {
     /* How the five point arrays are freed: NULL = cuzk_free; otherwise the |free_points| given
      * to cuzk_groth16_params_parse_ex (e.g. pinned host memory for a GPU backend). */
     void (*free_points)(void *p);
+    /* How the queries' subgroups were established at load; with a check cache, the digest of
+     * the queries' bytes, whether this load added it, and if it could not, why. */
+    cuzk_subgroups subgroups;
+    uint8_t points_digest[CUZK_CHECK_CACHE_DIGEST_BYTES];
+    bool subgroups_recorded;
+    char cache_error[256];
 } cuzk_groth16_params;
 
 typedef enum {
@@ -113,6 +120,13 @@ cuzk_status cuzk_groth16_params_parse_ex(cuzk_groth16_params **out, const uint8_
 cuzk_status cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path,
                                      cuzk_params_check check,
                                      cuzk_pool *pool) CUZK_WARN_UNUSED_RESULT;
+/* cuzk_groth16_params_load with a check cache (include/cuzk/check_cache.h; NULL: none): in
+ * CUZK_PARAMS_CHECKED mode the queries are hashed as they are decoded, their subgroup tests
+ * skipped if the digest is recorded (|subgroups| = CUZK_SUBGROUPS_CHECKED_BEFORE), else run and
+ * the digest recorded once every check has passed. */
+cuzk_status cuzk_groth16_params_load_cached(cuzk_groth16_params **out, const char *path,
+                                            cuzk_params_check check, cuzk_pool *pool,
+                                            cuzk_check_cache *cache) CUZK_WARN_UNUSED_RESULT;
 void cuzk_groth16_params_free(cuzk_groth16_params *p);
 /* Writes the bellperson image (.params) or only its vk part (.vk) to |path| atomically
  * (temporary file, fsync, rename): on failure no file is left behind. */

@@ -3,10 +3,12 @@
  * a u32 big-endian count followed by uncompressed points. */
 #include "cuzk/groth16.h"
 #include "cuzk/alloc.h"
+#include "cuzk/check_cache.h"
 #include "common/file.h"
 #include "msm/subgroup.h"
 
 #include <fcntl.h>
+#include <openssl/evp.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +26,7 @@ typedef struct {
     cuzk_params_check check;
     _Atomic size_t bad; /* smallest failing index + 1 (0: none) */
     _Atomic int bad_status;
+    uint8_t (*digest)[CUZK_CHECK_CACHE_DIGEST_BYTES]; /* per chunk, or NULL: not hashed */
 } decode_job;
 
 static void note_bad(decode_job *j, size_t i, cuzk_status s)
@@ -42,16 +45,28 @@ static void decode_chunk(void *ctx, size_t task)
 {
     decode_job *j = ctx;
     size_t lo = task * CHUNK, hi = lo + CHUNK < j->n ? lo + CHUNK : j->n, first = hi;
+    size_t psz = j->g2 ? 192 : 96;
+    /* With a check cache the chunk is copied, and the digest and the decode both read the copy
+     * (include/cuzk/check_cache.h): a file changed meanwhile cannot slip past the record. */
+    uint8_t snap[CHUNK * 192];
+    const uint8_t *in = j->src + lo * psz;
+    if (j->digest) {
+        unsigned md_len = 0;
+        memcpy(snap, in, (hi - lo) * psz);
+        in = snap;
+        if (!EVP_Digest(snap, (hi - lo) * psz, j->digest[task], &md_len, EVP_sha256(), NULL))
+            memset(j->digest[task], 0, CUZK_CHECK_CACHE_DIGEST_BYTES); /* never recorded */
+    }
     for (size_t i = lo; i < hi; i++) {
         cuzk_status s;
         bool inf;
         if (j->g2) {
             cuzk_g2_affine_t *o = (cuzk_g2_affine_t *)j->dst + i;
-            s = cuzk_g2_deserialize_unchecked(o, j->src + 192 * i);
+            s = cuzk_g2_deserialize_unchecked(o, in + 192 * (i - lo));
             inf = s == CUZK_OK && o->infinity;
         } else {
             cuzk_g1_affine_t *o = (cuzk_g1_affine_t *)j->dst + i;
-            s = cuzk_g1_deserialize_unchecked(o, j->src + 96 * i);
+            s = cuzk_g1_deserialize_unchecked(o, in + 96 * (i - lo));
             inf = s == CUZK_OK && o->infinity;
         }
         if (s == CUZK_OK && inf)
@@ -87,9 +102,27 @@ static void points_free(void (*fn)(void *), void *p)
         cuzk_free(p);
 }
 
+/* The message of point |i| of query |name| (its first point at byte |start|) failing with |s|. */
+static cuzk_status query_fail(cuzk_status s, const char *name, size_t i, size_t start, bool g2)
+{
+    size_t at = start + i * (g2 ? 192 : 96);
+    if (s == CUZK_ERR_BAD_ENCODING)
+        return cuzk_fail(s, "params: %s[%zu] at byte %zu is the point at infinity or badly encoded",
+                         name, i, at);
+    return cuzk_fail(s, "params: %s[%zu] at byte %zu: %s", name, i, at, cuzk_status_str(s));
+}
+
+/* One query as read with a check cache: its first byte, its chunks' digests. */
+typedef struct {
+    size_t start;
+    uint8_t (*digest)[CUZK_CHECK_CACHE_DIGEST_BYTES];
+} query_hash;
+
+/* Reads one query at *|off|: count, then points. With |qh| its chunks are hashed (and |check|
+ * is then the curve check only: the subgroups come after the cache lookup). */
 static cuzk_status read_query(const uint8_t *buf, size_t len, size_t *off, const char *name,
                               bool g2, cuzk_params_check check, cuzk_pool *pool,
-                              const point_mem *mem, void **out, size_t *count)
+                              const point_mem *mem, void **out, size_t *count, query_hash *qh)
 {
     size_t psz = g2 ? 192 : 96;
     if (len - *off < 4)
@@ -109,23 +142,96 @@ static cuzk_status read_query(const uint8_t *buf, size_t len, size_t *off, const
         return cuzk_fail(CUZK_ERR_NOMEM, "params: cannot allocate the %s query (%u points)", name,
                          n);
     decode_job j = {.src = buf + *off, .dst = dst, .n = n, .g2 = g2, .check = check};
-    cuzk_pool_run(pool, (n + CHUNK - 1) / CHUNK, decode_chunk, &j);
+    size_t chunks = (n + CHUNK - 1) / CHUNK;
+    if (qh) {
+        qh->start = *off;
+        if (!(qh->digest = cuzk_alloc_array(chunks ? chunks : 1, sizeof *qh->digest))) {
+            points_free(mem->free, dst);
+            return cuzk_fail(CUZK_ERR_NOMEM, "params: cannot allocate the point digests");
+        }
+        j.digest = qh->digest;
+        j.check = CUZK_PARAMS_UNCHECKED;
+    }
+    cuzk_pool_run(pool, chunks, decode_chunk, &j);
     size_t bad = atomic_load(&j.bad);
     if (bad) {
         points_free(mem->free, dst);
-        cuzk_status s = (cuzk_status)atomic_load(&j.bad_status);
-        size_t at = *off + (bad - 1) * psz;
-        if (s == CUZK_ERR_BAD_ENCODING)
-            return cuzk_fail(s,
-                             "params: %s[%zu] at byte %zu is the point at infinity or badly "
-                             "encoded",
-                             name, bad - 1, at);
-        return cuzk_fail(s, "params: %s[%zu] at byte %zu: %s", name, bad - 1, at,
-                         cuzk_status_str(s));
+        return query_fail((cuzk_status)atomic_load(&j.bad_status), name, bad - 1, *off, g2);
     }
     *off += (size_t)n * psz;
     *out = dst;
     *count = n;
+    return CUZK_OK;
+}
+
+/* The subgroup tests alone, over chunk |task| of a decoded query (a cache miss). */
+static void subgroup_chunk(void *ctx, size_t task)
+{
+    decode_job *j = ctx;
+    size_t lo = task * CHUNK, hi = lo + CHUNK < j->n ? lo + CHUNK : j->n;
+    size_t k = j->g2 ? cuzk__g2_first_outside_subgroup((const cuzk_g2_affine_t *)j->dst + lo, hi - lo)
+                     : cuzk__g1_first_outside_subgroup((const cuzk_g1_affine_t *)j->dst + lo, hi - lo);
+    if (k < hi - lo)
+        note_bad(j, lo + k, CUZK_ERR_NOT_IN_SUBGROUP);
+}
+
+static const char *const QUERY_NAME[5] = {"h", "l", "a", "b_g1", "b_g2"};
+
+/* The five queries' digest: SHA-256 over a tag, each query's count and its chunks' digests.
+ * False if a chunk could not be hashed (its digest left zero). */
+static bool params_digest(uint8_t out[CUZK_CHECK_CACHE_DIGEST_BYTES], const query_hash qh[5],
+                          const size_t n[5])
+{
+    static const char tag[] = "cuzk bellperson params h l a b_g1 b_g2 v1";
+    static const uint8_t zero[CUZK_CHECK_CACHE_DIGEST_BYTES];
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    bool ok = c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) &&
+              EVP_DigestUpdate(c, tag, sizeof tag);
+    for (int k = 0; k < 5 && ok; k++) {
+        uint8_t len[8];
+        for (int b = 0; b < 8; b++)
+            len[b] = (uint8_t)((uint64_t)n[k] >> (8 * b));
+        ok = EVP_DigestUpdate(c, len, sizeof len);
+        for (size_t t = 0; ok && t < (n[k] + CHUNK - 1) / CHUNK; t++)
+            ok = memcmp(qh[k].digest[t], zero, sizeof zero) != 0 &&
+                 EVP_DigestUpdate(c, qh[k].digest[t], CUZK_CHECK_CACHE_DIGEST_BYTES);
+    }
+    unsigned len = 0;
+    ok = ok && EVP_DigestFinal_ex(c, out, &len) && len == CUZK_CHECK_CACHE_DIGEST_BYTES;
+    EVP_MD_CTX_free(c);
+    return ok;
+}
+
+/* After a read with a check cache: the subgroup tests unless the digest is recorded, then the
+ * record of a set that passed them. */
+static cuzk_status subgroups_cached(cuzk_groth16_params *p, const query_hash qh[5],
+                                    cuzk_pool *pool, cuzk_check_cache *cache)
+{
+    const size_t n[5] = {p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
+    void *pts[5] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    bool have = params_digest(p->points_digest, qh, n);
+    if (have && cuzk_check_cache_has(cache, p->points_digest)) {
+        p->subgroups = CUZK_SUBGROUPS_CHECKED_BEFORE;
+        return CUZK_OK;
+    }
+    for (int k = 0; k < 5; k++) {
+        decode_job j = {.dst = pts[k], .n = n[k], .g2 = k == 4, .check = CUZK_PARAMS_CHECKED};
+        cuzk_pool_run(pool, (n[k] + CHUNK - 1) / CHUNK, subgroup_chunk, &j);
+        size_t bad = atomic_load(&j.bad);
+        if (bad)
+            return query_fail(CUZK_ERR_NOT_IN_SUBGROUP, QUERY_NAME[k], bad - 1, qh[k].start,
+                              k == 4);
+    }
+    p->subgroups = CUZK_SUBGROUPS_CHECKED;
+    char what[160];
+    snprintf(what, sizeof what, "bellperson params: %zu h, %zu l, %zu a, %zu b_g1, %zu b_g2",
+             n[0], n[1], n[2], n[3], n[4]);
+    if (!have)
+        snprintf(p->cache_error, sizeof p->cache_error, "the points could not be hashed");
+    else if (cuzk_check_cache_add(cache, p->points_digest, what) != CUZK_OK)
+        snprintf(p->cache_error, sizeof p->cache_error, "%s", cuzk_last_error());
+    else
+        p->subgroups_recorded = true;
     return CUZK_OK;
 }
 
@@ -148,10 +254,23 @@ cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params **out, const uint8_t *
     return cuzk_groth16_params_parse_ex(out, buf, len, check, pool, NULL, NULL);
 }
 
+static cuzk_status parse(cuzk_groth16_params **out, const uint8_t *buf, size_t len,
+                         cuzk_params_check check, cuzk_pool *pool,
+                         void *(*alloc_points)(size_t bytes), void (*free_points)(void *p),
+                         cuzk_check_cache *cache);
+
 cuzk_status cuzk_groth16_params_parse_ex(cuzk_groth16_params **out, const uint8_t *buf, size_t len,
                                          cuzk_params_check check, cuzk_pool *pool,
                                          void *(*alloc_points)(size_t bytes),
                                          void (*free_points)(void *p))
+{
+    return parse(out, buf, len, check, pool, alloc_points, free_points, NULL);
+}
+
+static cuzk_status parse(cuzk_groth16_params **out, const uint8_t *buf, size_t len,
+                         cuzk_params_check check, cuzk_pool *pool,
+                         void *(*alloc_points)(size_t bytes), void (*free_points)(void *p),
+                         cuzk_check_cache *cache)
 {
     *out = NULL;
     if (!alloc_points != !free_points)
@@ -175,26 +294,29 @@ cuzk_status cuzk_groth16_params_parse_ex(cuzk_groth16_params **out, const uint8_
         cuzk_free(p);
         return cuzk_fail(s, "params: %s", cuzk_last_error());
     }
-    if ((s = read_query(buf, len, &off, "h", false, check, pool, &mem, (void **)&p->h, &p->n_h)) ||
-        (s = read_query(buf, len, &off, "l", false, check, pool, &mem, (void **)&p->l, &p->n_l)) ||
-        (s = read_query(buf, len, &off, "a", false, check, pool, &mem, (void **)&p->a, &p->n_a)) ||
-        (s = read_query(buf, len, &off, "b_g1", false, check, pool, &mem, (void **)&p->b_g1,
-                        &p->n_b_g1)) ||
-        (s = read_query(buf, len, &off, "b_g2", true, check, pool, &mem, (void **)&p->b_g2,
-                        &p->n_b_g2))) {
+    bool cached = check == CUZK_PARAMS_CHECKED && cache;
+    query_hash qh[5];
+    memset(qh, 0, sizeof qh);
+    void **dst[5] = {(void **)&p->h, (void **)&p->l, (void **)&p->a, (void **)&p->b_g1,
+                     (void **)&p->b_g2};
+    size_t *cnt[5] = {&p->n_h, &p->n_l, &p->n_a, &p->n_b_g1, &p->n_b_g2};
+    for (int k = 0; k < 5 && s == CUZK_OK; k++)
+        s = read_query(buf, len, &off, QUERY_NAME[k], k == 4, check, pool, &mem, dst[k], cnt[k],
+                       cached ? &qh[k] : NULL);
+    if (s == CUZK_OK && off != len)
+        s = cuzk_fail(CUZK_ERR_FORMAT, "params: %zu trailing bytes after the b_g2 query",
+                      len - off);
+    /* h holds n - 1 points for a power-of-two domain n. */
+    if (s == CUZK_OK && ((p->n_h + 1) & p->n_h))
+        s = cuzk_fail(CUZK_ERR_FORMAT, "params: h query has %zu points, not 2^k - 1", p->n_h);
+    p->subgroups = check == CUZK_PARAMS_CHECKED ? CUZK_SUBGROUPS_CHECKED : CUZK_SUBGROUPS_NOT_CHECKED;
+    if (s == CUZK_OK && cached)
+        s = subgroups_cached(p, qh, pool, cache);
+    for (int k = 0; k < 5; k++)
+        cuzk_free(qh[k].digest);
+    if (s != CUZK_OK) {
         cuzk_groth16_params_free(p);
         return s;
-    }
-    if (off != len) {
-        cuzk_groth16_params_free(p);
-        return cuzk_fail(CUZK_ERR_FORMAT, "params: %zu trailing bytes after the b_g2 query",
-                         len - off);
-    }
-    /* h holds n - 1 points for a power-of-two domain n. */
-    if ((p->n_h + 1) & p->n_h) {
-        size_t nh = p->n_h;
-        cuzk_groth16_params_free(p);
-        return cuzk_fail(CUZK_ERR_FORMAT, "params: h query has %zu points, not 2^k - 1", nh);
     }
     *out = p;
     return CUZK_OK;
@@ -202,6 +324,13 @@ cuzk_status cuzk_groth16_params_parse_ex(cuzk_groth16_params **out, const uint8_
 
 cuzk_status cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path,
                                      cuzk_params_check check, cuzk_pool *pool)
+{
+    return cuzk_groth16_params_load_cached(out, path, check, pool, NULL);
+}
+
+cuzk_status cuzk_groth16_params_load_cached(cuzk_groth16_params **out, const char *path,
+                                            cuzk_params_check check, cuzk_pool *pool,
+                                            cuzk_check_cache *cache)
 {
     *out = NULL;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -219,7 +348,7 @@ cuzk_status cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path
     if (map == MAP_FAILED)
         return cuzk_fail(CUZK_ERR_IO, "cannot map %s: %m", path);
     madvise(map, len, MADV_SEQUENTIAL);
-    cuzk_status s = cuzk_groth16_params_parse(out, map, len, check, pool);
+    cuzk_status s = parse(out, map, len, check, pool, NULL, NULL, cache);
     munmap(map, len);
     if (s != CUZK_OK)
         return cuzk_fail(s, "%s: %s", path, cuzk_last_error());

@@ -223,6 +223,84 @@ CUZK_TEST(groth16_params_file_roundtrip_and_rejections)
     cuzk_groth16_params_free(p);
 }
 
+/* The check cache with .params (cuzk_groth16_params_load_cached): tested once, then found; a
+ * point outside its subgroup in any query (at a random index) is still found and named, and
+ * nothing is recorded for it; unchecked loads neither read nor write the record. */
+CUZK_TEST(groth16_params_check_cache)
+{
+    cuzk_groth16_params *p = make_params(5), *q, *r;
+    char dir[] = "/tmp/cuzk-test-pcc-XXXXXX", path[64], rec[64], bad[64];
+    CHECK(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/x.params", dir);
+    snprintf(rec, sizeof rec, "%s/rec", dir);
+    snprintf(bad, sizeof bad, "%s/bad.params", dir);
+    CHECK(cuzk_groth16_params_write(p, path) == CUZK_OK);
+    cuzk_check_cache *c;
+    CHECK(cuzk_check_cache_open(&c, rec) == CUZK_OK);
+    CHECK(cuzk_groth16_params_load_cached(&q, path, CUZK_PARAMS_UNCHECKED, NULL, c) == CUZK_OK);
+    CHECK(q->subgroups == CUZK_SUBGROUPS_NOT_CHECKED && access(rec, F_OK) != 0);
+    cuzk_groth16_params_free(q);
+    CHECK(cuzk_groth16_params_load_cached(&q, path, CUZK_PARAMS_CHECKED, cuzk_pool_default(), c) ==
+          CUZK_OK);
+    CHECK(q->subgroups == CUZK_SUBGROUPS_CHECKED && q->subgroups_recorded && !q->cache_error[0]);
+    CHECK(cuzk_groth16_params_load_cached(&r, path, CUZK_PARAMS_CHECKED, NULL, c) == CUZK_OK);
+    CHECK(r->subgroups == CUZK_SUBGROUPS_CHECKED_BEFORE && !r->subgroups_recorded);
+    CHECK(memcmp(q->points_digest, r->points_digest, sizeof q->points_digest) == 0);
+    for (size_t i = 0; i < p->n_h; i++)
+        CHECK(cuzk_g1_affine_eq(&p->h[i], &r->h[i]));
+    for (size_t i = 0; i < p->n_b_g2; i++)
+        CHECK(cuzk_g2_affine_eq(&p->b_g2[i], &r->b_g2[i]));
+    cuzk_groth16_params_free(q);
+    cuzk_groth16_params_free(r);
+    FILE *f = fopen(path, "rb");
+    static uint8_t buf[1 << 16], before[4096];
+    size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
+    CHECK(f && len < sizeof buf);
+    fclose(f);
+    f = fopen(rec, "rb");
+    size_t rec_len = f ? fread(before, 1, sizeof before, f) : 0;
+    CHECK(f && rec_len > 0);
+    fclose(f);
+    const char *names[5] = {"h", "l", "a", "b_g1", "b_g2"};
+    size_t n[5] = {p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
+    size_t off = 868 + 96 * p->vk->ic_len;
+    for (int k = 0; k < 5; k++) {
+        size_t sz = k == 4 ? 192 : 96, i = test_rand_u64() % n[k], at = off + 4 + i * sz;
+        uint8_t keep[192], enc[192];
+        memcpy(keep, buf + at, sz);
+        if (k == 4) {
+            cuzk_g2_affine_t b;
+            tc_g2_rand_curve(&b);
+            cuzk_g2_serialize(enc, &b);
+        } else {
+            cuzk_g1_affine_t b;
+            tc_g1_rand_curve(&b);
+            cuzk_g1_serialize(enc, &b);
+        }
+        memcpy(buf + at, enc, sz);
+        f = fopen(bad, "wb");
+        CHECK(f && fwrite(buf, 1, len, f) == len && fclose(f) == 0);
+        q = (cuzk_groth16_params *)(uintptr_t)1;
+        char needle[64];
+        snprintf(needle, sizeof needle, "params: %s[%zu] at byte %zu", names[k], i, at);
+        cuzk_status s = cuzk_groth16_params_load_cached(&q, bad, CUZK_PARAMS_CHECKED, NULL, c);
+        CHECK_MSG(s == CUZK_ERR_NOT_IN_SUBGROUP && q == NULL && strstr(cuzk_last_error(), needle),
+                  "%s: %s '%s'", names[k], cuzk_status_name(s), cuzk_last_error());
+        memcpy(buf + at, keep, sz);
+        off += 4 + n[k] * sz;
+    }
+    static uint8_t after[4096];
+    f = fopen(rec, "rb");
+    CHECK(f && fread(after, 1, sizeof after, f) == rec_len && memcmp(after, before, rec_len) == 0);
+    fclose(f);
+    cuzk_check_cache_close(c);
+    unlink(path);
+    unlink(bad);
+    unlink(rec);
+    rmdir(dir);
+    cuzk_groth16_params_free(p);
+}
+
 CUZK_TEST(groth16_prove_size_mismatch)
 {
     cuzk_groth16_params *p = make_params(3);

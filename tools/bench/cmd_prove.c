@@ -24,7 +24,8 @@ typedef struct {
     const char *circuit, *out, *params, *proof, *public_out, *backend, *mode;
     unsigned threads, repeat;
     uint64_t seed;
-    bool json, no_verify, check, params_checked;
+    const char *check_cache;
+    bool json, no_verify, check, params_checked, no_check_cache;
 } prove_args;
 
 static int parse(int argc, char **argv, const char *cmd, prove_args *a)
@@ -52,6 +53,10 @@ static int parse(int argc, char **argv, const char *cmd, prove_args *a)
             a->params_checked = true;
             continue;
         }
+        if (strcmp(k, "--no-check-cache") == 0) {
+            a->no_check_cache = true;
+            continue;
+        }
         if (!v) {
             fprintf(stderr, "cuzk-bench %s: %s needs a value\n", cmd, k);
             return 2;
@@ -63,6 +68,8 @@ static int parse(int argc, char **argv, const char *cmd, prove_args *a)
             a->out = v;
         else if (strcmp(k, "--params") == 0)
             a->params = v;
+        else if (strcmp(k, "--check-cache") == 0)
+            a->check_cache = v;
         else if (strcmp(k, "--proof") == 0)
             a->proof = v;
         else if (strcmp(k, "--public") == 0)
@@ -269,20 +276,25 @@ int cmd_prove_params(int argc, char **argv)
     file_for(path, sizeof path, a.params, a.circuit, "params");
     cuzk_groth16_params *p = NULL;
     cuzk_pce *pce = NULL;
+    cuzk_check_cache *cache = NULL;
     int rc = 2;
     double t0 = now_ms();
     /* Like Filecoin's tooling, trust our own parameter files by default (points are still checked
-     * to be on the curve); --params-checked adds the subgroup check of every point. */
-    s = cuzk_groth16_params_load(&p, path,
-                                 a.params_checked ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
-                                 pool);
+     * to be on the curve); --params-checked adds the subgroup check of every point, once per
+     * parameter set with the check cache. */
+    cache = bench_check_cache_open(a.check_cache, !a.params_checked || a.no_check_cache);
+    s = cuzk_groth16_params_load_cached(
+        &p, path, a.params_checked ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED, pool, cache);
     if (s != CUZK_OK) {
         fprintf(stderr, "error: %s\n", cuzk_last_error());
         goto out;
     }
+    if (p->cache_error[0])
+        fprintf(stderr, "note: parameters checked but not recorded in the check cache: %s\n",
+                p->cache_error);
     if (!a.json)
-        printf("params %s loaded in %.1f ms (%s, domain %zu, %zu aux)\n", path, now_ms() - t0,
-               a.params_checked ? "curve and subgroup checks" : "curve checks only",
+        printf("params %s loaded in %.1f ms (curve checks, subgroups %s; domain %zu, %zu aux)\n",
+               path, now_ms() - t0, bench_subgroups_text(p->subgroups, p->subgroups_recorded, cache),
                p->n_h + 1, p->n_l);
     if (use_pce) {
         t0 = now_ms();
@@ -336,6 +348,7 @@ int cmd_prove_params(int argc, char **argv)
 out:
     cuzk_pce_destroy(pce);
     cuzk_groth16_params_free(p);
+    cuzk_check_cache_close(cache);
     cuzk_backend_destroy(be);
     return rc;
 }

@@ -176,29 +176,6 @@ typedef struct {
     double zkey, wtns, check, resident;
 } pre_times;
 
-/* "checked", "checked-before" (from the cache) or "not-checked", for --json. */
-static const char *subgroups_word(const cuzk_snarkjs_zkey *zk)
-{
-    return zk->subgroups == CUZK_SUBGROUPS_CHECKED          ? "checked"
-           : zk->subgroups == CUZK_SUBGROUPS_CHECKED_BEFORE ? "checked-before"
-                                                            : "not-checked";
-}
-
-/* The zkey line's account of the subgroup checks and of the check cache. */
-static const char *subgroups_text(const cuzk_snarkjs_zkey *zk, const cuzk_check_cache *cache)
-{
-    static char buf[4400];
-    if (zk->subgroups == CUZK_SUBGROUPS_NOT_CHECKED)
-        return "not checked";
-    if (zk->subgroups == CUZK_SUBGROUPS_CHECKED_BEFORE)
-        snprintf(buf, sizeof buf, "checked before: found in %s", cuzk_check_cache_path(cache));
-    else if (zk->subgroups_recorded)
-        snprintf(buf, sizeof buf, "checked; recorded in %s", cuzk_check_cache_path(cache));
-    else
-        snprintf(buf, sizeof buf, "checked");
-    return buf;
-}
-
 static void print_phases(const zkey_args *a, const cuzk_snarkjs_zkey *zk,
                          const cuzk_check_cache *cache, const char *backend, unsigned threads,
                          const pre_times *pt, const cuzk_prove_timings *t, double process,
@@ -213,7 +190,7 @@ static void print_phases(const zkey_args *a, const cuzk_snarkjs_zkey *zk,
                "\"msm_b_g2_ms\":%.3f,\"assemble_ms\":%.3f,\"verify_ms\":%.3f,\"total_ms\":%.3f,"
                "\"command_ms\":%.3f}\n",
                zk->n_vars, zk->n_public, zk->domain_size, zk->n_coefs, backend, threads, rep,
-               a->unchecked ? "false" : "true", subgroups_word(zk), pt->zkey, pt->wtns, pt->check,
+               a->unchecked ? "false" : "true", bench_subgroups_word(zk->subgroups), pt->zkey, pt->wtns, pt->check,
                pt->resident,
                t->synthesis, t->ntt_h, t->msm_h, t->tail_msm, t->msm_b_g2, t->assemble, t->verify,
                t->total, process);
@@ -222,7 +199,8 @@ static void print_phases(const zkey_args *a, const cuzk_snarkjs_zkey *zk,
     bool last = rep + 1 == a->repeat;
     if (rep == 0) {
         printf("zkey: %u wires, %u public, domain %u, %zu coefficients (subgroups %s)\n",
-               zk->n_vars, zk->n_public, zk->domain_size, zk->n_coefs, subgroups_text(zk, cache));
+               zk->n_vars, zk->n_public, zk->domain_size, zk->n_coefs,
+               bench_subgroups_text(zk->subgroups, zk->subgroups_recorded, cache));
         printf("load: zkey %.2f ms, wtns %.2f ms", pt->zkey, pt->wtns);
         if (a->check)
             printf(", r1cs check %.2f ms", pt->check);
@@ -274,25 +252,6 @@ static bool pick_backend(const zkey_args *a, const cuzk_snarkjs_zkey *zk, cuzk_b
     return true;
 }
 
-/*
- * The check cache of a checked load (include/cuzk/check_cache.h): --check-cache FILE, else the
- * default record; NULL with --no-check-cache, --unchecked-subgroup, or when the record cannot be
- * used (then the key is checked in full, as without a cache, and a note says why).
- */
-static cuzk_check_cache *open_check_cache(const zkey_args *a)
-{
-    cuzk_check_cache *c = NULL;
-    if (a->unchecked || a->no_check_cache)
-        return NULL;
-    cuzk_status s = cuzk_check_cache_open(&c, a->check_cache);
-    if (s == CUZK_ERR_NOT_FOUND && !a->check_cache)
-        return NULL; /* CUZK_CHECK_CACHE=off, or no home: nothing to say */
-    if (s != CUZK_OK)
-        fprintf(stderr, "note: check cache not used (%s); subgroups checked in full\n",
-                cuzk_last_error());
-    return s == CUZK_OK ? c : NULL;
-}
-
 int cmd_prove_zkey(int argc, char **argv)
 {
     double t_start = now_ms();
@@ -315,7 +274,7 @@ int cmd_prove_zkey(int argc, char **argv)
         return EXIT_ERROR;
     }
     double t0 = now_ms();
-    cache = open_check_cache(&a);
+    cache = bench_check_cache_open(a.check_cache, a.unchecked || a.no_check_cache);
     s = cuzk_snarkjs_zkey_load_ex(&zk, a.zkey, a.unchecked ? CUZK_SNARKJS_UNCHECKED_SUBGROUP : 0,
                                   pool, cache);
     double t_zkey = now_ms() - t0;
