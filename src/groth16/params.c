@@ -4,11 +4,11 @@
 #include "cuzk/groth16.h"
 #include "cuzk/alloc.h"
 #include "cuzk/check_cache.h"
+#include "common/check_digest.h"
 #include "common/file.h"
 #include "msm/subgroup.h"
 
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +26,7 @@ typedef struct {
     cuzk_params_check check;
     _Atomic size_t bad; /* smallest failing index + 1 (0: none) */
     _Atomic int bad_status;
-    uint8_t (*digest)[CUZK_CHECK_CACHE_DIGEST_BYTES]; /* per chunk, or NULL: not hashed */
+    cuzk__chunk_digest *digest; /* per chunk, or NULL: not hashed */
 } decode_job;
 
 static void note_bad(decode_job *j, size_t i, cuzk_status s)
@@ -51,11 +51,9 @@ static void decode_chunk(void *ctx, size_t task)
     uint8_t snap[CHUNK * 192];
     const uint8_t *in = j->src + lo * psz;
     if (j->digest) {
-        unsigned md_len = 0;
         memcpy(snap, in, (hi - lo) * psz);
         in = snap;
-        if (!EVP_Digest(snap, (hi - lo) * psz, j->digest[task], &md_len, EVP_sha256(), NULL))
-            memset(j->digest[task], 0, CUZK_CHECK_CACHE_DIGEST_BYTES); /* never recorded */
+        cuzk__check_digest_chunk(j->digest[task], snap, (hi - lo) * psz);
     }
     for (size_t i = lo; i < hi; i++) {
         cuzk_status s;
@@ -115,7 +113,7 @@ static cuzk_status query_fail(cuzk_status s, const char *name, size_t i, size_t 
 /* One query as read with a check cache: its first byte, its chunks' digests. */
 typedef struct {
     size_t start;
-    uint8_t (*digest)[CUZK_CHECK_CACHE_DIGEST_BYTES];
+    cuzk__chunk_digest *digest;
 } query_hash;
 
 /* Reads one query at *|off|: count, then points. With |qh| its chunks are hashed (and |check|
@@ -177,31 +175,6 @@ static void subgroup_chunk(void *ctx, size_t task)
 
 static const char *const QUERY_NAME[5] = {"h", "l", "a", "b_g1", "b_g2"};
 
-/* The five queries' digest: SHA-256 over a tag, each query's count and its chunks' digests.
- * False if a chunk could not be hashed (its digest left zero). */
-static bool params_digest(uint8_t out[CUZK_CHECK_CACHE_DIGEST_BYTES], const query_hash qh[5],
-                          const size_t n[5])
-{
-    static const char tag[] = "cuzk bellperson params h l a b_g1 b_g2 v1";
-    static const uint8_t zero[CUZK_CHECK_CACHE_DIGEST_BYTES];
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    bool ok = c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) &&
-              EVP_DigestUpdate(c, tag, sizeof tag);
-    for (int k = 0; k < 5 && ok; k++) {
-        uint8_t len[8];
-        for (int b = 0; b < 8; b++)
-            len[b] = (uint8_t)((uint64_t)n[k] >> (8 * b));
-        ok = EVP_DigestUpdate(c, len, sizeof len);
-        for (size_t t = 0; ok && t < (n[k] + CHUNK - 1) / CHUNK; t++)
-            ok = memcmp(qh[k].digest[t], zero, sizeof zero) != 0 &&
-                 EVP_DigestUpdate(c, qh[k].digest[t], CUZK_CHECK_CACHE_DIGEST_BYTES);
-    }
-    unsigned len = 0;
-    ok = ok && EVP_DigestFinal_ex(c, out, &len) && len == CUZK_CHECK_CACHE_DIGEST_BYTES;
-    EVP_MD_CTX_free(c);
-    return ok;
-}
-
 /* After a read with a check cache: the subgroup tests unless the digest is recorded, then the
  * record of a set that passed them. */
 static cuzk_status subgroups_cached(cuzk_groth16_params *p, const query_hash qh[5],
@@ -209,7 +182,10 @@ static cuzk_status subgroups_cached(cuzk_groth16_params *p, const query_hash qh[
 {
     const size_t n[5] = {p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
     void *pts[5] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
-    bool have = params_digest(p->points_digest, qh, n);
+    const cuzk__chunk_digest *d[5] = {qh[0].digest, qh[1].digest, qh[2].digest, qh[3].digest,
+                                      qh[4].digest};
+    bool have = cuzk__check_digest_key(p->points_digest, "cuzk bellperson params h l a b_g1 b_g2 v1",
+                                       5, n, d, CHUNK);
     if (have && cuzk_check_cache_has(cache, p->points_digest)) {
         p->subgroups = CUZK_SUBGROUPS_CHECKED_BEFORE;
         return CUZK_OK;

@@ -10,11 +10,11 @@
 #include "cuzk/alloc.h"
 #include "cuzk/check_cache.h"
 #include "cuzk/pairing.h"
+#include "common/check_digest.h"
 #include "common/file.h"
 #include "field/fp_ifma_fp2.h"
 #include "msm/subgroup.h"
 
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -160,7 +160,7 @@ typedef struct {
     bool subgroup;
     void *dst;
     size_t *first_bad; /* per chunk: index of the first bad point, or SIZE_MAX */
-    uint8_t (*digest)[CUZK_CHECK_CACHE_DIGEST_BYTES]; /* per chunk, or NULL: not hashed */
+    cuzk__chunk_digest *digest; /* per chunk, or NULL: not hashed */
 } points_job;
 
 static cuzk_status decode_one(const points_job *j, size_t i)
@@ -352,9 +352,7 @@ static void points_range_hashed(const points_job *j, size_t t, size_t begin, siz
     size_t es = j->g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
     uint8_t snap[CHUNK * G2_BYTES];
     memcpy(snap, j->src + begin * ps, (end - begin) * ps);
-    unsigned md_len = 0;
-    if (!EVP_Digest(snap, (end - begin) * ps, j->digest[t], &md_len, EVP_sha256(), NULL))
-        memset(j->digest[t], 0, CUZK_CHECK_CACHE_DIGEST_BYTES); /* never recorded: see parse */
+    cuzk__check_digest_chunk(j->digest[t], snap, (end - begin) * ps);
     size_t bad = SIZE_MAX;
     points_job local = *j;
     local.src = snap;
@@ -614,28 +612,16 @@ static void load_task(void *ctx, size_t t)
     }
 }
 
-/* The bulk sections' digest (check_cache.h): SHA-256 over a tag, each section's point count and
- * its chunks' digests in order. False if a chunk could not be hashed (its digest left zero). */
+/* The bulk sections' digest (common/check_digest.h); false if a chunk could not be hashed. */
 static bool key_digest(uint8_t out[CUZK_CHECK_CACHE_DIGEST_BYTES], const load_job *lj)
 {
-    static const char tag[] = "cuzk snarkjs zkey A B1 B2 C H v1";
-    static const uint8_t zero[CUZK_CHECK_CACHE_DIGEST_BYTES];
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    bool ok = c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) &&
-              EVP_DigestUpdate(c, tag, sizeof tag);
-    for (int k = 1; k < 6 && ok; k++) {
-        uint8_t n[8];
-        for (int b = 0; b < 8; b++)
-            n[b] = (uint8_t)((uint64_t)lj->sec[k].n >> (8 * b));
-        ok = EVP_DigestUpdate(c, n, sizeof n);
-        for (size_t t = 0; ok && t < lj->first_chunk[k + 1] - lj->first_chunk[k]; t++)
-            ok = memcmp(lj->sec[k].digest[t], zero, sizeof zero) != 0 &&
-                 EVP_DigestUpdate(c, lj->sec[k].digest[t], CUZK_CHECK_CACHE_DIGEST_BYTES);
+    size_t n[5];
+    const cuzk__chunk_digest *d[5];
+    for (int k = 0; k < 5; k++) {
+        n[k] = lj->sec[k + 1].n;
+        d[k] = lj->sec[k + 1].digest;
     }
-    unsigned len = 0;
-    ok = ok && EVP_DigestFinal_ex(c, out, &len) && len == CUZK_CHECK_CACHE_DIGEST_BYTES;
-    EVP_MD_CTX_free(c);
-    return ok;
+    return cuzk__check_digest_key(out, "cuzk snarkjs zkey A B1 B2 C H v1", 5, n, d, CHUNK);
 }
 
 /* The subgroup tests of the bulk sections after a cache miss: chunk t of sections 1 .. 5. */

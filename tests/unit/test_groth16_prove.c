@@ -150,6 +150,21 @@ CUZK_TEST(groth16_prove_roundtrip)
     cuzk_backend_destroy(be);
 }
 
+/* Writes a random curve point (almost surely outside the prime-order subgroup) as bellperson
+ * encodes it: 96 bytes (G1) or 192 (G2). */
+static void off_subgroup(uint8_t *enc, bool g2)
+{
+    if (g2) {
+        cuzk_g2_affine_t b;
+        tc_g2_rand_curve(&b);
+        cuzk_g2_serialize(enc, &b);
+    } else {
+        cuzk_g1_affine_t b;
+        tc_g1_rand_curve(&b);
+        cuzk_g1_serialize(enc, &b);
+    }
+}
+
 CUZK_TEST(groth16_params_file_roundtrip_and_rejections)
 {
     cuzk_groth16_params *p = make_params(5), *q;
@@ -197,18 +212,9 @@ CUZK_TEST(groth16_params_file_roundtrip_and_rejections)
      * checked mode refuses them, the unchecked one takes them. */
     for (int g2 = 0; g2 < 2; g2++) {
         size_t at = g2 ? len - 192 : hoff + 4, sz = g2 ? 192 : 96;
-        uint8_t keep[192], enc[192];
+        uint8_t keep[192];
         memcpy(keep, buf + at, sz);
-        if (g2) {
-            cuzk_g2_affine_t b;
-            tc_g2_rand_curve(&b);
-            cuzk_g2_serialize(enc, &b);
-        } else {
-            cuzk_g1_affine_t b;
-            tc_g1_rand_curve(&b);
-            cuzk_g1_serialize(enc, &b);
-        }
-        memcpy(buf + at, enc, sz);
+        off_subgroup(buf + at, g2);
         CHECK(cuzk_groth16_params_parse(&q, buf, len, CUZK_PARAMS_CHECKED, NULL) ==
               CUZK_ERR_NOT_IN_SUBGROUP);
         CHECK(cuzk_groth16_params_parse(&q, buf, len, CUZK_PARAMS_UNCHECKED, NULL) == CUZK_OK);
@@ -266,18 +272,9 @@ CUZK_TEST(groth16_params_check_cache)
     size_t off = 868 + 96 * p->vk->ic_len;
     for (int k = 0; k < 5; k++) {
         size_t sz = k == 4 ? 192 : 96, i = test_rand_u64() % n[k], at = off + 4 + i * sz;
-        uint8_t keep[192], enc[192];
+        uint8_t keep[192];
         memcpy(keep, buf + at, sz);
-        if (k == 4) {
-            cuzk_g2_affine_t b;
-            tc_g2_rand_curve(&b);
-            cuzk_g2_serialize(enc, &b);
-        } else {
-            cuzk_g1_affine_t b;
-            tc_g1_rand_curve(&b);
-            cuzk_g1_serialize(enc, &b);
-        }
-        memcpy(buf + at, enc, sz);
+        off_subgroup(buf + at, k == 4);
         f = fopen(bad, "wb");
         CHECK(f && fwrite(buf, 1, len, f) == len && fclose(f) == 0);
         q = (cuzk_groth16_params *)(uintptr_t)1;
