@@ -165,8 +165,9 @@ typedef struct {
     size_t vk_len;
     uint32_t n_public_inputs;        /* without the constant one */
     uint64_t n_constraints;
-    /* the bulk points at the key's last load: "checked", "checked-before" (found in the check
-     * cache) or "not-checked" (builtin .params, trusted like rust-fil-proofs trusts them) */
+    /* the bulk points' subgroups at the key's last load: "checked", "checked-before" (found in
+     * the check cache) or "not-checked" (builtin .params, trusted as rust-fil-proofs trusts
+     * them, or engine zkey_unchecked) */
     char subgroups[16];
 } cuzk_engine_circuit_info;
 
@@ -259,6 +260,7 @@ typedef struct {
                                  file has been read) */
     uint64_t scratch_bytes;   /* prover scratch one worker holds after proving it (0 until the
                                  file has been read; 0 for snarkjs keys) */
+    char subgroups[16];       /* as cuzk_engine_circuit_info's; "" until first loaded */
 } cuzk_engine_srs_status;
 
 typedef struct {

@@ -310,6 +310,7 @@ static void add_allocations(builder *b, cJSON *root, const cuzk_engine_status *s
         num(b, o, "bytes", (double)s->size_bytes);
         num(b, o, "ref_count", s->ref_count);
         boolean(b, o, "evictable", s->tier != CUZK_TIER_COLD && s->ref_count == 0);
+        str(b, o, "subgroups", s->subgroups);
     }
 }
 

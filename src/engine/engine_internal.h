@@ -60,6 +60,7 @@ typedef struct srs_entry {
     cuzk_snarkjs_zkey *zkey;
     uint64_t held_bytes; /* charged to the pinned budget */
     cuzk_subgroups subgroups; /* how the last load established the bulk points' subgroups */
+    bool loaded_once;         /* |subgroups| is meaningful */
 
     uint64_t completed, failed, cancelled;
 } srs_entry;
@@ -204,6 +205,8 @@ const char *cuzk__engine_kind_name(cuzk_proof_kind k);
 srs_entry *cuzk__srs_find_locked(cuzk_engine *e, const char *id);
 /* Makes |c| HOT and takes a reference (jobs: waits for pinned space that in-use entries hold). */
 cuzk_status cuzk__srs_acquire(cuzk_engine *e, srs_entry *c) CUZK_WARN_UNUSED_RESULT;
+/* "checked", "checked-before" or "not-checked" for the entry's last load; "" before one (e->mu). */
+const char *cuzk__srs_subgroups_word(const srs_entry *c);
 /* Drops a reference taken by cuzk__srs_acquire. */
 void cuzk__srs_release_locked(cuzk_engine *e, srs_entry *c);
 /* Makes |c| at least WARM (generating test parameters if configured so). */

@@ -158,6 +158,7 @@ cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out)
         s->size_bytes = tier_bytes(c);
         s->ref_count = c->ref_count;
         s->partition_bytes = c->part_bytes;
+        snprintf(s->subgroups, sizeof s->subgroups, "%s", cuzk__srs_subgroups_word(c));
         for (unsigned k = 0; k < CUZK_BACKEND_SCRATCH_SLOTS; k++)
             s->scratch_bytes += c->scratch[k];
     }

@@ -640,6 +640,7 @@ static cuzk_status srs_ensure(cuzk_engine *e, srs_entry *c, bool hot, bool job, 
             c->params = p;
             c->zkey = zk;
             c->subgroups = zk ? zk->subgroups : CUZK_SUBGROUPS_NOT_CHECKED;
+            c->loaded_once = true;
             if (w.vk_image) {
                 c->vk_image = w.vk_image;
                 c->vk_len = w.vk_len;
@@ -651,6 +652,15 @@ static cuzk_status srs_ensure(cuzk_engine *e, srs_entry *c, bool hot, bool job, 
                 cuzk__abc_want_locked(e, p);
         }
     }
+}
+
+const char *cuzk__srs_subgroups_word(const srs_entry *c)
+{
+    if (!c->loaded_once)
+        return "";
+    return c->subgroups == CUZK_SUBGROUPS_CHECKED          ? "checked"
+           : c->subgroups == CUZK_SUBGROUPS_CHECKED_BEFORE ? "checked-before"
+                                                           : "not-checked";
 }
 
 cuzk_status cuzk__srs_acquire(cuzk_engine *e, srs_entry *c)
@@ -767,10 +777,7 @@ cuzk_status cuzk_engine_circuit_info_get(cuzk_engine *e, const char *circuit_id,
         snprintf(out->source, sizeof out->source, "zkey");
     out->n_public_inputs = c->n_public;
     out->n_constraints = nc;
-    snprintf(out->subgroups, sizeof out->subgroups, "%s",
-             c->subgroups == CUZK_SUBGROUPS_CHECKED          ? "checked"
-             : c->subgroups == CUZK_SUBGROUPS_CHECKED_BEFORE ? "checked-before"
-                                                             : "not-checked");
+    snprintf(out->subgroups, sizeof out->subgroups, "%s", cuzk__srs_subgroups_word(c));
     pthread_mutex_unlock(&e->mu);
     return CUZK_OK;
 }

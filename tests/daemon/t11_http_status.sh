@@ -109,7 +109,8 @@ need(isinstance(srs, list) and sorted(s["circuit_id"] for s in srs) == ["demo", 
 for s in srs or []:
     need(s.get("tier") in ("hot", "warm", "cold") and isint(s.get("bytes")) and
          isint(s.get("ref_count")) and
-         s.get("evictable") is (s.get("tier") != "cold" and s.get("ref_count") == 0), "an srs entry")
+         s.get("evictable") is (s.get("tier") != "cold" and s.get("ref_count") == 0) and
+         s.get("subgroups") in ("", "not-checked"), "an srs entry (builtin: subgroups not checked)")
 c = d.get("counters", {})
 for k, gk in (("total_completed", "total_proofs_completed"), ("total_failed", "total_proofs_failed"),
               ("total_cancelled", "total_proofs_cancelled")):

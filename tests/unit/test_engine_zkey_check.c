@@ -80,9 +80,16 @@ CUZK_TEST(engine_zkey_subgroups)
     c.check_cache = cc;
     e = eng_create(&c);
     CHECK(cuzk_engine_add_circuit(e, &mul) == CUZK_OK && cuzk_engine_add_circuit(e, &bk) == CUZK_OK);
+    cuzk_engine_status st;
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(strcmp(srs_of(&st, "mul")->subgroups, "") == 0); /* not loaded yet */
+    cuzk_engine_status_clear(&st);
     expect_subgroups(e, "mul", "checked");
     evict(e, "mul");
     expect_subgroups(e, "mul", "checked-before");
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(strcmp(srs_of(&st, "mul")->subgroups, "checked-before") == 0);
+    cuzk_engine_status_clear(&st);
     for (int k = 0; k < 2; k++)
         CHECK(cuzk_engine_preload(e, "bad", &already, &ms) == CUZK_ERR_NOT_IN_SUBGROUP);
     cuzk_engine_destroy(e);
