@@ -381,7 +381,8 @@ int cmd_export_vk_snarkjs(int argc, char **argv)
     cuzk_snarkjs_zkey *zk;
     char *json = NULL;
     int rc = EXIT_ERROR;
-    if (cuzk_snarkjs_zkey_load(&zk, zkey, 0, cuzk_pool_default()) != CUZK_OK ||
+    cuzk_check_cache *cache = bench_check_cache_open(NULL, false);
+    if (cuzk_snarkjs_zkey_load_ex(&zk, zkey, 0, cuzk_pool_default(), cache) != CUZK_OK ||
         cuzk_snarkjs_vk_to_json(&json, zk) != CUZK_OK) {
         fprintf(stderr, "error: %s\n", cuzk_last_error());
     } else {
@@ -397,5 +398,6 @@ int cmd_export_vk_snarkjs(int argc, char **argv)
     }
     cuzk_free(json);
     cuzk_snarkjs_zkey_free(zk);
+    cuzk_check_cache_close(cache);
     return rc;
 }
