@@ -128,6 +128,16 @@ expect 0 '\(subgroups checked\)' -- env CUZK_CHECK_CACHE=off "$BENCH" prove \
 expect 0 'note: check cache not used \(.*may be written by others.*\); subgroups checked in full' \
     -- sjp --check-cache "$TMP/open/rec"
 expect 2 'exclude each other' -- sjp --check-cache "$TMP/cc/rec" --no-check-cache
+# check-key: every check of a key and nothing else; a truncated key and bad usage exit 2.
+expect 0 "valid: .* subgroups checked; recorded in $TMP/cc/k" -- \
+    "$BENCH" check-key --zkey "$SJ/poseidon.zkey" --check-cache "$TMP/cc/k"
+expect 0 '"subgroups":"checked-before"' -- \
+    "$BENCH" check-key --zkey "$SJ/poseidon.zkey" --check-cache "$TMP/cc/k" --json
+expect 0 "valid: .* subgroups checked before" -- \
+    "$BENCH" check-key --params "$TMP/p/sha256-chain-1.params" --check-cache "$TMP/pc/rec"
+head -c 5000 "$SJ/poseidon.zkey" > "$TMP/trunc.zkey"
+expect 2 'error: .*truncated' -- "$BENCH" check-key --zkey "$TMP/trunc.zkey"
+expect 2 'usage: cuzk-bench check-key' -- "$BENCH" check-key --zkey "$SJ/poseidon.zkey" --params x
 if "$BENCH" info | grep -q '^backend cuda: compiled, [1-9]'; then
     expect 0 '"backend":"cuda"' -- sjp --backend cuda --json
 else

@@ -22,6 +22,7 @@ int cmd_prove_zkey(int argc, char **argv);
 int cmd_list_circuits(int argc, char **argv);
 int cmd_verify_snarkjs(int argc, char **argv);
 int cmd_export_vk_snarkjs(int argc, char **argv);
+int cmd_check_key(int argc, char **argv);
 /* Daemon client commands (cmd_client_*.c): 0 ok, 1 proof failed / invalid, 2 usage,
  * connection or RPC error. */
 int cmd_client_single(int argc, char **argv);

@@ -46,6 +46,10 @@ static void usage(FILE *f)
                "                                     verify a snarkjs proof\n"
                "  export-vk-snarkjs --zkey FILE --out verification_key.json\n"
                "                                     snarkjs verification key of a .zkey\n"
+               "  check-key (--zkey FILE | --params FILE) [--check-cache FILE | --no-check-cache]\n"
+               "        [--threads N] [--json]\n"
+               "                                     every check of a key (curve, subgroups, vk)\n"
+               "                                     and nothing else; records it in the cache\n"
                "  gen-ptau --power P --out FILE [--seed HEX64] [--threads N]\n"
                "                                     prepared snarkjs powers of tau (bls12381) from\n"
                "                                     printed random toxic waste: TESTS/BENCHMARKS ONLY\n"
@@ -133,6 +137,8 @@ int main(int argc, char **argv)
         return cmd_verify_snarkjs(argc - 2, argv + 2);
     if (strcmp(cmd, "export-vk-snarkjs") == 0)
         return cmd_export_vk_snarkjs(argc - 2, argv + 2);
+    if (strcmp(cmd, "check-key") == 0)
+        return cmd_check_key(argc - 2, argv + 2);
     if (strcmp(cmd, "gen-ptau") == 0)
         return cmd_gen_ptau(argc - 2, argv + 2);
     if (strcmp(cmd, "circuits") == 0)
