@@ -84,7 +84,7 @@ static void decode_chunk(void *ctx, size_t task)
         note_bad(j, lo + k, CUZK_ERR_NOT_IN_SUBGROUP);
 }
 
-/* Reads one query at *|off|: count, then points. */
+/* Where the point arrays of the queries come from (cuzk_groth16_params_parse_ex). */
 typedef struct {
     void *(*alloc)(size_t bytes);
     void (*free)(void *p);
