@@ -34,6 +34,9 @@ typedef enum {
     CUZK_SUBGROUPS_CHECKED_BEFORE,  /* the same bytes were tested before: found in the cache */
 } cuzk_subgroups;
 
+/* "not-checked", "checked" or "checked-before" (status output, --json). */
+const char *cuzk_subgroups_name(cuzk_subgroups s);
+
 #define CUZK_CHECK_CACHE_DIGEST_BYTES 32
 
 /*

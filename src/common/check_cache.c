@@ -2,6 +2,7 @@
 /* The record of point sets found in their subgroups (include/cuzk/check_cache.h). */
 #include "cuzk/check_cache.h"
 #include "cuzk/alloc.h"
+#include "common/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,13 @@
 struct cuzk_check_cache {
     char *path;
 };
+
+const char *cuzk_subgroups_name(cuzk_subgroups s)
+{
+    return s == CUZK_SUBGROUPS_CHECKED          ? "checked"
+           : s == CUZK_SUBGROUPS_CHECKED_BEFORE ? "checked-before"
+                                                : "not-checked";
+}
 
 cuzk_status cuzk_check_cache_default_path(char *out, size_t cap)
 {
@@ -74,24 +82,6 @@ static cuzk_status check_dir(const char *dir)
     return owned_safely(&st, "check cache directory", dir);
 }
 
-/* Creates |dir| and its missing parents with mode 0700 (existing ones are left as they are). */
-static cuzk_status make_dirs(const char *dir)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "check cache path too long");
-    for (char *p = buf + 1;; p++) {
-        if (*p != '/' && *p != 0)
-            continue;
-        char c = *p;
-        *p = 0;
-        if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-            return cuzk_fail(CUZK_ERR_IO, "cannot create %s: %s", buf, strerror(errno));
-        if (!(*p = c))
-            return CUZK_OK;
-    }
-}
-
 /* Opens the record with |flags| and checks what was opened; -1 with the status in *st (a record
  * that does not exist yet is CUZK_ERR_NOT_FOUND when not creating it). */
 static int open_record(const char *path, int flags, cuzk_status *st)
@@ -139,7 +129,7 @@ cuzk_status cuzk_check_cache_open(cuzk_check_cache **out, const char *path)
     if (!*path || strlen(path) >= sizeof dir)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "check cache path empty or too long");
     dir_of(dir, sizeof dir, path);
-    if (is_default && (s = make_dirs(dir)) != CUZK_OK)
+    if (is_default && (s = cuzk__make_dirs(dir)) != CUZK_OK)
         return s;
     if ((s = check_dir(dir)) != CUZK_OK)
         return s;

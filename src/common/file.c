@@ -40,3 +40,24 @@ cuzk_status cuzk_read_file(const char *path, uint8_t **buf, size_t *len, size_t 
     *len = n;
     return CUZK_OK;
 }
+
+cuzk_status cuzk__make_dirs(const char *dir)
+{
+    size_t n = strlen(dir);
+    char *buf = cuzk_alloc(n + 1);
+    if (!buf)
+        return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
+    memcpy(buf, dir, n + 1);
+    cuzk_status st = CUZK_OK;
+    for (size_t i = 1; i <= n && st == CUZK_OK; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        char saved = buf[i];
+        buf[i] = '\0';
+        if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+            st = cuzk_fail(CUZK_ERR_IO, "cannot create directory %s: %s", buf, strerror(errno));
+        buf[i] = saved;
+    }
+    cuzk_free(buf);
+    return st;
+}

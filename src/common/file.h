@@ -12,4 +12,8 @@
 cuzk_status cuzk_read_file(const char *path, uint8_t **buf, size_t *len,
                            size_t max) CUZK_WARN_UNUSED_RESULT;
 
+/* mkdir -p; what it creates gets mode 0700 (existing directories are left as they are).
+ * Returns CUZK_OK, IO or NOMEM. */
+cuzk_status cuzk__make_dirs(const char *dir) CUZK_WARN_UNUSED_RESULT;
+
 #endif

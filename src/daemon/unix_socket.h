@@ -4,8 +4,7 @@
 
 #include "cuzk/status.h"
 
-/* mkdir -p; what it creates gets mode 0700. Returns CUZK_OK, IO or NOMEM. */
-cuzk_status cuzk__make_dirs(const char *dir) CUZK_WARN_UNUSED_RESULT;
+#include "common/file.h" /* cuzk__make_dirs */
 
 /*
  * Makes |path| ready for a new unix socket: the parent directory exists (created 0700) and is

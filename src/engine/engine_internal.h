@@ -211,6 +211,8 @@ const char *cuzk__srs_subgroups_word(const srs_entry *c);
 void cuzk__srs_release_locked(cuzk_engine *e, srs_entry *c);
 /* Makes |c| at least WARM (generating test parameters if configured so). */
 cuzk_status cuzk__srs_warm(cuzk_engine *e, srs_entry *c) CUZK_WARN_UNUSED_RESULT;
+/* Makes |c| HOT without taking a reference (describing a zkey circuit). */
+cuzk_status cuzk__srs_load(cuzk_engine *e, srs_entry *c) CUZK_WARN_UNUSED_RESULT;
 void cuzk__srs_entry_free(srs_entry *c);
 
 /* jobs.c */

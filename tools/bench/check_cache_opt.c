@@ -31,10 +31,3 @@ const char *bench_subgroups_text(cuzk_subgroups sg, bool recorded, const cuzk_ch
         snprintf(buf, sizeof buf, "checked");
     return buf;
 }
-
-const char *bench_subgroups_word(cuzk_subgroups sg)
-{
-    return sg == CUZK_SUBGROUPS_CHECKED          ? "checked"
-           : sg == CUZK_SUBGROUPS_CHECKED_BEFORE ? "checked-before"
-                                                 : "not-checked";
-}

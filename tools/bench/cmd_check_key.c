@@ -84,7 +84,7 @@ int cmd_check_key(int argc, char **argv)
     if (json)
         printf("{\"command\":\"check-key\",\"format\":\"%s\",\"bulk_points\":%zu,"
                "\"subgroups\":\"%s\",\"recorded\":%s,\"ms\":%.3f}\n",
-               zkey ? "zkey" : "params", points, bench_subgroups_word(sg),
+               zkey ? "zkey" : "params", points, cuzk_subgroups_name(sg),
                recorded ? "true" : "false", ms);
     else
         printf("%s: valid: %zu bulk points on the curve, subgroups %s (%.1f ms)\n",

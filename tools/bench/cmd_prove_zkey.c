@@ -190,7 +190,7 @@ static void print_phases(const zkey_args *a, const cuzk_snarkjs_zkey *zk,
                "\"msm_b_g2_ms\":%.3f,\"assemble_ms\":%.3f,\"verify_ms\":%.3f,\"total_ms\":%.3f,"
                "\"command_ms\":%.3f}\n",
                zk->n_vars, zk->n_public, zk->domain_size, zk->n_coefs, backend, threads, rep,
-               a->unchecked ? "false" : "true", bench_subgroups_word(zk->subgroups), pt->zkey, pt->wtns, pt->check,
+               a->unchecked ? "false" : "true", cuzk_subgroups_name(zk->subgroups), pt->zkey, pt->wtns, pt->check,
                pt->resident,
                t->synthesis, t->ntt_h, t->msm_h, t->tail_msm, t->msm_b_g2, t->assemble, t->verify,
                t->total, process);

@@ -6,10 +6,9 @@
 
 /* The check cache of a checked load (tools/bench/check_cache_opt.c): |path| (NULL: the default
  * record) unless |off|; NULL, with a note on stderr when the record is unusable, means none.
- * The other two describe a load's subgroup checks for the text and --json output. */
+ * bench_subgroups_text describes a load's subgroup checks (--json: cuzk_subgroups_name). */
 cuzk_check_cache *bench_check_cache_open(const char *path, bool off);
 const char *bench_subgroups_text(cuzk_subgroups sg, bool recorded, const cuzk_check_cache *cache);
-const char *bench_subgroups_word(cuzk_subgroups sg);
 
 /* Non-benchmark commands; each gets the arguments after its name. Exit codes: 0 ok / valid,
  * 1 invalid proof, 2 usage or input error. */
