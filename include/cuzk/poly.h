@@ -39,6 +39,9 @@ void cuzk_domain_omega(const cuzk_domain *d, cuzk_fr_t *out);
 void cuzk_domain_coset_gen(const cuzk_domain *d, cuzk_fr_t *out);
 /* g^n - 1, the constant value of Z(X) = X^n - 1 on the coset (-2 for snarkjs). */
 void cuzk_domain_coset_z(const cuzk_domain *d, cuzk_fr_t *out);
+/* omega_2n, the square root of omega of the domain's family (omega_2n^n = -1): the coset on which
+ * cuzk_poly_h evaluates A and B for both families (for snarkjs it is the coset shift g). */
+void cuzk_domain_omega_2n(const cuzk_domain *d, cuzk_fr_t *out);
 
 /* In place, |a| has cuzk_domain_size(d) entries. |pool| may be NULL (one thread). The result
  * does not depend on the pool (exact arithmetic). Transforms above 2^12 allocate a scratch of
@@ -53,13 +56,19 @@ void cuzk_coset_intt(const cuzk_domain *d, cuzk_fr_t *a, cuzk_pool *pool);
 
 /*
  * The H step of a Groth16 prover. a, b, c hold the constraint evaluations (zero-padded to n).
- * BELLPERSON domain (formats.md 3.4): iNTT a, b, c; coset NTT; a := (a*b - c) / (g^n - 1);
- * coset iNTT. On return a[0 .. n-2] are the h coefficients (a[n-1] is 0 for a satisfied system).
+ * BELLPERSON domain (formats.md 3.4): on return a[0 .. n-2] are the coefficients of
+ * h = (A B - C) / (X^n - 1), A, B, C interpolating a, b, c on the domain (a[n-1] is 0 for a
+ * satisfied system). For a satisfied system (c = a * b entrywise) C = A B mod (X^n - 1), so h is
+ * the high half of the product A B, which this computes with one transform fewer than formats.md's
+ * recipe (iNTT, coset NTT of a, b, c; (a b - c) / (g^n - 1); coset iNTT): with s = omega_2n,
+ * N = A B mod (X^n + 1) is the coset-s iNTT of (A B)(s omega^i), and h = (C - N) / 2, C = iNTT(c).
+ * The result equals the recipe's for every satisfied system; for an unsatisfied one (no valid
+ * proof exists) it is (C - N) / 2, which differs from the recipe's (whose value depends on g).
  * SNARKJS domain (formats.md 4.6): iNTT, coset NTT of a, b, c, then a := a*b - c (values on the
  * odd coset, no division, no final iNTT): the n scalars of the zkey H points (Montgomery form;
  * convert to standard form for the MSM).
- * b and c are clobbered. Costs 7 (bellperson) or 6 (snarkjs) transforms' worth of passes, with one
- * bit-reversal permutation (bellperson) or none (snarkjs).
+ * b and c are clobbered. Costs 6 transforms' worth of passes for both families, with two
+ * bit-reversal permutations (bellperson) or none (snarkjs).
  */
 void cuzk_poly_h(const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, cuzk_pool *pool);
 

@@ -24,10 +24,12 @@
  * 2^11 roots of order 2^12 each way as plain values with their Shoup quotients; scalings by
  * K * s^i (coset shifts, 1/n, 1/Z) from two small tables lo[i mod 2^12] * hi[i >> 12] with K
  * folded into hi, applied at the load of a DIF's first pass or at the store of a DIT's last pass,
- * so they cost no extra pass. The H chain (cuzk_poly_h) runs a to-coset transform per vector
- * (DIF inverse, (1/n) g^bitrev(p) at position p, DIT forward: no bit reversal), computes
- * a*b - c in the store of c's last pass, and for bellperson finishes with a bit reversal and a DIT
- * inverse scaled by g^-i / (n Z).
+ * so they cost no extra pass. The H chain (cuzk_poly_h, the same six transforms) runs a to-coset
+ * transform (coset s<omega>, s = omega_2n) for a and b (DIF inverse, (1/n) s^bitrev(p) at
+ * position p, DIT forward: no bit reversal), multiplies a by b in the store of b's last pass; for
+ * snarkjs the same for c with a*b - c in its store; for bellperson a DIF inverse of a scaled by
+ * s^-k (-1/(2n)) and one of c scaled by 1/(2n) that adds itself into a in its store, then a bit
+ * reversal: h = (C - N) / 2.
  *
  * Cost: (n/2) L multiplications for the butterflies (stage h = 1 has none), n per diagonal, 2n per
  * scaling; memory: 2 x 32 n bytes per pass, plus 32 n for a diagonal's root reads.
@@ -76,23 +78,26 @@ static unsigned shoup_log(unsigned L)
     return L < 12 ? L : 12;
 }
 
-/* Offsets (in elements) of the tables inside cuzk_gpu_domain_tables::scales. */
+/* Offsets (in elements) of the tables inside cuzk_gpu_domain_tables::scales: powers of the coset
+ * shift g (the coset transforms), of s = omega_2n (the H step's coset, cuzk_poly_h) and of omega;
+ * a hi table has the constant named after the base folded in (n: 1/n; k: -1/(2n)). */
 struct scale_layout {
-    size_t nhi;                                /* entries of a hi table */
-    size_t g_lo, gi_lo, w_lo;                  /* SCALE_LO entries each */
-    size_t g_hi, gn_hi, gin_hi, ginz_hi, w_hi; /* nhi entries each */
-    size_t total;
+    size_t nhi;                                        /* entries of a hi table */
+    size_t g_lo, gi_lo, s_lo, si_lo, w_lo;             /* SCALE_LO entries each */
+    size_t g_hi, gin_hi, sn_hi, sink_hi, w_hi, total; /* nhi entries each */
     explicit scale_layout(unsigned L)
     {
         nhi = L > SCALE_LO_BITS ? (size_t)1 << (L - SCALE_LO_BITS) : 1;
         g_lo = 0;
         gi_lo = SCALE_LO;
-        w_lo = 2 * SCALE_LO;
-        g_hi = 3 * SCALE_LO;
-        gn_hi = g_hi + nhi;
-        gin_hi = gn_hi + nhi;
-        ginz_hi = gin_hi + nhi;
-        w_hi = ginz_hi + nhi;
+        s_lo = 2 * SCALE_LO;
+        si_lo = 3 * SCALE_LO;
+        w_lo = 4 * SCALE_LO;
+        g_hi = 5 * SCALE_LO;
+        gin_hi = g_hi + nhi;
+        sn_hi = gin_hi + nhi;
+        sink_hi = sn_hi + nhi;
+        w_hi = sink_hi + nhi;
         total = w_hi + nhi;
     }
 };
@@ -133,14 +138,14 @@ cuzk_gpu_domain_tables &cuzk_gpu_ntt_tables_(cuzk_gpu_device &dev, const cuzk_do
     t.scales.reserve(lay.total * sizeof(fr_dev));
     fr_dev *sc = t.scales.as<fr_dev>();
 
-    cuzk_fr_t one, omega, gi, nn, ninv, z, zinv, k, b;
+    cuzk_fr_t one, omega, gi, s2n, si, nn, ninv, k, b;
     cuzk_fr_set_one(&one);
     cuzk_domain_omega(d, &omega);
     cuzk_fr_inv_vartime(&gi, &g);
+    cuzk_domain_omega_2n(d, &s2n);
+    cuzk_fr_inv_vartime(&si, &s2n);
     cuzk_fr_set_u64(&nn, n);
     cuzk_fr_inv_vartime(&ninv, &nn);
-    cuzk_domain_coset_z(d, &z);
-    cuzk_fr_inv_vartime(&zinv, &z);
     auto pow4096 = [](cuzk_fr_t *o, const cuzk_fr_t *a) {
         *o = *a;
         for (unsigned i = 0; i < SCALE_LO_BITS; i++)
@@ -149,14 +154,20 @@ cuzk_gpu_domain_tables &cuzk_gpu_ntt_tables_(cuzk_gpu_device &dev, const cuzk_do
     cudaStream_t st = dev.stream;
     launch_powers(st, sc + lay.g_lo, g, one, SCALE_LO);
     launch_powers(st, sc + lay.gi_lo, gi, one, SCALE_LO);
+    launch_powers(st, sc + lay.s_lo, s2n, one, SCALE_LO);
+    launch_powers(st, sc + lay.si_lo, si, one, SCALE_LO);
     launch_powers(st, sc + lay.w_lo, omega, one, SCALE_LO);
     pow4096(&b, &g);
     launch_powers(st, sc + lay.g_hi, b, one, lay.nhi);
-    launch_powers(st, sc + lay.gn_hi, b, ninv, lay.nhi);
     pow4096(&b, &gi);
     launch_powers(st, sc + lay.gin_hi, b, ninv, lay.nhi);
-    cuzk_fr_mul(&k, &ninv, &zinv);
-    launch_powers(st, sc + lay.ginz_hi, b, k, lay.nhi);
+    pow4096(&b, &s2n);
+    launch_powers(st, sc + lay.sn_hi, b, ninv, lay.nhi);
+    cuzk_fr_add(&k, &nn, &nn);
+    cuzk_fr_inv_vartime(&k, &k);
+    cuzk_fr_neg(&k, &k); /* -1/(2n) */
+    pow4096(&b, &si);
+    launch_powers(st, sc + lay.sink_hi, b, k, lay.nhi);
     pow4096(&b, &omega);
     launch_powers(st, sc + lay.w_hi, b, one, lay.nhi);
     k_expand<<<1024, 256, 0, st>>>(t.half.as<fr_dev>(), sc + lay.w_lo, sc + lay.w_hi,
@@ -326,9 +337,11 @@ static void set_shoup(pass_desc &pd, const cuzk_gpu_domain_tables &t, unsigned L
     pd.shoup = t.shoup.as<fr_dev>() + (inv ? (size_t)2 << (pd.shoup_log - 1) : 0);
 }
 
-/* Natural -> bit-reversed DIF; |in| at the first pass's load, |out| at the last pass's store. */
+/* Natural -> bit-reversed DIF; |in| at the first pass's load, |out| (and the epilogue |emode| into
+ * |ea|, pass_desc) at the last pass's store. */
 static void run_dif(cuzk_gpu_device &dev, const cuzk_gpu_domain_tables &t, fr_dev *x,
-                    const ntt_plan &pl, int inv, const scale_desc &in, const scale_desc &out)
+                    const ntt_plan &pl, int inv, const scale_desc &in, const scale_desc &out,
+                    fr_dev *ea = nullptr, int emode = EPI_MUL_SUB)
 {
     for (unsigned p = 0; p < pl.P; p++) {
         pass_desc pd;
@@ -338,14 +351,19 @@ static void run_dif(cuzk_gpu_device &dev, const cuzk_gpu_domain_tables &t, fr_de
         set_shoup(pd, t, pl.L, inv);
         pd.in = p == 0 ? in : no_scale();
         pd.out = p == pl.P - 1 ? out : no_scale();
+        if (p == pl.P - 1) {
+            pd.ea = ea;
+            pd.emode = emode;
+        }
         launch_pass(dev, false, x, pl, p, pd);
     }
 }
 
-/* Bit-reversed -> natural DIT; |out| (and the a*b - v epilogue) at the last pass's store. */
+/* Bit-reversed -> natural DIT; |out| (and the epilogue |emode| into |ea|) at the last pass's
+ * store. */
 static void run_dit(cuzk_gpu_device &dev, const cuzk_gpu_domain_tables &t, fr_dev *x,
                     const ntt_plan &pl, int inv, const scale_desc &out, fr_dev *ea = nullptr,
-                    const fr_dev *eb = nullptr)
+                    const fr_dev *eb = nullptr, int emode = EPI_MUL_SUB)
 {
     for (unsigned p = pl.P; p-- > 0;) {
         pass_desc pd;
@@ -358,6 +376,7 @@ static void run_dit(cuzk_gpu_device &dev, const cuzk_gpu_domain_tables &t, fr_de
         if (p == 0) {
             pd.ea = ea;
             pd.eb = eb;
+            pd.emode = emode;
         }
         launch_pass(dev, true, x, pl, p, pd);
     }
@@ -440,18 +459,36 @@ void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_d
     const fr_dev *sc = t.scales.as<fr_dev>();
     scale_layout lay(L);
     ntt_plan pl(L);
-    const scale_desc mid = table_scale(3, sc + lay.g_lo, sc + lay.gn_hi);
+    /* A and B (and C for snarkjs) to the coset s<omega>, s = omega_2n: DIF inverse, (1/n)
+     * s^bitrev(p) at position p, DIT forward (no bit reversal). */
+    const scale_desc mid = table_scale(3, sc + lay.s_lo, sc + lay.sn_hi);
     fr_dev *v[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) {
+    const bool snarkjs = t.roots == CUZK_ROOTS_SNARKJS;
+    for (int i = 0; i < (snarkjs ? 3 : 2); i++) {
         if (before)
             before(ctx, i);
         run_dif(dev, t, v[i], pl, 1, no_scale(), mid);
-        if (i < 2)
+        if (i == 0)
             run_dit(dev, t, v[i], pl, 0, no_scale());
-        else
-            run_dit(dev, t, v[i], pl, 0, no_scale(), a, b); /* a := a * b - c */
+        else if (i == 1) /* bellperson: a := A B on the coset; snarkjs keeps b */
+            run_dit(dev, t, v[i], pl, 0, no_scale(), snarkjs ? nullptr : a, nullptr, EPI_MUL);
+        else /* snarkjs: a := a * b - c, the values on the odd coset (formats.md 4.6) */
+            run_dit(dev, t, v[i], pl, 0, no_scale(), a, b, EPI_MUL_SUB);
     }
-    if (t.roots == CUZK_ROOTS_SNARKJS)
-        return; /* snarkjs keeps the coset values (formats.md 4.6) */
-    run_bitrev_dit(dev, t, a, L, 1, table_scale(2, sc + lay.gi_lo, sc + lay.ginz_hi));
+    if (snarkjs)
+        return;
+    /* bellperson, h = (C - N) / 2 (cuzk_poly_h): -N/2 = the coset iNTT of a times -1/2, as a DIF
+     * whose store scales position p by s^-k (-1/(2n)), k = bitrev(p); then C/2 = iNTT(c) / 2 by
+     * a DIF whose store adds it to a; one bit reversal puts h in natural order. */
+    run_dif(dev, t, a, pl, 1, no_scale(), table_scale(3, sc + lay.si_lo, sc + lay.sink_hi));
+    if (before)
+        before(ctx, 2);
+    cuzk_fr_t nn, k;
+    cuzk_fr_set_u64(&nn, (uint64_t)2 << L);
+    cuzk_fr_inv_vartime(&k, &nn);
+    scale_desc half_n = no_scale();
+    half_n.mode = 1;
+    half_n.k = to_dev(k);
+    run_dif(dev, t, c, pl, 1, no_scale(), half_n, a, EPI_ADD);
+    run_bitrev(dev, a, L);
 }

@@ -126,14 +126,18 @@ struct pass_desc {
     const fr_dev *shoup;
     unsigned shoup_log;
     scale_desc in, out;
-    /* Epilogue (DIT only): when |ea| is set, the store writes ea[i] * eb[i] - v to ea[i]. */
+    /* Epilogue of the last pass: when |ea| is set, the store writes to ea[i] instead of x[i]:
+     * EPI_MUL_SUB ea[i] * eb[i] - v, EPI_MUL ea[i] * v, EPI_ADD ea[i] + v (the H step). */
     fr_dev *ea;
     const fr_dev *eb;
+    int emode;
 };
+
+enum { EPI_MUL_SUB = 0, EPI_MUL = 1, EPI_ADD = 2 };
 
 /* Element q of column col of a pass: its address, and its transformation on the way in (the
  * scaling |in|; for a DIT the diagonal first) and out (for a DIF the diagonal last; the scaling
- * |out|; the a * b - v epilogue). */
+ * |out|; the epilogue). */
 __device__ __forceinline__ uint32_t pass_addr(const pass_desc &p, uint32_t q, uint32_t col)
 {
     return ((col >> p.s) << (p.s + p.k)) | (q << p.s) | (col & ((1u << p.s) - 1));
@@ -167,10 +171,17 @@ __device__ __forceinline__ void pass_store(fr_dev *x, const pass_desc &p, uint32
     }
     if (p.out.mode)
         apply_scale<V>(v, p.out, addr, p.L);
-    if (DIT && p.ea) {
-        fr_dev a = ld_fr(p.ea + addr), b = ld_fr(p.eb + addr);
-        fmul<V>(&a, &a, &b);
-        fr_sub_dev(&v, &a, &v);
+    if (p.ea) {
+        fr_dev a = ld_fr(p.ea + addr);
+        if (p.emode == EPI_ADD) {
+            fr_add_dev(&v, &a, &v);
+        } else if (p.emode == EPI_MUL) {
+            fmul<V>(&v, &a, &v);
+        } else {
+            fr_dev b = ld_fr(p.eb + addr);
+            fmul<V>(&a, &a, &b);
+            fr_sub_dev(&v, &a, &v);
+        }
         st_fr(p.ea + addr, v);
     } else {
         st_fr(x + addr, v);

@@ -101,7 +101,7 @@ cuzk_status cuzk__domain_create_split(cuzk_domain **out, unsigned log_n, cuzk_ro
     unsigned l_tw = l_in > l_out ? l_in : l_out;
     size_t ntw = (size_t)1 << l_tw;
     size_t count = 2 * ntw + 3 * n1 + b;
-    /* The radix-2^52 copies of tw and col_g: 5 words per element, 4 per cuzk_fr_t. */
+    /* The radix-2^52 copies of tw and col_s: 5 words per element, 4 per cuzk_fr_t. */
     size_t count52 = CUZK_FR_HAVE_IFMA ? (5 * (2 * ntw + b) + 3) / 4 : 0;
     count += count52;
     cuzk_domain *d = cuzk_alloc(sizeof *d);
@@ -125,13 +125,13 @@ cuzk_status cuzk__domain_create_split(cuzk_domain **out, unsigned log_n, cuzk_ro
     d->tw[POLY_INV] = p, p += ntw;
     d->diag[POLY_FWD] = p, p += n1;
     d->diag[POLY_INV] = p, p += n1;
-    d->row_g = p, p += n1;
-    d->col_g = p, p += b;
+    d->row_s = p, p += n1;
+    d->col_s = p, p += b;
     if (count52) {
         uint64_t *q = (uint64_t *)(void *)p;
         d->tw52[POLY_FWD] = q, q += 5 * ntw;
         d->tw52[POLY_INV] = q, q += 5 * ntw;
-        d->col_g52 = q;
+        d->col_s52 = q;
     }
 
     /* omega_n = root^(2^(32 - log_n)); snarkjs's coset shift is omega_2n (formats.md 4.6). */
@@ -141,10 +141,12 @@ cuzk_status cuzk__domain_create_split(cuzk_domain **out, unsigned log_n, cuzk_ro
     cuzk_fr_inv_vartime(&d->omega_inv, &d->omega);
     cuzk_fr_set_u64(&t, n);
     cuzk_fr_inv_vartime(&d->n_inv, &t);
+    sqr_n(&d->s, &root, 31 - log_n);
+    cuzk_fr_inv_vartime(&d->s_inv, &d->s);
     if (roots == CUZK_ROOTS_BELLPERSON)
         cuzk_fr_set_u64(&d->g, 7);
     else
-        sqr_n(&d->g, &root, 31 - log_n);
+        d->g = d->s;
     cuzk_fr_inv_vartime(&d->g_inv, &d->g);
     cuzk_fr_t one;
     cuzk_fr_set_one(&one);
@@ -159,9 +161,9 @@ cuzk_status cuzk__domain_create_split(cuzk_domain **out, unsigned log_n, cuzk_ro
     twiddles(d->tw[POLY_INV], &t, l_tw);
     powers_bitrev(d->diag[POLY_FWD], &d->omega, l_out);
     powers_bitrev(d->diag[POLY_INV], &d->omega_inv, l_out);
-    powers_bitrev(d->row_g, &d->g, l_out);
-    sqr_n(&t, &d->g, l_out);
-    powers_bitrev(d->col_g, &t, l_in);
+    powers_bitrev(d->row_s, &d->s, l_out);
+    sqr_n(&t, &d->s, l_out);
+    powers_bitrev(d->col_s, &t, l_in);
 #if CUZK_FR_HAVE_IFMA
     for (size_t i = 0; i < ntw; i++)
         for (int dir = 0; dir < 2; dir++) {
@@ -169,8 +171,8 @@ cuzk_status cuzk__domain_create_split(cuzk_domain **out, unsigned log_n, cuzk_ro
             fr52_from_fr(d->tw52[dir] + 5 * i, &t);
         }
     for (size_t i = 0; i < b; i++) {
-        poly_x16(&t, &d->col_g[i]);
-        fr52_from_fr(d->col_g52 + 5 * i, &t);
+        poly_x16(&t, &d->col_s[i]);
+        fr52_from_fr(d->col_s52 + 5 * i, &t);
     }
 #endif
     *out = d;
@@ -232,4 +234,9 @@ void cuzk_domain_coset_gen(const cuzk_domain *d, cuzk_fr_t *out)
 void cuzk_domain_coset_z(const cuzk_domain *d, cuzk_fr_t *out)
 {
     *out = d->z;
+}
+
+void cuzk_domain_omega_2n(const cuzk_domain *d, cuzk_fr_t *out)
+{
+    *out = d->s;
 }

@@ -168,8 +168,8 @@ static void row_diag(const cuzk_domain *d, cuzk_fr_t *row, size_t t, int dir, co
 }
 
 /* ---- row pass -------------------------------------------------------------------------------
- * Per row t: [diagonal + pre scaling, DIF]  [mid: (1/n) g^bitrev(p)]  [DIT, diagonal + post
- * scaling]. Each bracket is optional; the mid factor's row constant (1/n) g^bitrev(t) rides
+ * Per row t: [diagonal + pre scaling, DIF]  [mid: (1/n) s^bitrev(p)]  [DIT, diagonal + post
+ * scaling]. Each bracket is optional; the mid factor's row constant (1/n) s^bitrev(t) rides
  * along with the post diagonal. */
 typedef struct {
     const cuzk_domain *d;
@@ -194,8 +194,8 @@ static void row_task(void *p, size_t t)
     CUZK_VERIFY_CHECK(!c->mid || c->dit_dir >= 0); /* the mid constant rides on the DIT diagonal */
     if (c->mid) {
         for (size_t i = 0; i < b; i++)
-            poly_mul(&row[i], &row[i], &d->col_g[i]);
-        poly_mul(&kmid, &d->n_inv, &d->row_g[t]);
+            poly_mul(&row[i], &row[i], &d->col_s[i]);
+        poly_mul(&kmid, &d->n_inv, &d->row_s[t]);
     }
     if (c->dit_dir >= 0) {
         dit_rec(row, d->l_in, 1, 1, d->tw[c->dit_dir]);
@@ -469,11 +469,11 @@ static void row_task_x8(void *p, size_t task)
         if (c->mid) {
             for (size_t i = 0; i < b; i++) {
                 fr52x8 w;
-                fr52x8_bcast(&w, d->col_g52 + 5 * i);
+                fr52x8_bcast(&w, d->col_s52 + 5 * i);
                 fr52x8_mul_p(&buf[i], &buf[i], &w);
             }
             for (int k = 0; k < 8; k++)
-                poly_mul(&kmid[k], &d->n_inv, &d->row_g[t0 + k]);
+                poly_mul(&kmid[k], &d->n_inv, &d->row_s[t0 + k]);
         }
         if (c->dit_dir >= 0) {
             dit_rec_x8(buf, d->l_in, 1, 1, d->tw52[c->dit_dir]);

@@ -46,18 +46,19 @@ struct cuzk_domain {
     cuzk_fr_t n_inv;
     cuzk_fr_t g, g_inv;   /* coset shift: 7 (bellperson) or omega_2n (snarkjs) */
     cuzk_fr_t z, z_inv;   /* g^n - 1 (the constant value of Z on the coset) and its inverse */
+    cuzk_fr_t s, s_inv;   /* omega_2n (s^n = -1): the H step's coset, both families (h.c) */
     unsigned l_in, l_out; /* row length B = 2^l_in, rows n1 = 2^l_out */
     unsigned l_tw;        /* tw tables cover sub-transforms of length <= 2^l_tw */
     size_t cols;          /* columns per group in the column pass */
     cuzk_fr_t *tw[2];     /* [POLY_FWD/INV] tw[h + j] = w_2h^(+-j), 1 <= h < 2^l_tw, j < h */
     cuzk_fr_t *diag[2];   /* [dir][t] = omega^(+-bitrev_l_out(t)), t < n1 */
-    cuzk_fr_t *row_g;     /* [t] = g^bitrev_l_out(t), t < n1 */
-    cuzk_fr_t *col_g;     /* [c] = (g^n1)^bitrev_l_in(c), c < B */
-    /* The 8-lane IFMA passes (CUZK_FR_HAVE_IFMA): 16 tw and 16 col_g (factors of
+    cuzk_fr_t *row_s;     /* [t] = s^bitrev_l_out(t), t < n1 (cuzk__ntt_to_coset) */
+    cuzk_fr_t *col_s;     /* [c] = (s^n1)^bitrev_l_in(c), c < B */
+    /* The 8-lane IFMA passes (CUZK_FR_HAVE_IFMA): 16 tw and 16 col_s (factors of
      * fr52x8_mul_p) in radix 2^52, element i at [5 i .. 5 i + 4] (field/fr_ifma.h), broadcast as
      * the factor of 8 lanes. NULL otherwise. */
     uint64_t *tw52[2];
-    uint64_t *col_g52;
+    uint64_t *col_s52;
     void *mem;         /* one allocation holding every table */
     bool col_in_place; /* tests: column pass without its scratch (the no-memory path) */
     bool scalar_only;  /* tests and benchmarks: the scalar passes even where IFMA is built */
@@ -83,9 +84,11 @@ void cuzk__ntt_dif(const cuzk_domain *d, cuzk_fr_t *x, int dir, const poly_scale
  * index). */
 void cuzk__ntt_dit(const cuzk_domain *d, cuzk_fr_t *x, int dir, const poly_scale *out,
                    cuzk_pool *pool);
-/* Values on the domain -> values on its coset (iNTT, coefficient k times g^k, NTT), natural order
- * in and out, with no bit reversal: DIF(inverse), then (1/n) * g^bitrev(p) at position p, then
- * DIT(forward); the row passes of both transforms are fused. */
+/* Values on the domain -> values on the coset s * <omega> with s = omega_2n (iNTT, coefficient k
+ * times s^k, NTT), natural order in and out, with no bit reversal: DIF(inverse), then
+ * (1/n) * s^bitrev(p) at position p, then DIT(forward); the row passes of both transforms are
+ * fused. For snarkjs domains s is the coset shift g; for bellperson domains it is not (g = 7):
+ * the H step of h.c uses this coset for both. */
 void cuzk__ntt_to_coset(const cuzk_domain *d, cuzk_fr_t *x, cuzk_pool *pool);
 /* In-place bit-reversal permutation of the domain's n elements (an involution). */
 void cuzk__bitrev_permute(const cuzk_domain *d, cuzk_fr_t *x, cuzk_pool *pool);
