@@ -22,7 +22,7 @@
  * Roots come from one table per domain, half[i] = omega^i for i < n/2 (omega^(i + n/2) =
  * -omega^i; inverse roots are omega^(n - i)); the butterflies of variant 6 read a second one, the
  * 2^11 roots of order 2^12 each way as plain values with their Shoup quotients; scalings by
- * K * s^i (coset shifts, 1/n, 1/Z) from two small tables lo[i mod 2^12] * hi[i >> 12] with K
+ * K * s^i (coset shifts, 1/n, 1/(2n)) from two small tables lo[i mod 2^12] * hi[i >> 12] with K
  * folded into hi, applied at the load of a DIF's first pass or at the store of a DIT's last pass,
  * so they cost no extra pass. The H chain (cuzk_poly_h, the same six transforms) runs a to-coset
  * transform (coset s<omega>, s = omega_2n) for a and b (DIF inverse, (1/n) s^bitrev(p) at
@@ -82,8 +82,8 @@ static unsigned shoup_log(unsigned L)
  * shift g (the coset transforms), of s = omega_2n (the H step's coset, cuzk_poly_h) and of omega;
  * a hi table has the constant named after the base folded in (n: 1/n; k: -1/(2n)). */
 struct scale_layout {
-    size_t nhi;                                        /* entries of a hi table */
-    size_t g_lo, gi_lo, s_lo, si_lo, w_lo;             /* SCALE_LO entries each */
+    size_t nhi;                                       /* entries of a hi table */
+    size_t g_lo, gi_lo, s_lo, si_lo, w_lo;            /* SCALE_LO entries each */
     size_t g_hi, gin_hi, sn_hi, sink_hi, w_hi, total; /* nhi entries each */
     explicit scale_layout(unsigned L)
     {

@@ -34,7 +34,7 @@ __device__ __forceinline__ void st_fr(fr_dev *p, const fr_dev &v)
  * row; 5: the same on 32-bit words in mont.cuh's even/odd form; 6: 5 here, Shoup's products in
  * twmul below); the kernels are instantiated for all six so that `cuzk-bench ntt --backend cuda`
  * can compare them (env CUZK_GPU_MONT). Every multiplication of the H chain but the butterflies'
- * (diagonals, the scalings by 1/n, g^i and 1/Z, the a*b - c epilogue) goes through this. */
+ * (diagonals, the scalings by 1/n, g^i, s^i and 1/(2n), the epilogues) goes through this. */
 template <int V> __device__ __forceinline__ void fmul(fr_dev *o, const fr_dev *a, const fr_dev *b)
 {
     uint32_t x[8], y[8], r[8];
