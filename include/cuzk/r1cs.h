@@ -37,6 +37,11 @@
  *           bellperson's eval_with_trackers.
  *   CHECK   PROVE plus a test of a*b = c at every constraint; the first failing row and the
  *           namespace path active at that moment are kept (cuzk_cs_is_satisfied).
+ *   PROVE_AB PROVE without C: a and b and the bitmaps as PROVE, no c (NULL in the prover data).
+ *           A satisfied system has c = a*b row by row, which the Groth16 prover forms where it
+ *           needs it (the CUDA H step on the device, the CPU one from a and b), so the C
+ *           evaluations (40 % of the terms of a SHA-256 circuit) and one vector of rows are
+ *           saved; an unsatisfied witness still gives a proof that fails verification.
  *   WITNESS values required; assignments only, constraints are counted and nothing else.
  *   KEYGEN  values absent (pass NULL); the matrices A, B, C are recorded (cuzk_cs_take_matrices).
  *
@@ -109,6 +114,7 @@ typedef enum {
     CUZK_CS_CHECK = 1,
     CUZK_CS_WITNESS = 2,
     CUZK_CS_KEYGEN = 3,
+    CUZK_CS_PROVE_AB = 4,
 } cuzk_cs_mode;
 
 typedef struct cuzk_cs cuzk_cs;
@@ -121,8 +127,8 @@ cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
                            size_t hint_constraints) CUZK_WARN_UNUSED_RESULT;
 /* Frees everything the system still owns (assignments are wiped first). NULL is a no-op. */
 void cuzk_cs_destroy(cuzk_cs *cs);
-/* PROVE / CHECK: a, b and c (and the prover data taken from |cs|) live in |va|'s memory (NULL:
- * cuzk_alloc; |va| is copied, its context must outlive the vectors). The reservation of
+/* PROVE / PROVE_AB / CHECK: a, b and c (and the prover data taken from |cs|) live in |va|'s memory
+ * (NULL: cuzk_alloc; |va| is copied, its context must outlive the vectors). The reservation of
  * cuzk_cs_create's hint moves there. Only before the first constraint.
  * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (other mode, constraints exist, alloc without free);
  * CUZK_ERR_NOMEM (the reservation failed; the system is then failed). */
@@ -205,7 +211,8 @@ const cuzk_fr_t *cuzk_r1cs_pow2(unsigned k);
 cuzk_status cuzk_cs_finalize(cuzk_cs *cs) CUZK_WARN_UNUSED_RESULT;
 
 /* Satisfaction test, PROVE or CHECK mode (in PROVE mode it walks a, b, c; before or after
- * finalisation). Returns true when every row has a*b = c; otherwise false, *first_row = the first
+ * finalisation; false in the other modes, PROVE_AB included, which keep no c). Returns true when
+ * every row has a*b = c; otherwise false, *first_row = the first
  * failing row and *where = "ns/ns/..." of that constraint in CHECK mode (NULL in PROVE mode or
  * when no namespace was active; owned by |cs|). |first_row| and |where| may be NULL. */
 bool cuzk_cs_is_satisfied(const cuzk_cs *cs, size_t *first_row, const char **where);
@@ -226,7 +233,7 @@ typedef struct {
     size_t n_rows;             /* n_constraints + n_inputs */
     cuzk_fr_t *input;          /* n_inputs values, input[0] = 1 */
     cuzk_fr_t *aux;            /* n_aux values */
-    cuzk_fr_t *a, *b, *c;      /* n_rows each; NULL in WITNESS mode */
+    cuzk_fr_t *a, *b, *c;      /* n_rows each; NULL in WITNESS mode (c: also PROVE_AB) */
     uint64_t *a_aux_density;   /* n_aux bits: aux used in A */
     uint64_t *b_input_density; /* n_inputs bits: input used in B */
     uint64_t *b_aux_density;   /* n_aux bits: aux used in B */
@@ -235,9 +242,10 @@ typedef struct {
     size_t abc_cap;           /* entries allocated in each of a, b, c (>= n_rows) */
 } cuzk_prover_data;
 
-/* Moves the outputs of a finalised PROVE/CHECK/WITNESS system into |out| (WITNESS: assignments
- * only, other arrays NULL). The system keeps its counts but no longer owns the arrays.
- * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (wrong mode, not finalised, already taken). */
+/* Moves the outputs of a finalised PROVE/PROVE_AB/CHECK/WITNESS system into |out| (WITNESS:
+ * assignments only, other arrays NULL; PROVE_AB: c NULL). The system keeps its counts but no longer
+ * owns the arrays. Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (wrong mode, not finalised, already
+ * taken). */
 cuzk_status cuzk_cs_take_prover_data(cuzk_cs *cs, cuzk_prover_data *out) CUZK_WARN_UNUSED_RESULT;
 /* Wipes the assignments and frees every non-NULL array; zeroes the struct. NULL is a no-op. */
 void cuzk_prover_data_free(cuzk_prover_data *pd);

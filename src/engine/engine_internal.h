@@ -194,6 +194,12 @@ bool cuzk__scratch_reserve_locked(cuzk_engine *e, prover_worker *w);
  * prefills the a/b/c pool for it (e->mu held; dropped while allocating; true when it did). */
 void cuzk__abc_want_locked(cuzk_engine *e, const cuzk_groth16_params *p);
 bool cuzk__abc_prefill_locked(cuzk_engine *e);
+/* Vectors of rows a partition's synthesis keeps: a and b on a CUDA engine (PROVE_AB: the device
+ * forms c = a b), a, b and c on the CPU (where forming c costs what evaluating C does). */
+static inline unsigned cuzk__abc_vectors(const cuzk_engine *e)
+{
+    return e->kind == CUZK_BACKEND_CUDA ? 2 : 3;
+}
 double cuzk__engine_now_ms(void);
 /* pthread_cond_timedwait for at most |ms| milliseconds (waits that poll a condition no one
  * signals, such as an idle time running out). */

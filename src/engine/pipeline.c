@@ -60,7 +60,8 @@ uint32_t cuzk__zkey_gpu_min_domain(void)
     return (uint32_t)1 << (v >= 0 && v <= 28 && end && *end == 0 ? v : CUZK_SNARKJS_GPU_MIN_LOG);
 }
 
-/* Builtin circuits: a PROVE-mode synthesis with the partition's seed. */
+/* Builtin circuits: a PROVE-mode synthesis with the partition's seed (PROVE_AB on a CUDA engine:
+ * no c, which the device forms as a b). */
 static cuzk_status synthesize(cuzk_engine *e, const srs_entry *c, uint64_t seed,
                               cuzk_prover_data *pd)
 {
@@ -69,7 +70,8 @@ static cuzk_status synthesize(cuzk_engine *e, const srs_entry *c, uint64_t seed,
     const cuzk_groth16_params *p = c->params;
     cuzk_cs *cs = NULL;
     /* Rows reserved for the whole domain (n_h + 1), so that a, b and c are padded in place. */
-    cuzk_status s = cuzk_cs_create(&cs, CUZK_CS_PROVE, p->n_l, p->n_h + 1);
+    cuzk_cs_mode mode = cuzk__abc_vectors(e) == 2 ? CUZK_CS_PROVE_AB : CUZK_CS_PROVE;
+    cuzk_status s = cuzk_cs_create(&cs, mode, p->n_l, p->n_h + 1);
     if (s == CUZK_OK && e->abc_pool) {
         cuzk_vec_alloc va = cuzk_host_pool_allocator(e->abc_pool);
         s = cuzk_cs_set_vec_alloc(cs, &va);

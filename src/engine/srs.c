@@ -439,7 +439,8 @@ static cuzk_status warm_params(cuzk_engine *e, srs_entry *c, warm_info *w)
     w->hot_bytes = (n[0] + n[1] + n[2] + n[3] + ic) * sizeof(cuzk_g1_affine_t) +
                    n[4] * sizeof(cuzk_g2_affine_t) + sizeof(cuzk_groth16_params) +
                    sizeof(cuzk_groth16_vk);
-    w->part_bytes = 3 * domain * 32 + (ic + n[1]) * 32 + (2 * words_aux + words_in) * 8;
+    w->part_bytes =
+        cuzk__abc_vectors(e) * domain * 32 + (ic + n[1]) * 32 + (2 * words_aux + words_in) * 8;
     cuzk__prover_scratch_sizes(e->kind == CUZK_BACKEND_CUDA, n[1], n[2], n[3], w->scratch);
     return CUZK_OK;
 }

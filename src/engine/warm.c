@@ -93,7 +93,7 @@ void cuzk__abc_want_locked(cuzk_engine *e, const cuzk_groth16_params *p)
     pthread_cond_broadcast(&e->queue_cv); /* an idle prover worker prefills (below) */
 }
 
-/* One idle worker makes the a, b and c of one partition per prover worker ahead (the pool's
+/* One idle worker makes the a, b (and c) of one partition per prover worker ahead (the pool's
  * budget permitting), so that the first partitions after a set becomes HOT do not allocate
  * them: a PoRep partition's 12 GiB of pinned a/b/c took 4.4-6.8 s of the first proof on the
  * H200 (porep-shape, runs Y2 and Y3). Not retried for a size it failed at. */
@@ -106,7 +106,8 @@ bool cuzk__abc_prefill_locked(cuzk_engine *e)
     pthread_mutex_unlock(&e->mu);
     unsigned made = 0;
     const double t0 = cuzk__engine_now_ms();
-    cuzk_status s = cuzk_host_pool_prefill(e->abc_pool, want, 3 * e->n_provers, &made);
+    cuzk_status s = cuzk_host_pool_prefill(e->abc_pool, want, cuzk__abc_vectors(e) * e->n_provers,
+                                          &made);
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk: a/b/c pool not filled ahead: %s\n", cuzk_last_error());
     else if (made)

@@ -388,7 +388,7 @@ static void *h_fused_run(void *arg)
 {
     h_fused_job *j = arg;
     const char *e = getenv("CUZK_PROVER_H_HOST_C");
-    const cuzk_fr_t *c = e && *e && strcmp(e, "0") != 0 ? j->pd->c : NULL;
+    const cuzk_fr_t *c = e && *e && strcmp(e, "0") != 0 ? j->pd->c : NULL; /* NULL: PROVE_AB */
     j->s = cuzk_backend_h_msm_g1(j->be, j->d, j->pd->a, j->pd->b, c, j->pd->n_rows, j->bases,
                                  &j->out, j->ms);
     if (j->s != CUZK_OK)
@@ -414,7 +414,7 @@ static cuzk_status random_scalar(cuzk_fr_t *out)
 
 static cuzk_status check_sizes(const cuzk_groth16_params *p, const cuzk_prover_data *pd, size_t n)
 {
-    if (!pd->a || !pd->b || !pd->c || !pd->input || (pd->n_aux && !pd->aux))
+    if (!pd->a || !pd->b || !pd->input || (pd->n_aux && !pd->aux))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "prover: the synthesis output is incomplete "
                                                "(a WITNESS-mode result needs cuzk_pce_eval)");
     if (p->vk->ic_len != pd->n_inputs)
@@ -620,6 +620,36 @@ done:
     return s;
 }
 
+typedef struct {
+    cuzk_fr_t *c;
+    const cuzk_fr_t *a, *b;
+    size_t rows;
+} ab_job;
+
+static void ab_chunk(void *ctx, size_t t)
+{
+    const ab_job *j = ctx;
+    size_t lo = t * SPLIT_CHUNK, hi = chunk_hi(t, j->rows);
+    for (size_t i = lo; i < hi; i++)
+        cuzk_fr_mul(&j->c[i], &j->a[i], &j->b[i]);
+}
+
+/* c = a * b on the first rows and 0 above, for a PROVE_AB synthesis (no c): the value of every
+ * row of a satisfied system. In pd->abc_alloc's memory, like a padded c. */
+static cuzk_fr_t *c_from_ab(cuzk_backend *be, const cuzk_prover_data *pd, const cuzk_fr_t *a,
+                            const cuzk_fr_t *b, size_t n)
+{
+    cuzk_fr_t *c = pd->abc_alloc.alloc ? cuzk_vec_alloc_bytes(&pd->abc_alloc, n * sizeof *c)
+                                       : cuzk_alloc_array(n, sizeof *c);
+    if (!c)
+        return NULL;
+    ab_job j = {c, a, b, pd->n_rows};
+    cuzk_pool_run(cuzk_backend_pool(be), (pd->n_rows + SPLIT_CHUNK - 1) / SPLIT_CHUNK, ab_chunk,
+                  &j);
+    memset(c + pd->n_rows, 0, (n - pd->n_rows) * sizeof *c);
+    return c;
+}
+
 static cuzk_status h_separate(cuzk_backend *be, const cuzk_domain *d, const cuzk_groth16_params *p,
                               cuzk_prover_data *pd, cuzk_g1_jac_t *h_sum, cuzk_prove_timings *t)
 {
@@ -628,7 +658,7 @@ static cuzk_status h_separate(cuzk_backend *be, const cuzk_domain *d, const cuzk
     const cuzk_vec_alloc *va = &pd->abc_alloc;
     cuzk_fr_t *a = pad(pd, &pd->a, n);
     cuzk_fr_t *b = a ? pad(pd, &pd->b, n) : NULL;
-    cuzk_fr_t *c = b ? pad(pd, &pd->c, n) : NULL;
+    cuzk_fr_t *c = !b ? NULL : pd->c ? pad(pd, &pd->c, n) : c_from_ab(be, pd, a, b, n);
     cuzk_status s =
         c ? cuzk_backend_h(be, d, a, b, c)
           : cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory padding a, b, c to %zu", n);

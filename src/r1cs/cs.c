@@ -85,7 +85,7 @@ static bool frvec_reserve(frvec *v, size_t n)
 bool cuzk__cs_reserve_rows(cuzk_cs *cs, size_t rows)
 {
     frvec *v[3] = {&cs->a, &cs->b, &cs->c};
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < (cs->no_c ? 2 : 3); i++)
         if (!cuzk__grow_va(&cs->abc_va, (void **)&v[i]->v, &v[i]->cap, rows, sizeof(cuzk_fr_t),
                            false, true))
             return false;
@@ -107,7 +107,7 @@ cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_create: out is NULL");
     *out = NULL;
     if (mode != CUZK_CS_PROVE && mode != CUZK_CS_CHECK && mode != CUZK_CS_WITNESS &&
-        mode != CUZK_CS_KEYGEN)
+        mode != CUZK_CS_KEYGEN && mode != CUZK_CS_PROVE_AB)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_create: unknown mode %d", (int)mode);
     pthread_once(&pow2_once, pow2_init);
     cuzk_cs *cs = cuzk_alloc(sizeof *cs);
@@ -117,7 +117,8 @@ cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
     cs->mode = mode;
     cs->values = mode != CUZK_CS_KEYGEN;
     cs->constraints = mode != CUZK_CS_WITNESS;
-    cs->evaluate = mode == CUZK_CS_PROVE || mode == CUZK_CS_CHECK;
+    cs->evaluate = mode == CUZK_CS_PROVE || mode == CUZK_CS_CHECK || mode == CUZK_CS_PROVE_AB;
+    cs->no_c = mode == CUZK_CS_PROVE_AB;
     for (int i = 0; i < 3; i++)
         cuzk__lc_init(&cs->scratch[i], cs, !cs->constraints);
     cuzk__lc_init(&cs->dummy, cs, true);
@@ -161,8 +162,8 @@ cuzk_status cuzk_cs_set_vec_alloc(cuzk_cs *cs, const cuzk_vec_alloc *va)
     if (va && (!va->alloc) != (!va->free))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_set_vec_alloc: alloc and free go together");
     if (!cs->evaluate || cs->a.len || cs->finalized)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_set_vec_alloc: needs a PROVE or CHECK "
-                                               "system before its first constraint");
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_set_vec_alloc: needs a PROVE, PROVE_AB "
+                                               "or CHECK system before its first constraint");
     frvec *v[3] = {&cs->a, &cs->b, &cs->c};
     for (int i = 0; i < 3; i++)
         frvec_free(v[i], false, &cs->abc_va);
@@ -425,13 +426,17 @@ cuzk_status cuzk_cs_enforce(cuzk_cs *cs, const cuzk_lc *a, const cuzk_lc *b, con
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_enforce: system already finalised");
     if (cs->evaluate) {
         size_t row = cs->n_constraints;
-        if ((row >= cs->a.cap || row >= cs->b.cap || row >= cs->c.cap) && !grow_rows(cs))
+        if ((row >= cs->a.cap || row >= cs->b.cap || (!cs->no_c && row >= cs->c.cap)) &&
+            !grow_rows(cs))
             return cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
         const cuzk_fr_t *in = cs->input.v, *aux = cs->aux.v;
         cuzk__lc_eval(a, in, aux, &cs->a.v[row]);
         cuzk__lc_eval(b, in, aux, &cs->b.v[row]);
-        cuzk__lc_eval(c, in, aux, &cs->c.v[row]);
-        cs->a.len = cs->b.len = cs->c.len = row + 1;
+        if (!cs->no_c) {
+            cuzk__lc_eval(c, in, aux, &cs->c.v[row]);
+            cs->c.len = row + 1;
+        }
+        cs->a.len = cs->b.len = row + 1;
         cuzk_status s = cuzk__mark_density(cs, a, NULL, &cs->a_aux);
         if (s == CUZK_OK)
             s = cuzk__mark_density(cs, b, &cs->b_in, &cs->b_aux);

@@ -81,7 +81,8 @@ struct cuzk_cs {
     cuzk_cs_mode mode;
     bool values;      /* assignments kept (PROVE, CHECK, WITNESS) */
     bool constraints; /* LCs built (PROVE, CHECK, KEYGEN) */
-    bool evaluate;    /* a, b, c computed (PROVE, CHECK) */
+    bool evaluate;    /* a, b (and c) computed (PROVE, PROVE_AB, CHECK) */
+    bool no_c;        /* PROVE_AB: c neither computed nor allocated */
     bool finalized, taken;
     cuzk_status sticky;
 

@@ -26,9 +26,12 @@ cuzk_status cuzk_cs_finalize(cuzk_cs *cs)
             size_t r = cs->n_constraints + i;
             cs->a.v[r] = cs->input.v[i];
             frf_set_zero(&cs->b.v[r]);
-            frf_set_zero(&cs->c.v[r]);
+            if (!cs->no_c)
+                frf_set_zero(&cs->c.v[r]);
         }
-        cs->a.len = cs->b.len = cs->c.len = rows;
+        cs->a.len = cs->b.len = rows;
+        if (!cs->no_c)
+            cs->c.len = rows;
         cs->n_constraints = rows;
     } else if (cs->mode == CUZK_CS_KEYGEN) {
         for (size_t i = 0; i < cs->n_inputs; i++) {
@@ -50,7 +53,7 @@ bool cuzk_cs_is_satisfied(const cuzk_cs *cs, size_t *first_row, const char **whe
         *where = NULL;
     if (first_row)
         *first_row = 0;
-    if (!cs->evaluate)
+    if (!cs->evaluate || cs->no_c)
         return false;
     if (cs->mode == CUZK_CS_CHECK) {
         if (!cs->bad)
@@ -81,8 +84,9 @@ cuzk_status cuzk_cs_take_prover_data(cuzk_cs *cs, cuzk_prover_data *out)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_take_prover_data: NULL argument");
     memset(out, 0, sizeof *out);
     if (!cs->values || !cs->finalized || cs->taken)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_take_prover_data: needs a finalised "
-                                               "PROVE/CHECK/WITNESS system, not yet taken");
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "cuzk_cs_take_prover_data: needs a finalised "
+                         "PROVE/PROVE_AB/CHECK/WITNESS system, not yet taken");
     out->n_inputs = cs->n_inputs;
     out->n_aux = cs->n_aux;
     out->n_rows = cs->n_constraints;
@@ -97,7 +101,7 @@ cuzk_status cuzk_cs_take_prover_data(cuzk_cs *cs, cuzk_prover_data *out)
         out->c = cs->c.v;
         out->abc_alloc = cs->abc_va;
         size_t cap = cs->a.cap < cs->b.cap ? cs->a.cap : cs->b.cap;
-        out->abc_cap = cap < cs->c.cap ? cap : cs->c.cap;
+        out->abc_cap = cs->no_c || cap < cs->c.cap ? cap : cs->c.cap;
         cs->a.v = cs->b.v = cs->c.v = NULL;
         cs->a.cap = cs->b.cap = cs->c.cap = 0;
         out->a_aux_density = cs->a_aux.w;

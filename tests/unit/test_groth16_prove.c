@@ -78,16 +78,23 @@ static cuzk_groth16_params *make_params(uint64_t steps)
     return p;
 }
 
+/* |how|: 0 PROVE synthesis, 1 WITNESS + PCE, 2 PROVE_AB (no c: the prover forms a * b). */
 static cuzk_status prove_once(cuzk_groth16_proof *pr, const cuzk_groth16_params *p,
-                              cuzk_backend *be, uint64_t steps, uint64_t seed, bool use_pce,
+                              cuzk_backend *be, uint64_t steps, uint64_t seed, int how,
                               cuzk_prover_data *keep_inputs)
 {
     cuzk_circuit c = {"toy", "toy chain", toy_synth, {steps, seed}};
     cuzk_cs *cs;
     cuzk_prover_data pd;
-    CHECK(cuzk_cs_create(&cs, use_pce ? CUZK_CS_WITNESS : CUZK_CS_PROVE, 0, 0) == CUZK_OK);
+    const bool use_pce = how == 1;
+    CHECK(cuzk_cs_create(&cs,
+                         how == 1   ? CUZK_CS_WITNESS
+                         : how == 2 ? CUZK_CS_PROVE_AB
+                                    : CUZK_CS_PROVE,
+                         0, 0) == CUZK_OK);
     CHECK(cuzk_circuit_synthesize(cs, &c) == CUZK_OK);
     CHECK(cuzk_cs_take_prover_data(cs, &pd) == CUZK_OK);
+    CHECK((pd.c == NULL) == (how != 0)); /* WITNESS and PROVE_AB keep no c */
     cuzk_cs_destroy(cs);
     if (use_pce) {
         cuzk_pce *pce;
@@ -118,12 +125,12 @@ CUZK_TEST(groth16_prove_roundtrip)
         uint64_t steps = sizes[si];
         cuzk_groth16_params *p = make_params(steps);
         uint64_t seed = test_rand_u64() >> 8;
-        cuzk_groth16_proof p1, p2, p3;
+        cuzk_groth16_proof p1, p2, p3, p4;
         cuzk_prover_data pd;
-        CHECK_MSG(prove_once(&p1, p, be, steps, seed, false, &pd) == CUZK_OK, "%s",
-                  cuzk_last_error());
-        CHECK(prove_once(&p2, p, be, steps, seed, false, NULL) == CUZK_OK);
-        CHECK(prove_once(&p3, p, be, steps, seed, true, NULL) == CUZK_OK);
+        CHECK_MSG(prove_once(&p1, p, be, steps, seed, 0, &pd) == CUZK_OK, "%s", cuzk_last_error());
+        CHECK(prove_once(&p2, p, be, steps, seed, 0, NULL) == CUZK_OK);
+        CHECK(prove_once(&p3, p, be, steps, seed, 1, NULL) == CUZK_OK);
+        CHECK_MSG(prove_once(&p4, p, be, steps, seed, 2, NULL) == CUZK_OK, "%s", cuzk_last_error());
         /* Fresh r, s: two proofs of one witness differ, all verify independently. */
         uint8_t b1[192], b2[192];
         cuzk_groth16_proof_serialize(b1, &p1);
@@ -132,6 +139,7 @@ CUZK_TEST(groth16_prove_roundtrip)
         CHECK(cuzk_groth16_verify(p->vk, &p1, pd.input + 1, pd.n_inputs - 1) == CUZK_OK);
         CHECK(cuzk_groth16_verify(p->vk, &p2, pd.input + 1, pd.n_inputs - 1) == CUZK_OK);
         CHECK(cuzk_groth16_verify(p->vk, &p3, pd.input + 1, pd.n_inputs - 1) == CUZK_OK);
+        CHECK(cuzk_groth16_verify(p->vk, &p4, pd.input + 1, pd.n_inputs - 1) == CUZK_OK);
         /* A different public input fails. */
         cuzk_fr_t one;
         cuzk_fr_set_one(&one);
@@ -142,8 +150,10 @@ CUZK_TEST(groth16_prove_roundtrip)
         /* An unsatisfied witness never yields a proof. */
         memset(&p3, 0x5a, sizeof p3);
         cuzk_groth16_proof snap = p3;
-        CHECK(prove_once(&p3, p, be, steps | (1u << 31), seed, false, NULL) ==
-              CUZK_ERR_VERIFY_FAILED);
+        CHECK(prove_once(&p3, p, be, steps | (1u << 31), seed, 0, NULL) == CUZK_ERR_VERIFY_FAILED);
+        CHECK(memcmp(&p3, &snap, sizeof p3) == 0);
+        /* ... nor without c (c = a * b holds by construction there, and the proof still fails) */
+        CHECK(prove_once(&p3, p, be, steps | (1u << 31), seed, 2, NULL) == CUZK_ERR_VERIFY_FAILED);
         CHECK(memcmp(&p3, &snap, sizeof p3) == 0);
         cuzk_groth16_params_free(p);
     }

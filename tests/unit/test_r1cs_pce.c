@@ -74,6 +74,38 @@ CUZK_TEST(r1cs_pce_matches_prove_sha256_chain2)
     cuzk_pce_destroy(pce);
 }
 
+/* PROVE_AB: the PROVE path's a, b and bitmaps, no c (and no satisfaction verdict: it keeps no c),
+ * through the default allocator and a vector allocator. */
+CUZK_TEST(r1cs_prove_ab_matches_prove)
+{
+    static const char *const names[] = {"sha256-chain:1", "poseidon-merkle:1"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        cuzk_circuit c;
+        CHECK_OK(cuzk_circuit_find(names[k], &c));
+        c.params.seed = test_rand_u64();
+        cuzk_prover_data d = prove_direct(&c);
+        for (int hinted = 0; hinted < 2; hinted++) {
+            cuzk_cs *cs;
+            CHECK_OK(
+                cuzk_cs_create(&cs, CUZK_CS_PROVE_AB, hinted ? d.n_aux : 0, hinted ? d.n_rows : 0));
+            CHECK(cuzk_cs_get_mode(cs) == CUZK_CS_PROVE_AB);
+            CHECK_OK(cuzk_circuit_synthesize(cs, &c));
+            CHECK(!cuzk_cs_is_satisfied(cs, NULL, NULL));
+            cuzk_prover_data p;
+            CHECK_OK(cuzk_cs_take_prover_data(cs, &p));
+            cuzk_cs_destroy(cs);
+            CHECK_MSG(p.c == NULL && p.a && p.b, "%s", names[k]);
+            CHECK(p.abc_cap >= p.n_rows);
+            /* compare a, b and the rest through check_identical with d's c borrowed */
+            p.c = d.c;
+            check_identical(&d, &p);
+            p.c = NULL;
+            cuzk_prover_data_free(&p);
+        }
+        cuzk_prover_data_free(&d);
+    }
+}
+
 /* The copying entry point and its size check. */
 CUZK_TEST(r1cs_pce_eval_copy_and_mismatch)
 {

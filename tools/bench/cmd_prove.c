@@ -216,12 +216,16 @@ static cuzk_status write_inputs(const char *path, const cuzk_prover_data *pd)
     return CUZK_OK;
 }
 
-/* Synthesises |c| into |pd| (PROVE or CHECK mode, or WITNESS + PCE). */
+/* Synthesises |c| into |pd| (PROVE or CHECK mode, or WITNESS + PCE; PROVE_AB for a device
+ * backend, which forms c = a b itself, as the engine does). */
 static cuzk_status synthesize(const prove_args *a, const cuzk_circuit *c, cuzk_pce *pce,
-                              cuzk_pool *pool, cuzk_prover_data *pd)
+                              cuzk_pool *pool, bool on_device, cuzk_prover_data *pd)
 {
     cuzk_cs *cs = NULL;
-    cuzk_cs_mode mode = pce ? CUZK_CS_WITNESS : a->check ? CUZK_CS_CHECK : CUZK_CS_PROVE;
+    cuzk_cs_mode mode = pce         ? CUZK_CS_WITNESS
+                        : a->check  ? CUZK_CS_CHECK
+                        : on_device ? CUZK_CS_PROVE_AB
+                                    : CUZK_CS_PROVE;
     cuzk_status s = cuzk_cs_create(&cs, mode, 0, 0);
     if (s == CUZK_OK)
         s = cuzk_circuit_synthesize(cs, c);
@@ -294,8 +298,9 @@ int cmd_prove_params(int argc, char **argv)
                 p->cache_error);
     if (!a.json)
         printf("params %s loaded in %.1f ms (curve checks, subgroups %s; domain %zu, %zu aux)\n",
-               path, now_ms() - t0, bench_subgroups_text(p->subgroups, p->subgroups_recorded, cache),
-               p->n_h + 1, p->n_l);
+               path, now_ms() - t0,
+               bench_subgroups_text(p->subgroups, p->subgroups_recorded, cache), p->n_h + 1,
+               p->n_l);
     if (use_pce) {
         t0 = now_ms();
         if ((s = cuzk_pce_extract(&pce, &c)) != CUZK_OK) {
@@ -311,7 +316,7 @@ int cmd_prove_params(int argc, char **argv)
         cuzk_prove_timings t;
         memset(&t, 0, sizeof t);
         t0 = now_ms();
-        s = synthesize(&a, &c, pce, pool, &pd);
+        s = synthesize(&a, &c, pce, pool, cuzk_backend_device(be) >= 0, &pd);
         t.synthesis = now_ms() - t0;
         cuzk_groth16_proof proof;
         cuzk_prove_opts o = {.verify = !a.no_verify};

@@ -2,6 +2,7 @@
 /*
  * cuzk-bench synth-only: synthesis of a built-in circuit without proving.
  *   --mode full     PROVE synthesis: assignments, a/b/c and densities
+ *   --mode ab       PROVE_AB synthesis: the same without c (what a CUDA prover synthesises)
  *   --mode witness  WITNESS synthesis: assignments only
  *   --mode pce      PCE extracted once (timed apart), then per repeat WITNESS synthesis + SpMV
  *   --mode keygen   KEYGEN synthesis (matrices in CSR)
@@ -44,7 +45,7 @@ static void stats(double *v, unsigned n, double *mn, double *med, double *mx)
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: cuzk-bench synth-only --circuit NAME[:ARG] --mode full|witness|pce|keygen\n"
+            "usage: cuzk-bench synth-only --circuit NAME[:ARG] --mode full|ab|witness|pce|keygen\n"
             "                             [--repeat K] [--threads T] [--seed S] [--json]\n"
             "circuits:\n");
     for (size_t i = 0; cuzk_circuit_registry_name(i); i++)
@@ -87,8 +88,9 @@ int cmd_synth_only(int argc, char **argv)
         }
     }
     bool m_full = strcmp(mode, "full") == 0, m_wit = strcmp(mode, "witness") == 0,
-         m_pce = strcmp(mode, "pce") == 0, m_kg = strcmp(mode, "keygen") == 0;
-    if (!circuit_name || !(m_full || m_wit || m_pce || m_kg) || repeat == 0)
+         m_pce = strcmp(mode, "pce") == 0, m_kg = strcmp(mode, "keygen") == 0,
+         m_ab = strcmp(mode, "ab") == 0;
+    if (!circuit_name || !(m_full || m_ab || m_wit || m_pce || m_kg) || repeat == 0)
         return usage();
     cuzk_circuit c;
     cuzk_status s = cuzk_circuit_find(circuit_name, &c);
@@ -117,7 +119,10 @@ int cmd_synth_only(int argc, char **argv)
     size_t n_constraints = 0, n_rows = 0, n_inputs = 0, n_aux = 0;
     uint64_t nnz[3] = {0, 0, 0};
     for (unsigned r = 0; r < repeat; r++) {
-        cuzk_cs_mode csm = m_full ? CUZK_CS_PROVE : m_kg ? CUZK_CS_KEYGEN : CUZK_CS_WITNESS;
+        cuzk_cs_mode csm = m_full ? CUZK_CS_PROVE
+                           : m_ab ? CUZK_CS_PROVE_AB
+                           : m_kg ? CUZK_CS_KEYGEN
+                                  : CUZK_CS_WITNESS;
         cuzk_cs *cs;
         /* Pre-sizing from the previous repeat mirrors a prover that knows its circuit. */
         double t0 = now_s();
