@@ -331,6 +331,18 @@ static scale_desc table_scale(int mode, const fr_dev *lo, const fr_dev *hi)
     return s;
 }
 
+/* The constant scaling by 1 / 2^|log| (1/n for an inverse transform, 1/(2n) in the H step). */
+static scale_desc inv_pow2_scale(unsigned log)
+{
+    cuzk_fr_t p, inv;
+    cuzk_fr_set_u64(&p, (uint64_t)1 << log);
+    cuzk_fr_inv_vartime(&inv, &p);
+    scale_desc s = no_scale();
+    s.mode = 1;
+    s.k = to_dev(inv);
+    return s;
+}
+
 static void set_shoup(pass_desc &pd, const cuzk_gpu_domain_tables &t, unsigned L, int inv)
 {
     pd.shoup_log = shoup_log(L);
@@ -428,16 +440,9 @@ void cuzk_gpu_ntt_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *x, cu
     case CUZK_GPU_NTT:
         run_bitrev_dit(dev, t, x, L, 0, no_scale());
         break;
-    case CUZK_GPU_INTT: {
-        cuzk_fr_t nn, ninv;
-        cuzk_fr_set_u64(&nn, (uint64_t)1 << L);
-        cuzk_fr_inv_vartime(&ninv, &nn);
-        scale_desc s = no_scale();
-        s.mode = 1;
-        s.k = to_dev(ninv);
-        run_bitrev_dit(dev, t, x, L, 1, s);
+    case CUZK_GPU_INTT:
+        run_bitrev_dit(dev, t, x, L, 1, inv_pow2_scale(L));
         break;
-    }
     case CUZK_GPU_COSET_NTT:
         run_dif(dev, t, x, pl, 0, table_scale(2, sc + lay.g_lo, sc + lay.g_hi), no_scale());
         run_bitrev(dev, x, L);
@@ -483,12 +488,6 @@ void cuzk_gpu_h_run_(cuzk_gpu_device &dev, const cuzk_domain *d, fr_dev *a, fr_d
     run_dif(dev, t, a, pl, 1, no_scale(), table_scale(3, sc + lay.si_lo, sc + lay.sink_hi));
     if (before)
         before(ctx, 2);
-    cuzk_fr_t nn, k;
-    cuzk_fr_set_u64(&nn, (uint64_t)2 << L);
-    cuzk_fr_inv_vartime(&k, &nn);
-    scale_desc half_n = no_scale();
-    half_n.mode = 1;
-    half_n.k = to_dev(k);
-    run_dif(dev, t, c, pl, 1, no_scale(), half_n, a, EPI_ADD);
+    run_dif(dev, t, c, pl, 1, no_scale(), inv_pow2_scale(L + 1), a, EPI_ADD);
     run_bitrev(dev, a, L);
 }
