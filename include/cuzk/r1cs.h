@@ -135,9 +135,9 @@ void cuzk_cs_destroy(cuzk_cs *cs);
 cuzk_status cuzk_cs_set_vec_alloc(cuzk_cs *cs, const cuzk_vec_alloc *va) CUZK_WARN_UNUSED_RESULT;
 
 cuzk_cs_mode cuzk_cs_get_mode(const cuzk_cs *cs);
-/* True in PROVE, CHECK and WITNESS modes: gadgets must compute and pass values. */
+/* True in PROVE, PROVE_AB, CHECK and WITNESS modes: gadgets must compute and pass values. */
 bool cuzk_cs_has_values(const cuzk_cs *cs);
-/* True in PROVE, CHECK and KEYGEN modes: gadgets may skip building LCs when false. */
+/* True in PROVE, PROVE_AB, CHECK and KEYGEN modes: gadgets may skip building LCs when false. */
 bool cuzk_cs_has_constraints(const cuzk_cs *cs);
 size_t cuzk_cs_num_inputs(const cuzk_cs *cs); /* ONE included */
 size_t cuzk_cs_num_aux(const cuzk_cs *cs);

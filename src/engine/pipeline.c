@@ -69,7 +69,7 @@ static cuzk_status synthesize(cuzk_engine *e, const srs_entry *c, uint64_t seed,
     circ.params.seed = seed;
     const cuzk_groth16_params *p = c->params;
     cuzk_cs *cs = NULL;
-    /* Rows reserved for the whole domain (n_h + 1), so that a, b and c are padded in place. */
+    /* Rows reserved for the whole domain (n_h + 1), so that a, b (and c) are padded in place. */
     cuzk_cs_mode mode = cuzk__abc_vectors(e) == 2 ? CUZK_CS_PROVE_AB : CUZK_CS_PROVE;
     cuzk_status s = cuzk_cs_create(&cs, mode, p->n_l, p->n_h + 1);
     if (s == CUZK_OK && e->abc_pool) {

@@ -79,8 +79,8 @@ typedef struct {
 
 struct cuzk_cs {
     cuzk_cs_mode mode;
-    bool values;      /* assignments kept (PROVE, CHECK, WITNESS) */
-    bool constraints; /* LCs built (PROVE, CHECK, KEYGEN) */
+    bool values;      /* assignments kept (PROVE, PROVE_AB, CHECK, WITNESS) */
+    bool constraints; /* LCs built (PROVE, PROVE_AB, CHECK, KEYGEN) */
     bool evaluate;    /* a, b (and c) computed (PROVE, PROVE_AB, CHECK) */
     bool no_c;        /* PROVE_AB: c neither computed nor allocated */
     bool finalized, taken;
