@@ -356,5 +356,9 @@ cuzk_status cuzk_pce_eval(const cuzk_pce *pce, cuzk_pool *pool, const cuzk_fr_t 
  * first) and the densities in place. */
 cuzk_status cuzk_pce_eval_into(const cuzk_pce *pce, cuzk_pool *pool,
                                cuzk_prover_data *witness) CUZK_WARN_UNUSED_RESULT;
+/* cuzk_pce_eval_into without C: a, b and the densities, witness->c left NULL (what PROVE_AB
+ * synthesis gives; for a prover that forms c = a * b, such as a CUDA backend's). */
+cuzk_status cuzk_pce_eval_ab_into(const cuzk_pce *pce, cuzk_pool *pool,
+                                  cuzk_prover_data *witness) CUZK_WARN_UNUSED_RESULT;
 
 #endif

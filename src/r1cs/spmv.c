@@ -33,7 +33,7 @@ static void spmv_block(void *ctx, size_t blk)
     size_t r1 = r0 + SPMV_BLOCK_ROWS;
     if (r1 > x->pce->n_rows)
         r1 = x->pce->n_rows;
-    for (int mi = 0; mi < 3; mi++) {
+    for (int mi = 0; mi < 3 && x->out[mi]; mi++) {
         const pce_matrix *m = &x->pce->m[mi];
         cuzk_fr_t *out = x->out[mi];
         for (size_t r = r0; r < r1; r++) {
@@ -54,14 +54,15 @@ static void spmv_block(void *ctx, size_t blk)
     }
 }
 
-static cuzk_status fill(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover_data *pd)
+/* |with_c| false: a and b only (cuzk_pce_eval_ab_into). */
+static cuzk_status fill(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover_data *pd, bool with_c)
 {
     size_t rows = pce->n_rows;
     /* a, b, c in the caller's memory (pd->abc_alloc, cuzk_pce_eval_into). */
     const size_t bytes = (rows ? rows : 1) * sizeof(cuzk_fr_t);
     pd->a = cuzk_vec_alloc_bytes(&pd->abc_alloc, bytes);
     pd->b = cuzk_vec_alloc_bytes(&pd->abc_alloc, bytes);
-    pd->c = cuzk_vec_alloc_bytes(&pd->abc_alloc, bytes);
+    pd->c = with_c ? cuzk_vec_alloc_bytes(&pd->abc_alloc, bytes) : NULL;
     pd->abc_cap = rows;
     for (int i = 0; i < 3; i++) {
         uint64_t **dst = i == 0   ? &pd->a_aux_density
@@ -72,7 +73,7 @@ static cuzk_status fill(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover_data *
         if (*dst)
             memcpy(*dst, pce->density[i], words * 8);
     }
-    if (!pd->a || !pd->b || !pd->c || !pd->a_aux_density || !pd->b_input_density ||
+    if (!pd->a || !pd->b || (with_c && !pd->c) || !pd->a_aux_density || !pd->b_input_density ||
         !pd->b_aux_density)
         return cuzk_fail(CUZK_ERR_NOMEM, "pce eval: out of memory for %zu rows", rows);
     pd->a_aux_popcount = pce->popcount[0];
@@ -116,20 +117,20 @@ cuzk_status cuzk_pce_eval(const cuzk_pce *pce, cuzk_pool *pool, const cuzk_fr_t 
         memcpy(out->aux, aux, n_aux * sizeof *aux);
     out->n_inputs = n_inputs;
     out->n_aux = n_aux;
-    cuzk_status s = fill(pce, pool, out);
+    cuzk_status s = fill(pce, pool, out, true);
     if (s != CUZK_OK)
         cuzk_prover_data_free(out);
     return s;
 }
 
-cuzk_status cuzk_pce_eval_into(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover_data *w)
+static cuzk_status eval_into(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover_data *w, bool with_c)
 {
     if (!pce || !w || !w->input || (w->n_aux && !w->aux))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_pce_eval_into: missing witness");
     if (w->a || w->b || w->c || w->a_aux_density || w->b_input_density || w->b_aux_density)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_pce_eval_into: a/b/c already present");
     CUZK_TRY(check_sizes(pce, w->n_inputs, w->n_aux));
-    cuzk_status s = fill(pce, pool, w);
+    cuzk_status s = fill(pce, pool, w, with_c);
     if (s != CUZK_OK) {
         /* Leave the witness as it was. */
         cuzk_prover_data_release_abc(w);
@@ -140,4 +141,14 @@ cuzk_status cuzk_pce_eval_into(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover
         w->a_aux_density = w->b_input_density = w->b_aux_density = NULL;
     }
     return s;
+}
+
+cuzk_status cuzk_pce_eval_into(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover_data *w)
+{
+    return eval_into(pce, pool, w, true);
+}
+
+cuzk_status cuzk_pce_eval_ab_into(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover_data *w)
+{
+    return eval_into(pce, pool, w, false);
 }

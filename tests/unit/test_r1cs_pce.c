@@ -65,6 +65,18 @@ CUZK_TEST(r1cs_pce_matches_prove_sha256_chain2)
         cuzk_prover_data p = prove_pce(pce, &c, it ? pool : NULL);
         CHECK(d.n_rows == cuzk_pce_num_rows(pce) && d.n_aux == cuzk_pce_num_aux(pce));
         check_identical(&d, &p);
+        /* without C: the same a, b and densities, no c */
+        cuzk_cs *cs = tu_cs(CUZK_CS_WITNESS);
+        CHECK_OK(cuzk_circuit_synthesize(cs, &c));
+        cuzk_prover_data q;
+        CHECK_OK(cuzk_cs_take_prover_data(cs, &q));
+        cuzk_cs_destroy(cs);
+        CHECK_OK(cuzk_pce_eval_ab_into(pce, it ? pool : NULL, &q));
+        CHECK(q.c == NULL && q.a && q.b);
+        q.c = d.c;
+        check_identical(&d, &q);
+        q.c = NULL;
+        cuzk_prover_data_free(&q);
         /* Sanity of the counts: 512 message bits + 2 compressions + 2 packings; ONE + 2. */
         CHECK(d.n_inputs == 3);
         cuzk_prover_data_free(&d);

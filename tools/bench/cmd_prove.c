@@ -240,7 +240,7 @@ static cuzk_status synthesize(const prove_args *a, const cuzk_circuit *c, cuzk_p
         s = cuzk_cs_take_prover_data(cs, pd);
     cuzk_cs_destroy(cs);
     if (s == CUZK_OK && pce)
-        s = cuzk_pce_eval_into(pce, pool, pd);
+        s = on_device ? cuzk_pce_eval_ab_into(pce, pool, pd) : cuzk_pce_eval_into(pce, pool, pd);
     return s;
 }
 
