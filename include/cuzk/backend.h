@@ -77,7 +77,18 @@ cuzk_status cuzk_backend_keep_resident(cuzk_backend *be, const void *bases, size
 /* Lets go of the device copy of the array that starts at |bases| (none held: no-op); the copy
  * is freed when no other backend of the device keeps it. */
 void cuzk_backend_drop_resident(cuzk_backend *be, const void *bases);
-/* Bytes of the resident arrays |be| keeps (shared copies counted in full by each backend). */
+/* Replaces the device copy of the G1 array at |bases| (kept by cuzk_backend_keep_resident) by
+ * its first |rows| precomputed rows 2^(c j) P (0: all of them; the window width c from the
+ * array's size and |rows|): each row costs the array's size again, and every MSM over the array
+ * (the H MSM of a PoRep partition: 12.9 GB a row) then runs fewer windows or fewer bucket
+ * sets (src/gpu/gpu_msm.h cuzk_gpu_bases_precompute_rows). Shared copies change for every
+ * backend holding them; no call over the array may run meanwhile. A no-op returning CUZK_OK on
+ * the CPU backend. Returns CUZK_ERR_INVALID_ARG when |be| does not keep the array or it is G2;
+ * CUZK_ERR_NOMEM when the rows do not fit (the copy is then unchanged). */
+cuzk_status cuzk_backend_precompute_resident(cuzk_backend *be, const void *bases,
+                                             unsigned rows) CUZK_WARN_UNUSED_RESULT;
+/* Device bytes of the resident arrays |be| keeps, precomputed rows included (shared copies
+ * counted in full by each backend). */
 uint64_t cuzk_backend_resident_bytes(cuzk_backend *be);
 /* Whether a call of |be| may run beside another call of |be| in progress on a second lane of
  * the device (resident bases included): a CUDA backend whose side lane is on. */

@@ -41,7 +41,6 @@ struct cuzk_backend {
     pthread_mutex_t lock; /* guards the resident table, not the calls that use it */
     resident_set resident[BACKEND_MAX_RESIDENT];
     size_t n_resident;
-    uint64_t resident_bytes;
     struct {
         void *p;
         size_t bytes;
@@ -304,9 +303,26 @@ cuzk_status cuzk_backend_keep_resident(cuzk_backend *be, const void *bases, size
                          BACKEND_MAX_RESIDENT);
     }
     be->resident[be->n_resident++] = (resident_set){bases, n, g2, sh};
-    be->resident_bytes += (uint64_t)n * point_bytes(g2);
     pthread_mutex_unlock(&be->lock);
     return CUZK_OK;
+}
+
+cuzk_status cuzk_backend_precompute_resident(cuzk_backend *be, const void *bases, unsigned rows)
+{
+    if (!be || !bases)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "precompute_resident: NULL argument");
+    if (be->kind != CUZK_BACKEND_CUDA)
+        return CUZK_OK;
+    cuzk_shared_bases *sh = NULL;
+    pthread_mutex_lock(&be->lock);
+    for (size_t i = 0; i < be->n_resident; i++)
+        if (be->resident[i].host == bases)
+            sh = be->resident[i].sh;
+    pthread_mutex_unlock(&be->lock);
+    if (!sh)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "precompute_resident: the array is not resident on this backend");
+    return cuzk__resident_precompute(sh, rows);
 }
 
 void cuzk_backend_drop_resident(cuzk_backend *be, const void *bases)
@@ -318,7 +334,6 @@ void cuzk_backend_drop_resident(cuzk_backend *be, const void *bases)
     for (size_t i = 0; i < be->n_resident; i++)
         if (be->resident[i].host == bases) {
             sh = be->resident[i].sh;
-            be->resident_bytes -= (uint64_t)be->resident[i].n * point_bytes(be->resident[i].g2);
             be->resident[i] = be->resident[--be->n_resident];
             break;
         }
@@ -328,8 +343,10 @@ void cuzk_backend_drop_resident(cuzk_backend *be, const void *bases)
 
 uint64_t cuzk_backend_resident_bytes(cuzk_backend *be)
 {
+    uint64_t b = 0;
     pthread_mutex_lock(&be->lock);
-    uint64_t b = be->resident_bytes;
+    for (size_t i = 0; i < be->n_resident; i++)
+        b += cuzk__resident_device_bytes(be->resident[i].sh);
     pthread_mutex_unlock(&be->lock);
     return b;
 }

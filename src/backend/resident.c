@@ -18,6 +18,7 @@ struct cuzk_shared_bases {
     bool g2;
     cuzk_gpu_bases *dev; /* NULL while its first holder uploads it */
     unsigned refs;
+    unsigned rows; /* precomputed rows (cuzk__resident_precompute), 0: the plain copy */
     cuzk_shared_bases *next;
 };
 
@@ -61,7 +62,7 @@ cuzk_status cuzk__resident_acquire(cuzk_shared_bases **out, int device, const vo
         pthread_mutex_unlock(&g_mu);
         return cuzk_fail(CUZK_ERR_NOMEM, "keep_resident: cannot allocate a table entry");
     }
-    *e = (cuzk_shared_bases){device, host, n, g2, NULL, 1, g_head};
+    *e = (cuzk_shared_bases){device, host, n, g2, NULL, 1, 0, g_head};
     g_head = e;
     pthread_mutex_unlock(&g_mu);
     /* The upload runs unlocked: it takes seconds for a PoRep set and other arrays go on. */
@@ -103,6 +104,35 @@ const cuzk_gpu_bases *cuzk__resident_bases(const cuzk_shared_bases *sb)
     return sb->dev;
 }
 
+static uint64_t entry_bytes(const cuzk_shared_bases *e)
+{
+    uint64_t row = (uint64_t)e->n * (e->g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
+    return row * (e->rows ? e->rows : 1);
+}
+
+uint64_t cuzk__resident_device_bytes(const cuzk_shared_bases *sb)
+{
+    pthread_mutex_lock(&g_mu);
+    uint64_t b = entry_bytes(sb);
+    pthread_mutex_unlock(&g_mu);
+    return b;
+}
+
+cuzk_status cuzk__resident_precompute(cuzk_shared_bases *sb, unsigned rows)
+{
+    if (sb->g2)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "precompute: G2 bases have no precomputed rows");
+    /* Unlocked (seconds of device work); the holders' calls must not run meanwhile
+     * (gpu_msm.h), which the caller's setup order guarantees. */
+    cuzk_status s = cuzk_gpu_bases_precompute_rows(sb->dev, 0, rows);
+    if (s == CUZK_OK) {
+        pthread_mutex_lock(&g_mu);
+        sb->rows = cuzk_gpu_bases_precomputed_rows(sb->dev);
+        pthread_mutex_unlock(&g_mu);
+    }
+    return s;
+}
+
 size_t cuzk__resident_copies(uint64_t *bytes)
 {
     size_t k = 0;
@@ -111,7 +141,7 @@ size_t cuzk__resident_copies(uint64_t *bytes)
     for (const cuzk_shared_bases *e = g_head; e; e = e->next)
         if (e->dev) {
             k++;
-            b += (uint64_t)e->n * (e->g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
+            b += entry_bytes(e);
         }
     pthread_mutex_unlock(&g_mu);
     if (bytes)

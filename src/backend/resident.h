@@ -19,6 +19,11 @@ cuzk_status cuzk__resident_acquire(cuzk_shared_bases **out, int device, const vo
 /* Drops one reference; the last frees the device copy. The caller's calls over it are done. */
 void cuzk__resident_release(cuzk_shared_bases *sb);
 const cuzk_gpu_bases *cuzk__resident_bases(const cuzk_shared_bases *sb);
+/* Replaces the G1 copy by |rows| precomputed rows (cuzk_gpu_bases_precompute_rows, automatic
+ * width; 0: all); every holder's MSMs then use them. No holder's call may run meanwhile. */
+cuzk_status cuzk__resident_precompute(cuzk_shared_bases *sb, unsigned rows);
+/* Device bytes of the copy (rows included). */
+uint64_t cuzk__resident_device_bytes(const cuzk_shared_bases *sb);
 /* Device copies the process holds, and their bytes (tests, cuzk-bench porep-shape). */
 size_t cuzk__resident_copies(uint64_t *bytes);
 

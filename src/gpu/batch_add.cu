@@ -63,7 +63,7 @@ extern "C" cuzk_status cuzk_gpu_batch_add_g1_resident(cuzk_g1_jac_t *out, const 
         return cuzk_fail(CUZK_ERR_INVALID_ARG,
                          "gpu batch add g1: NULL argument, G2 bases or range outside the bases");
     return badd_entry<gm_g1>("gpu batch add g1", b->device, out, NULL,
-                             b->buf.as<uint8_t>() + first * gm_g1::AFF_BYTES, bitmap, n, timing,
+                             b->bases() + first * gm_g1::AFF_BYTES, bitmap, n, timing,
                              cuzk_g1_xyzz_to_jac, cuzk_g1_jac_set_infinity, cuzk_g1_add);
 }
 
@@ -75,6 +75,6 @@ extern "C" cuzk_status cuzk_gpu_batch_add_g2_resident(cuzk_g2_jac_t *out, const 
         return cuzk_fail(CUZK_ERR_INVALID_ARG,
                          "gpu batch add g2: NULL argument, G1 bases or range outside the bases");
     return badd_entry<gm_g2>("gpu batch add g2", b->device, out, NULL,
-                             b->buf.as<uint8_t>() + first * gm_g2::AFF_BYTES, bitmap, n, timing,
+                             b->bases() + first * gm_g2::AFF_BYTES, bitmap, n, timing,
                              cuzk_g2_xyzz_to_jac, cuzk_g2_jac_set_infinity, cuzk_g2_add);
 }

@@ -32,14 +32,23 @@ cuzk_status cuzk_gpu_bases_upload_g2(cuzk_gpu_bases **out, int device,
  * cuzk_gpu_msm_g1_resident(_idx) and H MSM over any range of |b| then runs as one window of c
  * bits over ceil(255 / c) entries per scalar: one sort, one bucket set, one reduction, no
  * doublings between windows. The tables take ceil(255 / c) times the bases' device memory (12 x
- * at c = 22) and about a second per 2^24 bases to build. |c| 0 picks the width for |b|'s size
- * (22 at 2^24, 20 at 2^20). A second call replaces the tables. Returns CUZK_ERR_INVALID_ARG for
- * NULL, G2 bases, c outside 8..23 or more than 2^31 table entries; CUZK_ERR_NOMEM when the
- * tables do not fit on the device (|b| then has none; its bases are unchanged). An MSM over the
- * tables fails with CUZK_ERR_NOMEM when its nw n sorted entries do not fit beside them. */
+ * at c = 22; they replace the plain copy, which is their row 0) and about a second per 2^24
+ * bases to build. |c| 0 picks the width for |b|'s size (22 at 2^24, 20 at 2^20). A second call
+ * replaces the tables. No other call over |b| may run during this one. Returns
+ * CUZK_ERR_INVALID_ARG for NULL, G2 bases, c outside 8..26 or more than 2^31 table entries;
+ * CUZK_ERR_NOMEM when the tables do not fit on the device (|b| is then unchanged). An MSM whose
+ * sorted entries do not fit beside the tables runs its plain windows over row 0. */
 cuzk_status cuzk_gpu_bases_precompute(cuzk_gpu_bases *b, unsigned c) CUZK_WARN_UNUSED_RESULT;
-/* The window width of |b|'s precomputed tables, 0 when it has none. */
+/* The same with only the first |rows| rows (0: all) when memory is short of all of them (a
+ * PoRep H query of 2^27 points takes 12.9 GB a row): an MSM then runs ceil(nw / rows) windows,
+ * window k one bucket set over the digit windows k rows .. k rows + rows - 1, with c rows
+ * doublings between them. |c| 0 picks the width for |b|'s size and |rows| (24 at 2^27 with 4
+ * rows: 11 windows in 3 sets instead of 12 windows of 22 bits in 12). */
+cuzk_status cuzk_gpu_bases_precompute_rows(cuzk_gpu_bases *b, unsigned c,
+                                           unsigned rows) CUZK_WARN_UNUSED_RESULT;
+/* The window width of |b|'s precomputed tables, 0 when it has none; their rows. */
 unsigned cuzk_gpu_bases_precomputed(const cuzk_gpu_bases *b);
+unsigned cuzk_gpu_bases_precomputed_rows(const cuzk_gpu_bases *b);
 /* NULL is a no-op. */
 void cuzk_gpu_bases_free(cuzk_gpu_bases *b);
 /* Number of bases held. */

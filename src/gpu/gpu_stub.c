@@ -178,7 +178,19 @@ cuzk_status cuzk_gpu_bases_precompute(cuzk_gpu_bases *b, unsigned c)
     return NO_DEVICE_("gpu bases precompute");
 }
 
+cuzk_status cuzk_gpu_bases_precompute_rows(cuzk_gpu_bases *b, unsigned c, unsigned rows)
+{
+    (void)b, (void)c, (void)rows;
+    return NO_DEVICE_("gpu bases precompute");
+}
+
 unsigned cuzk_gpu_bases_precomputed(const cuzk_gpu_bases *b)
+{
+    (void)b;
+    return 0;
+}
+
+unsigned cuzk_gpu_bases_precomputed_rows(const cuzk_gpu_bases *b)
 {
     (void)b;
     return 0;

@@ -96,10 +96,14 @@ struct cuzk_gpu_bases {
     int device;
     int group; /* 1 or 2 */
     size_t n;
-    cuzk_gpu_buf buf;
-    /* cuzk_gpu_bases_precompute: pre_nw rows of n bases (row j: 2^(pre_c j) P), else empty */
+    cuzk_gpu_buf buf; /* the bases; released once |pre| holds them as its row 0 */
+    /* cuzk_gpu_bases_precompute: pre_rows rows of n bases (row j: 2^(pre_c j) P), else empty */
     cuzk_gpu_buf pre;
-    unsigned pre_c = 0, pre_nw = 0;
+    unsigned pre_c = 0, pre_rows = 0;
+    const uint8_t *bases() const
+    {
+        return pre_rows ? pre.as<uint8_t>() : buf.as<uint8_t>();
+    }
 };
 
 struct gm_dev_exec {
@@ -351,23 +355,33 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
             m = nz ? nz : 1;
         }
     }
-    /* Precomputed bases: one window over pre->nw entries per scalar (gm_msm_windows). */
+    /* Precomputed bases: windows of up to pre->rows entries per scalar (gm_msm_windows). When
+     * their workspace does not fit, the plain windows over row 0 (the bases themselves). */
     gm_plan p;
-    size_t ne = m;
+    size_t ne = m, sortb = 0, need = 0;
     if (pre) {
-        gm_plan_merged<G>(&p, pre->c);
-        ne = (size_t)pre->nw * m;
-    } else if (cc.hold) {
-        gm_plan_fit<G>(&p, m, cc.ws.bytes);
-    } else {
-        gm_plan_make<G>(&p, m, gm_budget(cc));
-    }
-    size_t sortb = gm_sort_bytes(ne, p.c), need = gm_msm_ws_bytes<G>(&p, ne, sortb);
-    if (pre && need > gm_budget(cc))
-        cuzk_gpu_throw_(CUZK_ERR_NOMEM,
-                        "msm over precomputed bases: %zu entries need %zu MiB of device memory, "
-                        "%zu MiB free",
+        gm_plan_merged<G>(&p, pre->c, pre->rows);
+        ne = (size_t)std::min(pre->rows, p.dwin) * m;
+        sortb = gm_sort_bytes(ne, p.c);
+        need = gm_msm_ws_bytes<G>(&p, ne, sortb);
+        if (need > gm_budget(cc)) {
+            if (gm_env_uint("CUZK_GPU_MSM_PROFILE", 0))
+                fprintf(stderr,
+                        "msm over precomputed bases: %zu entries need %zu MiB, %zu MiB free: "
+                        "plain windows\n",
                         ne, need >> 20, gm_budget(cc) >> 20);
+            pre = NULL;
+            ne = m;
+        }
+    }
+    if (!pre) {
+        if (cc.hold)
+            gm_plan_fit<G>(&p, m, cc.ws.bytes);
+        else
+            gm_plan_make<G>(&p, m, gm_budget(cc));
+        sortb = gm_sort_bytes(ne, p.c);
+        need = gm_msm_ws_bytes<G>(&p, ne, sortb);
+    }
     cc.ws.reserve(need);
     std::vector<uint64_t> wins((size_t)p.nwin * 4 * F::LIMBS);
     gm_dev_exec ex = {dev.stream,  cc.ws.as<uint8_t>(),
@@ -377,7 +391,7 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
                       {}};
     ex.sort_tmp = ex.alloc<uint8_t>(sortb);
     gm_msm_windows<G>(ex, wins.data(), &p, d_bases, d_scalars, m, idx, d_idx != NULL,
-                      pre ? pre->nw : 0, pre ? pre->stride : 0);
+                      pre ? pre->rows : 0, pre ? pre->stride : 0);
     tm.mark(3);
     CUZK_CUDA(cudaStreamSynchronize(dev.stream));
     ex.profile_report(&p, m);

@@ -87,15 +87,14 @@ extern "C" cuzk_status cuzk_gpu_msm_g1(int device, cuzk_g1_jac_t *out,
  * the bases; row j of entry i at i + j n). */
 static const uint8_t *g1_resident_bases(const cuzk_gpu_bases *b, size_t first)
 {
-    const cuzk_gpu_buf &buf = b->pre_nw ? b->pre : b->buf;
-    return buf.as<uint8_t>() + first * gm_g1::AFF_BYTES;
+    return b->bases() + first * gm_g1::AFF_BYTES;
 }
 
 /* |b|'s tables as the MSM driver takes them (in |pre|), or NULL when it has none. */
 static const gm_pre *g1_resident_pre(const cuzk_gpu_bases *b, gm_pre *pre)
 {
-    *pre = {b->n, b->pre_c, b->pre_nw};
-    return b->pre_nw ? pre : NULL;
+    *pre = {b->n, b->pre_c, b->pre_rows};
+    return b->pre_rows ? pre : NULL;
 }
 
 extern "C" cuzk_status cuzk_gpu_bases_upload_g1(cuzk_gpu_bases **out, int device,
@@ -109,39 +108,59 @@ extern "C" cuzk_status cuzk_gpu_bases_upload_g1(cuzk_gpu_bases **out, int device
     });
 }
 
-extern "C" cuzk_status cuzk_gpu_bases_precompute(cuzk_gpu_bases *b, unsigned c)
+extern "C" cuzk_status cuzk_gpu_bases_precompute_rows(cuzk_gpu_bases *b, unsigned c,
+                                                      unsigned rows)
 {
-    if (!b || b->group != 1 || (c && (c < 8 || c > GM_MAX_WINDOW)))
+    if (!b || b->group != 1 || (c && (c < 8 || c > GM_MAX_PRE_WINDOW)))
         return cuzk_fail(CUZK_ERR_INVALID_ARG,
                          "gpu bases precompute: NULL argument, G2 bases or c = %u outside 8..%d", c,
-                         GM_MAX_WINDOW);
+                         GM_MAX_PRE_WINDOW);
     if (!c)
-        c = gm_window_merged(b->n);
+        c = rows ? gm_window_rows(b->n, rows, GM_MAX_PRE_WINDOW) : gm_window_merged(b->n);
     const unsigned nw = (255 + c - 1) / c;
-    if ((double)nw * (double)b->n >= (double)GM_MAX_N)
+    if (!rows || rows > nw)
+        rows = nw;
+    if ((double)rows * (double)b->n >= (double)GM_MAX_N)
         return cuzk_fail(CUZK_ERR_INVALID_ARG,
-                         "gpu bases precompute: %u rows of %zu bases exceed 2^31 entries", nw,
+                         "gpu bases precompute: %u rows of %zu bases exceed 2^31 entries", rows,
                          b->n);
     return cuzk_gpu_guard_("gpu bases precompute", [&] {
         cuzk_gpu_device &dev = cuzk_gpu_device_get_(b->device);
         std::lock_guard<std::mutex> lock(dev.mu);
         cuzk_gpu_device_enter_(dev);
-        b->pre.release(); /* a second call replaces the tables */
-        b->pre_c = b->pre_nw = 0;
-        b->pre.reserve((size_t)nw * b->n * gm_g1::AFF_BYTES);
+        /* The new table is built from the bases (row 0 of an earlier table, which this one
+         * replaces) and then holds them as its row 0: the plain copy is released. */
+        cuzk_gpu_buf table;
+        table.reserve((size_t)rows * b->n * gm_g1::AFF_BYTES);
         gm_dev_exec ex = {dev.stream, NULL, 0, 0, NULL, 0, NULL, false, {}};
-        typename gm_precompute<gm_g1>::Args a = {b->buf.as<uint8_t>(), b->pre.as<uint8_t>(), b->n,
-                                                 c, nw};
+        typename gm_precompute<gm_g1>::Args a = {b->bases(), table.as<uint8_t>(), b->n, c, rows};
         ex.launch<gm_precompute<gm_g1>>(a, b->n, 1);
         CUZK_CUDA(cudaStreamSynchronize(dev.stream));
+        /* field by field: cuzk_gpu_buf frees in its destructor, so no copies */
+        std::swap(b->pre.p, table.p);
+        std::swap(b->pre.bytes, table.bytes);
+        std::swap(b->pre.device, table.device);
+        std::swap(b->pre.ordered, table.ordered);
+        std::swap(b->pre.from_pool, table.from_pool);
         b->pre_c = c;
-        b->pre_nw = nw;
+        b->pre_rows = rows;
+        b->buf.release();
     });
+}
+
+extern "C" cuzk_status cuzk_gpu_bases_precompute(cuzk_gpu_bases *b, unsigned c)
+{
+    return cuzk_gpu_bases_precompute_rows(b, c, 0);
 }
 
 extern "C" unsigned cuzk_gpu_bases_precomputed(const cuzk_gpu_bases *b)
 {
     return b ? b->pre_c : 0;
+}
+
+extern "C" unsigned cuzk_gpu_bases_precomputed_rows(const cuzk_gpu_bases *b)
+{
+    return b ? b->pre_rows : 0;
 }
 
 extern "C" void cuzk_gpu_bases_free(cuzk_gpu_bases *b)

@@ -73,7 +73,7 @@ extern "C" cuzk_status cuzk_gpu_msm_g2_resident(cuzk_g2_jac_t *out, const cuzk_g
                 memset(timing, 0, sizeof *timing);
             return;
         }
-        gm_msm_call<gm_g2>(b->device, &r, b->buf.as<uint8_t>() + first * gm_g2::AFF_BYTES,
+        gm_msm_call<gm_g2>(b->device, &r, b->bases() + first * gm_g2::AFF_BYTES,
                            scalars, n, timing, g2_combine);
     });
     if (s == CUZK_OK)
@@ -103,7 +103,7 @@ extern "C" cuzk_status cuzk_gpu_msm_g2_resident_idx(cuzk_g2_jac_t *out, const cu
                 memset(timing, 0, sizeof *timing);
             return;
         }
-        gm_msm_idx_call<gm_g2>(b->device, &r, b->buf.as<uint8_t>() + first * gm_g2::AFF_BYTES, idx,
+        gm_msm_idx_call<gm_g2>(b->device, &r, b->bases() + first * gm_g2::AFF_BYTES, idx,
                                scalars, m, timing, g2_combine);
     });
     if (s == CUZK_OK)

@@ -39,6 +39,9 @@
 #define GM_SEG 64 /* G1; G2 uses half */
 #define GM_SUMK 2
 #define GM_MAX_WINDOW 23
+/* Widest window over precomputed rows: with few rows, c = 24 saves a window at 2^27 (11 of 24
+ * bits instead of 12 of 22) for 2^23 buckets per set. */
+#define GM_MAX_PRE_WINDOW 26
 /* Up to GM_SMALL_N points (snarkjs-sized keys) an MSM is bound by the latency of its serial
  * chains (a thread's 64-point chunk, a 64-bucket segment's running sum), not by its additions:
  * windows of 8 bits and chunks and segments of 8 took G1 2^10 / 2^12 / 2^14 / 2^16 from 3.15 /
@@ -55,6 +58,10 @@ typedef struct {
     unsigned c, nwin, group; /* window width, windows, windows per pass */
     size_t nb, nseg;         /* buckets per window, reduction segments per window */
     uint32_t L0, L1, S, K;
+    /* Doublings between consecutive windows in the combination: c, or c rows when a window is
+     * a group of |rows| digit windows over precomputed rows (gm_plan_merged); |dwin| digit
+     * windows in all (= nwin when not merged). */
+    unsigned shift, dwin;
 } gm_plan;
 
 static inline size_t gm_div_up(size_t a, size_t b)
@@ -148,10 +155,11 @@ template <class G> static size_t gm_pass_bytes(const gm_plan *p, size_t n, unsig
     return per * g + n / 2 + (64u << 20);
 }
 
-/* Precomputed bases (gm_precompute): window width c, nw rows of stride bases each. */
+/* Precomputed bases (gm_precompute): window width c, rows of stride bases each (row j: 2^(c j)
+ * times row 0), rows <= ceil(255 / c). */
 struct gm_pre {
     size_t stride;
-    unsigned c, nw;
+    unsigned c, rows;
 };
 
 /* Window width of a merged MSM over precomputed bases of |n| points: minimises nw n A +
@@ -178,6 +186,8 @@ static inline unsigned gm_window_merged(size_t n)
 template <class G> static void gm_plan_window(gm_plan *p, unsigned c, bool small)
 {
     p->c = c;
+    p->shift = c;
+    p->dwin = (255 + c - 1) / c;
     p->nb = (size_t)1 << (c - 1);
     p->L0 = gm_env_uint("CUZK_GPU_MSM_CHUNK", small ? GM_SMALL_CHUNK : GM_L0);
     if (p->L0 < 2)
@@ -196,12 +206,38 @@ template <class G> static void gm_plan_window(gm_plan *p, unsigned c, bool small
     p->nseg = gm_div_up(p->nb, p->S);
 }
 
-/* The plan of a merged MSM: one window of c bits over every (row, point) entry. */
-template <class G> static void gm_plan_merged(gm_plan *p, unsigned c)
+/* The plan of an MSM over |rows| precomputed rows (gm_precompute) of c-bit windows: window k
+ * of the plan is one bucket set over the entries (j, point) of digit windows k rows + j, j <
+ * rows; ceil(nw / rows) such windows, combined with c rows doublings between them. All nw rows:
+ * one window, one reduction, no doublings. */
+template <class G> static void gm_plan_merged(gm_plan *p, unsigned c, unsigned rows)
 {
     gm_plan_window<G>(p, c, false);
-    p->nwin = 1;
+    if (rows < 1 || rows > p->dwin)
+        rows = p->dwin;
+    p->nwin = (p->dwin + rows - 1) / rows;
+    p->shift = c * rows;
     p->group = 1;
+}
+
+/* Window width for |rows| precomputed rows over |n| points (gm_window's cost per entry and per
+ * bucket, one bucket set per group of rows windows): with few rows the best width is the
+ * smallest that saves a window (2^27, 4 rows: c = 24, 11 windows in 3 sets of 2^23 buckets
+ * against c = 22's 12 windows in 12 sets of 2^21). */
+static inline unsigned gm_window_rows(size_t n, unsigned rows, unsigned cmax)
+{
+    unsigned best = 8;
+    double best_cost = -1;
+    for (unsigned c = 8; c <= cmax; c++) {
+        unsigned nw = (255 + c - 1) / c, sets = (nw + rows - 1) / rows;
+        double cost = (double)nw * (double)n * 10.0 +
+                      (double)sets * ((double)((size_t)1 << (c - 1)) * 40.0 + 3e5);
+        if (best_cost < 0 || cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
 }
 
 template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
@@ -220,9 +256,10 @@ template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
  * base and scalar i): on success
  * |wins| (host memory, nwin x 4 x F::LIMBS limbs, host XYZZ layout) holds window w's sum
  * sum_b (b+1) B_b at index w. Returns false on an executor failure.
- * With |merge| > 1 (precomputed bases, a one-window plan from gm_plan_merged): window g < merge
- * of scalar i is an entry of the one window, base i + g |stride| of |d_bases| (the table), and
- * the merge n entries are sorted, accumulated and reduced together.
+ * With |merge| > 0 (precomputed bases: |merge| rows of |stride| bases in |d_bases|, a plan
+ * from gm_plan_merged with the same rows): digit window k merge + j < p->dwin of scalar i is an
+ * entry of the plan's window k, base i + j |stride|, and a window's (up to) merge n entries are
+ * sorted, accumulated and reduced together.
  */
 template <class G, class E>
 static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_t *d_bases,
@@ -231,8 +268,8 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
 {
     typedef typename G::F F;
     typedef typename gm_pt<F>::X X;
-    const unsigned G_ = p->group;
-    const size_t n = merge > 1 ? (size_t)merge * ns : ns; /* entries per window */
+    const unsigned G_ = merge ? 1 : p->group;
+    const size_t n = merge ? (size_t)merge * ns : ns; /* entries per window, at most */
     const size_t om0 = gm_level_out(n, p->L0), om1 = gm_level_out(om0, p->L1);
     const size_t tmpn = gm_div_up(p->nseg, p->K);
     X *d_wins = ex.template alloc<X>(p->nwin);
@@ -251,18 +288,13 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
     }
     for (unsigned w0 = 0; w0 < p->nwin && ex.ok(); w0 += G_) {
         unsigned nw = p->nwin - w0 < G_ ? p->nwin - w0 : G_;
-        /* 1. digits (merged: the merge windows of each scalar, rows of ns = one row of n) */
-        typename gm_digits<G>::Args da = {d_scalars,
-                                          d_bases,
-                                          ns,
-                                          p->c,
-                                          w0,
-                                          merge > 1 ? merge : nw,
-                                          k0,
-                                          v0,
-                                          d_idx,
-                                          compact,
-                                          merge > 1 ? stride : 0};
+        /* merged: this window's digit windows (the last group may have fewer) */
+        const unsigned dw0 = merge ? w0 * merge : w0,
+                       dn = merge ? std::min(merge, p->dwin - dw0) : nw;
+        const size_t nh = merge ? (size_t)dn * ns : n; /* entries of each window of the pass */
+        /* 1. digits (merged: the dn windows of each scalar, rows of ns = one row of nh) */
+        typename gm_digits<G>::Args da = {
+            d_scalars, d_bases, ns, p->c, dw0, dn, k0, v0, d_idx, compact, merge ? stride : 0};
         ex.mark(GM_PH_DIGITS);
         ex.template launch<gm_digits<G>>(da, ns, 1);
         ex.mark(GM_PH_SORT);
@@ -270,12 +302,12 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
         int sel = -1;
         for (unsigned g = 0; g < nw; g++) {
             size_t o = (size_t)g * n;
-            int s = ex.sort_pairs(k0 + o, k1 + o, v0 + o, v1 + o, n, p->c);
+            int s = ex.sort_pairs(k0 + o, k1 + o, v0 + o, v1 + o, nh, p->c);
             if (sel < 0)
                 sel = s;
             else if (s != sel) { /* keep every window in the same buffer */
-                ex.copy(sel ? k1 + o : k0 + o, s ? k1 + o : k0 + o, n * 4);
-                ex.copy(sel ? v1 + o : v0 + o, s ? v1 + o : v0 + o, n * 4);
+                ex.copy(sel ? k1 + o : k0 + o, s ? k1 + o : k0 + o, nh * 4);
+                ex.copy(sel ? v1 + o : v0 + o, s ? v1 + o : v0 + o, nh * 4);
             }
         }
         const uint32_t *ks = sel == 1 ? k1 : k0, *vs = sel == 1 ? v1 : v0;
@@ -284,10 +316,11 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
         ex.zero(bk, (size_t)nw * p->nb * sizeof(X));
         size_t m;
         {
-            size_t ch = gm_chunks(n, nw, p->L0, ex.template wave<gm_accum<G, true>>(), ex.block());
+            size_t ch =
+                gm_chunks(nh, nw, p->L0, ex.template wave<gm_accum<G, true>>(), ex.block());
             m = gm_slots(ch); /* <= om0 */
             typename gm_accum<G, true>::Args aa = {
-                ks, vs, NULL, d_bases, n, ch, bk, p->nb, m ? pk[0] : NULL, pi[0], m};
+                ks, vs, NULL, d_bases, nh, ch, bk, p->nb, m ? pk[0] : NULL, pi[0], m};
             ex.template launch<gm_accum<G, true>>(aa, ch, nw);
         }
         ex.mark(GM_PH_ACCUM1);
@@ -443,7 +476,7 @@ struct gm_host_exec {
 
 /* ---- host combination ------------------------------------------------------------------- */
 
-/* out = sum_w 2^(wc) W_w by Horner, with the host group law of |G| (HX: host XYZZ type). */
+/* out = sum_w 2^(w shift) W_w by Horner, with the host group law of |G| (HX: host XYZZ type). */
 template <class HJ, class HX>
 static void gm_combine(HJ *out, const uint64_t *wins, const gm_plan *p,
                        void (*xyzz_to_jac)(HJ *, const HX *), void (*dbl)(HJ *, const HJ *),
@@ -454,7 +487,7 @@ static void gm_combine(HJ *out, const uint64_t *wins, const gm_plan *p,
     set_inf(&acc);
     for (unsigned w = p->nwin; w-- > 0;) {
         if (!is_inf(&acc))
-            for (unsigned i = 0; i < p->c; i++)
+            for (unsigned i = 0; i < p->shift; i++)
                 dbl(&acc, &acc);
         HX x;
         memcpy(&x, wins + (size_t)w * (sizeof(HX) / 8), sizeof x);

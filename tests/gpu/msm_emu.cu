@@ -155,15 +155,23 @@ static void one_case(const char *gname, const AFF *pts, size_t n, int sk, int la
         uint8_t *table = (uint8_t *)calloc((size_t)nwr * n, G::AFF_BYTES);
         typename gm_precompute<G>::Args pa = {(const uint8_t *)b, table, n, c, nwr};
         ex.launch<gm_precompute<G>>(pa, n, 1);
-        gm_plan pm;
-        gm_plan_merged<G>(&pm, c);
-        std::vector<uint64_t> w1(4 * G::F::LIMBS);
-        gm_msm_windows<G>(ex, w1.data(), &pm, table, (const uint64_t *)k, n, NULL, false, nwr, n);
-        combine(&got, w1.data(), &pm);
-        ok = eq(&got, &want);
-        printf("%s msm precomputed n=%zu scalars=%s bases=%d c=%u rows=%u: %s\n", gname, n,
-               SC_NAME[sk], layout, c, nwr, ok ? "ok" : "MISMATCH");
-        failures += !ok;
+        /* all rows (one window), then the first few rows only (windows of groups of rows,
+         * the last group shorter when rows does not divide nw) */
+        const unsigned rows_cases[3] = {nwr, 1 + (unsigned)(sk + layout) % 4, nwr - 1};
+        for (unsigned rc = 0; rc < 3; rc++) {
+            const unsigned rows = rows_cases[rc];
+            gm_plan pm;
+            gm_plan_merged<G>(&pm, c, rows);
+            std::vector<uint64_t> w1((size_t)pm.nwin * 4 * G::F::LIMBS);
+            gm_msm_windows<G>(ex, w1.data(), &pm, table, (const uint64_t *)k, n, NULL, false,
+                              rows, n);
+            combine(&got, w1.data(), &pm);
+            ok = eq(&got, &want);
+            printf("%s msm precomputed n=%zu scalars=%s bases=%d c=%u rows=%u of %u, windows=%u: "
+                   "%s\n",
+                   gname, n, SC_NAME[sk], layout, c, rows, nwr, pm.nwin, ok ? "ok" : "MISMATCH");
+            failures += !ok;
+        }
         free(table);
     }
     /* batch addition over a random bitmap */

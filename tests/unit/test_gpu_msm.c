@@ -203,8 +203,10 @@ CUZK_TEST(gpu_msm_resident)
 
 /* Precomputed multiples of resident G1 bases (cuzk_gpu_bases_precompute): the one-window MSM
  * over them, for sub-ranges, every scalar kind, sparse scalars and (index, scalar) pairs, with
- * c = 8 (32 rows), 13 and the automatic width, equals the CPU; G2 bases and a bad width are
- * refused; each call replaces the tables of the one before. */
+ * c = 8 (32 rows), 13 and the automatic width, equals the CPU; so do the MSMs over the first
+ * rows only (cuzk_gpu_bases_precompute_rows: groups of rows windows, the last one shorter or
+ * not), and batch additions over the set (whose bases now live in the table's row 0); G2 bases
+ * and a bad width are refused; each call replaces the tables of the one before. */
 CUZK_TEST(gpu_msm_precompute)
 {
     need_device();
@@ -218,14 +220,20 @@ CUZK_TEST(gpu_msm_precompute)
     CHECK(cuzk_gpu_bases_precomputed(r1) == 0);
     CHECK(cuzk_gpu_bases_precompute(r2, 0) == CUZK_ERR_INVALID_ARG);
     CHECK(cuzk_gpu_bases_precompute(r1, 7) == CUZK_ERR_INVALID_ARG);
-    CHECK(cuzk_gpu_bases_precompute(r1, 24) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_gpu_bases_precompute(r1, 27) == CUZK_ERR_INVALID_ARG);
     CHECK(cuzk_gpu_bases_precompute(NULL, 8) == CUZK_ERR_INVALID_ARG);
-    static const unsigned widths[] = {8, 13, 0};
+    CHECK(cuzk_gpu_bases_precompute_rows(r2, 0, 2) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_gpu_bases_precomputed_rows(r1) == 0);
+    /* {c, rows}: all rows (0), then 3 of ceil(255 / 13) = 20 (a short last group), 5 of 32, 2
+     * of 11 at c = 24, and 4 at the automatic width */
+    static const unsigned widths[][2] = {{8, 0}, {13, 0}, {0, 0}, {13, 3}, {8, 5}, {24, 2}, {0, 4}};
     static const size_t ranges[][2] = {{0, 20000}, {0, 1}, {3, 9000}, {12345, 7655}, {19999, 1}};
     for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
-        CHECK_OK(cuzk_gpu_bases_precompute(r1, widths[w]));
-        const unsigned c = cuzk_gpu_bases_precomputed(r1);
-        CHECK(c >= 8 && c <= 23 && (!widths[w] || c == widths[w]));
+        CHECK_OK(cuzk_gpu_bases_precompute_rows(r1, widths[w][0], widths[w][1]));
+        const unsigned c = cuzk_gpu_bases_precomputed(r1), nw = (255 + c - 1) / c;
+        const unsigned rows = cuzk_gpu_bases_precomputed_rows(r1);
+        CHECK(c >= 8 && c <= 26 && (!widths[w][0] || c == widths[w][0]));
+        CHECK_MSG(rows == (widths[w][1] ? widths[w][1] : nw), "c = %u: %u rows", c, rows);
         for (int sk = 0; sk < SC_COUNT; sk++) {
             cuzk_fr_t *k = make_scalars(n, sk);
             const size_t *rg = ranges[(w + (size_t)sk) % 5];
@@ -253,6 +261,15 @@ CUZK_TEST(gpu_msm_precompute)
         cuzk_free(idx);
         cuzk_free(g);
         cuzk_free(k);
+        /* a batch addition over the same set: every fifth base from 7 */
+        uint64_t *bm = cuzk_alloc_array((n + 63) / 64, 8);
+        CHECK(bm != NULL);
+        for (size_t i = 0; i + 7 < n; i += 5)
+            bm[i / 64] |= 1ULL << (i % 64);
+        CHECK_OK(cuzk_gpu_batch_add_g1_resident(&got, r1, 7, bm, n - 7, NULL));
+        CHECK_OK(cuzk_g1_batch_add(&want, b1 + 7, bm, n - 7, pool));
+        CHECK_MSG(g1_same(&got, &want), "batch addition over precomputed bases (c = %u)", c);
+        cuzk_free(bm);
     }
     cuzk_gpu_bases_free(r1);
     cuzk_gpu_bases_free(r2);

@@ -2,7 +2,8 @@
 /*
  * Resident parameter arrays shared by the backends of one device (src/backend/resident.c):
  * one device copy per array however many backends keep it, uploaded once when several ask at
- * the same time, freed with its last holder; calls through every holder equal the CPU's.
+ * the same time, freed with its last holder; calls through every holder equal the CPU's, also
+ * after one holder has replaced a copy by precomputed rows.
  * Without a device (or in the stub build) the test reports SKIP.
  */
 #include "test_gpu_msm_util.h"
@@ -95,6 +96,18 @@ CUZK_TEST(gpu_resident_shared)
     cuzk_backend_drop_resident(be[1], b1);
     CHECK(cuzk__resident_copies(NULL) == copies0 + 2);
     CHECK(msm_ok(be[1], b1, k, n, &w1)); /* uploads its bases again */
+
+    /* Precomputed rows of the shared b3 (cuzk_backend_precompute_resident): every holder's
+     * MSMs use them and still equal the CPU, each holder's bytes count the rows; G2 arrays and
+     * arrays the backend does not keep are refused. */
+    CHECK(cuzk_backend_precompute_resident(be[1], b2, 2) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_backend_precompute_resident(be[0], b1, 2) == CUZK_ERR_INVALID_ARG);
+    uint64_t before = cuzk_backend_resident_bytes(be[3]);
+    CHECK_OK(cuzk_backend_precompute_resident(be[2], b3, 3));
+    CHECK(cuzk_backend_resident_bytes(be[3]) == before + 2 * n * sizeof(cuzk_g1_affine_t));
+    CHECK(cuzk__resident_copies(NULL) == copies0 + 3);
+    for (int i = 0; i < NB; i++)
+        CHECK_MSG(msm_ok(be[i], b3, k, n, &w3), "backend %d over b3 with 3 precomputed rows", i);
 
     /* Destroying the holders lets go of the rest. */
     for (int i = 0; i < NB; i++) {

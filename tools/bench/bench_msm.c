@@ -6,7 +6,8 @@
  *                  [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]
  *                  [--endo auto|on|off] [--window C] [--chunks K] [--op msm|batch-add]
  *                  [--density PCT]
- *                  [--resident [--precompute C]] [--pinned] [--check] [--iters N] [--warmup W]
+ *                  [--resident [--precompute C [--rows R]]] [--pinned] [--check] [--iters N]
+ *                  [--warmup W]
  *                  [--x8 on|off]
  *                  [--json]
  *   cuzk-bench msm --pin-gib G[,G...] [--json]
@@ -28,7 +29,8 @@
  * transfers). --resident uploads the bases once (cuzk_gpu_bases_upload_gX) so that each call
  * moves only its scalars or bitmap (the SRS case); --precompute C (G1 MSM) then builds their
  * multiples 2^(C j) P once (cuzk_gpu_bases_precompute, C = 0: its own width) and every call runs
- * as one window over them; --check then checks that path. --pinned allocates the host arrays
+ * as one window over them (--rows R: only the first R rows, windows of R digit windows each);
+ * --check then checks that path. --pinned allocates the host arrays
  * (bases, scalars, bitmap) with cuzk_gpu_host_alloc, so transfers run at the PCIe rate instead of
  * through the driver's pageable staging. --check compares one result with the CPU (threads:
  * --threads) first. --endo (the endomorphism split, "_endo" in the name when used),
@@ -345,7 +347,8 @@ static int usage_err(const char *what)
         "                      [--accum auto|xyzz|affine|both] [--scalars random|binary] [--raw]\n"
         "                      [--endo auto|on|off]\n"
         "                      [--window C] [--chunks K] [--op msm|batch-add] [--density PCT]\n"
-        "                      [--resident [--precompute C]] [--pinned] [--check] [--iters N]\n"
+        "                      [--resident [--precompute C [--rows R]]] [--pinned] [--check]\n"
+        "                      [--iters N]\n"
         "                      [--warmup W]\n"
         "                      [--x8 on|off] [--json]\n"
         "       cuzk-bench msm --pin-gib G[,G...] [--json]   (host memory for transfers)\n",
@@ -403,6 +406,7 @@ int bench_msm_main(int argc, char **argv)
     msm_bench b = {0};
     unsigned log_n = 16, threads = 1, window = 0, chunks = 0, density = 50;
     int precompute = -1; /* --precompute C: the resident G1 bases' tables (0: automatic width) */
+    unsigned pre_rows = 0; /* --rows R: only their first R rows (0: all) */
     const char *group = "g1", *accum = "auto", *scalars = "random", *op = "msm";
     const char *endo = "auto";
     const char *backend = "cpu";
@@ -464,6 +468,8 @@ int bench_msm_main(int argc, char **argv)
             density = (unsigned)strtoul(v, NULL, 10);
         else if (strcmp(key, "--precompute") == 0)
             precompute = (int)strtoul(v, NULL, 10);
+        else if (strcmp(key, "--rows") == 0)
+            pre_rows = (unsigned)strtoul(v, NULL, 10);
         else if (strcmp(key, "--iters") == 0)
             o.iters = (unsigned)strtoul(v, NULL, 10);
         else if (strcmp(key, "--warmup") == 0)
@@ -494,6 +500,8 @@ int bench_msm_main(int argc, char **argv)
         return usage_err("--resident, --pinned and --check need --backend cuda");
     if (precompute >= 0 && (!b.resident || strcmp(group, "g1") != 0 || strcmp(op, "msm") != 0))
         return usage_err("--precompute needs --resident, --group g1 and --op msm");
+    if (pre_rows && precompute < 0)
+        return usage_err("--rows needs --precompute");
     if (log_n > 28)
         return usage_err("--log-n must be at most 28");
     if (threads == 0 || threads > 1024)
@@ -595,13 +603,15 @@ int bench_msm_main(int argc, char **argv)
         if (precompute >= 0) {
             struct timespec t0, t1;
             clock_gettime(CLOCK_MONOTONIC, &t0);
-            if (cuzk_gpu_bases_precompute(b.rb, (unsigned)precompute) != CUZK_OK) {
+            if (cuzk_gpu_bases_precompute_rows(b.rb, (unsigned)precompute, pre_rows) !=
+                CUZK_OK) {
                 fprintf(stderr, "cuzk-bench msm: %s\n", cuzk_last_error());
                 goto done;
             }
             clock_gettime(CLOCK_MONOTONIC, &t1);
             const unsigned c = cuzk_gpu_bases_precomputed(b.rb);
-            printf("  precompute: c = %u, %u rows of bases, %.1f ms (once)\n", c, (255 + c - 1) / c,
+            printf("  precompute: c = %u, %u of %u rows of bases, %.1f ms (once)\n", c,
+                   cuzk_gpu_bases_precomputed_rows(b.rb), (255 + c - 1) / c,
                    (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
             fflush(stdout);
         }

@@ -7,7 +7,7 @@
  *       [--inputs 328] [--a-density 99.7] [--b-density 25.4] [--binary-frac 0.95]
  *       [--backend cuda|cpu] [--scale S] [--mode prove|resident|both] [--compare]
  *       [--repeat K] [--threads T] [--seed X] [--json] [--keep-resident] [--pinned-params]
- *       [--no-abc-pool] [--workers W]
+ *       [--no-abc-pool] [--workers W] [--h-rows R]
  *
  * Parameters: every query (H, L, A, B in G1 and G2) is filled from a pool of distinct subgroup
  * points P = T1[j] + T2[k] (T1, T2 random multiples of the generator), indexed by a hash of the
@@ -31,6 +31,8 @@
  * the three proofs are equal (exit 1 otherwise). --pinned-params (CUDA) puts the queries in
  * pinned host memory, as the engine keeps a HOT set that is not resident on the device: prove
  * mode without --keep-resident then streams them from there (src/gpu/msm_stream.cuh).
+ * --h-rows R (with --keep-resident): the H query's first R precomputed rows on the device
+ * (cuzk_backend_precompute_resident; R x 12.9 GB at 2^27), which its MSM then uses.
  * --workers W (prove mode, CUDA): W prover threads with a backend each prove at once, --repeat
  * rounds of W partitions (porep_shape_workers.c).
  */
@@ -57,7 +59,7 @@ static int usage_err(const char *msg)
             "       [--binary-frac 0.95] [--backend cuda|cpu] [--scale S] [--mode "
             "prove|resident|both]\n"
             "       [--compare] [--repeat K] [--threads T] [--seed X] [--json] [--keep-resident]\n"
-            "       [--no-abc-pool] [--pinned-params] [--workers W]\n",
+            "       [--no-abc-pool] [--pinned-params] [--workers W] [--h-rows R]\n",
             msg);
     return 2;
 }
@@ -156,7 +158,9 @@ static int parse_args(int argc, char **argv, ps_args *a)
             return usage_err("an option is missing its value");
         const char *v = argv[++i];
         uint64_t u;
-        if (strcmp(k, "--log-domain") == 0 && parse_u64(v, &u) && u >= 2 && u <= 27)
+        if (strcmp(k, "--h-rows") == 0 && parse_u64(v, &u) && u >= 1 && u <= 32)
+            a->h_rows = (unsigned)u;
+        else if (strcmp(k, "--log-domain") == 0 && parse_u64(v, &u) && u >= 2 && u <= 27)
             a->log_domain = (unsigned)u;
         else if (strcmp(k, "--constraints") == 0 && parse_u64(v, &u) && u > 0)
             a->rows = u;
@@ -313,6 +317,14 @@ int cmd_porep_shape(int argc, char **argv)
             goto fail;
         printf("prove: parameter set kept resident on the device in %.0f ms (%.1f GiB)\n",
                now_ms() - u0, (double)cuzk_backend_resident_bytes(be) / 1073741824.0);
+        if (a.h_rows) {
+            u0 = now_ms();
+            if ((s = cuzk_backend_precompute_resident(be, p.h, a.h_rows)) != CUZK_OK)
+                goto fail;
+            printf("prove: H query with %u precomputed rows in %.0f ms (%.1f GiB resident)\n",
+                   a.h_rows, now_ms() - u0,
+                   (double)cuzk_backend_resident_bytes(be) / 1073741824.0);
+        }
     }
     if (a.workers > 1 && (s = ps_workers_run(&a, be, &p, &pd, rows, aux, domain, log_n, va, &opts,
                                              &ref, &have_ref, &mismatch)) != CUZK_OK)

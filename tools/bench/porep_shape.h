@@ -27,6 +27,7 @@ typedef struct {
     int log_scale; /* scale = 2^log_scale, log_scale <= 0 */
     const char *backend, *mode;
     bool keep_resident; /* prove mode: parameter set kept on the device (backend residency) */
+    unsigned h_rows;    /* with keep_resident: precomputed rows of the H query (0: none) */
     bool no_abc_pool;   /* a/b/c in fresh memory per proof instead of the engine's pool */
     bool pinned_params; /* queries in pinned host memory (cuzk_gpu_host_alloc) */
     bool compare, json;
