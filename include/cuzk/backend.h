@@ -77,16 +77,20 @@ cuzk_status cuzk_backend_keep_resident(cuzk_backend *be, const void *bases, size
 /* Lets go of the device copy of the array that starts at |bases| (none held: no-op); the copy
  * is freed when no other backend of the device keeps it. */
 void cuzk_backend_drop_resident(cuzk_backend *be, const void *bases);
-/* Replaces the device copy of the G1 array at |bases| (kept by cuzk_backend_keep_resident) by
- * its first |rows| precomputed rows 2^(c j) P (0: all of them; the window width c from the
- * array's size and |rows|): each row costs the array's size again, and every MSM over the array
- * (the H MSM of a PoRep partition: 12.9 GB a row) then runs fewer windows or fewer bucket
- * sets (src/gpu/gpu_msm.h cuzk_gpu_bases_precompute_rows). Shared copies change for every
- * backend holding them; no call over the array may run meanwhile. A no-op returning CUZK_OK on
- * the CPU backend. Returns CUZK_ERR_INVALID_ARG when |be| does not keep the array or it is G2;
- * CUZK_ERR_NOMEM when the rows do not fit (the copy is then unchanged). */
-cuzk_status cuzk_backend_precompute_resident(cuzk_backend *be, const void *bases,
-                                             unsigned rows) CUZK_WARN_UNUSED_RESULT;
+/* cuzk_backend_keep_resident for a G1 array whose new device copy holds its first |rows|
+ * precomputed rows 2^(c j) P (the window width c from the array's size and |rows|) instead of
+ * the plain points: each row costs the array's size again, and every MSM over the array then
+ * runs fewer windows or bucket sets (src/gpu/gpu_msm.h cuzk_gpu_bases_precompute_rows; the H
+ * query of a PoRep partition, 12.9 GB a row: 4 rows took its MSM from 720 to 676 ms on an
+ * H200). Rows that do not fit are left out with a note on stderr (the plain copy serves); an
+ * array another backend of the device already keeps is shared as it is. |rows| 0 = plain. */
+cuzk_status cuzk_backend_keep_resident_rows(cuzk_backend *be, const void *bases, size_t n, bool g2,
+                                            unsigned rows) CUZK_WARN_UNUSED_RESULT;
+/* Precomputed rows for the H query of the parameter sets |be| keeps resident from now on
+ * (cuzk_groth16_params_keep_resident; engine config gpus.h_precompute_rows); 0 (the default):
+ * none. */
+void cuzk_backend_set_h_rows(cuzk_backend *be, unsigned rows);
+unsigned cuzk_backend_h_rows(const cuzk_backend *be);
 /* Device bytes of the resident arrays |be| keeps, precomputed rows included (shared copies
  * counted in full by each backend). */
 uint64_t cuzk_backend_resident_bytes(cuzk_backend *be);

@@ -101,6 +101,8 @@ typedef struct {
     uint64_t eviction_min_idle_ms; /* idle time before a HOT entry may be evicted for space */
     uint64_t result_ttl_ms;      /* finished jobs are kept (and Await-able) this long; 0 = 10 min */
     bool self_verify;            /* verify every proof before returning it (default true) */
+    unsigned h_precompute_rows;  /* CUDA: precomputed rows of the H query of parameter sets kept
+                                    on a device (cuzk_backend_set_h_rows; <= 16); 0 = none */
     const char *cache_dir;       /* where generated test parameters live; NULL = ./cuzk-cache */
     bool zkey_unchecked;         /* load snarkjs keys without the subgroup tests of their bulk
                                     points (trusted files); default false: tested at each load,

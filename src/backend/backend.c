@@ -41,6 +41,7 @@ struct cuzk_backend {
     pthread_mutex_t lock; /* guards the resident table, not the calls that use it */
     resident_set resident[BACKEND_MAX_RESIDENT];
     size_t n_resident;
+    unsigned h_rows; /* cuzk_backend_set_h_rows */
     struct {
         void *p;
         size_t bytes;
@@ -275,6 +276,12 @@ static size_t point_bytes(bool g2)
 
 cuzk_status cuzk_backend_keep_resident(cuzk_backend *be, const void *bases, size_t n, bool g2)
 {
+    return cuzk_backend_keep_resident_rows(be, bases, n, g2, 0);
+}
+
+cuzk_status cuzk_backend_keep_resident_rows(cuzk_backend *be, const void *bases, size_t n, bool g2,
+                                            unsigned rows)
+{
     if (!be || !bases || n == 0)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "keep_resident: NULL bases or n = 0");
     if (be->kind != CUZK_BACKEND_CUDA)
@@ -292,7 +299,7 @@ cuzk_status cuzk_backend_keep_resident(cuzk_backend *be, const void *bases, size
                          BACKEND_MAX_RESIDENT);
     /* Unlocked: an upload takes seconds for a PoRep set and this backend's calls go on. */
     cuzk_shared_bases *sh = NULL;
-    cuzk_status s = cuzk__resident_acquire(&sh, be->device, bases, n, g2);
+    cuzk_status s = cuzk__resident_acquire(&sh, be->device, bases, n, g2, rows);
     if (s != CUZK_OK)
         return s;
     pthread_mutex_lock(&be->lock);
@@ -307,22 +314,15 @@ cuzk_status cuzk_backend_keep_resident(cuzk_backend *be, const void *bases, size
     return CUZK_OK;
 }
 
-cuzk_status cuzk_backend_precompute_resident(cuzk_backend *be, const void *bases, unsigned rows)
+void cuzk_backend_set_h_rows(cuzk_backend *be, unsigned rows)
 {
-    if (!be || !bases)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "precompute_resident: NULL argument");
-    if (be->kind != CUZK_BACKEND_CUDA)
-        return CUZK_OK;
-    cuzk_shared_bases *sh = NULL;
-    pthread_mutex_lock(&be->lock);
-    for (size_t i = 0; i < be->n_resident; i++)
-        if (be->resident[i].host == bases)
-            sh = be->resident[i].sh;
-    pthread_mutex_unlock(&be->lock);
-    if (!sh)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG,
-                         "precompute_resident: the array is not resident on this backend");
-    return cuzk__resident_precompute(sh, rows);
+    if (be)
+        be->h_rows = rows;
+}
+
+unsigned cuzk_backend_h_rows(const cuzk_backend *be)
+{
+    return be ? be->h_rows : 0;
 }
 
 void cuzk_backend_drop_resident(cuzk_backend *be, const void *bases)

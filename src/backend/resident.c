@@ -10,6 +10,7 @@
 #include "cuzk/alloc.h"
 
 #include <pthread.h>
+#include <stdio.h>
 
 struct cuzk_shared_bases {
     int device;
@@ -18,7 +19,7 @@ struct cuzk_shared_bases {
     bool g2;
     cuzk_gpu_bases *dev; /* NULL while its first holder uploads it */
     unsigned refs;
-    unsigned rows; /* precomputed rows (cuzk__resident_precompute), 0: the plain copy */
+    unsigned rows; /* precomputed rows of a G1 copy, 0: the plain points */
     cuzk_shared_bases *next;
 };
 
@@ -44,7 +45,7 @@ static void unlink_entry(cuzk_shared_bases *e)
 }
 
 cuzk_status cuzk__resident_acquire(cuzk_shared_bases **out, int device, const void *host, size_t n,
-                                   bool g2)
+                                   bool g2, unsigned rows)
 {
     *out = NULL;
     pthread_mutex_lock(&g_mu);
@@ -69,10 +70,16 @@ cuzk_status cuzk__resident_acquire(cuzk_shared_bases **out, int device, const vo
     cuzk_gpu_bases *dev = NULL;
     cuzk_status s = g2 ? cuzk_gpu_bases_upload_g2(&dev, device, host, n)
                        : cuzk_gpu_bases_upload_g1(&dev, device, host, n);
+    /* Precomputed rows before the copy is published: no holder's call can read it meanwhile.
+     * Without room for them the plain copy serves (an optimisation, not a requirement). */
+    if (s == CUZK_OK && rows && !g2 && cuzk_gpu_bases_precompute_rows(dev, 0, rows) != CUZK_OK)
+        fprintf(stderr, "cuzk: %u precomputed rows of %zu resident points not kept: %s\n", rows, n,
+                cuzk_last_error());
     pthread_mutex_lock(&g_mu);
-    if (s == CUZK_OK)
+    if (s == CUZK_OK) {
         e->dev = dev;
-    else
+        e->rows = cuzk_gpu_bases_precomputed_rows(dev);
+    } else
         unlink_entry(e); /* waiters find nothing and try the upload themselves */
     pthread_cond_broadcast(&g_cv);
     pthread_mutex_unlock(&g_mu);
@@ -116,21 +123,6 @@ uint64_t cuzk__resident_device_bytes(const cuzk_shared_bases *sb)
     uint64_t b = entry_bytes(sb);
     pthread_mutex_unlock(&g_mu);
     return b;
-}
-
-cuzk_status cuzk__resident_precompute(cuzk_shared_bases *sb, unsigned rows)
-{
-    if (sb->g2)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "precompute: G2 bases have no precomputed rows");
-    /* Unlocked (seconds of device work); the holders' calls must not run meanwhile
-     * (gpu_msm.h), which the caller's setup order guarantees. */
-    cuzk_status s = cuzk_gpu_bases_precompute_rows(sb->dev, 0, rows);
-    if (s == CUZK_OK) {
-        pthread_mutex_lock(&g_mu);
-        sb->rows = cuzk_gpu_bases_precomputed_rows(sb->dev);
-        pthread_mutex_unlock(&g_mu);
-    }
-    return s;
 }
 
 size_t cuzk__resident_copies(uint64_t *bytes)

@@ -58,6 +58,7 @@ typedef struct {
     bool abc_pool;
     uint64_t abc_pool_budget; /* 0 = auto */
     /* [gpus] */
+    uint64_t h_precompute_rows;
     cuzk_intlist devices;
     /* [synthesis] */
     uint64_t threads;

@@ -75,6 +75,10 @@ const key_def cuzk__config_keys[] = {
 
     {"gpus.devices", K_INTS, "", 0, 1023, F_CURIO, OFF(devices), NULL,
      "CUDA device ordinals to use; [] = every device present"},
+    {"gpus.h_precompute_rows", K_UINT, "0", 0, 16, F_CUZK, OFF(h_precompute_rows), NULL,
+     "precomputed rows 2^(c j) P of the H query of each parameter set kept on a device: each row "
+     "costs the query's size in device memory again (12.9 GB for a 32 GiB PoRep set) and makes "
+     "its MSM run fewer windows (4 rows: ~6 % faster H MSM on an H200); 0 = none"},
     {"gpus.gpu_threads", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
      "ignored: cuzk sizes its CPU pools from synthesis.threads"},
 

@@ -155,9 +155,9 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg_
         cfg.backend != CUZK_BACKEND_CUDA)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "unknown backend kind %d", (int)cfg.backend);
     if (cfg.prover_workers > 256 || cfg.synthesis_workers > 256 || cfg.queue_depth > 65536 ||
-        cfg.n_devices > 256 || (cfg.n_devices && !cfg.devices))
+        cfg.n_devices > 256 || (cfg.n_devices && !cfg.devices) || cfg.h_precompute_rows > 16)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "engine config out of range (workers <= 256, "
-                         "queue_depth <= 65536, devices <= 256)");
+                         "queue_depth <= 65536, devices <= 256, h_precompute_rows <= 16)");
     if (!cfg.prover_workers)
         cfg.prover_workers = 1;
     const bool auto_synth = !cfg.synthesis_workers;
@@ -261,6 +261,8 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg_
         s = cuzk_backend_create_on(&w->be, kind, cfg.threads, w->device);
         if (s != CUZK_OK)
             s = cuzk_fail(s, "prover worker %u: %s", i, cuzk_last_error());
+        else
+            cuzk_backend_set_h_rows(w->be, cfg.h_precompute_rows);
         if (kind == CUZK_BACKEND_CUDA)
             snprintf(w->name, sizeof w->name, "cuda:%d", w->device);
         else

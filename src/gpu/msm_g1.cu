@@ -108,8 +108,7 @@ extern "C" cuzk_status cuzk_gpu_bases_upload_g1(cuzk_gpu_bases **out, int device
     });
 }
 
-extern "C" cuzk_status cuzk_gpu_bases_precompute_rows(cuzk_gpu_bases *b, unsigned c,
-                                                      unsigned rows)
+extern "C" cuzk_status cuzk_gpu_bases_precompute_rows(cuzk_gpu_bases *b, unsigned c, unsigned rows)
 {
     if (!b || b->group != 1 || (c && (c < 8 || c > GM_MAX_PRE_WINDOW)))
         return cuzk_fail(CUZK_ERR_INVALID_ARG,

@@ -316,8 +316,7 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
         ex.zero(bk, (size_t)nw * p->nb * sizeof(X));
         size_t m;
         {
-            size_t ch =
-                gm_chunks(nh, nw, p->L0, ex.template wave<gm_accum<G, true>>(), ex.block());
+            size_t ch = gm_chunks(nh, nw, p->L0, ex.template wave<gm_accum<G, true>>(), ex.block());
             m = gm_slots(ch); /* <= om0 */
             typename gm_accum<G, true>::Args aa = {
                 ks, vs, NULL, d_bases, nh, ch, bk, p->nb, m ? pk[0] : NULL, pi[0], m};

@@ -14,7 +14,9 @@ cuzk_status cuzk__groth16_params_keep_arrays(cuzk_backend *be, const cuzk_groth1
     for (int i = 0; i < 5; i++) {
         if (!arr[i] || !n[i])
             continue;
-        cuzk_status s = cuzk_backend_keep_resident(be, arr[i], n[i], i == 4);
+        /* the H query (i = 0) with the backend's precomputed rows, if any */
+        cuzk_status s = cuzk_backend_keep_resident_rows(be, arr[i], n[i], i == 4,
+                                                        i == 0 ? cuzk_backend_h_rows(be) : 0);
         if (s != CUZK_OK) {
             /* All or nothing: a half-resident set would still pay the largest uploads. */
             cuzk_groth16_params_drop_resident(be, p);

@@ -163,8 +163,8 @@ static void one_case(const char *gname, const AFF *pts, size_t n, int sk, int la
             gm_plan pm;
             gm_plan_merged<G>(&pm, c, rows);
             std::vector<uint64_t> w1((size_t)pm.nwin * 4 * G::F::LIMBS);
-            gm_msm_windows<G>(ex, w1.data(), &pm, table, (const uint64_t *)k, n, NULL, false,
-                              rows, n);
+            gm_msm_windows<G>(ex, w1.data(), &pm, table, (const uint64_t *)k, n, NULL, false, rows,
+                              n);
             combine(&got, w1.data(), &pm);
             ok = eq(&got, &want);
             printf("%s msm precomputed n=%zu scalars=%s bases=%d c=%u rows=%u of %u, windows=%u: "

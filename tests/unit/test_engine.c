@@ -506,41 +506,50 @@ CUZK_TEST(engine_timing_lines)
 }
 
 /* CUDA (skipped without a device): AUTO picks the device, two workers on it; proofs verify and
- * the status names the device. */
+ * the status names the device; so do they with 3 precomputed rows of the H query
+ * (h_precompute_rows), whose range (<= 16) is checked first on any machine. */
 CUZK_TEST(engine_cuda)
 {
+    cuzk_engine_config c;
+    cuzk_engine *e = NULL;
+    eng_config(&c, "unused");
+    c.h_precompute_rows = 17;
+    CHECK(cuzk_engine_create(&e, &c) == CUZK_ERR_INVALID_ARG && !e);
     if (!cuzk_backend_cuda_usable())
         test_skip("no usable CUDA device");
-    char *dir = eng_tmpdir();
-    uint64_t live0 = cuzk_alloc_live_bytes();
-    cuzk_engine_config c;
-    eng_config(&c, dir);
-    c.backend = CUZK_BACKEND_AUTO;
-    c.threads = 0;
-    c.prover_workers = 2;
-    c.synthesis_workers = 2;
-    cuzk_engine *e = eng_create(&c);
-    eng_add(e, "demo", "sha256-chain:1", NULL);
-    char id[CUZK_ENGINE_ID_MAX];
-    eng_submit(e, "demo", NULL, CUZK_PRIORITY_NORMAL, 6, id);
-    cuzk_job_result r;
-    CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
-    CHECK_MSG(strncmp(r.backend, "cuda:", 5) == 0, "backend %s", r.backend);
-    char vk[512];
-    snprintf(vk, sizeof vk, "%s/demo.vk", dir);
-    eng_verify(vk, &r);
-    printf("# cuda demo x6: total %llu ms, srs_load %llu, synthesis %llu, prover %llu\n",
-           (unsigned long long)r.total_ms, (unsigned long long)r.srs_load_ms,
-           (unsigned long long)r.synthesis_ms, (unsigned long long)r.gpu_compute_ms);
-    cuzk_job_result_clear(&r);
-    cuzk_engine_status st;
-    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
-    CHECK(st.n_gpus >= 1 && st.gpus[0].name[0] && st.gpus[0].vram_total > 0);
-    printf("# gpu %u: %s, %llu bytes\n", st.gpus[0].ordinal, st.gpus[0].name,
-           (unsigned long long)st.gpus[0].vram_total);
-    cuzk_engine_status_clear(&st);
-    cuzk_engine_destroy(e);
-    CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
-              (unsigned long long)(cuzk_alloc_live_bytes() - live0));
-    eng_rm_rf(dir);
+    for (unsigned rows = 0; rows <= 3; rows += 3) {
+        char *dir = eng_tmpdir();
+        uint64_t live0 = cuzk_alloc_live_bytes();
+        eng_config(&c, dir);
+        c.backend = CUZK_BACKEND_AUTO;
+        c.threads = 0;
+        c.prover_workers = 2;
+        c.synthesis_workers = 2;
+        c.h_precompute_rows = rows;
+        e = eng_create(&c);
+        eng_add(e, "demo", "sha256-chain:1", NULL);
+        char id[CUZK_ENGINE_ID_MAX];
+        eng_submit(e, "demo", NULL, CUZK_PRIORITY_NORMAL, 6, id);
+        cuzk_job_result r;
+        CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
+        CHECK_MSG(strncmp(r.backend, "cuda:", 5) == 0, "backend %s", r.backend);
+        char vk[512];
+        snprintf(vk, sizeof vk, "%s/demo.vk", dir);
+        eng_verify(vk, &r);
+        printf("# cuda demo x6, %u H rows: total %llu ms, srs_load %llu, synthesis %llu, prover "
+               "%llu\n",
+               rows, (unsigned long long)r.total_ms, (unsigned long long)r.srs_load_ms,
+               (unsigned long long)r.synthesis_ms, (unsigned long long)r.gpu_compute_ms);
+        cuzk_job_result_clear(&r);
+        cuzk_engine_status st;
+        CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+        CHECK(st.n_gpus >= 1 && st.gpus[0].name[0] && st.gpus[0].vram_total > 0);
+        printf("# gpu %u: %s, %llu bytes\n", st.gpus[0].ordinal, st.gpus[0].name,
+               (unsigned long long)st.gpus[0].vram_total);
+        cuzk_engine_status_clear(&st);
+        cuzk_engine_destroy(e);
+        CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
+                  (unsigned long long)(cuzk_alloc_live_bytes() - live0));
+        eng_rm_rf(dir);
+    }
 }

@@ -97,17 +97,26 @@ CUZK_TEST(gpu_resident_shared)
     CHECK(cuzk__resident_copies(NULL) == copies0 + 2);
     CHECK(msm_ok(be[1], b1, k, n, &w1)); /* uploads its bases again */
 
-    /* Precomputed rows of the shared b3 (cuzk_backend_precompute_resident): every holder's
-     * MSMs use them and still equal the CPU, each holder's bytes count the rows; G2 arrays and
-     * arrays the backend does not keep are refused. */
-    CHECK(cuzk_backend_precompute_resident(be[1], b2, 2) == CUZK_ERR_INVALID_ARG);
-    CHECK(cuzk_backend_precompute_resident(be[0], b1, 2) == CUZK_ERR_INVALID_ARG);
-    uint64_t before = cuzk_backend_resident_bytes(be[3]);
-    CHECK_OK(cuzk_backend_precompute_resident(be[2], b3, 3));
-    CHECK(cuzk_backend_resident_bytes(be[3]) == before + 2 * n * sizeof(cuzk_g1_affine_t));
+    /* A copy with precomputed rows (cuzk_backend_keep_resident_rows): made by its first holder,
+     * shared as it is by the next (which asked for none), counted with its rows by both; their
+     * MSMs equal the CPU's. Rows asked for a G2 array are ignored. */
+    cuzk_g1_affine_t *b4 = g1_bases(n, BASES_SOME_INFINITY);
+    cuzk_g1_jac_t w4;
+    CHECK_OK(cuzk_g1_msm(&w4, b4, k, n, pool));
+    uint64_t before2 = cuzk_backend_resident_bytes(be[2]),
+             before3 = cuzk_backend_resident_bytes(be[3]);
+    CHECK_OK(cuzk_backend_keep_resident_rows(be[2], b4, n, false, 3));
+    CHECK_OK(cuzk_backend_keep_resident(be[3], b4, n, false));
+    CHECK(cuzk_backend_resident_bytes(be[2]) == before2 + 3 * n * sizeof(cuzk_g1_affine_t));
+    CHECK(cuzk_backend_resident_bytes(be[3]) == before3 + 3 * n * sizeof(cuzk_g1_affine_t));
     CHECK(cuzk__resident_copies(NULL) == copies0 + 3);
-    for (int i = 0; i < NB; i++)
-        CHECK_MSG(msm_ok(be[i], b3, k, n, &w3), "backend %d over b3 with 3 precomputed rows", i);
+    CHECK_MSG(msm_ok(be[2], b4, k, n, &w4), "backend 2 over b4 with 3 precomputed rows");
+    CHECK_MSG(msm_ok(be[3], b4, k, n, &w4), "backend 3 over the shared rows of b4");
+    CHECK_OK(cuzk_backend_keep_resident_rows(be[2], b2, n2, true, 2));
+    CHECK(cuzk_backend_resident_bytes(be[2]) ==
+          before2 + 3 * n * sizeof(cuzk_g1_affine_t) + n2 * sizeof(cuzk_g2_affine_t));
+    cuzk_backend_set_h_rows(be[2], 4);
+    CHECK(cuzk_backend_h_rows(be[2]) == 4 && cuzk_backend_h_rows(be[3]) == 0);
 
     /* Destroying the holders lets go of the rest. */
     for (int i = 0; i < NB; i++) {
@@ -119,6 +128,7 @@ CUZK_TEST(gpu_resident_shared)
     cuzk_free(b1);
     cuzk_free(b2);
     cuzk_free(b3);
+    cuzk_free(b4);
     cuzk_free(k);
     cuzk_pool_destroy(pool);
 }

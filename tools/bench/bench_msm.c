@@ -405,7 +405,7 @@ int bench_msm_main(int argc, char **argv)
         o.iters = (unsigned)strtoul(env, NULL, 10);
     msm_bench b = {0};
     unsigned log_n = 16, threads = 1, window = 0, chunks = 0, density = 50;
-    int precompute = -1; /* --precompute C: the resident G1 bases' tables (0: automatic width) */
+    int precompute = -1;   /* --precompute C: the resident G1 bases' tables (0: automatic width) */
     unsigned pre_rows = 0; /* --rows R: only their first R rows (0: all) */
     const char *group = "g1", *accum = "auto", *scalars = "random", *op = "msm";
     const char *endo = "auto";
@@ -603,8 +603,7 @@ int bench_msm_main(int argc, char **argv)
         if (precompute >= 0) {
             struct timespec t0, t1;
             clock_gettime(CLOCK_MONOTONIC, &t0);
-            if (cuzk_gpu_bases_precompute_rows(b.rb, (unsigned)precompute, pre_rows) !=
-                CUZK_OK) {
+            if (cuzk_gpu_bases_precompute_rows(b.rb, (unsigned)precompute, pre_rows) != CUZK_OK) {
                 fprintf(stderr, "cuzk-bench msm: %s\n", cuzk_last_error());
                 goto done;
             }

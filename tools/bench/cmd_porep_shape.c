@@ -32,7 +32,7 @@
  * pinned host memory, as the engine keeps a HOT set that is not resident on the device: prove
  * mode without --keep-resident then streams them from there (src/gpu/msm_stream.cuh).
  * --h-rows R (with --keep-resident): the H query's first R precomputed rows on the device
- * (cuzk_backend_precompute_resident; R x 12.9 GB at 2^27), which its MSM then uses.
+ * (cuzk_backend_set_h_rows; R x 12.9 GB at 2^27), which its MSM then uses.
  * --workers W (prove mode, CUDA): W prover threads with a backend each prove at once, --repeat
  * rounds of W partitions (porep_shape_workers.c).
  */
@@ -313,18 +313,12 @@ int cmd_porep_shape(int argc, char **argv)
     if (want_prove && a.workers == 1 && a.keep_resident && cuzk_backend_device(be) >= 0) {
         /* What the engine does for a HOT set on a GPU worker: upload once, then prove. */
         double u0 = now_ms();
+        cuzk_backend_set_h_rows(be, a.h_rows);
         if ((s = cuzk_groth16_params_keep_resident(be, &p)) != CUZK_OK)
             goto fail;
-        printf("prove: parameter set kept resident on the device in %.0f ms (%.1f GiB)\n",
-               now_ms() - u0, (double)cuzk_backend_resident_bytes(be) / 1073741824.0);
-        if (a.h_rows) {
-            u0 = now_ms();
-            if ((s = cuzk_backend_precompute_resident(be, p.h, a.h_rows)) != CUZK_OK)
-                goto fail;
-            printf("prove: H query with %u precomputed rows in %.0f ms (%.1f GiB resident)\n",
-                   a.h_rows, now_ms() - u0,
-                   (double)cuzk_backend_resident_bytes(be) / 1073741824.0);
-        }
+        printf("prove: parameter set kept resident on the device in %.0f ms (%.1f GiB, H query "
+               "with %u precomputed rows)\n",
+               now_ms() - u0, (double)cuzk_backend_resident_bytes(be) / 1073741824.0, a.h_rows);
     }
     if (a.workers > 1 && (s = ps_workers_run(&a, be, &p, &pd, rows, aux, domain, log_n, va, &opts,
                                              &ref, &have_ref, &mismatch)) != CUZK_OK)
