@@ -365,11 +365,14 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
         sortb = gm_sort_bytes(ne, p.c);
         need = gm_msm_ws_bytes<G>(&p, ne, sortb);
         if (need > gm_budget(cc)) {
-            if (gm_env_uint("CUZK_GPU_MSM_PROFILE", 0))
+            /* Said once per process (and each time when profiling): the rows then cost memory
+             * for nothing, which an operator should know (gpus.h_precompute_rows). */
+            static std::atomic<bool> said{false};
+            if (!said.exchange(true) || gm_env_uint("CUZK_GPU_MSM_PROFILE", 0))
                 fprintf(stderr,
-                        "msm over precomputed bases: %zu entries need %zu MiB, %zu MiB free: "
-                        "plain windows\n",
-                        ne, need >> 20, gm_budget(cc) >> 20);
+                        "cuzk: msm over %u precomputed rows: %zu entries need %zu MiB of device "
+                        "memory, %zu MiB free: plain windows over row 0 (fewer rows would fit)\n",
+                        pre->rows, ne, need >> 20, gm_budget(cc) >> 20);
             pre = NULL;
             ne = m;
         }
