@@ -115,7 +115,7 @@ extern "C" cuzk_status cuzk_gpu_bases_precompute_rows(cuzk_gpu_bases *b, unsigne
                          "gpu bases precompute: NULL argument, G2 bases or c = %u outside 8..%d", c,
                          GM_MAX_PRE_WINDOW);
     if (!c)
-        c = rows ? gm_window_rows(b->n, rows, GM_MAX_PRE_WINDOW) : gm_window_merged(b->n);
+        c = gm_window_rows(b->n, rows, rows ? GM_MAX_PRE_WINDOW : GM_MAX_WINDOW);
     const unsigned nw = (255 + c - 1) / c;
     if (!rows || rows > nw)
         rows = nw;

@@ -162,25 +162,6 @@ struct gm_pre {
     unsigned c, rows;
 };
 
-/* Window width of a merged MSM over precomputed bases of |n| points: minimises nw n A +
- * buckets R (one reduction), gm_window's A and R, between 8 and GM_MAX_WINDOW bits: c = 19 at
- * 2^20 (14 rows of bases), 20 at 2^22, 22 at 2^24 and 2^26 (12 rows; the best of c = 20 .. 23
- * measured at 2^24, docs/PERFORMANCE.md "Precomputed multiples of resident bases"). */
-static inline unsigned gm_window_merged(size_t n)
-{
-    unsigned best = 8;
-    double best_cost = -1;
-    for (unsigned c = 8; c <= GM_MAX_WINDOW; c++) {
-        double cost =
-            (double)((255 + c - 1) / c) * (double)n * 10.0 + (double)((size_t)1 << (c - 1)) * 40.0;
-        if (best_cost < 0 || cost < best_cost) {
-            best_cost = cost;
-            best = c;
-        }
-    }
-    return best;
-}
-
 /* Window width c (bucket count, chunk lengths and reduction segments from it) of a plan; |small|
  * for the small-n chunks and segments (GM_SMALL_N). */
 template <class G> static void gm_plan_window(gm_plan *p, unsigned c, bool small)
@@ -220,16 +201,19 @@ template <class G> static void gm_plan_merged(gm_plan *p, unsigned c, unsigned r
     p->group = 1;
 }
 
-/* Window width for |rows| precomputed rows over |n| points (gm_window's cost per entry and per
- * bucket, one bucket set per group of rows windows): with few rows the best width is the
- * smallest that saves a window (2^27, 4 rows: c = 24, 11 windows in 3 sets of 2^23 buckets
- * against c = 22's 12 windows in 12 sets of 2^21). */
+/* Window width for |rows| precomputed rows over |n| points, between 8 and |cmax| bits:
+ * minimises nw n A + sets R (gm_window's cost per entry A and per bucket set R), one bucket set
+ * per group of |rows| digit windows (0: all rows, one set). All rows: c = 19 at 2^20, 20 at
+ * 2^22, 22 at 2^24 and 2^26 with cmax 23 (the best of c = 20 .. 23 measured at 2^24,
+ * docs/PERFORMANCE.md "Precomputed multiples of resident bases"). With few rows the best width
+ * is the smallest that saves a window (2^27, 4 rows: c = 24, 11 windows in 3 sets of 2^23
+ * buckets against c = 22's 12 windows in 12 sets of 2^21). */
 static inline unsigned gm_window_rows(size_t n, unsigned rows, unsigned cmax)
 {
     unsigned best = 8;
     double best_cost = -1;
     for (unsigned c = 8; c <= cmax; c++) {
-        unsigned nw = (255 + c - 1) / c, sets = (nw + rows - 1) / rows;
+        unsigned nw = (255 + c - 1) / c, sets = rows ? (nw + rows - 1) / rows : 1;
         double cost = (double)nw * (double)n * 10.0 +
                       (double)sets * ((double)((size_t)1 << (c - 1)) * 40.0 + 3e5);
         if (best_cost < 0 || cost < best_cost) {
