@@ -6,7 +6,7 @@
 #                                             with the shared libraries they need (the device image
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
-#   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt]
+#   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt] [workers]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -161,6 +161,25 @@ stream)
         step 300 "stream-porep-${v//=/-}" env "CUZK_GPU_$v" CUZK_TIMING=1 "$B" porep-shape \
             --backend cuda --mode prove --pinned-params --repeat 2 --threads "$NT"
     done
+    ;;
+workers)
+    # Prover workers proving back to back on one device (porep-shape --continuous, the engine's
+    # steady state), resident set: two workers with and without the staging of a and b
+    # (CUZK_GPU_H_STAGE=0), with 4 and 0 precomputed H rows, then one worker; the rate between
+    # the first and the last completion (docs/PERFORMANCE.md "Two workers back to back").
+    # Proofs must be equal; first the same at 2^-6.
+    step 120 workers-small "$B" porep-shape --scale 2^-6 --backend cuda --mode prove \
+        --keep-resident --continuous --workers 2 --repeat 3 --threads "$NT"
+    for v in "4 1" "4 0" "0 1" "0 0"; do
+        set -- $v
+        CUZK_GPU_H_STAGE=$2 step 150 "workers-rows$1-stage$2" "$B" porep-shape \
+            --backend cuda --mode prove --pinned-params --keep-resident --continuous --workers 2 \
+            --repeat "${FULL_REPEAT:-4}" --threads "$NT" --h-rows "$1"
+    done
+    step 120 workers-one "$B" porep-shape --backend cuda --mode prove --pinned-params \
+        --keep-resident --continuous --workers 1 --repeat "${FULL_REPEAT:-4}" --threads "$NT" \
+        --h-rows 4
+    grep -hE '^workers continuous|staged on the device' "$OUT"/workers-*.log | tee -a "$OUT/summary.txt"
     ;;
 compare)
     # Same inputs, same r and s: CPU prove, CUDA prove, resident partition; proofs must be equal.

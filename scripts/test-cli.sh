@@ -163,6 +163,11 @@ OBJ=$(dirname "$(dirname "$BENCH")")/obj/src/common/isa_check.o
 if [ -f "$OBJ" ] && command -v objdump >/dev/null; then
     expect 1 '' -- sh -c "objdump -d '$OBJ' | grep -E '%[yz]mm'"
 fi
+# porep-shape: the worker modes are CUDA-only (a usage error elsewhere); a small CPU partition.
+expect 2 'need --backend cuda and --mode prove' -- "$BENCH" porep-shape --backend cpu --continuous
+expect 2 'need --backend cuda and --mode prove' -- "$BENCH" porep-shape --backend cpu --workers 2
+expect 0 'prove cpu +2\^10 rep 1:.*proofs \(same inputs, same r and s\): all equal' -- \
+    sh -c "'$BENCH' porep-shape --backend cpu --scale 2^-17 --repeat 2 --threads 2 | tr '\n' ' '"
 for cmd in field curve pairing; do
     expect 0 '"median_ns"' -- env CUZK_BENCH_ITERS=1 "$BENCH" "$cmd" --json --warmup=0 --filter='*_mul*'
 done

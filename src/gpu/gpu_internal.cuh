@@ -111,6 +111,13 @@ struct cuzk_gpu_device {
     cudaStream_t copy = nullptr;
     cudaEvent_t up[3] = {};
     cuzk_gpu_buf vec[3];            /* a, b, c of host-array calls */
+    /* Main lane: a fused H call's a and b, uploaded while another call held |mu|
+     * (cuzk_gpu_h_stage_), swapped into vec[2] and vec[1] when the call gets the lane. */
+    std::mutex stage_mu;
+    cuzk_gpu_buf stage[2];
+    cudaStream_t stage_st = nullptr;
+    const void *stage_src[2] = {};
+    size_t stage_rows = 0, stage_n = 0;
     cuzk_gpu_domain_tables tabs[2]; /* per root family: the last domain used */
     int smem_configured = 0;        /* ntt.cu: dynamic shared memory limits raised */
     void *ballast = nullptr;        /* env CUZK_GPU_MEM_LIMIT: memory held back (shim.cu) */
@@ -321,7 +328,18 @@ struct cuzk_gpu_call_pins {
  * Timer events 0 (before the uploads), 1 (kernels start) and 2 (kernels enqueued) are marked. */
 fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_pins &pins,
                         const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
-                        const cuzk_fr_t *c, size_t rows);
+                        const cuzk_fr_t *c, size_t rows,
+                        std::unique_lock<std::mutex> *staged = nullptr);
+/* While another call holds dev.mu: uploads the H step's a and b (pinned host arrays; c NULL)
+ * into dev.stage on a stream of their own and returns true with |sl| holding dev.stage_mu,
+ * which the caller passes to its cuzk_gpu_h_dev_ (|staged|): that swaps the staged vectors in
+ * and unlocks it at once, so the next call can stage while this one's H step runs. False, with
+ * nothing staged, when env CUZK_GPU_H_STAGE=0, c is given, a or b is pageable, another call's
+ * vectors are staged, or the device lacks room for the buffers and 8 GiB besides. The next
+ * partition's upload then runs under this one's H MSM instead of before its own H step. */
+bool cuzk_gpu_h_stage_(cuzk_gpu_device &dev, std::unique_lock<std::mutex> &sl,
+                       const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
+                       const cuzk_fr_t *c, size_t rows);
 /* h (n elements on the device) into the host array a, in the pieces cuzk_gpu_h_dev_ pinned a in
  * (a copy must not span two registrations), on dev.stream (src/gpu/h_upload.cu). */
 void cuzk_gpu_h_download_(cuzk_gpu_device &dev, cuzk_fr_t *a, const fr_dev *h, size_t n);

@@ -121,6 +121,9 @@ void cuzk__gpu_msm_release(int device, int lane);
 /* Calls over host bases that ran on a device's side lane in this process (tests: that a call
  * overlapped the main lane's). Internal. */
 size_t cuzk__gpu_side_lane_calls(void);
+/* Fused H calls that found their a and b staged on the device (cuzk_gpu_h_stage_) in this
+ * process (tests). Internal. */
+size_t cuzk__gpu_h_staged(void);
 /* Chunks that MSMs and batch additions over host bases have streamed in this process (tests:
  * that a call took the streamed path). Internal. */
 size_t cuzk__gpu_msm_streamed_chunks(void);

@@ -284,6 +284,11 @@ size_t cuzk__gpu_side_lane_calls(void)
     return 0;
 }
 
+size_t cuzk__gpu_h_staged(void)
+{
+    return 0;
+}
+
 size_t cuzk__gpu_msm_streamed_chunks(void)
 {
     return 0;

@@ -5,12 +5,15 @@
  * copies and the pinning run under the device work; and h's download in the same pieces.
  */
 #include "gpu/gpu_internal.cuh"
+#include "gpu/gpu_msm.h"
 
 #include <stdlib.h>
 #include <time.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -35,6 +38,7 @@ struct h_uploads {
     h_pinner *pz;   /* the pieces of a, b (and c) in upload order */
     size_t piece;   /* the next upload's piece */
     bool pinned[3]; /* already page-locked: no pieces in pz */
+    bool staged[3]; /* on the device already (cuzk_gpu_h_stage_) */
 };
 
 /* Pins and copies in pieces of about this size, so the copy of one piece runs while the next is
@@ -146,7 +150,7 @@ static void h_upload(void *ctx, int i)
         return;
     const char *src = reinterpret_cast<const char *>(u.src[i]);
     char *dst = reinterpret_cast<char *>(u.x[ab && i == 0 ? 2 : i]);
-    for (size_t off = 0, end; off < rbytes; off = end) {
+    for (size_t off = 0, end; !u.staged[i] && off < rbytes; off = end) {
         end = h_piece_end(src, off, rbytes);
         size_t len = end - off;
         if (!u.pinned[i]) {
@@ -156,7 +160,7 @@ static void h_upload(void *ctx, int i)
         }
         CUZK_CUDA(cudaMemcpyAsync(dst + off, src + off, len, cudaMemcpyHostToDevice, u.dev.copy));
     }
-    if (rbytes < bytes)
+    if (!u.staged[i] && rbytes < bytes)
         CUZK_CUDA(cudaMemsetAsync(dst + rbytes, 0, bytes - rbytes, u.dev.copy));
     CUZK_CUDA(cudaEventRecord(u.dev.up[i], u.dev.copy));
     CUZK_CUDA(cudaStreamWaitEvent(u.dev.stream, u.dev.up[i], 0));
@@ -175,14 +179,98 @@ static void h_upload(void *ctx, int i)
  * before the uploads, 1 when the kernels may start (a is up: the exposed part), 2 after the
  * kernels. The arrays are registered in |pins| (which unpins them, after the copies, when it
  * goes). */
+static std::atomic<size_t> g_staged{0}; /* cuzk__gpu_h_staged */
+
+extern "C" size_t cuzk__gpu_h_staged(void)
+{
+    return g_staged.load();
+}
+
+static void buf_swap(cuzk_gpu_buf &x, cuzk_gpu_buf &y)
+{
+    std::swap(x.p, y.p);
+    std::swap(x.bytes, y.bytes);
+    std::swap(x.device, y.device);
+}
+
+/* Room the staged vectors leave the device besides themselves: the side lane's margin
+ * (msm_stream.cuh), so that staging never squeezes the running call's MSM. */
+#define H_STAGE_MIN_FREE ((size_t)8 << 30)
+
+bool cuzk_gpu_h_stage_(cuzk_gpu_device &dev, std::unique_lock<std::mutex> &sl,
+                       const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
+                       const cuzk_fr_t *c, size_t rows)
+{
+    const char *e = getenv("CUZK_GPU_H_STAGE");
+    if ((e && *e == '0') || c || !a || !b || !d || cuzk_domain_size(d) < rows ||
+        !cuzk_gpu_host_pinned_(a) || !cuzk_gpu_host_pinned_(b))
+        return false;
+    std::unique_lock<std::mutex> l(dev.stage_mu, std::try_to_lock);
+    if (!l.owns_lock())
+        return false;
+    const size_t n = cuzk_domain_size(d), bytes = n * sizeof(fr_dev),
+                 rbytes = rows * sizeof(fr_dev);
+    cuzk_gpu_device_enter_(dev);
+    size_t need = 0, fr = 0, tot = 0;
+    for (auto &v : dev.stage)
+        need += v.bytes < bytes ? bytes : 0;
+    if (need && (cudaMemGetInfo(&fr, &tot) != cudaSuccess || fr < need + H_STAGE_MIN_FREE)) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    const cuzk_fr_t *src[2] = {a, b};
+    try {
+        if (!dev.stage_st)
+            CUZK_CUDA(cudaStreamCreateWithFlags(&dev.stage_st, cudaStreamNonBlocking));
+        for (int k = 0; k < 2; k++) {
+            dev.stage[k].reserve(bytes);
+            char *dst = dev.stage[k].as<char>();
+            CUZK_CUDA(cudaMemcpyAsync(dst, src[k], rbytes, cudaMemcpyHostToDevice, dev.stage_st));
+            if (rbytes < bytes)
+                CUZK_CUDA(cudaMemsetAsync(dst + rbytes, 0, bytes - rbytes, dev.stage_st));
+        }
+        CUZK_CUDA(cudaStreamSynchronize(dev.stage_st));
+    } catch (const cuzk_gpu_error &err) {
+        if (err.status != CUZK_ERR_NOMEM)
+            throw;
+        if (dev.stage_st)
+            (void)cudaStreamSynchronize(dev.stage_st);
+        (void)cudaGetLastError();
+        for (auto &v : dev.stage)
+            v.release();
+        return false;
+    }
+    dev.stage_src[0] = a;
+    dev.stage_src[1] = b;
+    dev.stage_rows = rows;
+    dev.stage_n = n;
+    sl = std::move(l);
+    return true;
+}
+
 fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_pins &pins,
                         const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
-                        const cuzk_fr_t *c, size_t rows)
+                        const cuzk_fr_t *c, size_t rows, std::unique_lock<std::mutex> *staged)
 {
     cuzk_gpu_check_domain_(d);
     size_t n = cuzk_domain_size(d), bytes = n * sizeof(fr_dev);
     if (rows > n)
         cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "%zu rows exceed the domain of %zu", rows, n);
+    /* Staged a and b become c's and b's vectors (a goes up into c's, see h_upload); taken once:
+     * a run again after a trim uploads them from the host. The buffers swapped out held the
+     * previous call's vectors, which it no longer reads (it ended before this call got dev.mu),
+     * so the next call may stage into them now, under this call's kernels. */
+    const bool pre = staged && staged->owns_lock() && !c && dev.stage_src[0] == a &&
+                     dev.stage_src[1] == b && dev.stage_rows == rows && dev.stage_n == n;
+    if (pre) {
+        buf_swap(dev.vec[2], dev.stage[0]);
+        buf_swap(dev.vec[1], dev.stage[1]);
+        g_staged++;
+    }
+    if (staged && staged->owns_lock()) {
+        dev.stage_src[0] = dev.stage_src[1] = nullptr;
+        staged->unlock();
+    }
     for (auto &v : dev.vec)
         v.reserve(bytes);
     cuzk_gpu_ntt_tables_(dev, d);
@@ -197,10 +285,11 @@ fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_
                    0.0,
                    &pz,
                    0,
-                   {false, false, false}};
+                   {false, false, false},
+                   {pre, pre, false}};
     for (int i = 0; i < 3; i++) {
         /* a pinned pool's buffer (include/cuzk/hostpool.h) is neither registered nor waited for */
-        u.pinned[i] = u.src[i] && cuzk_gpu_host_pinned_(u.src[i]);
+        u.pinned[i] = u.src[i] && (u.staged[i] || cuzk_gpu_host_pinned_(u.src[i]));
         if (u.src[i] && !u.pinned[i])
             pz.add(u.src[i], rows * sizeof(fr_dev));
     }

@@ -251,14 +251,16 @@ extern "C" cuzk_status cuzk_gpu_msm_g1_host_idx(int device, cuzk_g1_jac_t *out,
  * The host arrays are unpinned on another thread once their uploads are done, under the H
  * kernels (only the copy stream reads them), and joined before the MSM starts. Out of device
  * memory, the step runs again after freeing what earlier calls keep cached (h is not written
- * before). The caller holds dev.mu. */
+ * before). The caller holds dev.mu, and |staged| its hold on the a and b it staged
+ * (cuzk_gpu_h_stage_; released as soon as they are swapped in). */
 static fr_dev *g1_fused_h(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, const cuzk_domain *d,
                           const cuzk_fr_t *a, const cuzk_fr_t *bv, const cuzk_fr_t *c, size_t rows,
-                          cuzk_gpu_timing *h_timing)
+                          cuzk_gpu_timing *h_timing, std::unique_lock<std::mutex> *staged = nullptr)
 {
     cuzk_gpu_call_pins pins(dev.stream, dev.copy);
     fr_dev *h = nullptr;
-    cuzk_gpu_retry_trimmed_(dev, [&] { h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, bv, c, rows); });
+    cuzk_gpu_retry_trimmed_(dev,
+                            [&] { h = cuzk_gpu_h_dev_(dev, tm, pins, d, a, bv, c, rows, staged); });
     tm.mark(3);
     pins.release_async(dev.id, dev.copy);
     CUZK_CUDA(cudaEventSynchronize(dev.ev[3]));
@@ -292,10 +294,15 @@ extern "C" cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk
     cuzk_g1_jac_t r;
     cuzk_status s = cuzk_gpu_guard_("gpu h msm g1", [&] {
         cuzk_gpu_device &dev = cuzk_gpu_device_get_(b->device);
-        std::lock_guard<std::mutex> lock(dev.mu);
+        /* Another partition on the lane: this one's a and b go up under its kernels. */
+        std::unique_lock<std::mutex> lock(dev.mu, std::try_to_lock), staging;
+        if (!lock.owns_lock()) {
+            (void)cuzk_gpu_h_stage_(dev, staging, d, a, bv, c, rows);
+            lock.lock();
+        }
         cuzk_gpu_device_enter_(dev);
         cuzk_gpu_timer tm(dev);
-        fr_dev *h = g1_fused_h(dev, tm, d, a, bv, c, rows, h_timing);
+        fr_dev *h = g1_fused_h(dev, tm, d, a, bv, c, rows, h_timing, &staging);
         /* h never leaves the device: it is the MSM's scalar vector (same limb layout). */
         tm.mark(0);
         tm.mark(1);

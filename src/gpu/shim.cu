@@ -255,6 +255,13 @@ void cuzk_gpu_trim_(cuzk_gpu_device &dev)
 {
     for (auto &v : dev.vec)
         v.release();
+    /* Staging buffers only while no call's vectors wait in them. */
+    if (dev.lane == 0) {
+        std::unique_lock<std::mutex> l(dev.stage_mu, std::try_to_lock);
+        if (l.owns_lock())
+            for (auto &v : dev.stage)
+                v.release();
+    }
     cuzk__gpu_msm_release(dev.id, dev.lane);
     /* The side lane's buffers only between its calls: one in progress is using them. */
     cuzk_gpu_device &side = g_side[dev.id];

@@ -7,7 +7,7 @@
  *       [--inputs 328] [--a-density 99.7] [--b-density 25.4] [--binary-frac 0.95]
  *       [--backend cuda|cpu] [--scale S] [--mode prove|resident|both] [--compare]
  *       [--repeat K] [--threads T] [--seed X] [--json] [--keep-resident] [--pinned-params]
- *       [--no-abc-pool] [--workers W] [--h-rows R]
+ *       [--no-abc-pool] [--workers W [--continuous]] [--h-rows R]
  *
  * Parameters: every query (H, L, A, B in G1 and G2) is filled from a pool of distinct subgroup
  * points P = T1[j] + T2[k] (T1, T2 random multiples of the generator), indexed by a hash of the
@@ -34,7 +34,8 @@
  * --h-rows R (with --keep-resident): the H query's first R precomputed rows on the device
  * (cuzk_backend_set_h_rows; R x 12.9 GB at 2^27), which its MSM then uses.
  * --workers W (prove mode, CUDA): W prover threads with a backend each prove at once, --repeat
- * rounds of W partitions (porep_shape_workers.c).
+ * rounds of W partitions; with --continuous each thread proves --repeat partitions back to back,
+ * without waiting for the others (porep_shape_workers.c).
  */
 #include "commands.h"
 #include "porep_shape.h"
@@ -59,7 +60,7 @@ static int usage_err(const char *msg)
             "       [--binary-frac 0.95] [--backend cuda|cpu] [--scale S] [--mode "
             "prove|resident|both]\n"
             "       [--compare] [--repeat K] [--threads T] [--seed X] [--json] [--keep-resident]\n"
-            "       [--no-abc-pool] [--pinned-params] [--workers W] [--h-rows R]\n",
+            "       [--no-abc-pool] [--pinned-params] [--workers W [--continuous]] [--h-rows R]\n",
             msg);
     return 2;
 }
@@ -154,11 +155,15 @@ static int parse_args(int argc, char **argv, ps_args *a)
             a->json = true;
             continue;
         }
+        if (strcmp(k, "--continuous") == 0) {
+            a->continuous = true;
+            continue;
+        }
         if (i + 1 >= argc)
             return usage_err("an option is missing its value");
         const char *v = argv[++i];
         uint64_t u;
-        if (strcmp(k, "--h-rows") == 0 && parse_u64(v, &u) && u >= 1 && u <= 32)
+        if (strcmp(k, "--h-rows") == 0 && parse_u64(v, &u) && u <= 32)
             a->h_rows = (unsigned)u;
         else if (strcmp(k, "--log-domain") == 0 && parse_u64(v, &u) && u >= 2 && u <= 27)
             a->log_domain = (unsigned)u;
@@ -241,8 +246,10 @@ int cmd_porep_shape(int argc, char **argv)
         return usage_err("--mode resident needs --backend cuda");
     if (!cuda && a.pinned_params)
         return usage_err("--pinned-params needs --backend cuda");
-    if (a.workers > 1 && (!cuda || strcmp(a.mode, "prove") != 0 || a.compare))
-        return usage_err("--workers needs --backend cuda and --mode prove, without --compare");
+    if ((a.workers > 1 || a.continuous) && (!cuda || strcmp(a.mode, "prove") != 0 || a.compare))
+        return usage_err("--workers and --continuous need --backend cuda and --mode prove, "
+                         "without --compare");
+    const bool by_workers = a.workers > 1 || a.continuous;
 
     cuzk_backend *be = NULL, *cpu = NULL;
     cuzk_status s =
@@ -310,7 +317,7 @@ int cmd_porep_shape(int argc, char **argv)
         if ((s = ps_witness_make(&pd, &a, rows, aux, domain, va, tp)) != CUZK_OK)
             goto fail;
     }
-    if (want_prove && a.workers == 1 && a.keep_resident && cuzk_backend_device(be) >= 0) {
+    if (want_prove && !by_workers && a.keep_resident && cuzk_backend_device(be) >= 0) {
         /* What the engine does for a HOT set on a GPU worker: upload once, then prove. */
         double u0 = now_ms();
         cuzk_backend_set_h_rows(be, a.h_rows);
@@ -320,10 +327,10 @@ int cmd_porep_shape(int argc, char **argv)
                "with %u precomputed rows)\n",
                now_ms() - u0, (double)cuzk_backend_resident_bytes(be) / 1073741824.0, a.h_rows);
     }
-    if (a.workers > 1 && (s = ps_workers_run(&a, be, &p, &pd, rows, aux, domain, log_n, va, &opts,
-                                             &ref, &have_ref, &mismatch)) != CUZK_OK)
+    if (by_workers && (s = ps_workers_run(&a, be, &p, &pd, rows, aux, domain, log_n, va, &opts,
+                                          &ref, &have_ref, &mismatch)) != CUZK_OK)
         goto fail;
-    for (unsigned rep = 0; want_prove && a.workers == 1 && rep < a.repeat; rep++) {
+    for (unsigned rep = 0; want_prove && !by_workers && rep < a.repeat; rep++) {
         cuzk_prove_timings t = {0};
         if ((s = cuzk_groth16_prove(&got, &p, &pd, be, &opts, &t)) != CUZK_OK)
             goto fail;

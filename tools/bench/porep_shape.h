@@ -22,6 +22,7 @@
 typedef struct {
     unsigned log_domain, inputs, threads, repeat;
     unsigned workers; /* prove mode: concurrent prover threads, a backend each (1: none) */
+    bool continuous;  /* workers prove --repeat partitions each, back to back (no rounds) */
     size_t rows, aux;
     double a_density, b_density, binary_frac;
     int log_scale; /* scale = 2^log_scale, log_scale <= 0 */
@@ -60,8 +61,9 @@ void ps_print_prove(const ps_args *a, const char *backend, unsigned rep,
 
 /* ---- concurrent prover workers (porep_shape_workers.c) -------------------------------------- */
 
-/* a->workers threads prove a->repeat rounds, one partition each per round; |be0| is worker 0's
- * backend and |pd0| its witness (remade after each round). */
+/* a->workers threads prove a->repeat rounds, one partition each per round (a->continuous:
+ * a->repeat partitions each, back to back); |be0| is worker 0's backend and |pd0| its witness
+ * (remade after each round). */
 cuzk_status ps_workers_run(const ps_args *a, struct cuzk_backend *be0,
                            const cuzk_groth16_params *p, cuzk_prover_data *pd0, size_t rows,
                            size_t aux, size_t domain, unsigned log_n, const cuzk_vec_alloc *va,

@@ -6,7 +6,14 @@
  * the same moment; the round's wall time over W is the time per partition when partitions
  * follow each other on the device (one worker's uploads, split and L/A/B sums beside another's
  * H step and H MSM). With --keep-resident every backend keeps the parameter set, which the
- * device holds once (src/backend/resident.c).
+ * device holds once (src/backend/resident.c), with --h-rows precomputed rows of its H query.
+ *
+ * Rounds start their W partitions together, so the first partition's upload of a in each round
+ * has nothing to hide under. --continuous is the engine's steady state instead: each thread
+ * proves --repeat partitions back to back from one witness of its own, never waiting for the
+ * others; the rate is taken between the first and the last completion. Its witnesses keep a and
+ * b between proofs (the device H step only reads them; a no-op allocator takes the prover's
+ * release of a, b and c), so no host work but the prover's own runs between a thread's proofs.
  */
 #include "porep_shape.h"
 
@@ -16,6 +23,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -28,6 +36,11 @@ typedef struct {
     double end_ms;
     cuzk_status s;
     char msg[512];
+    /* --continuous: |count| proofs, their timings and completion times */
+    unsigned count, done;
+    cuzk_prove_timings *ts;
+    double *ends;
+    bool differ; /* a later proof differs from the first */
 } ps_worker;
 
 static void *worker_run(void *arg)
@@ -39,6 +52,110 @@ static void *worker_run(void *arg)
     if (w->s != CUZK_OK)
         snprintf(w->msg, sizeof w->msg, "%s", cuzk_last_error());
     return NULL;
+}
+
+/* The allocator of a continuous worker's per-proof copy of its witness: the prover's release of
+ * a, b and c leaves them to the witness (cuzk_vec_free calls |free| only when |alloc| is set). */
+static void *keep_alloc(void *ctx, size_t bytes)
+{
+    (void)ctx;
+    (void)bytes;
+    return NULL;
+}
+
+static void keep_free(void *ctx, void *p)
+{
+    (void)ctx;
+    (void)p;
+}
+
+static void *worker_loop(void *arg)
+{
+    ps_worker *w = arg;
+    w->s = CUZK_OK;
+    for (w->done = 0; w->done < w->count && w->s == CUZK_OK; w->done++) {
+        cuzk_prover_data pd = w->pd;
+        pd.abc_alloc = (cuzk_vec_alloc){keep_alloc, keep_free, NULL};
+        cuzk_groth16_proof proof;
+        cuzk_prove_timings *t = &w->ts[w->done];
+        memset(t, 0, sizeof *t);
+        w->s = cuzk_groth16_prove(w->done ? &proof : &w->proof, w->p, &pd, w->be, w->opts, t);
+        w->ends[w->done] = now_ms();
+        if (w->s != CUZK_OK)
+            snprintf(w->msg, sizeof w->msg, "%s", cuzk_last_error());
+        else if (w->done && !ps_proof_eq(&proof, &w->proof))
+            w->differ = true;
+    }
+    if (w->s != CUZK_OK)
+        w->done--;
+    return NULL;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* --continuous: every worker proves a->repeat partitions from its witness; prints each proof's
+ * phases, then the wall time and the rate between the first and the last completion. */
+static cuzk_status continuous_run(const ps_args *a, ps_worker *w, unsigned W, unsigned log_n,
+                                  cuzk_groth16_proof *ref, bool *have_ref, bool *mismatch)
+{
+    const unsigned K = a->repeat;
+    cuzk_status s = CUZK_OK;
+    double *all = cuzk_calloc_array((size_t)W * K, sizeof *all);
+    for (unsigned i = 0; i < W && all; i++) {
+        w[i].count = K;
+        w[i].ts = cuzk_calloc_array(K, sizeof *w[i].ts);
+        w[i].ends = cuzk_calloc_array(K, sizeof *w[i].ends);
+        if (!w[i].ts || !w[i].ends)
+            s = CUZK_ERR_NOMEM;
+    }
+    if (!all || s != CUZK_OK) {
+        cuzk_free(all);
+        return cuzk_fail(CUZK_ERR_NOMEM, "porep-shape: cannot allocate the timings");
+    }
+    pthread_t th[64];
+    unsigned started = 0;
+    double t0 = now_ms();
+    for (; started < W; started++)
+        if (pthread_create(&th[started], NULL, worker_loop, &w[started]) != 0) {
+            s = cuzk_fail(CUZK_ERR_INTERNAL, "porep-shape: cannot start worker %u", started);
+            break;
+        }
+    size_t n = 0;
+    for (unsigned i = 0; i < started; i++) {
+        pthread_join(th[i], NULL);
+        if (w[i].s != CUZK_OK && s == CUZK_OK)
+            s = cuzk_fail(w[i].s, "worker %u: %s", i, w[i].msg);
+        for (unsigned k = 0; k < w[i].done; k++)
+            all[n++] = w[i].ends[k];
+    }
+    for (unsigned i = 0; i < started && s == CUZK_OK; i++) {
+        for (unsigned k = 0; k < K; k++) {
+            printf("worker %u ", i);
+            ps_print_prove(a, cuzk_backend_name(w[i].be), k, &w[i].ts[k], log_n);
+        }
+        if (!*have_ref) {
+            *ref = w[i].proof;
+            *have_ref = true;
+        } else if (!ps_proof_eq(ref, &w[i].proof)) {
+            *mismatch = true;
+        }
+        *mismatch = *mismatch || w[i].differ;
+    }
+    if (s == CUZK_OK && n >= 2) {
+        qsort(all, n, sizeof *all, cmp_double);
+        printf("workers continuous: %u x %u partitions in %.1f ms (wall); first completion at "
+               "%.1f ms, then %.1f ms per partition\n",
+               W, K, all[n - 1] - t0, all[0] - t0, (all[n - 1] - all[0]) / (double)(n - 1));
+        printf("fused H calls whose a and b were staged on the device: %zu\n",
+               cuzk__gpu_h_staged());
+    }
+    fflush(stdout);
+    cuzk_free(all);
+    return s;
 }
 
 cuzk_status ps_workers_run(const ps_args *a, cuzk_backend *be0, const cuzk_groth16_params *p,
@@ -59,17 +176,40 @@ cuzk_status ps_workers_run(const ps_args *a, cuzk_backend *be0, const cuzk_groth
         goto out;
     if (a->keep_resident) {
         double u0 = now_ms();
-        for (unsigned i = 0; i < W && s == CUZK_OK; i++)
+        for (unsigned i = 0; i < W && s == CUZK_OK; i++) {
+            cuzk_backend_set_h_rows(w[i].be, a->h_rows);
             s = cuzk_groth16_params_keep_resident(w[i].be, p);
+        }
         if (s != CUZK_OK)
             goto out;
         uint64_t bytes = 0;
         size_t copies = cuzk__resident_copies(&bytes);
         printf("workers: %u backends keep the parameter set in %.0f ms: %zu device arrays, "
-               "%.1f GiB held once\n",
-               W, now_ms() - u0, copies, (double)bytes / 1073741824.0);
+               "%.1f GiB held once (H query with %u precomputed rows)\n",
+               W, now_ms() - u0, copies, (double)bytes / 1073741824.0, a->h_rows);
+    }
+    if (a->continuous) {
+        w[0].pd = *pd0;
+        memset(pd0, 0, sizeof *pd0);
+        for (unsigned i = 1; i < W && s == CUZK_OK; i++)
+            s = ps_witness_make(&w[i].pd, a, rows, aux, domain, va, cuzk_backend_pool(be0));
+        for (unsigned i = 0; i < W; i++) {
+            w[i].p = p;
+            w[i].opts = opts;
+        }
+        if (s == CUZK_OK)
+            s = continuous_run(a, w, W, log_n, ref, have_ref, mismatch);
+        for (unsigned i = 0; i < W; i++) {
+            cuzk_prover_data_free(&w[i].pd);
+            cuzk_free(w[i].ts);
+            cuzk_free(w[i].ends);
+        }
+        if (s == CUZK_OK)
+            s = ps_witness_make(pd0, a, rows, aux, domain, va, cuzk_backend_pool(be0));
+        goto out;
     }
     for (unsigned round = 0; round < a->repeat && s == CUZK_OK; round++) {
+        /* Rounds: W partitions started together. */
         /* Witnesses (untimed): worker 0 takes the caller's, the others make the same one. */
         w[0].pd = *pd0;
         memset(pd0, 0, sizeof *pd0);

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * A fused H call over resident bases whose a and b go up while another call holds the device's
+ * main lane (cuzk_gpu_h_stage_): the result is the same as without staging. Without a device
+ * (or in the stub build) the test reports SKIP.
+ */
+#include "test_gpu_msm_util.h"
+#include "cuzk/alloc.h"
+#include "cuzk/backend.h"
+#include "cuzk/poly.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
+/* A long MSM over host bases in chunks of 256 points, which holds the device's main lane. */
+typedef struct {
+    const cuzk_g1_affine_t *b;
+    const cuzk_fr_t *k;
+    size_t n;
+    cuzk_status s;
+    atomic_bool done;
+} long_msm;
+
+static void *long_msm_run(void *arg)
+{
+    long_msm *c = arg;
+    c->s = cuzk_gpu_msm_g1(-1, &(cuzk_g1_jac_t){0}, c->b, c->k, c->n, NULL);
+    atomic_store(&c->done, true);
+    return NULL;
+}
+
+/* The fused H MSM over resident bases with a and b in pinned memory, c = a * b, rows short of
+ * the domain: while a long call holds the main lane, a and b are staged (the counter) and the
+ * result equals the CPU's H step and MSM; with CUZK_GPU_H_STAGE=0, or a pageable a, nothing is
+ * staged and the result is the same. */
+CUZK_TEST(gpu_h_stage)
+{
+    need_device();
+    cuzk_pool *pool = pool_all();
+    cuzk_backend *be = NULL;
+    CHECK_OK(cuzk_backend_create(&be, CUZK_BACKEND_CUDA, 0));
+    const size_t n = (size_t)1 << 13, rows = n - 5, nl = (size_t)1 << 16;
+    cuzk_domain *d = NULL;
+    CHECK_OK(cuzk_domain_create(&d, n, CUZK_ROOTS_BELLPERSON));
+    cuzk_g1_affine_t *hb = g1_bases(n - 1, BASES_DISTINCT), *bl = g1_bases(nl, BASES_DISTINCT);
+    cuzk_fr_t *kl = make_scalars(nl, SC_RANDOM), *ra = make_scalars(rows, SC_RANDOM),
+              *rb = make_scalars(rows, SC_RANDOM);
+    cuzk_fr_t *pa = NULL, *pb = NULL, *w[3];
+    CHECK_OK(cuzk_gpu_host_alloc((void **)&pa, rows * sizeof *pa));
+    CHECK_OK(cuzk_gpu_host_alloc((void **)&pb, rows * sizeof *pb));
+    memcpy(pa, ra, rows * sizeof *pa);
+    memcpy(pb, rb, rows * sizeof *pb);
+    for (int i = 0; i < 3; i++) {
+        w[i] = cuzk_calloc_array(n, sizeof(cuzk_fr_t));
+        CHECK(w[i] != NULL);
+    }
+    memcpy(w[0], ra, rows * sizeof *ra);
+    memcpy(w[1], rb, rows * sizeof *rb);
+    for (size_t i = 0; i < rows; i++)
+        cuzk_fr_mul(&w[2][i], &ra[i], &rb[i]);
+    cuzk_poly_h(d, w[0], w[1], w[2], pool);
+    cuzk_g1_jac_t want, got;
+    CHECK_OK(cuzk_g1_msm(&want, hb, w[0], n - 1, pool));
+    CHECK_OK(cuzk_backend_keep_resident(be, hb, n - 1, false));
+    CHECK(setenv("CUZK_GPU_MSM_STREAM", "256", 1) == 0);
+    for (int v = 0; v < 3; v++) { /* staged; CUZK_GPU_H_STAGE=0; pageable a */
+        CHECK(v == 1 ? setenv("CUZK_GPU_H_STAGE", "0", 1) == 0 : unsetenv("CUZK_GPU_H_STAGE") == 0);
+        const cuzk_fr_t *a = v == 2 ? ra : pa;
+        size_t st0 = cuzk__gpu_h_staged();
+        long_msm lc = {.b = bl, .k = kl, .n = nl, .s = CUZK_ERR_INTERNAL};
+        atomic_init(&lc.done, false);
+        pthread_t th;
+        CHECK(pthread_create(&th, NULL, long_msm_run, &lc) == 0);
+        usleep(50000); /* the long call holds the main lane by now (it runs for ~1 s) */
+        bool during = !atomic_load(&lc.done);
+        double ms[2];
+        memset(&got, 0xa5, sizeof got);
+        CHECK_OK(cuzk_backend_h_msm_g1(be, d, a, pb, NULL, rows, hb, &got, ms));
+        CHECK(pthread_join(th, NULL) == 0);
+        CHECK_OK(lc.s);
+        size_t staged = cuzk__gpu_h_staged() - st0;
+        printf("# variant %d: %zu staged (long call still running at the H call: %d)\n", v,
+               staged, (int)during);
+        CHECK_MSG(g1_same(&got, &want), "variant %d: the H MSM", v);
+        CHECK_MSG(v == 0 ? staged == (size_t)during : staged == 0, "variant %d: %zu staged", v,
+                  staged);
+        CHECK(memcmp(pa, ra, rows * sizeof *pa) == 0 && memcmp(pb, rb, rows * sizeof *pb) == 0);
+    }
+    CHECK(unsetenv("CUZK_GPU_H_STAGE") == 0);
+    CHECK(unsetenv("CUZK_GPU_MSM_STREAM") == 0);
+    /* Without another call on the device: nothing staged, the same result. */
+    size_t st0 = cuzk__gpu_h_staged();
+    memset(&got, 0xa5, sizeof got);
+    double ms[2];
+    CHECK_OK(cuzk_backend_h_msm_g1(be, d, pa, pb, NULL, rows, hb, &got, ms));
+    CHECK(g1_same(&got, &want) && cuzk__gpu_h_staged() == st0);
+    cuzk_backend_destroy(be);
+    cuzk_gpu_host_free(pa);
+    cuzk_gpu_host_free(pb);
+    for (int i = 0; i < 3; i++)
+        cuzk_free(w[i]);
+    cuzk_free(hb);
+    cuzk_free(bl);
+    cuzk_free(kl);
+    cuzk_free(ra);
+    cuzk_free(rb);
+    cuzk_domain_destroy(d);
+    cuzk_pool_destroy(pool);
+}
