@@ -125,10 +125,11 @@ cuzk_status cuzk_pce_eval(const cuzk_pce *pce, cuzk_pool *pool, const cuzk_fr_t 
 
 static cuzk_status eval_into(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover_data *w, bool with_c)
 {
+    const char *fn = with_c ? "cuzk_pce_eval_into" : "cuzk_pce_eval_ab_into";
     if (!pce || !w || !w->input || (w->n_aux && !w->aux))
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_pce_eval_into: missing witness");
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s: missing witness", fn);
     if (w->a || w->b || w->c || w->a_aux_density || w->b_input_density || w->b_aux_density)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_pce_eval_into: a/b/c already present");
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s: a/b/c already present", fn);
     CUZK_TRY(check_sizes(pce, w->n_inputs, w->n_aux));
     cuzk_status s = fill(pce, pool, w, with_c);
     if (s != CUZK_OK) {

@@ -73,6 +73,11 @@ CUZK_TEST(r1cs_pce_matches_prove_sha256_chain2)
         cuzk_cs_destroy(cs);
         CHECK_OK(cuzk_pce_eval_ab_into(pce, it ? pool : NULL, &q));
         CHECK(q.c == NULL && q.a && q.b);
+        /* a second evaluation is refused and names the call; the vectors stay */
+        const cuzk_fr_t *qa = q.a;
+        CHECK(cuzk_pce_eval_ab_into(pce, NULL, &q) == CUZK_ERR_INVALID_ARG);
+        CHECK(strstr(cuzk_last_error(), "cuzk_pce_eval_ab_into: a/b/c already present") != NULL);
+        CHECK(q.a == qa && q.c == NULL);
         q.c = d.c;
         check_identical(&d, &q);
         q.c = NULL;
