@@ -100,7 +100,9 @@ bool cuzk_backend_side_lane_on(const cuzk_backend *be);
 
 /* See cuzk_poly_h (a receives h; b, c clobbered). The CUDA backend runs domains of 2^10 .. 2^27 on
  * the device (smaller ones on the CPU, where transfers would dominate) and falls back to the CPU,
- * with one note on stderr, when the device runs out of memory. MSMs and batch additions go to
+ * with one note on stderr, when the device runs out of memory. |c| may be NULL for c = a * b
+ * (a PROVE_AB synthesis), which the device forms itself; where the step would run on the CPU
+ * instead, that returns CUZK_ERR_UNSUPPORTED with nothing changed, and the caller supplies c. MSMs and batch additions go to
  * the device when it implements them (otherwise the CPU, with one note on stderr). */
 cuzk_status cuzk_backend_h(cuzk_backend *be, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
                            cuzk_fr_t *c) CUZK_WARN_UNUSED_RESULT;

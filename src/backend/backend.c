@@ -395,8 +395,12 @@ cuzk_status cuzk_backend_h(cuzk_backend *be, const cuzk_domain *d, cuzk_fr_t *a,
         cuzk_status s = cuzk_gpu_h(be->device, d, a, b, c, NULL);
         if (s != CUZK_ERR_NOMEM)
             return s;
+        if (!c)
+            return CUZK_ERR_UNSUPPORTED; /* a is untouched: the caller forms c */
         fallback_note(&said, "the H step runs");
     }
+    if (!c)
+        return CUZK_ERR_UNSUPPORTED;
     cuzk_poly_h(d, a, b, c, be->pool);
     return CUZK_OK;
 }

@@ -565,7 +565,7 @@ extern "C" cuzk_status cuzk_gpu_ntt(int device, const cuzk_domain *d, cuzk_fr_t 
 extern "C" cuzk_status cuzk_gpu_h(int device, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
                                   cuzk_fr_t *c, cuzk_gpu_timing *timing)
 {
-    if (!a || !b || !c)
+    if (!a || !b) /* c NULL: c = a * b, formed on the device */
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "gpu h: NULL vector");
     return cuzk_gpu_guard_("gpu h", [&] {
         cuzk_gpu_check_domain_(d);

@@ -656,12 +656,19 @@ static cuzk_status h_separate(cuzk_backend *be, const cuzk_domain *d, const cuzk
     size_t n = cuzk_domain_size(d);
     double t0 = now_ms();
     const cuzk_vec_alloc *va = &pd->abc_alloc;
+    const bool ab = !pd->c; /* PROVE_AB: no c */
     cuzk_fr_t *a = pad(pd, &pd->a, n);
     cuzk_fr_t *b = a ? pad(pd, &pd->b, n) : NULL;
-    cuzk_fr_t *c = !b ? NULL : pd->c ? pad(pd, &pd->c, n) : c_from_ab(be, pd, a, b, n);
-    cuzk_status s =
-        c ? cuzk_backend_h(be, d, a, b, c)
-          : cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory padding a, b, c to %zu", n);
+    cuzk_fr_t *c = b && !ab ? pad(pd, &pd->c, n) : NULL;
+    /* No c: a device forms c = a b itself; a third vector, which the engine's admission of a
+     * CUDA partition does not count, only where the step runs on the CPU. */
+    cuzk_status s = b && ab ? cuzk_backend_h(be, d, a, b, NULL) : CUZK_ERR_UNSUPPORTED;
+    if (s == CUZK_ERR_UNSUPPORTED) {
+        if (b && ab)
+            c = c_from_ab(be, pd, a, b, n);
+        s = c ? cuzk_backend_h(be, d, a, b, c)
+              : cuzk_fail(CUZK_ERR_NOMEM, "prover: out of memory padding a, b, c to %zu", n);
+    }
     cuzk_vec_free(va, b);
     cuzk_vec_free(va, c);
     t->ntt_h = now_ms() - t0;

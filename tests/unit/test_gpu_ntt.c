@@ -272,7 +272,8 @@ CUZK_TEST(gpu_h)
     }
 }
 
-/* The CUDA backend: H on the device (2^12) and on the CPU (2^5) gives cuzk_poly_h's result. */
+/* The CUDA backend: H on the device (2^12) and on the CPU (2^5) gives cuzk_poly_h's result; without
+ * c (c = a b) the device forms it, and the CPU size is refused with a and b left alone. */
 CUZK_TEST(gpu_backend_h)
 {
     need_device();
@@ -292,6 +293,19 @@ CUZK_TEST(gpu_backend_h)
             CHECK(cuzk_domain_create(&d, n, families[f]) == CUZK_OK);
             cuzk_fr_t *a = rand_vec(n), *b = rand_vec(n), *c = rand_vec(n);
             cuzk_fr_t *ga = copy_vec(a, n), *gb = copy_vec(b, n), *gc = copy_vec(c, n);
+            /* c = a b without c: formed on the device; refused where the CPU would run it */
+            cuzk_fr_t *xa = copy_vec(a, n), *xb = copy_vec(b, n), *xc = copy_vec(a, n);
+            for (size_t i = 0; i < n; i++)
+                cuzk_fr_mul(&xc[i], &a[i], &b[i]);
+            cuzk_fr_t *ya = copy_vec(xa, n), *yb = copy_vec(xb, n);
+            cuzk_poly_h(d, xa, xb, xc, NULL);
+            cuzk_status sab = cuzk_backend_h(be, d, ya, yb, NULL);
+            if (sizes[si] == 5)
+                CHECK(sab == CUZK_ERR_UNSUPPORTED && first_diff(a, ya, n) == n);
+            else
+                CHECK_MSG(sab == CUZK_OK && first_diff(xa, ya, n) == n, "h without c: %s",
+                          cuzk_last_error());
+            cuzk_free(xa), cuzk_free(xb), cuzk_free(xc), cuzk_free(ya), cuzk_free(yb);
             cuzk_poly_h(d, a, b, c, NULL);
             CHECK(cuzk_backend_h(be, d, ga, gb, gc) == CUZK_OK);
             CHECK(first_diff(a, ga, n) == n);

@@ -324,15 +324,17 @@ CUZK_TEST(groth16_prove_size_mismatch)
 }
 
 /* One proof with fixed r, s of the toy chain (|steps|, |seed|) on |be|, serialised into |out|;
- * a, b, c in |va|'s memory (NULL: cuzk_alloc), reserved for |rows_hint| rows. */
-static void prove_fixed_va(uint8_t out[192], const cuzk_groth16_params *p, cuzk_backend *be,
-                           uint64_t steps, uint64_t seed, const cuzk_fr_t *r, const cuzk_fr_t *sr,
-                           const cuzk_vec_alloc *va, size_t rows_hint)
+ * a, b, c in |va|'s memory (NULL: cuzk_alloc), reserved for |rows_hint| rows; synthesis in |mode|
+ * (PROVE, or PROVE_AB: no c). */
+static void prove_fixed_mode(uint8_t out[192], const cuzk_groth16_params *p, cuzk_backend *be,
+                             uint64_t steps, uint64_t seed, const cuzk_fr_t *r,
+                             const cuzk_fr_t *sr, const cuzk_vec_alloc *va, size_t rows_hint,
+                             cuzk_cs_mode mode)
 {
     cuzk_circuit c = {"toy", "toy chain", toy_synth, {steps, seed}};
     cuzk_cs *cs;
     cuzk_prover_data pd;
-    CHECK(cuzk_cs_create(&cs, CUZK_CS_PROVE, 0, rows_hint) == CUZK_OK);
+    CHECK(cuzk_cs_create(&cs, mode, 0, rows_hint) == CUZK_OK);
     if (va)
         CHECK(cuzk_cs_set_vec_alloc(cs, va) == CUZK_OK);
     CHECK(cuzk_circuit_synthesize(cs, &c) == CUZK_OK);
@@ -344,6 +346,13 @@ static void prove_fixed_va(uint8_t out[192], const cuzk_groth16_params *p, cuzk_
     CHECK(pd.a == NULL);
     cuzk_groth16_proof_serialize(out, &pr);
     cuzk_prover_data_free(&pd);
+}
+
+static void prove_fixed_va(uint8_t out[192], const cuzk_groth16_params *p, cuzk_backend *be,
+                           uint64_t steps, uint64_t seed, const cuzk_fr_t *r, const cuzk_fr_t *sr,
+                           const cuzk_vec_alloc *va, size_t rows_hint)
+{
+    prove_fixed_mode(out, p, be, steps, seed, r, sr, va, rows_hint, CUZK_CS_PROVE);
 }
 
 static void prove_fixed(uint8_t out[192], const cuzk_groth16_params *p, cuzk_backend *be,
@@ -497,6 +506,18 @@ CUZK_TEST(gpu_groth16_resident)
         CHECK_MSG(memcmp(want, got, 192) == 0, "fused device proof differs at %llu steps",
                   (unsigned long long)sizes[si]);
         CHECK_MSG(memcmp(want, unfused, 192) == 0, "unfused device proof differs");
+        /* A CUDA engine's synthesis (PROVE_AB: no c) through the separate calls, as when the
+         * fused call is declined: the device forms c, so only a and b are ever allocated (the
+         * engine admits a CUDA partition for two vectors). */
+        counting k = {0};
+        cuzk_vec_alloc kva = {count_alloc, count_free, &k};
+        CHECK(setenv("CUZK_PROVER_H_UNFUSED", "1", 1) == 0);
+        prove_fixed_mode(unfused, p, cu, sizes[si], seed, &r, &sr, &kva, p->n_h + 1,
+                         CUZK_CS_PROVE_AB);
+        CHECK(unsetenv("CUZK_PROVER_H_UNFUSED") == 0);
+        CHECK_MSG(memcmp(want, unfused, 192) == 0, "unfused PROVE_AB device proof differs");
+        CHECK_MSG(k.total == 2 && k.live == 0, "PROVE_AB: %ld vectors allocated, %ld live", k.total,
+                  k.live);
         /* a, b, c in a pinned pool (the engine's): uploaded without registering them. */
         cuzk_host_pool *hp;
         CHECK(cuzk_host_pool_create(&hp, (uint64_t)64 << 20, 0, true) == CUZK_OK);

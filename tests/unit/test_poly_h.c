@@ -3,6 +3,7 @@
  * recipes and the negacyclic form step by step, snarkjs's odd-coset values and its own h scalars
  * (fixtures/snarkjs). */
 #include "test_poly_util.h"
+#include "cuzk/backend.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -343,4 +344,30 @@ CUZK_TEST(poly_h_snarkjs_fixture_multiplier)
 CUZK_TEST(poly_h_snarkjs_fixture_poseidon)
 {
     check_hscalars("poseidon");
+}
+
+/* cuzk_backend_h without c (c = a b, a PROVE_AB synthesis): the CPU backend has no way to form
+ * it without a third vector, so it refuses with CUZK_ERR_UNSUPPORTED and leaves a and b as they
+ * were (the prover then forms c); with c it gives cuzk_poly_h's h. */
+CUZK_TEST(backend_h_without_c_on_the_cpu)
+{
+    cuzk_backend *be;
+    CHECK(cuzk_backend_create(&be, CUZK_BACKEND_CPU, 2) == CUZK_OK);
+    const size_t n = 256;
+    cuzk_domain *d = domain(n, CUZK_ROOTS_BELLPERSON);
+    cuzk_fr_t *a = vec_alloc(n), *b = vec_alloc(n), *c = vec_alloc(n);
+    cuzk_fr_t *a0 = vec_alloc(n), *b0 = vec_alloc(n), *c0 = vec_alloc(n);
+    satisfied(a, b, c, n, n - 3);
+    memcpy(a0, a, n * sizeof *a);
+    memcpy(b0, b, n * sizeof *b);
+    memcpy(c0, c, n * sizeof *c);
+    CHECK(cuzk_backend_h(be, d, a, b, NULL) == CUZK_ERR_UNSUPPORTED);
+    CHECK(memcmp(a, a0, n * sizeof *a) == 0 && memcmp(b, b0, n * sizeof *b) == 0);
+    CHECK(cuzk_backend_h(be, d, a, b, c) == CUZK_OK);
+    cuzk_poly_h(d, a0, b0, c0, NULL);
+    CHECK(memcmp(a, a0, n * sizeof *a) == 0);
+    cuzk_free(a), cuzk_free(b), cuzk_free(c);
+    cuzk_free(a0), cuzk_free(b0), cuzk_free(c0);
+    cuzk_domain_destroy(d);
+    cuzk_backend_destroy(be);
 }
