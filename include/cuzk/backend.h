@@ -102,8 +102,9 @@ bool cuzk_backend_side_lane_on(const cuzk_backend *be);
  * the device (smaller ones on the CPU, where transfers would dominate) and falls back to the CPU,
  * with one note on stderr, when the device runs out of memory. |c| may be NULL for c = a * b
  * (a PROVE_AB synthesis), which the device forms itself; where the step would run on the CPU
- * instead, that returns CUZK_ERR_UNSUPPORTED with nothing changed, and the caller supplies c. MSMs and batch additions go to
- * the device when it implements them (otherwise the CPU, with one note on stderr). */
+ * instead, that returns CUZK_ERR_UNSUPPORTED with nothing changed, and the caller supplies c.
+ * MSMs and batch additions go to the device when it implements them (otherwise the CPU, with one
+ * note on stderr). */
 cuzk_status cuzk_backend_h(cuzk_backend *be, const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b,
                            cuzk_fr_t *c) CUZK_WARN_UNUSED_RESULT;
 /* The H step, then the MSM of h over |h_bases| (domain - 1 points), fused where h can stay on the

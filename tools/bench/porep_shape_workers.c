@@ -209,8 +209,8 @@ cuzk_status ps_workers_run(const ps_args *a, cuzk_backend *be0, const cuzk_groth
         goto out;
     }
     for (unsigned round = 0; round < a->repeat && s == CUZK_OK; round++) {
-        /* Rounds: W partitions started together. */
-        /* Witnesses (untimed): worker 0 takes the caller's, the others make the same one. */
+        /* Rounds of W partitions started together. Witnesses (untimed): worker 0 takes the
+         * caller's, the others make the same one. */
         w[0].pd = *pd0;
         memset(pd0, 0, sizeof *pd0);
         unsigned have = 1;
