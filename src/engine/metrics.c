@@ -4,6 +4,7 @@
 
 #include "cuzk/alloc.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_msm.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -379,6 +380,15 @@ cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
               (unsigned long long)(hs.requests - hs.reused - hs.fallback));
     sb_printf(&b, "cuzk_abc_pool_requests_total{served=\"fallback\"} %llu\n",
               (unsigned long long)hs.fallback);
+    family(&b, "cuzk_gpu_events_total", "counter",
+           "Device work in this process that took a path worth watching: calls on a device's "
+           "side lane (beside the main lane's work), fused H calls whose a and b went up while "
+           "another partition held the device (staged), MSM chunks streamed from host memory.");
+    sb_printf(&b, "cuzk_gpu_events_total{event=\"side_lane_call\"} %zu\n",
+              cuzk__gpu_side_lane_calls());
+    sb_printf(&b, "cuzk_gpu_events_total{event=\"h_staged\"} %zu\n", cuzk__gpu_h_staged());
+    sb_printf(&b, "cuzk_gpu_events_total{event=\"msm_streamed_chunk\"} %zu\n",
+              cuzk__gpu_msm_streamed_chunks());
     family(&b, "cuzk_phase_duration_seconds", "histogram",
            "Duration of each phase of every proved partition.");
     for (int p = 0; p < CUZK_PHASE_COUNT; p++) {
