@@ -13,23 +13,6 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
-/* A long MSM over host bases in chunks of 256 points, which holds the device's main lane. */
-typedef struct {
-    const cuzk_g1_affine_t *b;
-    const cuzk_fr_t *k;
-    size_t n;
-    cuzk_status s;
-    atomic_bool done;
-} long_msm;
-
-static void *long_msm_run(void *arg)
-{
-    long_msm *c = arg;
-    c->s = cuzk_gpu_msm_g1(-1, &(cuzk_g1_jac_t){0}, c->b, c->k, c->n, NULL);
-    atomic_store(&c->done, true);
-    return NULL;
-}
-
 /* The fused H MSM over resident bases with a and b in pinned memory, c = a * b, rows short of
  * the domain: while a long call holds the main lane, a and b are staged (the counter) and the
  * result equals the CPU's H step and MSM; with CUZK_GPU_H_STAGE=0, or a pageable a, nothing is
@@ -68,10 +51,10 @@ CUZK_TEST(gpu_h_stage)
         CHECK(v == 1 ? setenv("CUZK_GPU_H_STAGE", "0", 1) == 0 : unsetenv("CUZK_GPU_H_STAGE") == 0);
         const cuzk_fr_t *a = v == 2 ? ra : pa;
         size_t st0 = cuzk__gpu_h_staged();
-        long_msm lc = {.b = bl, .k = kl, .n = nl, .s = CUZK_ERR_INTERNAL};
+        long_call lc = {.b = bl, .k = kl, .n = nl, .s = CUZK_ERR_INTERNAL};
         atomic_init(&lc.done, false);
         pthread_t th;
-        CHECK(pthread_create(&th, NULL, long_msm_run, &lc) == 0);
+        CHECK(pthread_create(&th, NULL, long_call_run, &lc) == 0);
         usleep(50000); /* the long call holds the main lane by now (it runs for ~1 s) */
         bool during = !atomic_load(&lc.done);
         double ms[2];
@@ -80,8 +63,8 @@ CUZK_TEST(gpu_h_stage)
         CHECK(pthread_join(th, NULL) == 0);
         CHECK_OK(lc.s);
         size_t staged = cuzk__gpu_h_staged() - st0;
-        printf("# variant %d: %zu staged (long call still running at the H call: %d)\n", v,
-               staged, (int)during);
+        printf("# variant %d: %zu staged (long call still running at the H call: %d)\n", v, staged,
+               (int)during);
         CHECK_MSG(g1_same(&got, &want), "variant %d: the H MSM", v);
         CHECK_MSG(v == 0 ? staged == (size_t)during : staged == 0, "variant %d: %zu staged", v,
                   staged);

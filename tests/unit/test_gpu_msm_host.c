@@ -155,29 +155,6 @@ CUZK_TEST(gpu_backend_h_msm)
     cuzk_pool_destroy(pool);
 }
 
-/* The side lane (cuzk_gpu_side_lane_on): while one thread holds the device's main lane with a
- * long MSM over host bases (streamed in chunks of 256 points), another runs batch additions and
- * MSMs over host bases, G1 and G2, and the same over resident bases (MSM, batch additions,
- * (index, scalar) pairs), over and over; every result equals the CPU's, and the side lane took
- * calls (the counter). With CUZK_GPU_LANES=1 the same calls wait for the main lane and no call
- * takes the side lane. */
-typedef struct {
-    const cuzk_g1_affine_t *b;
-    const cuzk_fr_t *k;
-    size_t n;
-    cuzk_g1_jac_t out;
-    cuzk_status s;
-    atomic_bool done;
-} long_call;
-
-static void *long_call_run(void *arg)
-{
-    long_call *c = arg;
-    c->s = cuzk_gpu_msm_g1(-1, &c->out, c->b, c->k, c->n, NULL);
-    atomic_store(&c->done, true);
-    return NULL;
-}
-
 /* Whether the long call has streamed a chunk (up to 20 s): it then holds the main lane and,
  * with a side share, has settled. A fixed 50 ms sleep was too short on a slow host: the other
  * calls took the free main lane first and the side lane saw one of them. */
@@ -193,6 +170,12 @@ static bool long_call_started(size_t chunks0, long_call *lc)
     return false;
 }
 
+/* The side lane (cuzk_gpu_side_lane_on): while one thread holds the device's main lane with a
+ * long MSM over host bases (streamed in chunks of 256 points), another runs batch additions and
+ * MSMs over host bases, G1 and G2, and the same over resident bases (MSM, batch additions,
+ * (index, scalar) pairs), over and over; every result equals the CPU's, and the side lane took
+ * calls (the counter). With CUZK_GPU_LANES=1 the same calls wait for the main lane and no call
+ * takes the side lane. */
 CUZK_TEST(gpu_side_lane)
 {
     need_device();

@@ -10,6 +10,7 @@
 #include "cuzk/threadpool.h"
 #include "gpu/gpu_msm.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 static inline void need_device(void)
@@ -213,5 +214,24 @@ DEFINE_SAME(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
     }
 DEFINE_ONE(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
 DEFINE_ONE(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
+
+/* A long MSM over host bases on a thread of its own (long_call_run), which holds the device's
+ * main lane while other calls are tried beside it (the side lane, staging). */
+typedef struct {
+    const cuzk_g1_affine_t *b;
+    const cuzk_fr_t *k;
+    size_t n;
+    cuzk_g1_jac_t out;
+    cuzk_status s;
+    atomic_bool done;
+} long_call;
+
+static inline void *long_call_run(void *arg)
+{
+    long_call *c = arg;
+    c->s = cuzk_gpu_msm_g1(-1, &c->out, c->b, c->k, c->n, NULL);
+    atomic_store(&c->done, true);
+    return NULL;
+}
 
 #endif

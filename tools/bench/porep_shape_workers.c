@@ -23,7 +23,6 @@
 
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -73,28 +72,22 @@ static void *worker_loop(void *arg)
 {
     ps_worker *w = arg;
     w->s = CUZK_OK;
-    for (w->done = 0; w->done < w->count && w->s == CUZK_OK; w->done++) {
+    for (w->done = 0; w->done < w->count; w->done++) { /* |done|: proofs completed */
         cuzk_prover_data pd = w->pd;
         pd.abc_alloc = (cuzk_vec_alloc){keep_alloc, keep_free, NULL};
         cuzk_groth16_proof proof;
         cuzk_prove_timings *t = &w->ts[w->done];
         memset(t, 0, sizeof *t);
         w->s = cuzk_groth16_prove(w->done ? &proof : &w->proof, w->p, &pd, w->be, w->opts, t);
-        w->ends[w->done] = now_ms();
-        if (w->s != CUZK_OK)
+        if (w->s != CUZK_OK) {
             snprintf(w->msg, sizeof w->msg, "%s", cuzk_last_error());
-        else if (w->done && !ps_proof_eq(&proof, &w->proof))
+            break;
+        }
+        w->ends[w->done] = now_ms();
+        if (w->done && !ps_proof_eq(&proof, &w->proof))
             w->differ = true;
     }
-    if (w->s != CUZK_OK)
-        w->done--;
     return NULL;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
 }
 
 /* --continuous: every worker proves a->repeat partitions from its witness; prints each proof's
@@ -104,18 +97,15 @@ static cuzk_status continuous_run(const ps_args *a, ps_worker *w, unsigned W, un
 {
     const unsigned K = a->repeat;
     cuzk_status s = CUZK_OK;
-    double *all = cuzk_calloc_array((size_t)W * K, sizeof *all);
-    for (unsigned i = 0; i < W && all; i++) {
+    for (unsigned i = 0; i < W; i++) {
         w[i].count = K;
         w[i].ts = cuzk_calloc_array(K, sizeof *w[i].ts);
         w[i].ends = cuzk_calloc_array(K, sizeof *w[i].ends);
         if (!w[i].ts || !w[i].ends)
             s = CUZK_ERR_NOMEM;
     }
-    if (!all || s != CUZK_OK) {
-        cuzk_free(all);
+    if (s != CUZK_OK)
         return cuzk_fail(CUZK_ERR_NOMEM, "porep-shape: cannot allocate the timings");
-    }
     pthread_t th[64];
     unsigned started = 0;
     double t0 = now_ms();
@@ -124,13 +114,16 @@ static cuzk_status continuous_run(const ps_args *a, ps_worker *w, unsigned W, un
             s = cuzk_fail(CUZK_ERR_INTERNAL, "porep-shape: cannot start worker %u", started);
             break;
         }
-    size_t n = 0;
+    size_t n = 0; /* completions, the first and the last at |first|, |last| */
+    double first = 0, last = 0;
     for (unsigned i = 0; i < started; i++) {
         pthread_join(th[i], NULL);
         if (w[i].s != CUZK_OK && s == CUZK_OK)
             s = cuzk_fail(w[i].s, "worker %u: %s", i, w[i].msg);
-        for (unsigned k = 0; k < w[i].done; k++)
-            all[n++] = w[i].ends[k];
+        for (unsigned k = 0; k < w[i].done; k++, n++) {
+            first = !n || w[i].ends[k] < first ? w[i].ends[k] : first;
+            last = !n || w[i].ends[k] > last ? w[i].ends[k] : last;
+        }
     }
     for (unsigned i = 0; i < started && s == CUZK_OK; i++) {
         for (unsigned k = 0; k < K; k++) {
@@ -146,15 +139,13 @@ static cuzk_status continuous_run(const ps_args *a, ps_worker *w, unsigned W, un
         *mismatch = *mismatch || w[i].differ;
     }
     if (s == CUZK_OK && n >= 2) {
-        qsort(all, n, sizeof *all, cmp_double);
         printf("workers continuous: %u x %u partitions in %.1f ms (wall); first completion at "
                "%.1f ms, then %.1f ms per partition\n",
-               W, K, all[n - 1] - t0, all[0] - t0, (all[n - 1] - all[0]) / (double)(n - 1));
+               W, K, last - t0, first - t0, (last - first) / (double)(n - 1));
         printf("fused H calls whose a and b were staged on the device: %zu\n",
                cuzk__gpu_h_staged());
     }
     fflush(stdout);
-    cuzk_free(all);
     return s;
 }
 
