@@ -7,6 +7,7 @@
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
 #   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt] [workers]
+#                                             [prefetch]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -180,6 +181,23 @@ workers)
         --keep-resident --continuous --workers 1 --repeat "${FULL_REPEAT:-4}" --threads "$NT" \
         --h-rows 4
     grep -hE '^workers continuous|staged on the device' "$OUT"/workers-*.log | tee -a "$OUT/summary.txt"
+    ;;
+prefetch)
+    # One prover worker proving back to back (porep-shape --continuous --workers 1), resident
+    # set: its next partition's a and b prefetched under its H MSM, or not (--no-prefetch), with
+    # 0 and 4 precomputed H rows, alternating (docs/PERFORMANCE.md "One worker: a and b
+    # prefetched"). Proofs must be equal; first the same at 2^-6.
+    step 120 prefetch-small "$B" porep-shape --scale 2^-6 --backend cuda --mode prove \
+        --keep-resident --continuous --workers 1 --repeat 3 --threads "$NT"
+    for v in "0 off" "0 on" "4 on" "4 off"; do
+        set -- $v
+        pf=""
+        [ "$2" = off ] && pf=--no-prefetch
+        step 150 "prefetch-rows$1-$2" "$B" porep-shape --backend cuda --mode prove \
+            --pinned-params --keep-resident --continuous --workers 1 \
+            --repeat "${FULL_REPEAT:-5}" --threads "$NT" --h-rows "$1" $pf
+    done
+    grep -HE '^workers continuous|staged on the device' "$OUT"/prefetch-*.log | tee -a "$OUT/summary.txt"
     ;;
 compare)
     # Same inputs, same r and s: CPU prove, CUDA prove, resident partition; proofs must be equal.

@@ -124,6 +124,19 @@ cuzk_status cuzk_backend_h_msm_g1(cuzk_backend *be, const cuzk_domain *d, const 
                                   const cuzk_fr_t *b, const cuzk_fr_t *c, size_t rows,
                                   const cuzk_g1_affine_t *h_bases, cuzk_g1_jac_t *out,
                                   double ms[2]) CUZK_WARN_UNUSED_RESULT;
+/* Starts the upload of the next partition's a and b (|rows| entries, pinned host memory) for
+ * its cuzk_backend_h_msm_g1 over |h_bases| (domain |n|, resident on |be|'s device), under the
+ * device's current work, without waiting; that call then finds them there and starts its H
+ * step at once (a PoRep partition's a takes ~78 ms to go up). CUZK_OK when enqueued;
+ * CUZK_ERR_UNSUPPORTED, having done nothing, on the CPU backend, for bases that are not
+ * resident, a domain the device does not run, pageable vectors, or when the device's staging
+ * vectors are taken or lack room. Until that call has run, or cuzk_backend_h_prefetch_drop has
+ * returned, the caller must neither change nor free a and b. */
+cuzk_status cuzk_backend_h_prefetch(cuzk_backend *be, const cuzk_g1_affine_t *h_bases, size_t n,
+                                    const cuzk_fr_t *a, const cuzk_fr_t *b, size_t rows);
+/* Forgets a prefetch of |a| that no call took, on whichever device made it (its copies waited
+ * for): before a and b are freed or reused. Nothing when there is none. */
+void cuzk_backend_h_prefetch_drop(cuzk_backend *be, const cuzk_fr_t *a);
 cuzk_status cuzk_backend_msm_g1(cuzk_backend *be, cuzk_g1_jac_t *out,
                                 const cuzk_g1_affine_t *bases, const cuzk_fr_t *scalars,
                                 size_t n) CUZK_WARN_UNUSED_RESULT;

@@ -164,6 +164,12 @@ typedef struct {
     bool verify;
     /* Fixed prover randomness for tests; NULL: fresh random r, s from the OS for each proof. */
     const cuzk_fr_t *r, *s;
+    /* Called once, on the calling thread, while the device still runs this proof's fused H call
+     * (after the L/A/B split, and the sums where they run beside it): when its a and b are on
+     * the device and the rest of its H step and H MSM take hundreds of ms at a PoRep partition,
+     * the time to start the next partition's upload (cuzk_backend_h_prefetch). NULL: none. */
+    void (*h_running)(void *ctx);
+    void *h_running_ctx;
 } cuzk_prove_opts;
 
 struct cuzk_backend;

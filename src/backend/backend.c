@@ -435,6 +435,30 @@ cuzk_status cuzk_backend_h_msm_g1(cuzk_backend *be, const cuzk_domain *d, const 
     return CUZK_OK;
 }
 
+cuzk_status cuzk_backend_h_prefetch(cuzk_backend *be, const cuzk_g1_affine_t *h_bases, size_t n,
+                                    const cuzk_fr_t *a, const cuzk_fr_t *b, size_t rows)
+{
+    if (!be || !h_bases || !a || !b || n < 2 || (n & (n - 1)) || rows > n)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "h prefetch: NULL argument, or a domain of %zu for %zu rows", n, rows);
+    unsigned l = 0;
+    while (((size_t)1 << l) < n)
+        l++;
+    size_t first = 0;
+    /* Only where the fused call runs over resident bases: a streamed H MSM needs the bus. */
+    if (be->kind != CUZK_BACKEND_CUDA || l < BACKEND_GPU_H_MIN_LOG || l > CUZK_GPU_NTT_MAX_LOG ||
+        !find_resident(be, h_bases, n - 1, false, &first))
+        return CUZK_ERR_UNSUPPORTED;
+    return cuzk_gpu_h_prefetch(be->device, n, a, b, rows);
+}
+
+void cuzk_backend_h_prefetch_drop(cuzk_backend *be, const cuzk_fr_t *a)
+{
+    (void)be; /* every device: another device's worker may have prefetched |a| */
+    if (a)
+        cuzk_gpu_h_prefetch_drop(-1, a);
+}
+
 cuzk_status cuzk_backend_msm_g1(cuzk_backend *be, cuzk_g1_jac_t *out, const cuzk_g1_affine_t *bases,
                                 const cuzk_fr_t *scalars, size_t n)
 {

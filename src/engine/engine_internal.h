@@ -107,6 +107,9 @@ typedef struct item {
     bool holds_ref;
     double synth_ms, srs_wait_ms, queue_wait_ms, t_start;
     double t_queued, prover_wait_ms; /* synthesised -> taken by a prover (queue_wait too) */
+    /* Its a and b were prefetched to a device (cuzk_backend_h_prefetch) while it was queued:
+     * dropped before they are freed unless its proof took them. */
+    bool prefetched;
     struct item *next;
 } item;
 

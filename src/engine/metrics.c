@@ -382,11 +382,15 @@ cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
               (unsigned long long)hs.fallback);
     family(&b, "cuzk_gpu_events_total", "counter",
            "Device work in this process that took a path worth watching: calls on a device's "
-           "side lane (beside the main lane's work), fused H calls whose a and b went up while "
-           "another partition held the device (staged), MSM chunks streamed from host memory.");
+           "side lane (beside the main lane's work), fused H calls whose a and b were on the "
+           "device already when they got it (staged: uploaded while another partition held it, "
+           "or prefetched), a and b prefetched under the previous partition's H MSM, MSM chunks "
+           "streamed from host memory.");
     sb_printf(&b, "cuzk_gpu_events_total{event=\"side_lane_call\"} %zu\n",
               cuzk__gpu_side_lane_calls());
     sb_printf(&b, "cuzk_gpu_events_total{event=\"h_staged\"} %zu\n", cuzk__gpu_h_staged());
+    sb_printf(&b, "cuzk_gpu_events_total{event=\"h_prefetched\"} %zu\n",
+              cuzk__gpu_h_prefetched());
     sb_printf(&b, "cuzk_gpu_events_total{event=\"msm_streamed_chunk\"} %zu\n",
               cuzk__gpu_msm_streamed_chunks());
     family(&b, "cuzk_phase_duration_seconds", "histogram",

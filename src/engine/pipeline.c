@@ -26,6 +26,9 @@ void cuzk__item_discard_locked(cuzk_engine *e, item *it)
      * without the engine lock, so that no other engine call waits seconds for a cancelled or
      * failed partition. The item keeps its memory budget, its key reference and its job's
      * in-flight count (which keeps the job alive) until the free is done. */
+    if (it->prefetched && it->pd.a)
+        cuzk_backend_h_prefetch_drop(NULL, it->pd.a);
+    it->prefetched = false;
     if (it->pd.a || it->pd.b || it->pd.c || it->pd.aux || it->pd.input) {
         cuzk_prover_data pd = it->pd;
         memset(&it->pd, 0, sizeof it->pd);
@@ -205,7 +208,7 @@ void *cuzk__synth_main(void *arg)
 }
 
 /* The queued partition to prove next: highest job priority, then job order, then index. */
-static item *pop_best_locked(cuzk_engine *e)
+static item **best_locked(cuzk_engine *e)
 {
     item **best = NULL;
     for (item **p = &e->q_head; *p; p = &(*p)->next) {
@@ -220,6 +223,12 @@ static item *pop_best_locked(cuzk_engine *e)
              (a->seq < b->seq || (a->seq == b->seq && (*p)->part < (*best)->part))))
             best = p;
     }
+    return best;
+}
+
+static item *pop_best_locked(cuzk_engine *e)
+{
+    item **best = best_locked(e);
     item *it = *best;
     *best = it->next;
     it->next = NULL;
@@ -231,6 +240,27 @@ typedef struct {
     cuzk_phase phase;
     double ms;
 } phase_ms;
+
+/* cuzk_prove_opts.h_running of a GPU worker: while its proof's H MSM runs, the a and b of the
+ * partition it will most likely take next go up to the device (cuzk_backend_h_prefetch), so
+ * that one worker's next H step does not wait ~78 ms for its upload at a PoRep partition (two
+ * workers per device stage each other's instead). Under e->mu, so that the item stays queued,
+ * and alive, while its prefetch starts. */
+static void prefetch_next(void *arg)
+{
+    prover_worker *w = arg;
+    cuzk_engine *e = w->e;
+    pthread_mutex_lock(&e->mu);
+    item **best = e->q_head ? best_locked(e) : NULL;
+    item *it = best ? *best : NULL;
+    if (it && !it->prefetched && it->j->outcome == CUZK_JOB_UNKNOWN &&
+        it->circ->source == CUZK_CIRCUIT_BUILTIN && it->pd.a && it->pd.b) {
+        const cuzk_groth16_params *p = it->circ->params;
+        it->prefetched = cuzk_backend_h_prefetch(w->be, p->h, p->n_h + 1, it->pd.a, it->pd.b,
+                                                 it->pd.n_rows) == CUZK_OK;
+    }
+    pthread_mutex_unlock(&e->mu);
+}
 
 void *cuzk__prover_main(void *arg)
 {
@@ -277,6 +307,10 @@ void *cuzk__prover_main(void *arg)
             s = cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
         } else if (c->source == CUZK_CIRCUIT_BUILTIN) {
             cuzk_prove_opts o = {.verify = self_verify};
+            if (w->be && cuzk_backend_device(w->be) >= 0) {
+                o.h_running = prefetch_next;
+                o.h_running_ctx = w;
+            }
             /* On a GPU the HOT set stays on the device between proofs (dropped with the HOT
              * tier, srs.c); when it does not fit, each call uploads its bases instead. */
             if (w->be && cuzk_backend_device(w->be) >= 0 &&

@@ -95,6 +95,7 @@ struct cuzk_gpu_domain_tables {
 };
 
 #define CUZK_GPU_EVENTS 8
+#define CUZK_GPU_MAX_DEVICES 16 /* ordinals a process drives */
 
 struct cuzk_gpu_device {
     std::mutex mu; /* one caller at a time per lane */
@@ -118,6 +119,9 @@ struct cuzk_gpu_device {
     cudaStream_t stage_st = nullptr;
     const void *stage_src[2] = {};
     size_t stage_rows = 0, stage_n = 0;
+    /* The staged vectors are a prefetch's (cuzk_gpu_h_prefetch): they wait, under stage_mu but
+     * without it held, for the call whose a and b they are, or for cuzk_gpu_h_prefetch_drop. */
+    bool stage_held = false;
     cuzk_gpu_domain_tables tabs[2]; /* per root family: the last domain used */
     int smem_configured = 0;        /* ntt.cu: dynamic shared memory limits raised */
     void *ballast = nullptr;        /* env CUZK_GPU_MEM_LIMIT: memory held back (shim.cu) */
@@ -130,6 +134,8 @@ struct cuzk_gpu_device {
 /* The state of |device| (-1: default), created on first use (stream, events). Throws
  * CUZK_ERR_NO_DEVICE for an ordinal without a device. The caller locks ->mu. */
 cuzk_gpu_device &cuzk_gpu_device_get_(int device);
+/* The main lane of device |id| if a call has set it up, else NULL (nothing is created). */
+cuzk_gpu_device *cuzk_gpu_device_if_ready_(int id);
 /* The side lane of |device| (created on first use): MSMs and batch additions that find the main
  * lane busy run there beside its work: over host bases (bound by their transfers) the PCIe link
  * and the multipliers are then busy at once; over resident bases they fill the main lane's
@@ -330,16 +336,21 @@ fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_
                         const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
                         const cuzk_fr_t *c, size_t rows,
                         std::unique_lock<std::mutex> *staged = nullptr);
-/* While another call holds dev.mu: uploads the H step's a and b (pinned host arrays; c NULL)
- * into dev.stage on a stream of their own and returns true with |sl| holding dev.stage_mu,
- * which the caller passes to its cuzk_gpu_h_dev_ (|staged|): that swaps the staged vectors in
- * and unlocks it at once, so the next call can stage while this one's H step runs. False, with
- * nothing staged, when env CUZK_GPU_H_STAGE=0, c is given, a or b is pageable, another call's
- * vectors are staged, or the device lacks room for the buffers and 8 GiB besides. The next
- * partition's upload then runs under this one's H MSM instead of before its own H step. */
+/* The H step's a and b (c NULL) in dev.stage for a fused call: returns true with |sl| holding
+ * dev.stage_mu, which the caller passes to its cuzk_gpu_h_dev_ (|staged|): that swaps the staged
+ * vectors in and unlocks it at once, so the next call can stage while this one's H step runs.
+ * Either a prefetch of these a and b is there (cuzk_gpu_h_prefetch; its copies are waited for),
+ * or, with |upload| (a call that found dev.mu held), they go up now (pinned host arrays) on a
+ * stream of their own. False, with nothing staged, when env CUZK_GPU_H_STAGE=0, c is given, a or
+ * b is pageable, another call's or a prefetch's vectors are staged, or the device lacks room for
+ * the buffers and 8 GiB besides. The next partition's upload then runs under this one's H MSM
+ * instead of before its own H step. */
 bool cuzk_gpu_h_stage_(cuzk_gpu_device &dev, std::unique_lock<std::mutex> &sl,
                        const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
-                       const cuzk_fr_t *c, size_t rows);
+                       const cuzk_fr_t *c, size_t rows, bool upload);
+/* Frees dev.stage unless a call is taking its vectors (a prefetch waiting in them is forgotten,
+ * its call then uploads from the host): cuzk_gpu_trim_'s part. */
+void cuzk_gpu_h_stage_trim_(cuzk_gpu_device &dev);
 /* h (n elements on the device) into the host array a, in the pieces cuzk_gpu_h_dev_ pinned a in
  * (a copy must not span two registrations), on dev.stream (src/gpu/h_upload.cu). */
 void cuzk_gpu_h_download_(cuzk_gpu_device &dev, cuzk_fr_t *a, const fr_dev *h, size_t n);

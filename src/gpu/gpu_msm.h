@@ -115,6 +115,22 @@ cuzk_status cuzk_gpu_h_msm_g1(int device, cuzk_g1_jac_t *out, const cuzk_g1_affi
                               const cuzk_fr_t *c, size_t rows, cuzk_gpu_timing *h_timing,
                               cuzk_gpu_timing *msm_timing) CUZK_WARN_UNUSED_RESULT;
 
+/* Starts copying a and bv (|rows| entries each, pinned host memory: cuzk_gpu_host_alloc or a
+ * pinned pool's buffer) to |device| for the fused H call on a domain of |n| that will name them
+ * next (cuzk_gpu_h_msm_g1_resident), on a stream of its own, so that the copies run under the
+ * device's current work (the previous partition's H MSM) and that call starts its transforms at
+ * once. Returns without waiting: CUZK_OK once the copies are enqueued (or these vectors are
+ * already staged); CUZK_ERR_UNSUPPORTED, having done nothing, when env CUZK_GPU_H_STAGE=0, a or
+ * bv is pageable, the staging vectors are taken (another partition's), or the device lacks room
+ * for them and 8 GiB besides; CUZK_ERR_INVALID_ARG for NULL vectors, rows above n or n not a
+ * power of two >= 2. The caller must neither change nor free a and bv until their call has
+ * run or cuzk_gpu_h_prefetch_drop(device, a) has returned. */
+cuzk_status cuzk_gpu_h_prefetch(int device, size_t n, const cuzk_fr_t *a, const cuzk_fr_t *bv,
+                                size_t rows);
+/* Forgets a prefetch of |a| on |device| (-1: on every device) that no call has taken, once its
+ * copies are done; nothing when there is none. */
+void cuzk_gpu_h_prefetch_drop(int device, const cuzk_fr_t *a);
+
 /* Frees the MSM's cached device memory of |device| (-1: every device) on |lane| (0: main, 1:
  * side, -1: both); cuzk_gpu_release calls it. Internal. */
 void cuzk__gpu_msm_release(int device, int lane);
@@ -124,6 +140,8 @@ size_t cuzk__gpu_side_lane_calls(void);
 /* Fused H calls that found their a and b staged on the device (cuzk_gpu_h_stage_) in this
  * process (tests). Internal. */
 size_t cuzk__gpu_h_staged(void);
+/* Prefetches enqueued by cuzk_gpu_h_prefetch in this process (tests, metrics). Internal. */
+size_t cuzk__gpu_h_prefetched(void);
 /* Chunks that MSMs and batch additions over host bases have streamed in this process (tests:
  * that a call took the streamed path). Internal. */
 size_t cuzk__gpu_msm_streamed_chunks(void);

@@ -294,6 +294,23 @@ size_t cuzk__gpu_msm_streamed_chunks(void)
     return 0;
 }
 
+size_t cuzk__gpu_h_prefetched(void)
+{
+    return 0;
+}
+
+cuzk_status cuzk_gpu_h_prefetch(int device, size_t n, const cuzk_fr_t *a, const cuzk_fr_t *bv,
+                                size_t rows)
+{
+    (void)device, (void)n, (void)a, (void)bv, (void)rows;
+    return NO_DEVICE_("gpu h prefetch");
+}
+
+void cuzk_gpu_h_prefetch_drop(int device, const cuzk_fr_t *a)
+{
+    (void)device, (void)a;
+}
+
 void cuzk_gpu_timing_line(const char *phase, double ms, int device, const char *extra_json)
 {
     (void)phase, (void)ms, (void)device, (void)extra_json;

@@ -197,20 +197,26 @@ static void buf_swap(cuzk_gpu_buf &x, cuzk_gpu_buf &y)
  * (msm_stream.cuh), so that staging never squeezes the running call's MSM. */
 #define H_STAGE_MIN_FREE ((size_t)8 << 30)
 
-bool cuzk_gpu_h_stage_(cuzk_gpu_device &dev, std::unique_lock<std::mutex> &sl,
-                       const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
-                       const cuzk_fr_t *c, size_t rows)
+static bool stage_off()
 {
     const char *e = getenv("CUZK_GPU_H_STAGE");
-    if ((e && *e == '0') || c || !a || !b || !d || cuzk_domain_size(d) < rows ||
-        !cuzk_gpu_host_pinned_(a) || !cuzk_gpu_host_pinned_(b))
-        return false;
-    std::unique_lock<std::mutex> l(dev.stage_mu, std::try_to_lock);
-    if (!l.owns_lock())
-        return false;
-    const size_t n = cuzk_domain_size(d), bytes = n * sizeof(fr_dev),
-                 rbytes = rows * sizeof(fr_dev);
-    cuzk_gpu_device_enter_(dev);
+    return e && *e == '0';
+}
+
+static bool stage_matches(const cuzk_gpu_device &dev, const void *a, const void *b, size_t rows,
+                          size_t n)
+{
+    return dev.stage_src[0] == a && dev.stage_src[1] == b && dev.stage_rows == rows &&
+           dev.stage_n == n;
+}
+
+/* Enqueues the copies of a and b (rows entries, pinned) into dev.stage, zero up to n, on the
+ * staging stream; the caller holds dev.stage_mu. False, with the buffers freed, when the device
+ * lacks room for them and H_STAGE_MIN_FREE besides. */
+static bool stage_enqueue(cuzk_gpu_device &dev, const cuzk_fr_t *a, const cuzk_fr_t *b,
+                          size_t rows, size_t n)
+{
+    const size_t bytes = n * sizeof(fr_dev), rbytes = rows * sizeof(fr_dev);
     size_t need = 0, fr = 0, tot = 0;
     for (auto &v : dev.stage)
         need += v.bytes < bytes ? bytes : 0;
@@ -229,7 +235,6 @@ bool cuzk_gpu_h_stage_(cuzk_gpu_device &dev, std::unique_lock<std::mutex> &sl,
             if (rbytes < bytes)
                 CUZK_CUDA(cudaMemsetAsync(dst + rbytes, 0, bytes - rbytes, dev.stage_st));
         }
-        CUZK_CUDA(cudaStreamSynchronize(dev.stage_st));
     } catch (const cuzk_gpu_error &err) {
         if (err.status != CUZK_ERR_NOMEM)
             throw;
@@ -244,8 +249,109 @@ bool cuzk_gpu_h_stage_(cuzk_gpu_device &dev, std::unique_lock<std::mutex> &sl,
     dev.stage_src[1] = b;
     dev.stage_rows = rows;
     dev.stage_n = n;
+    return true;
+}
+
+/* Forgets the staged vectors once no copy into them is in flight; caller holds dev.stage_mu. */
+static void stage_forget(cuzk_gpu_device &dev)
+{
+    if (dev.stage_st)
+        (void)cudaStreamSynchronize(dev.stage_st);
+    dev.stage_src[0] = dev.stage_src[1] = nullptr;
+    dev.stage_held = false;
+}
+
+bool cuzk_gpu_h_stage_(cuzk_gpu_device &dev, std::unique_lock<std::mutex> &sl,
+                       const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
+                       const cuzk_fr_t *c, size_t rows, bool upload)
+{
+    if (stage_off() || c || !a || !b || !d || cuzk_domain_size(d) < rows)
+        return false;
+    /* try_lock: the holder may be a call that staged its own vectors and now waits for dev.mu,
+     * which this caller may hold. */
+    std::unique_lock<std::mutex> l(dev.stage_mu, std::try_to_lock);
+    if (!l.owns_lock())
+        return false;
+    const size_t n = cuzk_domain_size(d);
+    cuzk_gpu_device_enter_(dev);
+    if (dev.stage_held) { /* a prefetch: ours to take, or another partition's to leave */
+        if (!stage_matches(dev, a, b, rows, n))
+            return false;
+        CUZK_CUDA(cudaStreamSynchronize(dev.stage_st));
+        sl = std::move(l);
+        return true;
+    }
+    if (!upload || !cuzk_gpu_host_pinned_(a) || !cuzk_gpu_host_pinned_(b) ||
+        !stage_enqueue(dev, a, b, rows, n))
+        return false;
+    try {
+        CUZK_CUDA(cudaStreamSynchronize(dev.stage_st));
+    } catch (...) {
+        dev.stage_src[0] = dev.stage_src[1] = nullptr;
+        throw;
+    }
     sl = std::move(l);
     return true;
+}
+
+void cuzk_gpu_h_stage_trim_(cuzk_gpu_device &dev)
+{
+    std::unique_lock<std::mutex> l(dev.stage_mu, std::try_to_lock);
+    if (!l.owns_lock())
+        return;
+    if (dev.stage_held)
+        stage_forget(dev); /* a prefetch: its call uploads from the host instead */
+    for (auto &v : dev.stage)
+        v.release();
+}
+
+static std::atomic<size_t> g_prefetched{0}; /* cuzk__gpu_h_prefetched */
+
+extern "C" size_t cuzk__gpu_h_prefetched(void)
+{
+    return g_prefetched.load();
+}
+
+extern "C" cuzk_status cuzk_gpu_h_prefetch(int device, size_t n, const cuzk_fr_t *a,
+                                           const cuzk_fr_t *b, size_t rows)
+{
+    if (!a || !b || n < 2 || (n & (n - 1)) || rows > n)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "gpu h prefetch: NULL vector, or a domain of %zu for %zu rows", n, rows);
+    if (stage_off() || !cuzk_gpu_host_pinned_(a) || !cuzk_gpu_host_pinned_(b))
+        return CUZK_ERR_UNSUPPORTED;
+    bool done = false;
+    cuzk_status s = cuzk_gpu_guard_("gpu h prefetch", [&] {
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(device);
+        std::unique_lock<std::mutex> l(dev.stage_mu, std::try_to_lock);
+        if (!l.owns_lock() || dev.stage_held) {
+            done = l.owns_lock() && stage_matches(dev, a, b, rows, n);
+            return;
+        }
+        cuzk_gpu_device_enter_(dev);
+        done = stage_enqueue(dev, a, b, rows, n);
+        dev.stage_held = done;
+        g_prefetched += done;
+    });
+    return s != CUZK_OK ? s : done ? CUZK_OK : CUZK_ERR_UNSUPPORTED;
+}
+
+extern "C" void cuzk_gpu_h_prefetch_drop(int device, const cuzk_fr_t *a)
+{
+    (void)cuzk_gpu_guard_("gpu h prefetch drop", [&] {
+        for (int id = 0; id < CUZK_GPU_MAX_DEVICES; id++) {
+            cuzk_gpu_device *dev = cuzk_gpu_device_if_ready_(id);
+            if (!dev || (device >= 0 && id != device))
+                continue;
+            /* Held by a call that is taking its own staged vectors: not |a|'s (one set is
+             * staged at a time), so there is nothing of |a|'s to forget. */
+            std::unique_lock<std::mutex> l(dev->stage_mu, std::try_to_lock);
+            if (l.owns_lock() && dev->stage_held && dev->stage_src[0] == a) {
+                cuzk_gpu_device_enter_(*dev);
+                stage_forget(*dev);
+            }
+        }
+    });
 }
 
 fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_pins &pins,
@@ -269,6 +375,7 @@ fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_
     }
     if (staged && staged->owns_lock()) {
         dev.stage_src[0] = dev.stage_src[1] = nullptr;
+        dev.stage_held = false;
         staged->unlock();
     }
     for (auto &v : dev.vec)

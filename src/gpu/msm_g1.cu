@@ -294,12 +294,13 @@ extern "C" cuzk_status cuzk_gpu_h_msm_g1_resident(cuzk_g1_jac_t *out, const cuzk
     cuzk_g1_jac_t r;
     cuzk_status s = cuzk_gpu_guard_("gpu h msm g1", [&] {
         cuzk_gpu_device &dev = cuzk_gpu_device_get_(b->device);
-        /* Another partition on the lane: this one's a and b go up under its kernels. */
+        /* Another partition on the lane: this one's a and b go up under its kernels; or they
+         * were prefetched under an earlier call's (cuzk_gpu_h_prefetch). */
         std::unique_lock<std::mutex> lock(dev.mu, std::try_to_lock), staging;
-        if (!lock.owns_lock()) {
-            (void)cuzk_gpu_h_stage_(dev, staging, d, a, bv, c, rows);
+        const bool busy = !lock.owns_lock();
+        (void)cuzk_gpu_h_stage_(dev, staging, d, a, bv, c, rows, busy);
+        if (busy)
             lock.lock();
-        }
         cuzk_gpu_device_enter_(dev);
         cuzk_gpu_timer tm(dev);
         fr_dev *h = g1_fused_h(dev, tm, d, a, bv, c, rows, h_timing, &staging);

@@ -105,7 +105,6 @@ void cuzk_gpu_buf::release()
     bytes = 0;
 }
 
-#define CUZK_GPU_MAX_DEVICES 16
 static cuzk_gpu_device g_devices[CUZK_GPU_MAX_DEVICES];
 static cuzk_gpu_device g_side[CUZK_GPU_MAX_DEVICES]; /* side lanes (cuzk_gpu_side_lane_) */
 static std::mutex g_devices_mu;
@@ -217,6 +216,14 @@ cuzk_gpu_device &cuzk_gpu_device_get_(int device)
     return dev;
 }
 
+cuzk_gpu_device *cuzk_gpu_device_if_ready_(int id)
+{
+    if (id < 0 || id >= CUZK_GPU_MAX_DEVICES)
+        return nullptr;
+    std::lock_guard<std::mutex> lock(g_devices_mu);
+    return g_devices[id].ready ? &g_devices[id] : nullptr;
+}
+
 extern "C" bool cuzk_gpu_side_lane_on(void)
 {
     const char *e = getenv("CUZK_GPU_LANES");
@@ -256,12 +263,8 @@ void cuzk_gpu_trim_(cuzk_gpu_device &dev)
     for (auto &v : dev.vec)
         v.release();
     /* Staging buffers only while no call's vectors wait in them. */
-    if (dev.lane == 0) {
-        std::unique_lock<std::mutex> l(dev.stage_mu, std::try_to_lock);
-        if (l.owns_lock())
-            for (auto &v : dev.stage)
-                v.release();
-    }
+    if (dev.lane == 0)
+        cuzk_gpu_h_stage_trim_(dev);
     cuzk__gpu_msm_release(dev.id, dev.lane);
     /* The side lane's buffers only between its calls: one in progress is using them. */
     cuzk_gpu_device &side = g_side[dev.id];

@@ -532,6 +532,13 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     t->overlapped = early;
     if (early)
         s = lab_sum_beside(be, t, p, &ss, &sums); /* beside the H MSM: phase times overlap */
+    /* A prefetch of these a and b that the fused call has not taken (another device's, or the
+     * call declined) must not outlive them: they are released or overwritten below. The call
+     * took its own, if at all, on entry (the split ran since); one it is taking is left to it. */
+    if (fused)
+        cuzk_backend_h_prefetch_drop(be, pd->a);
+    if (threaded && opts && opts->h_running)
+        opts->h_running(opts->h_running_ctx);
     if (threaded)
         pthread_join(th, NULL);
     if (s != CUZK_OK || !fused)

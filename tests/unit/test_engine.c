@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Engine: jobs end to end, idempotency, priorities, cancellation, timeouts, shutdown. */
 #include "test_engine_util.h"
+#include "gpu/gpu_msm.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -517,29 +518,36 @@ CUZK_TEST(engine_cuda)
     CHECK(cuzk_engine_create(&e, &c) == CUZK_ERR_INVALID_ARG && !e);
     if (!cuzk_backend_cuda_usable())
         test_skip("no usable CUDA device");
-    for (unsigned rows = 0; rows <= 3; rows += 3) {
+    /* two workers without and with H rows; one worker (whose next partition's a and b are
+     * prefetched under its H MSM when that partition is ready by then) */
+    static const unsigned runs[][3] = {{0, 2, 6}, {3, 2, 6}, {0, 1, 8}}; /* rows, workers, parts */
+    for (unsigned k = 0; k < 3; k++) {
+        const unsigned rows = runs[k][0], parts = runs[k][2];
         char *dir = eng_tmpdir();
         uint64_t live0 = cuzk_alloc_live_bytes();
         eng_config(&c, dir);
         c.backend = CUZK_BACKEND_AUTO;
         c.threads = 0;
-        c.prover_workers = 2;
+        c.prover_workers = runs[k][1];
         c.synthesis_workers = 2;
         c.h_precompute_rows = rows;
         e = eng_create(&c);
         eng_add(e, "demo", "sha256-chain:1", NULL);
         char id[CUZK_ENGINE_ID_MAX];
-        eng_submit(e, "demo", NULL, CUZK_PRIORITY_NORMAL, 6, id);
+        size_t st0 = cuzk__gpu_h_staged(), pf0 = cuzk__gpu_h_prefetched();
+        eng_submit(e, "demo", NULL, CUZK_PRIORITY_NORMAL, parts, id);
         cuzk_job_result r;
         CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
         CHECK_MSG(strncmp(r.backend, "cuda:", 5) == 0, "backend %s", r.backend);
         char vk[512];
         snprintf(vk, sizeof vk, "%s/demo.vk", dir);
         eng_verify(vk, &r);
-        printf("# cuda demo x6, %u H rows: total %llu ms, srs_load %llu, synthesis %llu, prover "
-               "%llu\n",
-               rows, (unsigned long long)r.total_ms, (unsigned long long)r.srs_load_ms,
-               (unsigned long long)r.synthesis_ms, (unsigned long long)r.gpu_compute_ms);
+        printf("# cuda demo x%u, %u worker(s), %u H rows: total %llu ms, srs_load %llu, "
+               "synthesis %llu, prover %llu; %zu H calls staged, %zu prefetched\n",
+               parts, runs[k][1], rows, (unsigned long long)r.total_ms,
+               (unsigned long long)r.srs_load_ms, (unsigned long long)r.synthesis_ms,
+               (unsigned long long)r.gpu_compute_ms, cuzk__gpu_h_staged() - st0,
+               cuzk__gpu_h_prefetched() - pf0);
         cuzk_job_result_clear(&r);
         cuzk_engine_status st;
         CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);

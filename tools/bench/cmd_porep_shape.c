@@ -7,7 +7,7 @@
  *       [--inputs 328] [--a-density 99.7] [--b-density 25.4] [--binary-frac 0.95]
  *       [--backend cuda|cpu] [--scale S] [--mode prove|resident|both] [--compare]
  *       [--repeat K] [--threads T] [--seed X] [--json] [--keep-resident] [--pinned-params]
- *       [--no-abc-pool] [--workers W [--continuous]] [--h-rows R]
+ *       [--no-abc-pool] [--workers W [--continuous [--no-prefetch]]] [--h-rows R]
  *
  * Parameters: every query (H, L, A, B in G1 and G2) is filled from a pool of distinct subgroup
  * points P = T1[j] + T2[k] (T1, T2 random multiples of the generator), indexed by a hash of the
@@ -35,7 +35,8 @@
  * (cuzk_backend_set_h_rows; R x 12.9 GB at 2^27), which its MSM then uses.
  * --workers W (prove mode, CUDA): W prover threads with a backend each prove at once, --repeat
  * rounds of W partitions; with --continuous each thread proves --repeat partitions back to back,
- * without waiting for the others (porep_shape_workers.c).
+ * without waiting for the others, prefetching its next partition's a and b under its H MSM
+ * unless --no-prefetch (porep_shape_workers.c).
  */
 #include "commands.h"
 #include "porep_shape.h"
@@ -60,7 +61,8 @@ static int usage_err(const char *msg)
             "       [--binary-frac 0.95] [--backend cuda|cpu] [--scale S] [--mode "
             "prove|resident|both]\n"
             "       [--compare] [--repeat K] [--threads T] [--seed X] [--json] [--keep-resident]\n"
-            "       [--no-abc-pool] [--pinned-params] [--workers W [--continuous]] [--h-rows R]\n",
+            "       [--no-abc-pool] [--pinned-params] [--workers W [--continuous [--no-prefetch]]]\n"
+            "       [--h-rows R]\n",
             msg);
     return 2;
 }
@@ -125,6 +127,7 @@ static int parse_args(int argc, char **argv, ps_args *a)
                    .inputs = 328,
                    .repeat = 1,
                    .workers = 1,
+                   .prefetch = true,
                    .rows = 130278869,
                    .aux = 130169893,
                    .a_density = 99.7,
@@ -157,6 +160,10 @@ static int parse_args(int argc, char **argv, ps_args *a)
         }
         if (strcmp(k, "--continuous") == 0) {
             a->continuous = true;
+            continue;
+        }
+        if (strcmp(k, "--no-prefetch") == 0) {
+            a->prefetch = false;
             continue;
         }
         if (i + 1 >= argc)

@@ -23,6 +23,7 @@ typedef struct {
     unsigned log_domain, inputs, threads, repeat;
     unsigned workers; /* prove mode: concurrent prover threads, a backend each (1: none) */
     bool continuous;  /* workers prove --repeat partitions each, back to back (no rounds) */
+    bool prefetch;    /* --continuous: the next partition's a, b go up under the H MSM */
     size_t rows, aux;
     double a_density, b_density, binary_frac;
     int log_scale; /* scale = 2^log_scale, log_scale <= 0 */

@@ -13,7 +13,9 @@
  * proves --repeat partitions back to back from one witness of its own, never waiting for the
  * others; the rate is taken between the first and the last completion. Its witnesses keep a and
  * b between proofs (the device H step only reads them; a no-op allocator takes the prover's
- * release of a, b and c), so no host work but the prover's own runs between a thread's proofs.
+ * release of a, b and c), so no host work but the prover's own runs between a thread's proofs;
+ * like the engine's workers, each prefetches its next partition's a and b under its current
+ * H MSM (--no-prefetch: not).
  */
 #include "porep_shape.h"
 
@@ -40,6 +42,8 @@ typedef struct {
     cuzk_prove_timings *ts;
     double *ends;
     bool differ; /* a later proof differs from the first */
+    cuzk_prove_opts own;  /* opts with the prefetch below */
+    unsigned prefetched; /* next partitions' a and b prefetched (cuzk_backend_h_prefetch) */
 } ps_worker;
 
 static void *worker_run(void *arg)
@@ -68,6 +72,17 @@ static void keep_free(void *ctx, void *p)
     (void)p;
 }
 
+/* cuzk_prove_opts.h_running of a continuous worker, as the engine's workers do it: while this
+ * proof's H MSM runs, its next partition's a and b (the same vectors here) go up. */
+static void worker_prefetch(void *arg)
+{
+    ps_worker *w = arg;
+    if (w->done + 1 < w->count &&
+        cuzk_backend_h_prefetch(w->be, w->p->h, w->p->n_h + 1, w->pd.a, w->pd.b, w->pd.n_rows) ==
+            CUZK_OK)
+        w->prefetched++;
+}
+
 static void *worker_loop(void *arg)
 {
     ps_worker *w = arg;
@@ -78,7 +93,7 @@ static void *worker_loop(void *arg)
         cuzk_groth16_proof proof;
         cuzk_prove_timings *t = &w->ts[w->done];
         memset(t, 0, sizeof *t);
-        w->s = cuzk_groth16_prove(w->done ? &proof : &w->proof, w->p, &pd, w->be, w->opts, t);
+        w->s = cuzk_groth16_prove(w->done ? &proof : &w->proof, w->p, &pd, w->be, &w->own, t);
         if (w->s != CUZK_OK) {
             snprintf(w->msg, sizeof w->msg, "%s", cuzk_last_error());
             break;
@@ -142,8 +157,12 @@ static cuzk_status continuous_run(const ps_args *a, ps_worker *w, unsigned W, un
         printf("workers continuous: %u x %u partitions in %.1f ms (wall); first completion at "
                "%.1f ms, then %.1f ms per partition\n",
                W, K, last - t0, first - t0, (last - first) / (double)(n - 1));
-        printf("fused H calls whose a and b were staged on the device: %zu\n",
-               cuzk__gpu_h_staged());
+        unsigned pf = 0;
+        for (unsigned i = 0; i < started; i++)
+            pf += w[i].prefetched;
+        printf("fused H calls whose a and b were staged on the device: %zu (prefetched under "
+               "the previous proof: %u)\n",
+               cuzk__gpu_h_staged(), pf);
     }
     fflush(stdout);
     return s;
@@ -187,6 +206,11 @@ cuzk_status ps_workers_run(const ps_args *a, cuzk_backend *be0, const cuzk_groth
         for (unsigned i = 0; i < W; i++) {
             w[i].p = p;
             w[i].opts = opts;
+            w[i].own = *opts;
+            if (a->prefetch) {
+                w[i].own.h_running = worker_prefetch;
+                w[i].own.h_running_ctx = &w[i];
+            }
         }
         if (s == CUZK_OK)
             s = continuous_run(a, w, W, log_n, ref, have_ref, mismatch);
