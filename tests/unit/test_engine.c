@@ -518,9 +518,10 @@ CUZK_TEST(engine_cuda)
     CHECK(cuzk_engine_create(&e, &c) == CUZK_ERR_INVALID_ARG && !e);
     if (!cuzk_backend_cuda_usable())
         test_skip("no usable CUDA device");
-    /* two workers without and with H rows; one worker (whose next partition's a and b are
-     * prefetched under its H MSM when that partition is ready by then) */
-    static const unsigned runs[][3] = {{0, 2, 6}, {3, 2, 6}, {0, 1, 8}}; /* rows, workers, parts */
+    /* two workers without and with H rows; one worker, whose next partition's a and b are
+     * prefetched under its H MSM when that partition is ready by then (pinned: from the pool,
+     * which keeps vectors this small only when told to) */
+    static const unsigned runs[][3] = {{0, 2, 6}, {3, 2, 6}, {0, 1, 12}}; /* rows, workers, parts */
     for (unsigned k = 0; k < 3; k++) {
         const unsigned rows = runs[k][0], parts = runs[k][2];
         char *dir = eng_tmpdir();
@@ -529,8 +530,9 @@ CUZK_TEST(engine_cuda)
         c.backend = CUZK_BACKEND_AUTO;
         c.threads = 0;
         c.prover_workers = runs[k][1];
-        c.synthesis_workers = 2;
+        c.synthesis_workers = runs[k][1] == 1 ? 4 : 2;
         c.h_precompute_rows = rows;
+        c.host_pool_min_bytes = runs[k][1] == 1 ? (uint64_t)64 << 10 : 0;
         e = eng_create(&c);
         eng_add(e, "demo", "sha256-chain:1", NULL);
         char id[CUZK_ENGINE_ID_MAX];
