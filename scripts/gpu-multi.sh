@@ -90,7 +90,7 @@ PY
     "$BIN/cuzk-bench" status --addr "$addr" | grep -iE "gpu|cuda" | head -8
     # The set kept on the device at load, and a worker whose set could not stay there.
     grep -E "kept on the device|rror" "$T/daemon.log" | head -5
-    "$BIN/cuzk-bench" metrics --addr "$addr" | grep -E "^cuzk_abc_pool" || true
+    "$BIN/cuzk-bench" metrics --addr "$addr" | grep -E "^cuzk_(abc_pool|gpu_events_total)" || true
     kill -TERM "$DPID"
     wait "$DPID" && echo "daemon exited 0" || { echo "daemon exit status $?"; return 1; }
     DPID=

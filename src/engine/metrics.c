@@ -385,7 +385,8 @@ cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
            "side lane (beside the main lane's work), fused H calls whose a and b were on the "
            "device already when they got it (staged: uploaded while another partition held it, "
            "or prefetched), a and b prefetched under the previous partition's H MSM, MSM chunks "
-           "streamed from host memory.");
+           "streamed from host memory, MSMs over precomputed rows that lacked the memory for "
+           "them and ran plain windows.");
     sb_printf(&b, "cuzk_gpu_events_total{event=\"side_lane_call\"} %zu\n",
               cuzk__gpu_side_lane_calls());
     sb_printf(&b, "cuzk_gpu_events_total{event=\"h_staged\"} %zu\n", cuzk__gpu_h_staged());
@@ -393,6 +394,8 @@ cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
               cuzk__gpu_h_prefetched());
     sb_printf(&b, "cuzk_gpu_events_total{event=\"msm_streamed_chunk\"} %zu\n",
               cuzk__gpu_msm_streamed_chunks());
+    sb_printf(&b, "cuzk_gpu_events_total{event=\"msm_rows_fallback\"} %zu\n",
+              cuzk__gpu_msm_rows_fallbacks());
     family(&b, "cuzk_phase_duration_seconds", "histogram",
            "Duration of each phase of every proved partition.");
     for (int p = 0; p < CUZK_PHASE_COUNT; p++) {

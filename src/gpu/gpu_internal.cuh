@@ -143,6 +143,8 @@ cuzk_gpu_device *cuzk_gpu_device_if_ready_(int id);
  * CUZK_GPU_LANES=1 turns the side lane off. The caller locks ->mu. */
 cuzk_gpu_device *cuzk_gpu_side_lane_(int device);
 extern std::atomic<size_t> cuzk_gpu_side_calls_; /* cuzk__gpu_side_lane_calls */
+/* MSMs over precomputed rows that ran plain windows (cuzk__gpu_msm_rows_fallbacks) */
+extern std::atomic<size_t> cuzk_gpu_rows_fallbacks_;
 /* Makes |dev| current on this thread (cudaSetDevice). */
 void cuzk_gpu_device_enter_(cuzk_gpu_device &dev);
 /* Frees what calls over host arrays keep cached on |dev| between calls (the H step's vectors, the

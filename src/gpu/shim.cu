@@ -231,6 +231,12 @@ extern "C" bool cuzk_gpu_side_lane_on(void)
 }
 
 std::atomic<size_t> cuzk_gpu_side_calls_{0};
+std::atomic<size_t> cuzk_gpu_rows_fallbacks_{0};
+
+extern "C" size_t cuzk__gpu_msm_rows_fallbacks(void)
+{
+    return cuzk_gpu_rows_fallbacks_.load();
+}
 
 extern "C" size_t cuzk__gpu_side_lane_calls(void)
 {

@@ -569,9 +569,9 @@ CUZK_TEST(engine_metrics)
     /* the device counters are there (a CPU engine's proofs leave them as they are: below) */
     CHECK(strstr(m, "# TYPE cuzk_gpu_events_total counter\n"));
     static const char *const gev[] = {"side_lane_call", "h_staged", "h_prefetched",
-                                      "msm_streamed_chunk"};
-    char gkey[4][96];
-    for (int i = 0; i < 4; i++) {
+                                      "msm_streamed_chunk", "msm_rows_fallback"};
+    char gkey[5][96];
+    for (int i = 0; i < 5; i++) {
         snprintf(gkey[i], sizeof gkey[i], "cuzk_gpu_events_total{event=\"%s\"}", gev[i]);
         (void)metric(m, gkey[i]); /* fails the test when missing */
     }
@@ -604,7 +604,7 @@ CUZK_TEST(engine_metrics)
     CHECK(cuzk_engine_metrics(e, &m2) == CUZK_OK);
     CHECK(metric(m2, "cuzk_proofs_completed_total") == 2);
     CHECK(metric(m2, "cuzk_phase_duration_seconds_count{phase=\"msm_h\"}") > cnt);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         CHECK_MSG(metric(m2, gkey[i]) == metric(m, gkey[i]), "%s moved on a CPU engine", gkey[i]);
     cuzk_free(m);
     cuzk_free(m2);
