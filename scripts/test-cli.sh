@@ -166,6 +166,7 @@ fi
 # porep-shape: the worker modes are CUDA-only (a usage error elsewhere); a small CPU partition.
 expect 2 'need --backend cuda and --mode prove' -- "$BENCH" porep-shape --backend cpu --continuous
 expect 2 'need --backend cuda and --mode prove' -- "$BENCH" porep-shape --backend cpu --workers 2
+expect 2 'no-prefetch needs --continuous' -- "$BENCH" porep-shape --backend cuda --no-prefetch
 expect 0 'prove cpu +2\^10 rep 1:.*proofs \(same inputs, same r and s\): all equal' -- \
     sh -c "'$BENCH' porep-shape --backend cpu --scale 2^-17 --repeat 2 --threads 2 | tr '\n' ' '"
 for cmd in field curve pairing; do

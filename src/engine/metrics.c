@@ -390,8 +390,7 @@ cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
     sb_printf(&b, "cuzk_gpu_events_total{event=\"side_lane_call\"} %zu\n",
               cuzk__gpu_side_lane_calls());
     sb_printf(&b, "cuzk_gpu_events_total{event=\"h_staged\"} %zu\n", cuzk__gpu_h_staged());
-    sb_printf(&b, "cuzk_gpu_events_total{event=\"h_prefetched\"} %zu\n",
-              cuzk__gpu_h_prefetched());
+    sb_printf(&b, "cuzk_gpu_events_total{event=\"h_prefetched\"} %zu\n", cuzk__gpu_h_prefetched());
     sb_printf(&b, "cuzk_gpu_events_total{event=\"msm_streamed_chunk\"} %zu\n",
               cuzk__gpu_msm_streamed_chunks());
     sb_printf(&b, "cuzk_gpu_events_total{event=\"msm_rows_fallback\"} %zu\n",

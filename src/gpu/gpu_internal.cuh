@@ -347,9 +347,9 @@ fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_
  * b is pageable, another call's or a prefetch's vectors are staged, or the device lacks room for
  * the buffers and 8 GiB besides. The next partition's upload then runs under this one's H MSM
  * instead of before its own H step. */
-bool cuzk_gpu_h_stage_(cuzk_gpu_device &dev, std::unique_lock<std::mutex> &sl,
-                       const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
-                       const cuzk_fr_t *c, size_t rows, bool upload);
+bool cuzk_gpu_h_stage_(cuzk_gpu_device &dev, std::unique_lock<std::mutex> &sl, const cuzk_domain *d,
+                       const cuzk_fr_t *a, const cuzk_fr_t *b, const cuzk_fr_t *c, size_t rows,
+                       bool upload);
 /* Frees dev.stage unless a call is taking its vectors (a prefetch waiting in them is forgotten,
  * its call then uploads from the host): cuzk_gpu_trim_'s part. */
 void cuzk_gpu_h_stage_trim_(cuzk_gpu_device &dev);

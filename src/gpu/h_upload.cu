@@ -213,8 +213,8 @@ static bool stage_matches(const cuzk_gpu_device &dev, const void *a, const void 
 /* Enqueues the copies of a and b (rows entries, pinned) into dev.stage, zero up to n, on the
  * staging stream; the caller holds dev.stage_mu. False, with the buffers freed, when the device
  * lacks room for them and H_STAGE_MIN_FREE besides. */
-static bool stage_enqueue(cuzk_gpu_device &dev, const cuzk_fr_t *a, const cuzk_fr_t *b,
-                          size_t rows, size_t n)
+static bool stage_enqueue(cuzk_gpu_device &dev, const cuzk_fr_t *a, const cuzk_fr_t *b, size_t rows,
+                          size_t n)
 {
     const size_t bytes = n * sizeof(fr_dev), rbytes = rows * sizeof(fr_dev);
     size_t need = 0, fr = 0, tot = 0;
@@ -261,9 +261,9 @@ static void stage_forget(cuzk_gpu_device &dev)
     dev.stage_held = false;
 }
 
-bool cuzk_gpu_h_stage_(cuzk_gpu_device &dev, std::unique_lock<std::mutex> &sl,
-                       const cuzk_domain *d, const cuzk_fr_t *a, const cuzk_fr_t *b,
-                       const cuzk_fr_t *c, size_t rows, bool upload)
+bool cuzk_gpu_h_stage_(cuzk_gpu_device &dev, std::unique_lock<std::mutex> &sl, const cuzk_domain *d,
+                       const cuzk_fr_t *a, const cuzk_fr_t *b, const cuzk_fr_t *c, size_t rows,
+                       bool upload)
 {
     if (stage_off() || c || !a || !b || !d || cuzk_domain_size(d) < rows)
         return false;

@@ -126,7 +126,8 @@ CUZK_TEST(gpu_h_prefetch)
     const size_t n = (size_t)1 << 12, rows = n - 3;
     cuzk_domain *d = NULL;
     CHECK_OK(cuzk_domain_create(&d, n, CUZK_ROOTS_BELLPERSON));
-    cuzk_g1_affine_t *hb = g1_bases(n - 1, BASES_DISTINCT), *other = g1_bases(n - 1, BASES_DISTINCT);
+    cuzk_g1_affine_t *hb = g1_bases(n - 1, BASES_DISTINCT),
+                     *other = g1_bases(n - 1, BASES_DISTINCT);
     cuzk_fr_t *r[4], *pin[4]; /* a, b; a2, b2: host copies and pinned vectors */
     for (int i = 0; i < 4; i++) {
         r[i] = make_scalars(rows, SC_RANDOM);

@@ -61,8 +61,8 @@ static int usage_err(const char *msg)
             "       [--binary-frac 0.95] [--backend cuda|cpu] [--scale S] [--mode "
             "prove|resident|both]\n"
             "       [--compare] [--repeat K] [--threads T] [--seed X] [--json] [--keep-resident]\n"
-            "       [--no-abc-pool] [--pinned-params] [--workers W [--continuous [--no-prefetch]]]\n"
-            "       [--h-rows R]\n",
+            "       [--no-abc-pool] [--pinned-params] [--h-rows R]\n"
+            "       [--workers W [--continuous [--no-prefetch]]]\n",
             msg);
     return 2;
 }
@@ -256,6 +256,8 @@ int cmd_porep_shape(int argc, char **argv)
     if ((a.workers > 1 || a.continuous) && (!cuda || strcmp(a.mode, "prove") != 0 || a.compare))
         return usage_err("--workers and --continuous need --backend cuda and --mode prove, "
                          "without --compare");
+    if (!a.prefetch && !a.continuous)
+        return usage_err("--no-prefetch needs --continuous");
     const bool by_workers = a.workers > 1 || a.continuous;
 
     cuzk_backend *be = NULL, *cpu = NULL;

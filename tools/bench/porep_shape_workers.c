@@ -42,7 +42,7 @@ typedef struct {
     cuzk_prove_timings *ts;
     double *ends;
     bool differ; /* a later proof differs from the first */
-    cuzk_prove_opts own;  /* opts with the prefetch below */
+    cuzk_prove_opts own; /* opts with the prefetch below */
     unsigned prefetched; /* next partitions' a and b prefetched (cuzk_backend_h_prefetch) */
 } ps_worker;
 
@@ -77,9 +77,8 @@ static void keep_free(void *ctx, void *p)
 static void worker_prefetch(void *arg)
 {
     ps_worker *w = arg;
-    if (w->done + 1 < w->count &&
-        cuzk_backend_h_prefetch(w->be, w->p->h, w->p->n_h + 1, w->pd.a, w->pd.b, w->pd.n_rows) ==
-            CUZK_OK)
+    if (w->done + 1 < w->count && cuzk_backend_h_prefetch(w->be, w->p->h, w->p->n_h + 1, w->pd.a,
+                                                          w->pd.b, w->pd.n_rows) == CUZK_OK)
         w->prefetched++;
 }
 
