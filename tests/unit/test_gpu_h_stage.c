@@ -13,6 +13,26 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
+/* The H MSM the CPU computes for rows entries of a and b (c = a * b), h over |hb|. */
+static void h_msm_cpu(cuzk_g1_jac_t *out, const cuzk_domain *d, const cuzk_g1_affine_t *hb,
+                      const cuzk_fr_t *a, const cuzk_fr_t *b, size_t rows, cuzk_pool *pool)
+{
+    const size_t n = cuzk_domain_size(d);
+    cuzk_fr_t *w[3];
+    for (int i = 0; i < 3; i++) {
+        w[i] = cuzk_calloc_array(n, sizeof(cuzk_fr_t));
+        CHECK(w[i] != NULL);
+    }
+    memcpy(w[0], a, rows * sizeof *a);
+    memcpy(w[1], b, rows * sizeof *b);
+    for (size_t i = 0; i < rows; i++)
+        cuzk_fr_mul(&w[2][i], &a[i], &b[i]);
+    cuzk_poly_h(d, w[0], w[1], w[2], pool);
+    CHECK_OK(cuzk_g1_msm(out, hb, w[0], n - 1, pool));
+    for (int i = 0; i < 3; i++)
+        cuzk_free(w[i]);
+}
+
 /* The fused H MSM over resident bases with a and b in pinned memory, c = a * b, rows short of
  * the domain: while a long call holds the main lane, a and b are staged (the counter) and the
  * result equals the CPU's H step and MSM; with CUZK_GPU_H_STAGE=0, or a pageable a, nothing is
@@ -29,22 +49,13 @@ CUZK_TEST(gpu_h_stage)
     cuzk_g1_affine_t *hb = g1_bases(n - 1, BASES_DISTINCT), *bl = g1_bases(nl, BASES_DISTINCT);
     cuzk_fr_t *kl = make_scalars(nl, SC_RANDOM), *ra = make_scalars(rows, SC_RANDOM),
               *rb = make_scalars(rows, SC_RANDOM);
-    cuzk_fr_t *pa = NULL, *pb = NULL, *w[3];
+    cuzk_fr_t *pa = NULL, *pb = NULL;
     CHECK_OK(cuzk_gpu_host_alloc((void **)&pa, rows * sizeof *pa));
     CHECK_OK(cuzk_gpu_host_alloc((void **)&pb, rows * sizeof *pb));
     memcpy(pa, ra, rows * sizeof *pa);
     memcpy(pb, rb, rows * sizeof *pb);
-    for (int i = 0; i < 3; i++) {
-        w[i] = cuzk_calloc_array(n, sizeof(cuzk_fr_t));
-        CHECK(w[i] != NULL);
-    }
-    memcpy(w[0], ra, rows * sizeof *ra);
-    memcpy(w[1], rb, rows * sizeof *rb);
-    for (size_t i = 0; i < rows; i++)
-        cuzk_fr_mul(&w[2][i], &ra[i], &rb[i]);
-    cuzk_poly_h(d, w[0], w[1], w[2], pool);
     cuzk_g1_jac_t want, got;
-    CHECK_OK(cuzk_g1_msm(&want, hb, w[0], n - 1, pool));
+    h_msm_cpu(&want, d, hb, ra, rb, rows, pool);
     CHECK_OK(cuzk_backend_keep_resident(be, hb, n - 1, false));
     CHECK(setenv("CUZK_GPU_MSM_STREAM", "256", 1) == 0);
     for (int v = 0; v < 3; v++) { /* staged; CUZK_GPU_H_STAGE=0; pageable a */
@@ -81,8 +92,6 @@ CUZK_TEST(gpu_h_stage)
     cuzk_backend_destroy(be);
     cuzk_gpu_host_free(pa);
     cuzk_gpu_host_free(pb);
-    for (int i = 0; i < 3; i++)
-        cuzk_free(w[i]);
     cuzk_free(hb);
     cuzk_free(bl);
     cuzk_free(kl);
@@ -90,26 +99,6 @@ CUZK_TEST(gpu_h_stage)
     cuzk_free(rb);
     cuzk_domain_destroy(d);
     cuzk_pool_destroy(pool);
-}
-
-/* The H MSM the CPU computes for rows entries of a and b (c = a * b), h over |hb|. */
-static void h_msm_cpu(cuzk_g1_jac_t *out, const cuzk_domain *d, const cuzk_g1_affine_t *hb,
-                      const cuzk_fr_t *a, const cuzk_fr_t *b, size_t rows, cuzk_pool *pool)
-{
-    const size_t n = cuzk_domain_size(d);
-    cuzk_fr_t *w[3];
-    for (int i = 0; i < 3; i++) {
-        w[i] = cuzk_calloc_array(n, sizeof(cuzk_fr_t));
-        CHECK(w[i] != NULL);
-    }
-    memcpy(w[0], a, rows * sizeof *a);
-    memcpy(w[1], b, rows * sizeof *b);
-    for (size_t i = 0; i < rows; i++)
-        cuzk_fr_mul(&w[2][i], &a[i], &b[i]);
-    cuzk_poly_h(d, w[0], w[1], w[2], pool);
-    CHECK_OK(cuzk_g1_msm(out, hb, w[0], n - 1, pool));
-    for (int i = 0; i < 3; i++)
-        cuzk_free(w[i]);
 }
 
 /* A prefetch (cuzk_backend_h_prefetch) is taken by the fused call that names its a and b, and
