@@ -142,6 +142,8 @@ size_t cuzk__gpu_side_lane_calls(void);
 size_t cuzk__gpu_h_staged(void);
 /* Prefetches enqueued by cuzk_gpu_h_prefetch in this process (tests, metrics). Internal. */
 size_t cuzk__gpu_h_prefetched(void);
+/* Prefetches that cuzk_gpu_h_prefetch_drop forgot untaken, in this process (tests). Internal. */
+size_t cuzk__gpu_h_prefetch_dropped(void);
 /* MSMs over precomputed rows whose workspace did not fit, run over plain windows instead (the
  * rows then cost device memory for nothing), in this process. Internal. */
 size_t cuzk__gpu_msm_rows_fallbacks(void);

@@ -304,6 +304,11 @@ size_t cuzk__gpu_msm_rows_fallbacks(void)
     return 0;
 }
 
+size_t cuzk__gpu_h_prefetch_dropped(void)
+{
+    return 0;
+}
+
 cuzk_status cuzk_gpu_h_prefetch(int device, size_t n, const cuzk_fr_t *a, const cuzk_fr_t *bv,
                                 size_t rows)
 {

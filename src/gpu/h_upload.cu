@@ -306,10 +306,16 @@ void cuzk_gpu_h_stage_trim_(cuzk_gpu_device &dev)
 }
 
 static std::atomic<size_t> g_prefetched{0}; /* cuzk__gpu_h_prefetched */
+static std::atomic<size_t> g_dropped{0};    /* cuzk__gpu_h_prefetch_dropped */
 
 extern "C" size_t cuzk__gpu_h_prefetched(void)
 {
     return g_prefetched.load();
+}
+
+extern "C" size_t cuzk__gpu_h_prefetch_dropped(void)
+{
+    return g_dropped.load();
 }
 
 extern "C" cuzk_status cuzk_gpu_h_prefetch(int device, size_t n, const cuzk_fr_t *a,
@@ -349,6 +355,7 @@ extern "C" void cuzk_gpu_h_prefetch_drop(int device, const cuzk_fr_t *a)
             if (l.owns_lock() && dev->stage_held && dev->stage_src[0] == a) {
                 cuzk_gpu_device_enter_(*dev);
                 stage_forget(*dev);
+                g_dropped++;
             }
         }
     });

@@ -563,3 +563,54 @@ CUZK_TEST(engine_cuda)
         eng_rm_rf(dir);
     }
 }
+
+/* One GPU worker whose queued partitions are prefetched (engine_cuda's one-worker setting),
+ * with jobs cancelled while their partitions are queued: a cancelled partition's prefetch is
+ * dropped with it, so the next job, whose a and b reuse the same pool buffers, never takes a
+ * stale copy (its proofs would not verify). The cancels land at different points of a job. */
+CUZK_TEST(engine_cuda_prefetch_cancel)
+{
+    if (!cuzk_backend_cuda_usable())
+        test_skip("no usable CUDA device");
+    char *dir = eng_tmpdir();
+    uint64_t live0 = cuzk_alloc_live_bytes();
+    cuzk_engine_config c;
+    eng_config(&c, dir);
+    c.backend = CUZK_BACKEND_CUDA;
+    c.threads = 0;
+    c.prover_workers = 1;
+    c.synthesis_workers = 4;
+    c.host_pool_min_bytes = (uint64_t)64 << 10; /* pooled, pinned: prefetched */
+    cuzk_engine *e = eng_create(&c);
+    eng_add(e, "demo", "sha256-chain:1", NULL);
+    char vk[512], id[CUZK_ENGINE_ID_MAX];
+    snprintf(vk, sizeof vk, "%s/demo.vk", dir);
+    cuzk_job_result r;
+    eng_submit(e, "demo", NULL, CUZK_PRIORITY_NORMAL, 2, id); /* the set loaded and resident */
+    CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
+    cuzk_job_result_clear(&r);
+    size_t st0 = cuzk__gpu_h_staged(), pf0 = cuzk__gpu_h_prefetched(),
+           dr0 = cuzk__gpu_h_prefetch_dropped();
+    static const unsigned wait_ms[] = {5, 20, 40, 80};
+    for (unsigned k = 0; k < 4; k++) {
+        char a[CUZK_ENGINE_ID_MAX];
+        eng_submit(e, "demo", NULL, CUZK_PRIORITY_NORMAL, 24, a);
+        usleep(wait_ms[k] * 1000);
+        bool running, cancelled;
+        CHECK(cuzk_engine_cancel(e, a, &running, &cancelled) == CUZK_OK);
+        cuzk_job_outcome o = eng_await(e, a, &r);
+        CHECK_MSG(o == CUZK_JOB_CANCELLED || o == CUZK_JOB_COMPLETED, "job a: outcome %d", (int)o);
+        cuzk_job_result_clear(&r);
+        eng_submit(e, "demo", NULL, CUZK_PRIORITY_NORMAL, 6, id);
+        CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
+        eng_verify(vk, &r);
+        cuzk_job_result_clear(&r);
+    }
+    printf("# after the cancels: %zu H calls staged, %zu prefetched, %zu prefetches dropped\n",
+           cuzk__gpu_h_staged() - st0, cuzk__gpu_h_prefetched() - pf0,
+           cuzk__gpu_h_prefetch_dropped() - dr0);
+    cuzk_engine_destroy(e);
+    CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
+              (unsigned long long)(cuzk_alloc_live_bytes() - live0));
+    eng_rm_rf(dir);
+}

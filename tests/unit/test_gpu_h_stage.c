@@ -154,7 +154,11 @@ CUZK_TEST(gpu_h_prefetch)
 
     /* dropped, then a and b change: the call uploads them (a stale copy would give |want|) */
     CHECK_OK(cuzk_backend_h_prefetch(be, hb, n, pin[0], pin[1], rows));
+    size_t dr0 = cuzk__gpu_h_prefetch_dropped();
+    cuzk_backend_h_prefetch_drop(be, pin[1]); /* not a prefetch's a: nothing */
+    CHECK(cuzk__gpu_h_prefetch_dropped() == dr0);
     cuzk_backend_h_prefetch_drop(be, pin[0]);
+    CHECK(cuzk__gpu_h_prefetch_dropped() == dr0 + 1);
     memcpy(pin[0], r[2], rows * sizeof(cuzk_fr_t));
     memcpy(pin[1], r[3], rows * sizeof(cuzk_fr_t));
     H_CALL(pin[0], pin[1], &want2, "dropped");
@@ -162,6 +166,7 @@ CUZK_TEST(gpu_h_prefetch)
     memcpy(pin[0], r[0], rows * sizeof(cuzk_fr_t));
     memcpy(pin[1], r[1], rows * sizeof(cuzk_fr_t));
     cuzk_backend_h_prefetch_drop(be, pin[0]); /* none: nothing happens */
+    CHECK(cuzk__gpu_h_prefetch_dropped() == dr0 + 1);
 
     /* refused, nothing staged: switched off, pageable, bases not resident, CPU backend, bad
      * sizes */
