@@ -251,7 +251,7 @@ static void prefetch_next(void *arg)
     prover_worker *w = arg;
     cuzk_engine *e = w->e;
     pthread_mutex_lock(&e->mu);
-    item **best = e->q_head ? best_locked(e) : NULL;
+    item **best = best_locked(e); /* NULL: nothing queued */
     item *it = best ? *best : NULL;
     if (it && !it->prefetched && it->j->outcome == CUZK_JOB_UNKNOWN &&
         it->circ->source == CUZK_CIRCUIT_BUILTIN && it->pd.a && it->pd.b) {
