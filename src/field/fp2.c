@@ -59,6 +59,9 @@ void cuzk_fp2_conj(cuzk_fp2_t *out, const cuzk_fp2_t *a)
 
 void cuzk_fp2_mul(cuzk_fp2_t *out, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
 {
+#if CUZK_FP_HAVE_ADX
+    cuzk__fp2_mul_adx(out, a, b); /* the same, two reductions instead of three */
+#else
     /* Karatsuba: 3M. c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1. */
     cuzk_fp_t t0, t1, s0, s1;
     cuzk_fp_mul(&t0, &a->c0, &b->c0);
@@ -69,6 +72,7 @@ void cuzk_fp2_mul(cuzk_fp2_t *out, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
     cuzk_fp_sub(&out->c0, &t0, &t1);
     cuzk_fp_sub(&s0, &s0, &t0);
     cuzk_fp_sub(&out->c1, &s0, &t1);
+#endif
 }
 
 void cuzk_fp2_mul_fp(cuzk_fp2_t *out, const cuzk_fp2_t *a, const cuzk_fp_t *b)

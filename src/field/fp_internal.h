@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "cuzk/field.h"
+
 /* Library-internal field constants and the two Fp multiplication back ends. */
 extern const uint64_t cuzk_fp_modulus[6];
 extern const uint64_t cuzk_fp_r2[6]; /* R^2 mod p, R = 2^384 */
@@ -24,6 +26,14 @@ void cuzk_fp_mul_portable(uint64_t out[6], const uint64_t a[6], const uint64_t b
 void cuzk__fp_mul_adx(uint64_t out[6], const uint64_t a[6], const uint64_t b[6]);
 /* Dedicated squaring: 21 products instead of 36 for the 12-word square, then REDC. */
 void cuzk__fp_sqr_adx(uint64_t out[6], const uint64_t a[6]);
+/* The pieces of a product with a late reduction: w = a b as 12 words (any 6-word a, b), and
+ * out = w 2^-384 mod p (canonical) for w < p 2^384. */
+void cuzk__fp_mul_wide_adx(uint64_t w[12], const uint64_t a[6], const uint64_t b[6]);
+void cuzk__fp_redc_adx(uint64_t out[6], const uint64_t w[12]);
+/* Fp2 product with one reduction per coordinate: the
+ * 3 products of Karatsuba kept at 12 words, 2 REDCs instead of 3 (src/field/fp_x86_64.c).
+ * Canonical inputs; out may alias a or b. */
+void cuzk__fp2_mul_adx(cuzk_fp2_t *out, const cuzk_fp2_t *a, const cuzk_fp2_t *b);
 #else
 #define CUZK_FP_HAVE_ADX 0
 #endif

@@ -22,6 +22,12 @@
  * 12-word square is Montgomery-reduced in place, (w_lo + Q*p) / 2^384 <= p, and the high half
  * w[6..11] < p is added; the sum is below 2p, again one conditional subtraction.
  *
+ * Fp2 multiplication with one reduction per coordinate (cuzk__fp2_mul_adx): Karatsuba on
+ * unreduced 12-word products, c0 = a0 b0 - a1 b1 (+ p^2 when negative), c1 = (a0 + a1)(b0 + b1)
+ * - a0 b0 - a1 b1 = a0 b1 + a1 b0, then one REDC each: 3 x 36 + 2 x 36 = 180 mulx instead of
+ * the 216 of three Montgomery products. Both coordinates stay below 2 p^2 < p 2^384 (2p < 2^384),
+ * which is what the REDC of the squaring's phase 3 needs (high half below p).
+ *
  * Register use is fixed (rdi = out, rsi = a, rcx = b, rdx = mulx source, rax/rbx = product
  * halves, r8..r14 = accumulator); the carry left over at the end of a chain is added with a
  * plain adc $0. rbp and r15 are not clobbered: rbp may be the frame pointer (sanitizer builds),
@@ -211,6 +217,153 @@ void cuzk__fp_sqr_adx(uint64_t out[6], const uint64_t a[6])
         : "+S"(ap), "=&c"(dummy_c)
         : "D"(out), [sp] "r"(sp), [p] "m"(FP_P), [n0] "m"(FP_N0)
         : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "cc", "memory");
+}
+
+/*
+ * w = a * b as 12 words (schoolbook, no reduction), for any 6-word a and b. Row i adds a * b[i]
+ * into the seven-register window holding words i..i+6; its low word is then final and stored,
+ * and its register is zeroed to become the window's new top word (the bound of ROW_ACC: window
+ * < 2^384 plus a * b[i] < 2^448 - 2^384 fits seven words).
+ */
+#define WROW(BOFF, WOFF, T0, T1, T2, T3, T4, T5, T6)                                               \
+    "movq " BOFF "(%%rcx), %%rdx" NL "xorl %%eax, %%eax" NL "movq %%rax, " T6 NL                   \
+    ROW_ACC(T0, T1, T2, T3, T4, T5, T6) "movq " T0 ", " WOFF "(%%rdi)" NL
+
+void cuzk__fp_mul_wide_adx(uint64_t w[12], const uint64_t a[6], const uint64_t b[6])
+{
+    const uint64_t *ap = a, *bp = b;
+    __asm__ volatile(
+        "movq 0(%%rcx), %%rdx" NL
+        "mulxq 0(%%rsi), %%r8, %%r9" NL
+        "mulxq 8(%%rsi), %%rax, %%r10" NL "addq %%rax, %%r9" NL
+        "mulxq 16(%%rsi), %%rax, %%r11" NL "adcq %%rax, %%r10" NL
+        "mulxq 24(%%rsi), %%rax, %%r12" NL "adcq %%rax, %%r11" NL
+        "mulxq 32(%%rsi), %%rax, %%r13" NL "adcq %%rax, %%r12" NL
+        "mulxq 40(%%rsi), %%rax, %%r14" NL "adcq %%rax, %%r13" NL
+        "adcq $0, %%r14" NL
+        "movq %%r8, 0(%%rdi)" NL
+        WROW("8", "8", X9, X10, X11, X12, X13, X14, X8)
+        WROW("16", "16", X10, X11, X12, X13, X14, X8, X9)
+        WROW("24", "24", X11, X12, X13, X14, X8, X9, X10)
+        WROW("32", "32", X12, X13, X14, X8, X9, X10, X11)
+        WROW("40", "40", X13, X14, X8, X9, X10, X11, X12)
+        "movq %%r14, 48(%%rdi)" NL "movq %%r8, 56(%%rdi)" NL "movq %%r9, 64(%%rdi)" NL
+        "movq %%r10, 72(%%rdi)" NL "movq %%r11, 80(%%rdi)" NL "movq %%r12, 88(%%rdi)" NL
+        : "+S"(ap), "+c"(bp)
+        : "D"(w)
+        : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "cc", "memory");
+}
+
+/* out = w 2^-384 mod p for w < p 2^384: six REDUCE steps on the low half, then the high half
+ * (below p) added; the sum is below 2p, one conditional subtraction (as the squaring's phase 3). */
+void cuzk__fp_redc_adx(uint64_t out[6], const uint64_t w[12])
+{
+    const uint64_t *wp = w;
+    uint64_t dummy_c;
+    __asm__ volatile(
+        "movq 0(%%rsi), %%r8" NL "movq 8(%%rsi), %%r9" NL "movq 16(%%rsi), %%r10" NL
+        "movq 24(%%rsi), %%r11" NL "movq 32(%%rsi), %%r12" NL "movq 40(%%rsi), %%r13" NL
+        "xorl %%r14d, %%r14d" NL
+        REDUCE(X8, X9, X10, X11, X12, X13, X14)
+        REDUCE(X9, X10, X11, X12, X13, X14, X8)
+        REDUCE(X10, X11, X12, X13, X14, X8, X9)
+        REDUCE(X11, X12, X13, X14, X8, X9, X10)
+        REDUCE(X12, X13, X14, X8, X9, X10, X11)
+        REDUCE(X13, X14, X8, X9, X10, X11, X12)
+        "addq 48(%%rsi), %%r14" NL "adcq 56(%%rsi), %%r8" NL "adcq 64(%%rsi), %%r9" NL
+        "adcq 72(%%rsi), %%r10" NL "adcq 80(%%rsi), %%r11" NL "adcq 88(%%rsi), %%r12" NL
+        FINAL_SUB(X14, X8, X9, X10, X11, X12, X13)
+        : "+S"(wp), "=&c"(dummy_c)
+        : "D"(out), [p] "m"(FP_P), [n0] "m"(FP_N0), "m"(*(const uint64_t(*)[12])w)
+        : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "cc", "memory");
+}
+
+/* p^2 as 12 words: added to a0 b0 - a1 b1 when it is negative. */
+static const uint64_t FP_P2[12] = {
+    0x26aa00001c718e39ULL, 0x7ced6b1d76382eabULL, 0x162c338362113cfdULL, 0x66bf91ed3e71b743ULL,
+    0x292e85a87091a049ULL, 0x1d68619c86185c7bULL, 0xf53149330978ef01ULL, 0x50a62cfd16ddca6eULL,
+    0x66e59e49349e8bd0ULL, 0xe2dc90e50e7046b4ULL, 0x4bd278eaa22f25e9ULL, 0x02a437a4b8c35fc7ULL};
+
+/* The three helpers below write through pointers: volatile, or their asm would be dropped
+ * wherever the register output is unused. */
+
+/* 12-word r = x - y; returns the borrow (0 or 1). */
+static inline uint64_t sub12(uint64_t r[12], const uint64_t x[12], const uint64_t y[12])
+{
+    uint64_t t, bw;
+    __asm__ volatile("movq 0(%[x]), %[t]" NL "subq 0(%[y]), %[t]" NL "movq %[t], 0(%[r])" NL
+            "movq 8(%[x]), %[t]" NL "sbbq 8(%[y]), %[t]" NL "movq %[t], 8(%[r])" NL
+            "movq 16(%[x]), %[t]" NL "sbbq 16(%[y]), %[t]" NL "movq %[t], 16(%[r])" NL
+            "movq 24(%[x]), %[t]" NL "sbbq 24(%[y]), %[t]" NL "movq %[t], 24(%[r])" NL
+            "movq 32(%[x]), %[t]" NL "sbbq 32(%[y]), %[t]" NL "movq %[t], 32(%[r])" NL
+            "movq 40(%[x]), %[t]" NL "sbbq 40(%[y]), %[t]" NL "movq %[t], 40(%[r])" NL
+            "movq 48(%[x]), %[t]" NL "sbbq 48(%[y]), %[t]" NL "movq %[t], 48(%[r])" NL
+            "movq 56(%[x]), %[t]" NL "sbbq 56(%[y]), %[t]" NL "movq %[t], 56(%[r])" NL
+            "movq 64(%[x]), %[t]" NL "sbbq 64(%[y]), %[t]" NL "movq %[t], 64(%[r])" NL
+            "movq 72(%[x]), %[t]" NL "sbbq 72(%[y]), %[t]" NL "movq %[t], 72(%[r])" NL
+            "movq 80(%[x]), %[t]" NL "sbbq 80(%[y]), %[t]" NL "movq %[t], 80(%[r])" NL
+            "movq 88(%[x]), %[t]" NL "sbbq 88(%[y]), %[t]" NL "movq %[t], 88(%[r])" NL
+            "sbbq %[b], %[b]" NL
+            : [t] "=&r"(t), [b] "=&r"(bw)
+            : [r] "r"(r), [x] "r"(x), [y] "r"(y)
+            : "cc", "memory");
+    return bw & 1;
+}
+
+/* 12-word r += y & mask (mask 0 or all ones). */
+static inline void add12_masked(uint64_t r[12], const uint64_t y[12], uint64_t mask)
+{
+    uint64_t m[12];
+    for (int i = 0; i < 12; i++)
+        m[i] = y[i] & mask;
+    uint64_t t;
+    __asm__ volatile("movq 0(%[m]), %[t]" NL "addq %[t], 0(%[r])" NL
+            "movq 8(%[m]), %[t]" NL "adcq %[t], 8(%[r])" NL
+            "movq 16(%[m]), %[t]" NL "adcq %[t], 16(%[r])" NL
+            "movq 24(%[m]), %[t]" NL "adcq %[t], 24(%[r])" NL
+            "movq 32(%[m]), %[t]" NL "adcq %[t], 32(%[r])" NL
+            "movq 40(%[m]), %[t]" NL "adcq %[t], 40(%[r])" NL
+            "movq 48(%[m]), %[t]" NL "adcq %[t], 48(%[r])" NL
+            "movq 56(%[m]), %[t]" NL "adcq %[t], 56(%[r])" NL
+            "movq 64(%[m]), %[t]" NL "adcq %[t], 64(%[r])" NL
+            "movq 72(%[m]), %[t]" NL "adcq %[t], 72(%[r])" NL
+            "movq 80(%[m]), %[t]" NL "adcq %[t], 80(%[r])" NL
+            "movq 88(%[m]), %[t]" NL "adcq %[t], 88(%[r])" NL
+            : [t] "=&r"(t)
+            : [r] "r"(r), [m] "r"(m)
+            : "cc", "memory");
+}
+
+/* 6-word r = x + y without reduction (x, y < p < 2^381: no carry out). */
+static inline void add6_raw(uint64_t r[6], const uint64_t x[6], const uint64_t y[6])
+{
+    uint64_t t;
+    __asm__ volatile("movq 0(%[x]), %[t]" NL "addq 0(%[y]), %[t]" NL "movq %[t], 0(%[r])" NL
+            "movq 8(%[x]), %[t]" NL "adcq 8(%[y]), %[t]" NL "movq %[t], 8(%[r])" NL
+            "movq 16(%[x]), %[t]" NL "adcq 16(%[y]), %[t]" NL "movq %[t], 16(%[r])" NL
+            "movq 24(%[x]), %[t]" NL "adcq 24(%[y]), %[t]" NL "movq %[t], 24(%[r])" NL
+            "movq 32(%[x]), %[t]" NL "adcq 32(%[y]), %[t]" NL "movq %[t], 32(%[r])" NL
+            "movq 40(%[x]), %[t]" NL "adcq 40(%[y]), %[t]" NL "movq %[t], 40(%[r])" NL
+            : [t] "=&r"(t)
+            : [r] "r"(r), [x] "r"(x), [y] "r"(y)
+            : "cc", "memory");
+}
+
+/* out = a * b in Fp2; a, b canonical; out may alias either. */
+void cuzk__fp2_mul_adx(cuzk_fp2_t *out, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    uint64_t t0[12], t1[12], s[12], sa[6], sb[6];
+    add6_raw(sa, a->c0.l, a->c1.l);
+    add6_raw(sb, b->c0.l, b->c1.l);
+    cuzk__fp_mul_wide_adx(t0, a->c0.l, b->c0.l);
+    cuzk__fp_mul_wide_adx(t1, a->c1.l, b->c1.l);
+    cuzk__fp_mul_wide_adx(s, sa, sb); /* < 4 p^2 < 2^764 */
+    sub12(s, s, t0);
+    sub12(s, s, t1); /* a0 b1 + a1 b0 < 2 p^2: never negative */
+    uint64_t neg = sub12(t0, t0, t1);
+    add12_masked(t0, FP_P2, 0 - neg); /* in [0, 2 p^2) */
+    cuzk__fp_redc_adx(out->c0.l, t0);
+    cuzk__fp_redc_adx(out->c1.l, s);
 }
 
 /* clang-format on */

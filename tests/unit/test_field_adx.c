@@ -184,3 +184,109 @@ CUZK_TEST(field_fp_mul_backends_vs_gmp)
     check_backend_vs_gmp(sqr_adx_as_mul, true, "adx sqr");
 #endif
 }
+
+/*
+ * The late-reduction pieces (cuzk__fp_mul_wide_adx, cuzk__fp_redc_adx) against GMP, and the Fp2
+ * product built from them (cuzk__fp2_mul_adx) against GMP's (a0 + a1 u)(b0 + b1 u) with u^2 = -1
+ * on raw Montgomery limbs. The edge shapes of rand_raw make a0 b0 - a1 b1 negative and positive,
+ * and bring both coordinates close to the 2 p^2 bound the REDC relies on.
+ */
+#if CUZK_FP_HAVE_ADX
+/* c0 in words 0..5, c1 in 6..11: the layout of cuzk_fp2_t. */
+static void fp2_lazy(uint64_t out[12], const uint64_t a[12], const uint64_t b[12])
+{
+    cuzk_fp2_t x, y, r;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    cuzk__fp2_mul_adx(&r, &x, &y);
+    memcpy(out, &r, sizeof r);
+}
+#endif
+
+CUZK_TEST(field_fp2_mul_lazy_adx)
+{
+#if !CUZK_FP_HAVE_ADX
+    test_skip("the x86-64 mulx/adx back end is not built (needs x86-64 with -mbmi2 -madx)");
+#else
+    mpz_t p, rinv, a0, a1, b0, b1, t, u, want0, want1, got;
+    mpz_inits(p, rinv, a0, a1, b0, b1, t, u, want0, want1, got, NULL);
+    CHECK(mpz_set_str(p, P_HEX, 16) == 0);
+    mpz_ui_pow_ui(rinv, 2, 384);
+    CHECK(mpz_invert(rinv, rinv, p));
+    unsigned long bad = 0;
+    for (unsigned long it = 0; it < test_iters(10000) * 4; it++) {
+        uint64_t a[12], b[12], r[12], w[12], x[12];
+        rand_raw(a);
+        rand_raw(a + 6);
+        rand_raw(b);
+        rand_raw(b + 6);
+        if (it % 16 == 0) /* a coordinate equal to the other, or zero */
+            memcpy(a + 6, it % 32 ? a : (const uint64_t[6]){0}, 6 * sizeof a[0]);
+        mpz_import(a0, 6, -1, 8, 0, 0, a);
+        mpz_import(a1, 6, -1, 8, 0, 0, a + 6);
+        mpz_import(b0, 6, -1, 8, 0, 0, b);
+        mpz_import(b1, 6, -1, 8, 0, 0, b + 6);
+
+        /* wide product: exact */
+        cuzk__fp_mul_wide_adx(w, a, b);
+        mpz_import(got, 12, -1, 8, 0, 0, w);
+        mpz_mul(t, a0, b0);
+        CHECK(mpz_cmp(got, t) == 0);
+        /* REDC of that product (< p^2 < p 2^384) */
+        uint64_t m1[6], m2[6];
+        cuzk__fp_redc_adx(m1, w);
+        cuzk_fp_mul_portable(m2, a, b);
+        CHECK(memcmp(m1, m2, sizeof m1) == 0);
+
+        /* c0 = (a0 b0 - a1 b1) R^-1, c1 = (a0 b1 + a1 b0) R^-1 mod p */
+        mpz_mul(t, a0, b0);
+        mpz_mul(u, a1, b1);
+        mpz_sub(want0, t, u);
+        mpz_mul(want0, want0, rinv);
+        mpz_mod(want0, want0, p);
+        mpz_mul(t, a0, b1);
+        mpz_mul(u, a1, b0);
+        mpz_add(want1, t, u);
+        mpz_mul(want1, want1, rinv);
+        mpz_mod(want1, want1, p);
+        fp2_lazy(r, a, b);
+        mpz_import(got, 6, -1, 8, 0, 0, r);
+        bool ok = mpz_cmp(got, want0) == 0;
+        mpz_import(got, 6, -1, 8, 0, 0, r + 6);
+        ok = ok && mpz_cmp(got, want1) == 0;
+        if (!ok && bad++ < 3)
+            test_fail_at(__FILE__, __LINE__, "fp2 mul differs at iteration %lu", it);
+        check_below_p(r);
+        check_below_p(r + 6);
+        memcpy(x, a, sizeof x); /* out aliases a, then b */
+        fp2_lazy(x, x, b);
+        CHECK(memcmp(x, r, sizeof x) == 0);
+        memcpy(x, b, sizeof x);
+        fp2_lazy(x, a, x);
+        CHECK(memcmp(x, r, sizeof x) == 0);
+        /* the public Fp2 product is this one */
+        cuzk_fp2_t fa, fb, fr;
+        memcpy(&fa, a, sizeof fa);
+        memcpy(&fb, b, sizeof fb);
+        cuzk_fp2_mul(&fr, &fa, &fb);
+        CHECK(memcmp(&fr, r, sizeof fr) == 0);
+    }
+    /* The largest inputs: every coordinate p - 1 (c1 = 2 (p-1)^2 sits at the REDC bound). */
+    uint64_t pm1[6], a[12], r[12];
+    uint64_t one[6] = {1};
+    mont_sub_raw(pm1, cuzk_fp_modulus, one, 6);
+    memcpy(a, pm1, sizeof pm1);
+    memcpy(a + 6, pm1, sizeof pm1);
+    fp2_lazy(r, a, a);
+    mpz_import(t, 6, -1, 8, 0, 0, pm1);
+    mpz_mul(want1, t, t);
+    mpz_mul_ui(want1, want1, 2);
+    mpz_mul(want1, want1, rinv);
+    mpz_mod(want1, want1, p);
+    mpz_import(got, 6, -1, 8, 0, 0, r + 6);
+    CHECK(mpz_cmp(got, want1) == 0);
+    mpz_import(got, 6, -1, 8, 0, 0, r);
+    CHECK(mpz_sgn(got) == 0); /* (p-1)^2 - (p-1)^2 */
+    mpz_clears(p, rinv, a0, a1, b0, b1, t, u, want0, want1, got, NULL);
+#endif
+}
