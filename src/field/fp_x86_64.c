@@ -23,7 +23,7 @@
  * w[6..11] < p is added; the sum is below 2p, again one conditional subtraction.
  *
  * Fp2 multiplication with one reduction per coordinate (cuzk__fp2_mul_adx): Karatsuba on
- * unreduced 12-word products, c0 = a0 b0 - a1 b1 (+ p^2 when negative), c1 = (a0 + a1)(b0 + b1)
+ * unreduced 12-word products, c0 = a0 b0 - a1 b1 + p^2, c1 = (a0 + a1)(b0 + b1)
  * - a0 b0 - a1 b1 = a0 b1 + a1 b0, then one REDC each: 3 x 36 + 2 x 36 = 180 mulx instead of
  * the 216 of three Montgomery products. Both coordinates stay below 2 p^2 < p 2^384 (2p < 2^384),
  * which is what the REDC of the squaring's phase 3 needs (high half below p).
@@ -278,60 +278,65 @@ void cuzk__fp_redc_adx(uint64_t out[6], const uint64_t w[12])
         : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "cc", "memory");
 }
 
-/* p^2 as 12 words: added to a0 b0 - a1 b1 when it is negative. */
+/* p^2 as 12 words: added to a0 b0 - a1 b1, which keeps it positive and below 2 p^2. */
 static const uint64_t FP_P2[12] = {
     0x26aa00001c718e39ULL, 0x7ced6b1d76382eabULL, 0x162c338362113cfdULL, 0x66bf91ed3e71b743ULL,
     0x292e85a87091a049ULL, 0x1d68619c86185c7bULL, 0xf53149330978ef01ULL, 0x50a62cfd16ddca6eULL,
     0x66e59e49349e8bd0ULL, 0xe2dc90e50e7046b4ULL, 0x4bd278eaa22f25e9ULL, 0x02a437a4b8c35fc7ULL};
 
-/* The three helpers below write through pointers: volatile, or their asm would be dropped
- * wherever the register output is unused. */
+/*
+ * The helpers below write through pointers: volatile, or their asm would be dropped wherever
+ * the register output is unused. Each keeps one 6-word half in registers and runs its two carry
+ * chains one after the other on that half, parking the carry of each chain in a register
+ * between the halves (bt restores it to CF), so every word is loaded and stored once.
+ */
 
-/* 12-word r = x - y; returns the borrow (0 or 1). */
-static inline uint64_t sub12(uint64_t r[12], const uint64_t x[12], const uint64_t y[12])
+#define H6_LOAD(SRC, OFF)                                                                          \
+    "movq " OFF "+0(%[" SRC "]), %%r8" NL "movq " OFF "+8(%[" SRC "]), %%r9" NL                    \
+    "movq " OFF "+16(%[" SRC "]), %%r10" NL "movq " OFF "+24(%[" SRC "]), %%r11" NL                \
+    "movq " OFF "+32(%[" SRC "]), %%r12" NL "movq " OFF "+40(%[" SRC "]), %%r13" NL
+#define H6_STORE(DST, OFF)                                                                         \
+    "movq %%r8, " OFF "+0(%[" DST "])" NL "movq %%r9, " OFF "+8(%[" DST "])" NL                    \
+    "movq %%r10, " OFF "+16(%[" DST "])" NL "movq %%r11, " OFF "+24(%[" DST "])" NL                \
+    "movq %%r12, " OFF "+32(%[" DST "])" NL "movq %%r13, " OFF "+40(%[" DST "])" NL
+/* OP0 on word 0, OP on words 1..5: r8..r13 OP= SRC[OFF..OFF+5]. */
+#define H6_CHAIN(OP0, OP, SRC, OFF)                                                                \
+    OP0 " " OFF "+0(%[" SRC "]), %%r8" NL OP " " OFF "+8(%[" SRC "]), %%r9" NL                     \
+    OP " " OFF "+16(%[" SRC "]), %%r10" NL OP " " OFF "+24(%[" SRC "]), %%r11" NL                  \
+    OP " " OFF "+32(%[" SRC "]), %%r12" NL OP " " OFF "+40(%[" SRC "]), %%r13" NL
+
+/* s = s - x - y (12 words; the caller guarantees no final borrow). */
+static inline void sub12_twice(uint64_t s[12], const uint64_t x[12], const uint64_t y[12])
 {
-    uint64_t t, bw;
-    __asm__ volatile("movq 0(%[x]), %[t]" NL "subq 0(%[y]), %[t]" NL "movq %[t], 0(%[r])" NL
-            "movq 8(%[x]), %[t]" NL "sbbq 8(%[y]), %[t]" NL "movq %[t], 8(%[r])" NL
-            "movq 16(%[x]), %[t]" NL "sbbq 16(%[y]), %[t]" NL "movq %[t], 16(%[r])" NL
-            "movq 24(%[x]), %[t]" NL "sbbq 24(%[y]), %[t]" NL "movq %[t], 24(%[r])" NL
-            "movq 32(%[x]), %[t]" NL "sbbq 32(%[y]), %[t]" NL "movq %[t], 32(%[r])" NL
-            "movq 40(%[x]), %[t]" NL "sbbq 40(%[y]), %[t]" NL "movq %[t], 40(%[r])" NL
-            "movq 48(%[x]), %[t]" NL "sbbq 48(%[y]), %[t]" NL "movq %[t], 48(%[r])" NL
-            "movq 56(%[x]), %[t]" NL "sbbq 56(%[y]), %[t]" NL "movq %[t], 56(%[r])" NL
-            "movq 64(%[x]), %[t]" NL "sbbq 64(%[y]), %[t]" NL "movq %[t], 64(%[r])" NL
-            "movq 72(%[x]), %[t]" NL "sbbq 72(%[y]), %[t]" NL "movq %[t], 72(%[r])" NL
-            "movq 80(%[x]), %[t]" NL "sbbq 80(%[y]), %[t]" NL "movq %[t], 80(%[r])" NL
-            "movq 88(%[x]), %[t]" NL "sbbq 88(%[y]), %[t]" NL "movq %[t], 88(%[r])" NL
-            "sbbq %[b], %[b]" NL
-            : [t] "=&r"(t), [b] "=&r"(bw)
-            : [r] "r"(r), [x] "r"(x), [y] "r"(y)
-            : "cc", "memory");
-    return bw & 1;
+    uint64_t c1, c2;
+    __asm__ volatile(H6_LOAD("s", "0")
+                     H6_CHAIN("subq", "sbbq", "x", "0") "sbbq %[c1], %[c1]" NL
+                     H6_CHAIN("subq", "sbbq", "y", "0") "sbbq %[c2], %[c2]" NL
+                     H6_STORE("s", "0")
+                     H6_LOAD("s", "48")
+                     "btq $0, %[c1]" NL H6_CHAIN("sbbq", "sbbq", "x", "48")
+                     "btq $0, %[c2]" NL H6_CHAIN("sbbq", "sbbq", "y", "48")
+                     H6_STORE("s", "48")
+                     : [c1] "=&r"(c1), [c2] "=&r"(c2)
+                     : [s] "r"(s), [x] "r"(x), [y] "r"(y)
+                     : "r8", "r9", "r10", "r11", "r12", "r13", "cc", "memory");
 }
 
-/* 12-word r += y & mask (mask 0 or all ones). */
-static inline void add12_masked(uint64_t r[12], const uint64_t y[12], uint64_t mask)
+/* x = x - y + k (12 words; in range by the caller's bound, never negative). */
+static inline void sub_add12(uint64_t x[12], const uint64_t y[12], const uint64_t k[12])
 {
-    uint64_t m[12];
-    for (int i = 0; i < 12; i++)
-        m[i] = y[i] & mask;
-    uint64_t t;
-    __asm__ volatile("movq 0(%[m]), %[t]" NL "addq %[t], 0(%[r])" NL
-            "movq 8(%[m]), %[t]" NL "adcq %[t], 8(%[r])" NL
-            "movq 16(%[m]), %[t]" NL "adcq %[t], 16(%[r])" NL
-            "movq 24(%[m]), %[t]" NL "adcq %[t], 24(%[r])" NL
-            "movq 32(%[m]), %[t]" NL "adcq %[t], 32(%[r])" NL
-            "movq 40(%[m]), %[t]" NL "adcq %[t], 40(%[r])" NL
-            "movq 48(%[m]), %[t]" NL "adcq %[t], 48(%[r])" NL
-            "movq 56(%[m]), %[t]" NL "adcq %[t], 56(%[r])" NL
-            "movq 64(%[m]), %[t]" NL "adcq %[t], 64(%[r])" NL
-            "movq 72(%[m]), %[t]" NL "adcq %[t], 72(%[r])" NL
-            "movq 80(%[m]), %[t]" NL "adcq %[t], 80(%[r])" NL
-            "movq 88(%[m]), %[t]" NL "adcq %[t], 88(%[r])" NL
-            : [t] "=&r"(t)
-            : [r] "r"(r), [m] "r"(m)
-            : "cc", "memory");
+    uint64_t c1, c2;
+    __asm__ volatile(H6_LOAD("x", "0")
+                     H6_CHAIN("subq", "sbbq", "y", "0") "sbbq %[c1], %[c1]" NL
+                     H6_CHAIN("addq", "adcq", "k", "0") "sbbq %[c2], %[c2]" NL
+                     H6_STORE("x", "0")
+                     H6_LOAD("x", "48")
+                     "btq $0, %[c1]" NL H6_CHAIN("sbbq", "sbbq", "y", "48")
+                     "btq $0, %[c2]" NL H6_CHAIN("adcq", "adcq", "k", "48")
+                     H6_STORE("x", "48")
+                     : [c1] "=&r"(c1), [c2] "=&r"(c2)
+                     : [x] "r"(x), [y] "r"(y), [k] "r"(k)
+                     : "r8", "r9", "r10", "r11", "r12", "r13", "cc", "memory");
 }
 
 /* 6-word r = x + y without reduction (x, y < p < 2^381: no carry out). */
@@ -358,10 +363,8 @@ void cuzk__fp2_mul_adx(cuzk_fp2_t *out, const cuzk_fp2_t *a, const cuzk_fp2_t *b
     cuzk__fp_mul_wide_adx(t0, a->c0.l, b->c0.l);
     cuzk__fp_mul_wide_adx(t1, a->c1.l, b->c1.l);
     cuzk__fp_mul_wide_adx(s, sa, sb); /* < 4 p^2 < 2^764 */
-    sub12(s, s, t0);
-    sub12(s, s, t1); /* a0 b1 + a1 b0 < 2 p^2: never negative */
-    uint64_t neg = sub12(t0, t0, t1);
-    add12_masked(t0, FP_P2, 0 - neg); /* in [0, 2 p^2) */
+    sub12_twice(s, t0, t1);    /* a0 b1 + a1 b0 < 2 p^2: never negative */
+    sub_add12(t0, t1, FP_P2); /* a0 b0 - a1 b1 + p^2, in (0, 2 p^2) */
     cuzk__fp_redc_adx(out->c0.l, t0);
     cuzk__fp_redc_adx(out->c1.l, s);
 }
