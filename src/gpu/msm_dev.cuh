@@ -479,7 +479,8 @@ static void gm_badd_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, con
     if (h_bases)
         cc.bases.reserve(bbytes);
     cc.scalars.reserve(mbytes);
-    cc.ws.reserve(2 * nwords * sizeof(X) + 4096);
+    cc.ws.reserve(2 * nwords * sizeof(X) + 4 * (nwords + 1) + 4 * gm_div_up(nwords, GM_POPC_BLK) +
+                  8192); /* as gm_badd_ws */
     uint64_t h[4 * F::LIMBS];
     cuzk_gpu_timer tm(dev);
     gm_dev_exec ex = {dev.stream, cc.ws.as<uint8_t>(), cc.ws.bytes, 0, NULL, 0, &tm, false, {}};

@@ -364,10 +364,34 @@ static bool gm_batch_add(E &ex, uint64_t *out, const uint8_t *d_bases, const uin
     /* W words per thread, not gm_chunks's whole waves: W or W + 1 words made most warps run
      * W + 1 words' bits (partition batch_add 68.7 -> 71.5 ms, msm_b_g2 82 -> 87 ms, run W7). */
     size_t nt = gm_div_up(nwords, W);
+    /* Balanced (default; env CUZK_GPU_BADD_BALANCE=0: W words per thread): the same count of
+     * set bits per thread, so the thread count can be whole waves again. */
+    const bool bal = gm_env_uint("CUZK_GPU_BADD_BALANCE", 1) != 0;
+    uint32_t *pre = NULL, *blk = NULL;
+    if (bal) {
+        size_t wave = ex.template wave<gm_badd_bal<G>>();
+        size_t whole = wave && nt > wave ? (nt + wave / 2) / wave * wave : nt;
+        if (whole <= nwords) /* the workspace holds nwords thread sums */
+            nt = whole;
+        size_t nblk = gm_div_up(nwords, GM_POPC_BLK);
+        pre = ex.template alloc<uint32_t>(nwords + 1);
+        blk = ex.template alloc<uint32_t>(nblk);
+        gm_popc_pass::Args pa = {d_bitmap, n, nwords, blk, pre, 0};
+        ex.template launch<gm_popc_pass>(pa, nblk, 1);
+        gm_popc_scan::Args sa = {blk, nblk, pre + nwords};
+        ex.template launch<gm_popc_scan>(sa, 1, 1);
+        pa.pass = 2;
+        ex.template launch<gm_popc_pass>(pa, nblk, 1);
+    }
     X *a = ex.template alloc<X>(nt), *b = ex.template alloc<X>(gm_div_up(nt, GM_SUMK));
     uint64_t *h = ex.template alloc<uint64_t>(4 * F::LIMBS);
-    typename gm_badd<G>::Args ba = {d_bitmap, n, nwords, W, d_bases, a};
-    ex.template launch<gm_badd<G>>(ba, nt, 1);
+    if (bal) {
+        typename gm_badd_bal<G>::Args ba = {d_bitmap, n, nwords, pre, nt, d_bases, a};
+        ex.template launch<gm_badd_bal<G>>(ba, nt, 1);
+    } else {
+        typename gm_badd<G>::Args ba = {d_bitmap, n, nwords, W, d_bases, a};
+        ex.template launch<gm_badd<G>>(ba, nt, 1);
+    }
     X *in = a, *spare = b;
     size_t m = nt;
     while (m > 1 && ex.ok()) {
@@ -386,6 +410,8 @@ static bool gm_batch_add(E &ex, uint64_t *out, const uint8_t *d_bases, const uin
     ex.release(a);
     ex.release(b);
     ex.release(h);
+    ex.release(pre);
+    ex.release(blk);
     return ex.ok();
 }
 

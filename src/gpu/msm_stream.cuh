@@ -84,7 +84,9 @@ template <class G> static size_t gm_slot_bytes(size_t m, gm_stream_kind k)
 template <class G> static size_t gm_badd_ws(size_t m)
 {
     typedef typename gm_pt<typename G::F>::X X;
-    return 2 * gm_div_up(m, 64) * sizeof(X) + 4096;
+    const size_t nw = gm_div_up(m, 64);
+    /* thread sums, their partial sums, the prefix counts of the balanced kernel */
+    return 2 * nw * sizeof(X) + 4 * (nw + 1) + 4 * gm_div_up(nw, GM_POPC_BLK) + 8192;
 }
 
 /* Device memory a streamed MSM on the main lane leaves free for the side lane, where there is

@@ -174,23 +174,38 @@ static void one_case(const char *gname, const AFF *pts, size_t n, int sk, int la
         }
         free(table);
     }
-    /* batch addition over a random bitmap */
+    /* batch addition over a random bitmap: balanced kernel (default words per thread, and 3),
+     * the fixed-words kernel, and the balanced one over a sparse bitmap (most words empty) */
     size_t nw = (n + 63) / 64;
     uint64_t *bm = (uint64_t *)calloc(nw, 8);
-    for (size_t i = 0; i < nw; i++)
-        bm[i] = sk == SC_ZERO ? 0 : sk == SC_ONE ? ~0ULL : rnd();
-    uint64_t h[4 * G::F::LIMBS];
-    gm_batch_add<G>(ex, h, (const uint8_t *)b, bm, n);
-    XYZZ x;
-    memcpy(&x, h, sizeof x);
-    to_jac(&got, &x);
-    if (cpu_badd(&want, b, bm, n, NULL) != CUZK_OK) {
-        printf("cpu batch add failed\n");
-        exit(1);
+    static const char *const cfg_name[4] = {"balanced", "balanced W=3", "fixed words",
+                                            "balanced sparse"};
+    for (int cfg = 0; cfg < 4; cfg++) {
+        setenv("CUZK_GPU_BADD_BALANCE", cfg == 2 ? "0" : "1", 1);
+        if (cfg == 1)
+            setenv("CUZK_GPU_BADD_WORDS", "3", 1);
+        else
+            unsetenv("CUZK_GPU_BADD_WORDS");
+        for (size_t i = 0; i < nw; i++) {
+            bm[i] = sk == SC_ZERO ? 0 : sk == SC_ONE ? ~0ULL : rnd();
+            if (cfg == 3)
+                bm[i] = rnd() % 3 ? 0 : bm[i] & -bm[i];
+        }
+        uint64_t h[4 * G::F::LIMBS];
+        gm_batch_add<G>(ex, h, (const uint8_t *)b, bm, n);
+        XYZZ x;
+        memcpy(&x, h, sizeof x);
+        to_jac(&got, &x);
+        if (cpu_badd(&want, b, bm, n, NULL) != CUZK_OK) {
+            printf("cpu batch add failed\n");
+            exit(1);
+        }
+        ok = eq(&got, &want);
+        printf("%s batch_add n=%zu %s: %s\n", gname, n, cfg_name[cfg], ok ? "ok" : "MISMATCH");
+        failures += !ok;
     }
-    ok = eq(&got, &want);
-    printf("%s batch_add n=%zu: %s\n", gname, n, ok ? "ok" : "MISMATCH");
-    failures += !ok;
+    unsetenv("CUZK_GPU_BADD_BALANCE");
+    unsetenv("CUZK_GPU_BADD_WORDS");
     free(bm);
     free(b);
     free(k);
