@@ -201,11 +201,17 @@ prefetch)
     ;;
 badd)
     # The bitmap batch additions with the same count of set bits per thread (default) against W
-    # words per thread (CUZK_GPU_BADD_BALANCE=0), alternating: G1 2^24 and G2 2^20 at 50 % and
-    # 25 %, then the resident partition, one worker, 4 H rows, prefetching (docs/PERFORMANCE.md
+    # words per thread (CUZK_GPU_BADD_BALANCE=0): the resident partition, one worker, 4 H rows,
+    # prefetching, then G1 2^24 and G2 2^20 at 50 % and 25 %, alternating (docs/PERFORMANCE.md
     # "Batch additions with the same count of bits per thread").
+    for bal in ${BADD_ORDER:-0 1}; do
+        CUZK_GPU_BADD_BALANCE=$bal step 150 "badd-part-$bal" "$B" porep-shape --backend cuda \
+            --mode prove --pinned-params --keep-resident --continuous --workers 1 \
+            --repeat "${FULL_REPEAT:-5}" --threads "$NT" --h-rows 4
+    done
+    grep -HE '^workers continuous|batch_add|msm_b_g2' "$OUT"/badd-part-*.log | tee -a "$OUT/summary.txt"
     for d in 50 25; do
-        for bal in 0 1 0 1; do
+        for bal in ${BADD_MICRO:-0 1 0 1}; do
             CUZK_GPU_BADD_BALANCE=$bal step 60 "badd-g1-$d-$bal" "$B" msm --backend cuda --group g1 \
                 --log-n 24 --op batch-add --density "$d" --resident --pinned --check --iters 5
             CUZK_GPU_BADD_BALANCE=$bal step 60 "badd-g2-$d-$bal" "$B" msm --backend cuda --group g2 \
@@ -213,12 +219,6 @@ badd)
         done
     done
     grep -HE 'batch|compute|ok|MISMATCH' "$OUT"/badd-g*.log | tee -a "$OUT/summary.txt"
-    for bal in ${BADD_ORDER:-0 1}; do
-        CUZK_GPU_BADD_BALANCE=$bal step 150 "badd-part-$bal" "$B" porep-shape --backend cuda \
-            --mode prove --pinned-params --keep-resident --continuous --workers 1 \
-            --repeat "${FULL_REPEAT:-5}" --threads "$NT" --h-rows 4
-    done
-    grep -HE '^workers continuous|batch_add|msm_b_g2' "$OUT"/badd-part-*.log | tee -a "$OUT/summary.txt"
     ;;
 compare)
     # Same inputs, same r and s: CPU prove, CUDA prove, resident partition; proofs must be equal.
