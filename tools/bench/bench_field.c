@@ -13,6 +13,9 @@
  * fp_mul_asm_t32 is the scalar asm; fp_mul_x8_t32 the IFMA entry point with its 6x64 <-> 8x52
  * conversion per call; fp52_mul_t32 the IFMA multiplication on operands kept in radix 2^52.
  * fp52_mul_chain is one dependency chain of 8-lane multiplications (latency per 8 products).
+ * fp2_mul is the library's Fp2 product (with the x86-64 back end: two reductions,
+ * cuzk__fp2_mul_adx), fp2_mul_3red the Karatsuba over three Montgomery products it replaced;
+ * the _t16 rows are 16 independent chains of each.
  */
 #include "bench.h"
 #include "cuzk/field.h"
@@ -31,6 +34,7 @@ typedef struct {
     cuzk_fp2_t x2, y2;
     cuzk_fp_t *bin, *bout;
     cuzk_fp_t tv[32], tw[32];
+    cuzk_fp2_t t2[16], u2[16];
 #if CUZK_FP_HAVE_IFMA
     fp52x8 v52[4], w52;
 #endif
@@ -114,6 +118,24 @@ BENCH(b_fr_inv_vartime, cuzk_fr_inv_vartime(&s->rx, &s->rx); cuzk_fr_add(&s->rx,
 BENCH(b_fr_sqrt, cuzk_fr_t t = s->rx; (void)cuzk_fr_sqrt(&t, &s->rx);
       cuzk_fr_add(&s->rx, &t, &s->rone))
 BENCH(b_fp2_mul, cuzk_fp2_mul(&s->x2, &s->x2, &s->y2))
+BENCH(b_fp2_mul_t16, for (int k = 0; k < 16; k++) cuzk_fp2_mul(&s->t2[k], &s->t2[k], &s->u2[k]))
+#if CUZK_FP_HAVE_ADX
+/* The Fp2 product before cuzk__fp2_mul_adx: Karatsuba over three Montgomery products. */
+static void fp2_mul_3red(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    cuzk_fp_t t0, t1, s0, s1;
+    cuzk__fp_mul_adx(t0.l, a->c0.l, b->c0.l);
+    cuzk__fp_mul_adx(t1.l, a->c1.l, b->c1.l);
+    cuzk_fp_add(&s0, &a->c0, &a->c1);
+    cuzk_fp_add(&s1, &b->c0, &b->c1);
+    cuzk__fp_mul_adx(s0.l, s0.l, s1.l);
+    cuzk_fp_sub(&r->c0, &t0, &t1);
+    cuzk_fp_sub(&s0, &s0, &t0);
+    cuzk_fp_sub(&r->c1, &s0, &t1);
+}
+BENCH(b_fp2_mul_3red, fp2_mul_3red(&s->x2, &s->x2, &s->y2))
+BENCH(b_fp2_mul_3red_t16, for (int k = 0; k < 16; k++) fp2_mul_3red(&s->t2[k], &s->t2[k], &s->u2[k]))
+#endif
 BENCH(b_fp2_sqr, cuzk_fp2_sqr(&s->x2, &s->x2))
 
 /* Per element: |reps| elements in batches of BATCH (a final partial batch only while the
@@ -165,6 +187,12 @@ int bench_field_main(const bench_opts *o)
         fp_random(&s->tv[i], &seed);
         fp_random(&s->tw[i], &seed);
     }
+    for (size_t i = 0; i < 16; i++) {
+        s->t2[i].c0 = s->tv[2 * i];
+        s->t2[i].c1 = s->tv[2 * i + 1];
+        s->u2[i].c0 = s->tw[2 * i];
+        s->u2[i].c1 = s->tw[2 * i + 1];
+    }
 #if CUZK_FP_HAVE_IFMA
     for (size_t i = 0; i < 4; i++)
         fp52x8_load(&s->v52[i], &s->tv[8 * i]);
@@ -214,6 +242,11 @@ int bench_field_main(const bench_opts *o)
         {"fr_inv_vartime", 0, b_fr_inv_vartime},
         {"fr_sqrt", 0, b_fr_sqrt},
         {"fp2_mul", 0, b_fp2_mul},
+        {"fp2_mul_t16", 16, b_fp2_mul_t16},
+#if CUZK_FP_HAVE_ADX
+        {"fp2_mul_3red", 0, b_fp2_mul_3red},
+        {"fp2_mul_3red_t16", 16, b_fp2_mul_3red_t16},
+#endif
         {"fp2_sqr", 0, b_fp2_sqr},
     };
     for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
