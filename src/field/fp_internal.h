@@ -30,9 +30,8 @@ void cuzk__fp_sqr_adx(uint64_t out[6], const uint64_t a[6]);
  * out = w 2^-384 mod p (canonical) for w < p 2^384. */
 void cuzk__fp_mul_wide_adx(uint64_t w[12], const uint64_t a[6], const uint64_t b[6]);
 void cuzk__fp_redc_adx(uint64_t out[6], const uint64_t w[12]);
-/* Fp2 product with one reduction per coordinate: the
- * 3 products of Karatsuba kept at 12 words, 2 REDCs instead of 3 (src/field/fp_x86_64.c).
- * Canonical inputs; out may alias a or b. */
+/* Fp2 product with one reduction per coordinate: Karatsuba's three products kept at 12 words,
+ * two REDCs instead of three (src/field/fp_x86_64.c). Canonical inputs; out may alias a or b. */
 void cuzk__fp2_mul_adx(cuzk_fp2_t *out, const cuzk_fp2_t *a, const cuzk_fp2_t *b);
 #else
 #define CUZK_FP_HAVE_ADX 0

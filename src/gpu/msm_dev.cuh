@@ -463,6 +463,15 @@ static void gm_msm_idx_call_on(cuzk_gpu_device &dev, typename G::host_jac *out,
                   cc.sel.as<uint32_t>(), pre);
 }
 
+/* Workspace of a batch addition of |m| points (gm_batch_add): the thread sums, their partial
+ * sums, the balanced kernel's prefix counts. */
+template <class G> static size_t gm_badd_ws(size_t m)
+{
+    typedef typename gm_pt<typename G::F>::X X;
+    const size_t nw = gm_div_up(m, 64);
+    return 2 * nw * sizeof(X) + 4 * (nw + 1) + 4 * gm_div_up(nw, GM_POPC_BLK) + 8192;
+}
+
 /* One batch addition over host or resident bases on lane |dev|, bitmap on the host; the caller
  * holds the lane's mutex. */
 template <class G>
@@ -472,15 +481,13 @@ static void gm_badd_call_on(cuzk_gpu_device &dev, typename G::host_jac *out, con
                             void (*to_jac)(typename G::host_jac *, const typename G::host_xyzz *))
 {
     typedef typename G::F F;
-    typedef typename gm_pt<F>::X X;
     gm_cache &cc = gm_cache_of(dev);
     size_t nwords = gm_div_up(n, 64);
     size_t bbytes = h_bases ? n * G::AFF_BYTES : 0, mbytes = nwords * 8;
     if (h_bases)
         cc.bases.reserve(bbytes);
     cc.scalars.reserve(mbytes);
-    cc.ws.reserve(2 * nwords * sizeof(X) + 4 * (nwords + 1) + 4 * gm_div_up(nwords, GM_POPC_BLK) +
-                  8192); /* as gm_badd_ws */
+    cc.ws.reserve(gm_badd_ws<G>(n));
     uint64_t h[4 * F::LIMBS];
     cuzk_gpu_timer tm(dev);
     gm_dev_exec ex = {dev.stream, cc.ws.as<uint8_t>(), cc.ws.bytes, 0, NULL, 0, &tm, false, {}};

@@ -433,7 +433,6 @@ template <class G> struct gm_badd {
     }
 };
 
-
 /* ---- balanced batch addition: every thread the same number of set bits --------------------- */
 
 /* Word |w| of the bitmap with the bits past n cleared. */

@@ -81,14 +81,6 @@ template <class G> static size_t gm_slot_bytes(size_t m, gm_stream_kind k)
                                                     : 0);
 }
 
-template <class G> static size_t gm_badd_ws(size_t m)
-{
-    typedef typename gm_pt<typename G::F>::X X;
-    const size_t nw = gm_div_up(m, 64);
-    /* thread sums, their partial sums, the prefix counts of the balanced kernel */
-    return 2 * nw * sizeof(X) + 4 * (nw + 1) + 4 * gm_div_up(nw, GM_POPC_BLK) + 8192;
-}
-
 /* Device memory a streamed MSM on the main lane leaves free for the side lane, where there is
  * one (env CUZK_GPU_SIDE_SHARE, default 2 GiB; 0: none, and the call is never settled). On a
  * 16-32 GB card the H MSM would otherwise take all of it, and a partition's L/A/B sums, bound

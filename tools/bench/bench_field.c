@@ -134,7 +134,8 @@ static void fp2_mul_3red(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b
     cuzk_fp_sub(&r->c1, &s0, &t1);
 }
 BENCH(b_fp2_mul_3red, fp2_mul_3red(&s->x2, &s->x2, &s->y2))
-BENCH(b_fp2_mul_3red_t16, for (int k = 0; k < 16; k++) fp2_mul_3red(&s->t2[k], &s->t2[k], &s->u2[k]))
+BENCH(b_fp2_mul_3red_t16,
+      for (int k = 0; k < 16; k++) fp2_mul_3red(&s->t2[k], &s->t2[k], &s->u2[k]))
 #endif
 BENCH(b_fp2_sqr, cuzk_fp2_sqr(&s->x2, &s->x2))
 
