@@ -97,19 +97,33 @@ static const uint64_t FP_N0 = 0x89f3fffcfffcfffdULL; /* -p^-1 mod 2^64 */
 #define X13 "%%r13"
 #define X14 "%%r14"
 
+/* Montgomery reduction of the 6 words in r8..r13 (r14 = 0 as the top word): six REDUCE steps,
+ * the value (<= p) left in r14, r8, r9, r10, r11, r12. */
+#define REDC6                                                                                      \
+    "xorl %%r14d, %%r14d" NL                                                                       \
+    REDUCE(X8, X9, X10, X11, X12, X13, X14)                                                        \
+    REDUCE(X9, X10, X11, X12, X13, X14, X8)                                                        \
+    REDUCE(X10, X11, X12, X13, X14, X8, X9)                                                        \
+    REDUCE(X11, X12, X13, X14, X8, X9, X10)                                                        \
+    REDUCE(X12, X13, X14, X8, X9, X10, X11)                                                        \
+    REDUCE(X13, X14, X8, X9, X10, X11, X12)
+
+/* Row 0 of a product: r8..r14 = a * b[0] on a single carry chain (nothing to accumulate yet). */
+#define ROW0                                                                                       \
+    "movq 0(%%rcx), %%rdx" NL                                                                      \
+    "mulxq 0(%%rsi), %%r8, %%r9" NL                                                                \
+    "mulxq 8(%%rsi), %%rax, %%r10" NL "addq %%rax, %%r9" NL                                        \
+    "mulxq 16(%%rsi), %%rax, %%r11" NL "adcq %%rax, %%r10" NL                                      \
+    "mulxq 24(%%rsi), %%rax, %%r12" NL "adcq %%rax, %%r11" NL                                      \
+    "mulxq 32(%%rsi), %%rax, %%r13" NL "adcq %%rax, %%r12" NL                                      \
+    "mulxq 40(%%rsi), %%rax, %%r14" NL "adcq %%rax, %%r13" NL                                      \
+    "adcq $0, %%r14" NL
+
 void cuzk__fp_mul_adx(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
 {
     const uint64_t *ap = a, *bp = b;
     __asm__ volatile(
-        /* Row 0: t = a * b[0] on a single carry chain (nothing to accumulate yet). */
-        "movq 0(%%rcx), %%rdx" NL
-        "mulxq 0(%%rsi), %%r8, %%r9" NL
-        "mulxq 8(%%rsi), %%rax, %%r10" NL "addq %%rax, %%r9" NL
-        "mulxq 16(%%rsi), %%rax, %%r11" NL "adcq %%rax, %%r10" NL
-        "mulxq 24(%%rsi), %%rax, %%r12" NL "adcq %%rax, %%r11" NL
-        "mulxq 32(%%rsi), %%rax, %%r13" NL "adcq %%rax, %%r12" NL
-        "mulxq 40(%%rsi), %%rax, %%r14" NL "adcq %%rax, %%r13" NL
-        "adcq $0, %%r14" NL
+        ROW0
         REDUCE(X8, X9, X10, X11, X12, X13, X14)
         ROW("8", X9, X10, X11, X12, X13, X14, X8)
         REDUCE(X9, X10, X11, X12, X13, X14, X8)
@@ -203,13 +217,7 @@ void cuzk__fp_sqr_adx(uint64_t out[6], const uint64_t a[6])
         "movl $0, %%ecx" NL "adcxq %%rcx, %%rcx" NL "adoxq %%rbx, %%rcx" NL
         "movq %%rcx, 88(%[sp])" NL
         /* Phase 3: REDC of w0..w5 (r8..r13) with r14 = 0 as the top word. */
-        "xorl %%r14d, %%r14d" NL
-        REDUCE(X8, X9, X10, X11, X12, X13, X14)
-        REDUCE(X9, X10, X11, X12, X13, X14, X8)
-        REDUCE(X10, X11, X12, X13, X14, X8, X9)
-        REDUCE(X11, X12, X13, X14, X8, X9, X10)
-        REDUCE(X12, X13, X14, X8, X9, X10, X11)
-        REDUCE(X13, X14, X8, X9, X10, X11, X12)
+        REDC6
         /* Low part (<= p) in r14, r8, r9, r10, r11, r12; add the high half (< p). */
         "addq 48(%[sp]), %%r14" NL "adcq 56(%[sp]), %%r8" NL "adcq 64(%[sp]), %%r9" NL
         "adcq 72(%[sp]), %%r10" NL "adcq 80(%[sp]), %%r11" NL "adcq 88(%[sp]), %%r12" NL
@@ -233,14 +241,7 @@ void cuzk__fp_mul_wide_adx(uint64_t w[12], const uint64_t a[6], const uint64_t b
 {
     const uint64_t *ap = a, *bp = b;
     __asm__ volatile(
-        "movq 0(%%rcx), %%rdx" NL
-        "mulxq 0(%%rsi), %%r8, %%r9" NL
-        "mulxq 8(%%rsi), %%rax, %%r10" NL "addq %%rax, %%r9" NL
-        "mulxq 16(%%rsi), %%rax, %%r11" NL "adcq %%rax, %%r10" NL
-        "mulxq 24(%%rsi), %%rax, %%r12" NL "adcq %%rax, %%r11" NL
-        "mulxq 32(%%rsi), %%rax, %%r13" NL "adcq %%rax, %%r12" NL
-        "mulxq 40(%%rsi), %%rax, %%r14" NL "adcq %%rax, %%r13" NL
-        "adcq $0, %%r14" NL
+        ROW0
         "movq %%r8, 0(%%rdi)" NL
         WROW("8", "8", X9, X10, X11, X12, X13, X14, X8)
         WROW("16", "16", X10, X11, X12, X13, X14, X8, X9)
@@ -263,13 +264,7 @@ void cuzk__fp_redc_adx(uint64_t out[6], const uint64_t w[12])
     __asm__ volatile(
         "movq 0(%%rsi), %%r8" NL "movq 8(%%rsi), %%r9" NL "movq 16(%%rsi), %%r10" NL
         "movq 24(%%rsi), %%r11" NL "movq 32(%%rsi), %%r12" NL "movq 40(%%rsi), %%r13" NL
-        "xorl %%r14d, %%r14d" NL
-        REDUCE(X8, X9, X10, X11, X12, X13, X14)
-        REDUCE(X9, X10, X11, X12, X13, X14, X8)
-        REDUCE(X10, X11, X12, X13, X14, X8, X9)
-        REDUCE(X11, X12, X13, X14, X8, X9, X10)
-        REDUCE(X12, X13, X14, X8, X9, X10, X11)
-        REDUCE(X13, X14, X8, X9, X10, X11, X12)
+        REDC6
         "addq 48(%%rsi), %%r14" NL "adcq 56(%%rsi), %%r8" NL "adcq 64(%%rsi), %%r9" NL
         "adcq 72(%%rsi), %%r10" NL "adcq 80(%%rsi), %%r11" NL "adcq 88(%%rsi), %%r12" NL
         FINAL_SUB(X14, X8, X9, X10, X11, X12, X13)
@@ -305,38 +300,30 @@ static const uint64_t FP_P2[12] = {
     OP " " OFF "+16(%[" SRC "]), %%r10" NL OP " " OFF "+24(%[" SRC "]), %%r11" NL                  \
     OP " " OFF "+32(%[" SRC "]), %%r12" NL OP " " OFF "+40(%[" SRC "]), %%r13" NL
 
-/* s = s - x - y (12 words; the caller guarantees no final borrow). */
-static inline void sub12_twice(uint64_t s[12], const uint64_t x[12], const uint64_t y[12])
+/* x = x - y, then x OP= z (OP0 / OP: the instructions of the second chain), 12 words; the
+ * caller's bounds keep the result in range. */
+#define SUB_THEN12(OP0, OP)                                                                        \
+    H6_LOAD("x", "0") H6_CHAIN("subq", "sbbq", "y", "0") "sbbq %[c1], %[c1]" NL                    \
+    H6_CHAIN(OP0, OP, "z", "0") "sbbq %[c2], %[c2]" NL H6_STORE("x", "0")                          \
+    H6_LOAD("x", "48") "btq $0, %[c1]" NL H6_CHAIN("sbbq", "sbbq", "y", "48")                      \
+    "btq $0, %[c2]" NL H6_CHAIN(OP, OP, "z", "48") H6_STORE("x", "48")
+#define SUB_THEN12_OPERANDS                                                                        \
+    : [c1] "=&r"(c1), [c2] "=&r"(c2)                                                               \
+    : [x] "r"(x), [y] "r"(y), [z] "r"(z)                                                           \
+    : "r8", "r9", "r10", "r11", "r12", "r13", "cc", "memory"
+
+/* x = x - y - z (no final borrow by the caller's bound). */
+static inline void sub12_twice(uint64_t x[12], const uint64_t y[12], const uint64_t z[12])
 {
     uint64_t c1, c2;
-    __asm__ volatile(H6_LOAD("s", "0")
-                     H6_CHAIN("subq", "sbbq", "x", "0") "sbbq %[c1], %[c1]" NL
-                     H6_CHAIN("subq", "sbbq", "y", "0") "sbbq %[c2], %[c2]" NL
-                     H6_STORE("s", "0")
-                     H6_LOAD("s", "48")
-                     "btq $0, %[c1]" NL H6_CHAIN("sbbq", "sbbq", "x", "48")
-                     "btq $0, %[c2]" NL H6_CHAIN("sbbq", "sbbq", "y", "48")
-                     H6_STORE("s", "48")
-                     : [c1] "=&r"(c1), [c2] "=&r"(c2)
-                     : [s] "r"(s), [x] "r"(x), [y] "r"(y)
-                     : "r8", "r9", "r10", "r11", "r12", "r13", "cc", "memory");
+    __asm__ volatile(SUB_THEN12("subq", "sbbq") SUB_THEN12_OPERANDS);
 }
 
-/* x = x - y + k (12 words; in range by the caller's bound, never negative). */
-static inline void sub_add12(uint64_t x[12], const uint64_t y[12], const uint64_t k[12])
+/* x = x - y + z (never negative by the caller's bound). */
+static inline void sub_add12(uint64_t x[12], const uint64_t y[12], const uint64_t z[12])
 {
     uint64_t c1, c2;
-    __asm__ volatile(H6_LOAD("x", "0")
-                     H6_CHAIN("subq", "sbbq", "y", "0") "sbbq %[c1], %[c1]" NL
-                     H6_CHAIN("addq", "adcq", "k", "0") "sbbq %[c2], %[c2]" NL
-                     H6_STORE("x", "0")
-                     H6_LOAD("x", "48")
-                     "btq $0, %[c1]" NL H6_CHAIN("sbbq", "sbbq", "y", "48")
-                     "btq $0, %[c2]" NL H6_CHAIN("adcq", "adcq", "k", "48")
-                     H6_STORE("x", "48")
-                     : [c1] "=&r"(c1), [c2] "=&r"(c2)
-                     : [x] "r"(x), [y] "r"(y), [k] "r"(k)
-                     : "r8", "r9", "r10", "r11", "r12", "r13", "cc", "memory");
+    __asm__ volatile(SUB_THEN12("addq", "adcq") SUB_THEN12_OPERANDS);
 }
 
 /* 6-word r = x + y without reduction (x, y < p < 2^381: no carry out). */

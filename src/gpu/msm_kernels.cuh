@@ -399,6 +399,15 @@ GM_HD unsigned gm_ctz64(uint64_t x)
 template <class G> struct gm_badd {
     typedef gm_pt<typename G::F> P;
     typedef typename P::X X;
+    /* acc += base i, unless it is at infinity (also gm_badd_bal's step). */
+    static GM_HD void add_base(X &acc, const uint8_t *bases, size_t i)
+    {
+        if (gm_base_is_inf<G>(bases, i))
+            return;
+        gm_aff<typename G::F> q;
+        gm_load_base<G>(q, bases, i, 0);
+        P::add_aff(acc, q);
+    }
     struct Args {
         const uint64_t *bitmap;
         size_t n, nwords;
@@ -423,11 +432,7 @@ template <class G> struct gm_badd {
                 break;
             size_t i = (w - 1) * 64 + gm_ctz64(bits);
             bits &= bits - 1;
-            if (gm_base_is_inf<G>(a.bases, i))
-                continue;
-            gm_aff<typename G::F> q;
-            gm_load_base<G>(q, a.bases, i, 0);
-            P::add_aff(acc, q);
+            add_base(acc, a.bases, i);
         }
         a.out[t] = acc;
     }
@@ -542,11 +547,7 @@ template <class G> struct gm_badd_bal {
                     bits = gm_bm_word(a.bitmap, ++w, a.nwords, a.n);
                 size_t i = w * 64 + gm_ctz64(bits);
                 bits &= bits - 1;
-                if (gm_base_is_inf<G>(a.bases, i))
-                    continue;
-                gm_aff<typename G::F> q;
-                gm_load_base<G>(q, a.bases, i, 0);
-                P::add_aff(acc, q);
+                gm_badd<G>::add_base(acc, a.bases, i);
             }
         }
         a.out[t] = acc;
