@@ -233,9 +233,9 @@ void cuzk__fp_sqr_adx(uint64_t out[6], const uint64_t a[6])
  * and its register is zeroed to become the window's new top word (the bound of ROW_ACC: window
  * < 2^384 plus a * b[i] < 2^448 - 2^384 fits seven words).
  */
-#define WROW(BOFF, WOFF, T0, T1, T2, T3, T4, T5, T6)                                               \
-    "movq " BOFF "(%%rcx), %%rdx" NL "xorl %%eax, %%eax" NL "movq %%rax, " T6 NL                   \
-    ROW_ACC(T0, T1, T2, T3, T4, T5, T6) "movq " T0 ", " WOFF "(%%rdi)" NL
+#define WROW(OFF, T0, T1, T2, T3, T4, T5, T6)                                                      \
+    "movq " OFF "(%%rcx), %%rdx" NL "xorl %%eax, %%eax" NL "movq %%rax, " T6 NL                    \
+    ROW_ACC(T0, T1, T2, T3, T4, T5, T6) "movq " T0 ", " OFF "(%%rdi)" NL
 
 void cuzk__fp_mul_wide_adx(uint64_t w[12], const uint64_t a[6], const uint64_t b[6])
 {
@@ -243,11 +243,11 @@ void cuzk__fp_mul_wide_adx(uint64_t w[12], const uint64_t a[6], const uint64_t b
     __asm__ volatile(
         ROW0
         "movq %%r8, 0(%%rdi)" NL
-        WROW("8", "8", X9, X10, X11, X12, X13, X14, X8)
-        WROW("16", "16", X10, X11, X12, X13, X14, X8, X9)
-        WROW("24", "24", X11, X12, X13, X14, X8, X9, X10)
-        WROW("32", "32", X12, X13, X14, X8, X9, X10, X11)
-        WROW("40", "40", X13, X14, X8, X9, X10, X11, X12)
+        WROW("8", X9, X10, X11, X12, X13, X14, X8)
+        WROW("16", X10, X11, X12, X13, X14, X8, X9)
+        WROW("24", X11, X12, X13, X14, X8, X9, X10)
+        WROW("32", X12, X13, X14, X8, X9, X10, X11)
+        WROW("40", X13, X14, X8, X9, X10, X11, X12)
         "movq %%r14, 48(%%rdi)" NL "movq %%r8, 56(%%rdi)" NL "movq %%r9, 64(%%rdi)" NL
         "movq %%r10, 72(%%rdi)" NL "movq %%r11, 80(%%rdi)" NL "movq %%r12, 88(%%rdi)" NL
         : "+S"(ap), "+c"(bp)

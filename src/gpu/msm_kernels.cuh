@@ -392,6 +392,15 @@ GM_HD unsigned gm_ctz64(uint64_t x)
 #endif
 }
 
+/* Word |w| of the bitmap with the bits past n cleared. */
+GM_HD uint64_t gm_bm_word(const uint64_t *bm, size_t w, size_t nwords, size_t n)
+{
+    uint64_t b = bm[w];
+    if (w + 1 == nwords && (n & 63))
+        b &= ((uint64_t)1 << (n & 63)) - 1;
+    return b;
+}
+
 /* Thread t sums the selected bases of bitmap words [tW, tW + W). One loop over the thread's
  * set bits, not one per word: a warp then runs as many additions as its busiest lane has bits in
  * all W words, instead of the sum over words of the busiest lane's bits in each (at ~50 %
@@ -423,11 +432,8 @@ template <class G> struct gm_badd {
         size_t w = w0;
         uint64_t bits = 0;
         for (;;) {
-            while (!bits && w < w1) {
-                bits = a.bitmap[w++];
-                if (w == a.nwords && (a.n & 63))
-                    bits &= ((uint64_t)1 << (a.n & 63)) - 1;
-            }
+            while (!bits && w < w1)
+                bits = gm_bm_word(a.bitmap, w++, a.nwords, a.n);
             if (!bits)
                 break;
             size_t i = (w - 1) * 64 + gm_ctz64(bits);
@@ -439,15 +445,6 @@ template <class G> struct gm_badd {
 };
 
 /* ---- balanced batch addition: every thread the same number of set bits --------------------- */
-
-/* Word |w| of the bitmap with the bits past n cleared. */
-GM_HD uint64_t gm_bm_word(const uint64_t *bm, size_t w, size_t nwords, size_t n)
-{
-    uint64_t b = bm[w];
-    if (w + 1 == nwords && (n & 63))
-        b &= ((uint64_t)1 << (n & 63)) - 1;
-    return b;
-}
 
 #define GM_POPC_BLK 256 /* bitmap words per block of the prefix count */
 
