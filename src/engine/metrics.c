@@ -381,20 +381,18 @@ cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
     sb_printf(&b, "cuzk_abc_pool_requests_total{served=\"fallback\"} %llu\n",
               (unsigned long long)hs.fallback);
     family(&b, "cuzk_gpu_events_total", "counter",
-           "Device work in this process that took a path worth watching: calls on a device's "
-           "side lane (beside the main lane's work), fused H calls whose a and b were on the "
-           "device already when they got it (staged: uploaded while another partition held it, "
-           "or prefetched), a and b prefetched under the previous partition's H MSM, MSM chunks "
-           "streamed from host memory, MSMs over precomputed rows that lacked the memory for "
-           "them and ran plain windows.");
-    sb_printf(&b, "cuzk_gpu_events_total{event=\"side_lane_call\"} %zu\n",
-              cuzk__gpu_side_lane_calls());
-    sb_printf(&b, "cuzk_gpu_events_total{event=\"h_staged\"} %zu\n", cuzk__gpu_h_staged());
-    sb_printf(&b, "cuzk_gpu_events_total{event=\"h_prefetched\"} %zu\n", cuzk__gpu_h_prefetched());
-    sb_printf(&b, "cuzk_gpu_events_total{event=\"msm_streamed_chunk\"} %zu\n",
-              cuzk__gpu_msm_streamed_chunks());
-    sb_printf(&b, "cuzk_gpu_events_total{event=\"msm_rows_fallback\"} %zu\n",
-              cuzk__gpu_msm_rows_fallbacks());
+           "Device work in this process that took a path worth watching, per GPU the engine "
+           "proves on: calls on a device's side lane (beside the main lane's work), fused H "
+           "calls whose a and b were on the device already when they got it (staged: uploaded "
+           "while another partition held it, or prefetched), a and b prefetched under the "
+           "previous partition's H MSM, prefetches dropped untaken, MSM chunks streamed from "
+           "host memory, MSMs over precomputed rows that lacked the memory for them and ran "
+           "plain windows.");
+    for (size_t d = 0; e->kind == CUZK_BACKEND_CUDA && d < e->cfg.n_devices; d++)
+        for (int ev = 0; ev < CUZK__GPU_EV_COUNT; ev++)
+            sb_printf(&b, "cuzk_gpu_events_total{gpu=\"%d\",event=\"%s\"} %zu\n", e->devices[d],
+                      cuzk__gpu_event_name((cuzk__gpu_event)ev),
+                      cuzk__gpu_event_count((cuzk__gpu_event)ev, e->devices[d]));
     family(&b, "cuzk_phase_duration_seconds", "histogram",
            "Duration of each phase of every proved partition.");
     for (int p = 0; p < CUZK_PHASE_COUNT; p++) {

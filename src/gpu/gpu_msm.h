@@ -134,22 +134,22 @@ void cuzk_gpu_h_prefetch_drop(int device, const cuzk_fr_t *a);
 /* Frees the MSM's cached device memory of |device| (-1: every device) on |lane| (0: main, 1:
  * side, -1: both); cuzk_gpu_release calls it. Internal. */
 void cuzk__gpu_msm_release(int device, int lane);
-/* Calls over host bases that ran on a device's side lane in this process (tests: that a call
- * overlapped the main lane's). Internal. */
-size_t cuzk__gpu_side_lane_calls(void);
-/* Fused H calls that found their a and b staged on the device (cuzk_gpu_h_stage_) in this
- * process (tests). Internal. */
-size_t cuzk__gpu_h_staged(void);
-/* Prefetches enqueued by cuzk_gpu_h_prefetch in this process (tests, metrics). Internal. */
-size_t cuzk__gpu_h_prefetched(void);
-/* Prefetches that cuzk_gpu_h_prefetch_drop forgot untaken, in this process (tests). Internal. */
-size_t cuzk__gpu_h_prefetch_dropped(void);
-/* MSMs over precomputed rows whose workspace did not fit, run over plain windows instead (the
- * rows then cost device memory for nothing), in this process. Internal. */
-size_t cuzk__gpu_msm_rows_fallbacks(void);
-/* Chunks that MSMs and batch additions over host bases have streamed in this process (tests:
- * that a call took the streamed path). Internal. */
-size_t cuzk__gpu_msm_streamed_chunks(void);
+/* Device paths worth watching, counted per device ordinal since the process started (tests;
+ * metrics: cuzk_gpu_events_total{gpu,event}). Internal. */
+typedef enum {
+    CUZK__GPU_EV_SIDE_LANE_CALL,     /* a call over host bases ran on a device's side lane */
+    CUZK__GPU_EV_H_STAGED,           /* a fused H call found its a and b staged on the device */
+    CUZK__GPU_EV_H_PREFETCHED,       /* cuzk_gpu_h_prefetch enqueued a and b */
+    CUZK__GPU_EV_H_PREFETCH_DROPPED, /* cuzk_gpu_h_prefetch_drop forgot a prefetch untaken */
+    CUZK__GPU_EV_MSM_STREAMED_CHUNK, /* an MSM or batch-addition chunk streamed from the host */
+    CUZK__GPU_EV_MSM_ROWS_FALLBACK,  /* an MSM over precomputed rows ran plain windows (no room) */
+    CUZK__GPU_EV_COUNT
+} cuzk__gpu_event;
+/* The count of |ev| on |device|, or on every device when |device| is -1 (0 for an ordinal out
+ * of range, and always 0 without CUDA). */
+size_t cuzk__gpu_event_count(cuzk__gpu_event ev, int device);
+/* The metrics name of |ev| ("side_lane_call", ...). */
+const char *cuzk__gpu_event_name(cuzk__gpu_event ev);
 
 #ifdef __cplusplus
 }

@@ -179,13 +179,6 @@ static void h_upload(void *ctx, int i)
  * before the uploads, 1 when the kernels may start (a is up: the exposed part), 2 after the
  * kernels. The arrays are registered in |pins| (which unpins them, after the copies, when it
  * goes). */
-static std::atomic<size_t> g_staged{0}; /* cuzk__gpu_h_staged */
-
-extern "C" size_t cuzk__gpu_h_staged(void)
-{
-    return g_staged.load();
-}
-
 static void buf_swap(cuzk_gpu_buf &x, cuzk_gpu_buf &y)
 {
     std::swap(x.p, y.p);
@@ -305,18 +298,6 @@ void cuzk_gpu_h_stage_trim_(cuzk_gpu_device &dev)
         v.release();
 }
 
-static std::atomic<size_t> g_prefetched{0}; /* cuzk__gpu_h_prefetched */
-static std::atomic<size_t> g_dropped{0};    /* cuzk__gpu_h_prefetch_dropped */
-
-extern "C" size_t cuzk__gpu_h_prefetched(void)
-{
-    return g_prefetched.load();
-}
-
-extern "C" size_t cuzk__gpu_h_prefetch_dropped(void)
-{
-    return g_dropped.load();
-}
 
 extern "C" cuzk_status cuzk_gpu_h_prefetch(int device, size_t n, const cuzk_fr_t *a,
                                            const cuzk_fr_t *b, size_t rows)
@@ -337,7 +318,8 @@ extern "C" cuzk_status cuzk_gpu_h_prefetch(int device, size_t n, const cuzk_fr_t
         cuzk_gpu_device_enter_(dev);
         done = stage_enqueue(dev, a, b, rows, n);
         dev.stage_held = done;
-        g_prefetched += done;
+        if (done)
+            cuzk_gpu_event_(dev, CUZK__GPU_EV_H_PREFETCHED);
     });
     return s != CUZK_OK ? s : done ? CUZK_OK : CUZK_ERR_UNSUPPORTED;
 }
@@ -355,7 +337,7 @@ extern "C" void cuzk_gpu_h_prefetch_drop(int device, const cuzk_fr_t *a)
             if (l.owns_lock() && dev->stage_held && dev->stage_src[0] == a) {
                 cuzk_gpu_device_enter_(*dev);
                 stage_forget(*dev);
-                g_dropped++;
+                cuzk_gpu_event_(*dev, CUZK__GPU_EV_H_PREFETCH_DROPPED);
             }
         }
     });
@@ -378,7 +360,7 @@ fr_dev *cuzk_gpu_h_dev_(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, cuzk_gpu_call_
     if (pre) {
         buf_swap(dev.vec[2], dev.stage[0]);
         buf_swap(dev.vec[1], dev.stage[1]);
-        g_staged++;
+        cuzk_gpu_event_(dev, CUZK__GPU_EV_H_STAGED);
     }
     if (staged && staged->owns_lock()) {
         dev.stage_src[0] = dev.stage_src[1] = nullptr;

@@ -373,7 +373,7 @@ static void gm_msm_run(cuzk_gpu_device &dev, cuzk_gpu_timer &tm, typename G::hos
                         "cuzk: msm over %u precomputed rows: %zu entries need %zu MiB of device "
                         "memory, %zu MiB free: plain windows over row 0 (fewer rows would fit)\n",
                         pre->rows, ne, need >> 20, gm_budget(cc) >> 20);
-            cuzk_gpu_rows_fallbacks_++;
+            cuzk_gpu_event_(dev, CUZK__GPU_EV_MSM_ROWS_FALLBACK);
             pre = NULL;
             ne = m;
         }

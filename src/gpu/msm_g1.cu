@@ -43,13 +43,6 @@ extern "C" void cuzk__gpu_msm_release(int device, int lane)
         }
 }
 
-std::atomic<size_t> gm_streamed_chunks{0};
-
-extern "C" size_t cuzk__gpu_msm_streamed_chunks(void)
-{
-    return gm_streamed_chunks.load();
-}
-
 static void g1_combine(cuzk_g1_jac_t *out, const uint64_t *wins, const gm_plan *p)
 {
     gm_combine<cuzk_g1_jac_t, cuzk_g1_xyzz_t>(out, wins, p, cuzk_g1_xyzz_to_jac, cuzk_g1_dbl,

@@ -40,8 +40,6 @@ static inline double gm_now_ms()
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* cuzk__gpu_msm_streamed_chunks (msm_g1.cu) */
-extern std::atomic<size_t> gm_streamed_chunks;
 
 /* Host queries above this many points are streamed (automatic mode): below it, one upload
  * (~0.04 s pinned, registered for the call when pageable) costs less than smaller MSMs would.
@@ -343,7 +341,7 @@ static void gm_msm_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_j
                       false);
         compute += tm.ms(1, 2);
         up.done(k);
-        gm_streamed_chunks++;
+        cuzk_gpu_event_(dev, CUZK__GPU_EV_MSM_STREAMED_CHUNK);
         if (k == 0)
             acc = part;
         else
@@ -452,7 +450,7 @@ static void gm_badd_stream(cuzk_gpu_device &dev, gm_cache &cc, typename G::host_
         CUZK_CUDA(cudaStreamSynchronize(dev.stream));
         compute += tm.ms(1, 2);
         up.done(k);
-        gm_streamed_chunks++;
+        cuzk_gpu_event_(dev, CUZK__GPU_EV_MSM_STREAMED_CHUNK);
         typename G::host_xyzz x;
         memcpy(&x, h, sizeof x);
         to_jac(&part, &x);
@@ -511,7 +509,7 @@ template <class Fn> static void gm_lane_call(int device, Fn fn)
             if (sl.owns_lock() && gm_side_admits(dev, gm_cache_of(*side).bytes())) {
                 try {
                     run(*side);
-                    cuzk_gpu_side_calls_++;
+                    cuzk_gpu_event_(*side, CUZK__GPU_EV_SIDE_LANE_CALL);
                     return;
                 } catch (const cuzk_gpu_error &e) {
                     if (e.status != CUZK_ERR_NOMEM)

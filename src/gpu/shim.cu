@@ -230,17 +230,23 @@ extern "C" bool cuzk_gpu_side_lane_on(void)
     return !(e && strcmp(e, "1") == 0);
 }
 
-std::atomic<size_t> cuzk_gpu_side_calls_{0};
-std::atomic<size_t> cuzk_gpu_rows_fallbacks_{0};
+/* Zero-initialised (static storage); relaxed: counters, read by metrics and tests only. */
+static std::atomic<size_t> g_events[CUZK_GPU_MAX_DEVICES][CUZK__GPU_EV_COUNT];
 
-extern "C" size_t cuzk__gpu_msm_rows_fallbacks(void)
+void cuzk_gpu_event_(const cuzk_gpu_device &dev, cuzk__gpu_event ev, size_t n)
 {
-    return cuzk_gpu_rows_fallbacks_.load();
+    if (dev.id >= 0 && dev.id < CUZK_GPU_MAX_DEVICES && (unsigned)ev < CUZK__GPU_EV_COUNT)
+        g_events[dev.id][ev].fetch_add(n, std::memory_order_relaxed);
 }
 
-extern "C" size_t cuzk__gpu_side_lane_calls(void)
+extern "C" size_t cuzk__gpu_event_count(cuzk__gpu_event ev, int device)
 {
-    return cuzk_gpu_side_calls_.load();
+    if ((unsigned)ev >= CUZK__GPU_EV_COUNT || device < -1 || device >= CUZK_GPU_MAX_DEVICES)
+        return 0;
+    size_t sum = 0;
+    for (int d = device < 0 ? 0 : device; d < (device < 0 ? CUZK_GPU_MAX_DEVICES : device + 1); d++)
+        sum += g_events[d][ev].load(std::memory_order_relaxed);
+    return sum;
 }
 
 cuzk_gpu_device *cuzk_gpu_side_lane_(int device)

@@ -536,7 +536,8 @@ CUZK_TEST(engine_cuda)
         e = eng_create(&c);
         eng_add(e, "demo", "sha256-chain:1", NULL);
         char id[CUZK_ENGINE_ID_MAX];
-        size_t st0 = cuzk__gpu_h_staged(), pf0 = cuzk__gpu_h_prefetched();
+        size_t st0 = cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1),
+               pf0 = cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCHED, -1);
         eng_submit(e, "demo", NULL, CUZK_PRIORITY_NORMAL, parts, id);
         cuzk_job_result r;
         CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
@@ -548,8 +549,9 @@ CUZK_TEST(engine_cuda)
                "synthesis %llu, prover %llu; %zu H calls staged, %zu prefetched\n",
                parts, runs[k][1], rows, (unsigned long long)r.total_ms,
                (unsigned long long)r.srs_load_ms, (unsigned long long)r.synthesis_ms,
-               (unsigned long long)r.gpu_compute_ms, cuzk__gpu_h_staged() - st0,
-               cuzk__gpu_h_prefetched() - pf0);
+               (unsigned long long)r.gpu_compute_ms,
+               cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1) - st0,
+               cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCHED, -1) - pf0);
         cuzk_job_result_clear(&r);
         cuzk_engine_status st;
         CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
@@ -589,8 +591,9 @@ CUZK_TEST(engine_cuda_prefetch_cancel)
     eng_submit(e, "demo", NULL, CUZK_PRIORITY_NORMAL, 2, id); /* the set loaded and resident */
     CHECK(eng_await(e, id, &r) == CUZK_JOB_COMPLETED);
     cuzk_job_result_clear(&r);
-    size_t st0 = cuzk__gpu_h_staged(), pf0 = cuzk__gpu_h_prefetched(),
-           dr0 = cuzk__gpu_h_prefetch_dropped();
+    size_t st0 = cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1),
+           pf0 = cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCHED, -1),
+           dr0 = cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCH_DROPPED, -1);
     static const unsigned wait_ms[] = {5, 20, 40, 80};
     for (unsigned k = 0; k < 4; k++) {
         char a[CUZK_ENGINE_ID_MAX];
@@ -607,8 +610,32 @@ CUZK_TEST(engine_cuda_prefetch_cancel)
         cuzk_job_result_clear(&r);
     }
     printf("# after the cancels: %zu H calls staged, %zu prefetched, %zu prefetches dropped\n",
-           cuzk__gpu_h_staged() - st0, cuzk__gpu_h_prefetched() - pf0,
-           cuzk__gpu_h_prefetch_dropped() - dr0);
+           cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1) - st0,
+           cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCHED, -1) - pf0,
+           cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCH_DROPPED, -1) - dr0);
+    /* The counters per GPU: the engine's device has one sample per event in the metrics, equal
+     * to its own count; every device's counts add up to the process's. */
+    cuzk_engine_status est;
+    CHECK(cuzk_engine_status_get(e, &est) == CUZK_OK);
+    CHECK(est.n_gpus == 1);
+    int ord = est.n_gpus ? (int)est.gpus[0].ordinal : 0;
+    cuzk_engine_status_clear(&est);
+    char *m = NULL;
+    CHECK(cuzk_engine_metrics(e, &m) == CUZK_OK);
+    for (int ev = 0; m && ev < CUZK__GPU_EV_COUNT; ev++) {
+        char key[128];
+        snprintf(key, sizeof key, "\ncuzk_gpu_events_total{gpu=\"%d\",event=\"%s\"} ", ord,
+                 cuzk__gpu_event_name((cuzk__gpu_event)ev));
+        const char *at = strstr(m, key);
+        CHECK_MSG(at, "metrics lack %s", key + 1);
+        size_t mine = cuzk__gpu_event_count((cuzk__gpu_event)ev, ord), all = 0;
+        if (at)
+            CHECK_MSG(strtoull(at + strlen(key), NULL, 10) == mine, "%s: not %zu", key + 1, mine);
+        for (int d = 0; d < 64; d++)
+            all += cuzk__gpu_event_count((cuzk__gpu_event)ev, d);
+        CHECK(all == cuzk__gpu_event_count((cuzk__gpu_event)ev, -1));
+    }
+    cuzk_free(m);
     cuzk_engine_destroy(e);
     CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
               (unsigned long long)(cuzk_alloc_live_bytes() - live0));

@@ -566,15 +566,11 @@ CUZK_TEST(engine_metrics)
           metric(m, "cuzk_pinned_bytes") + metric(m, "cuzk_memory_in_flight_bytes") +
               metric(m, "cuzk_memory_scratch_bytes"));
     CHECK(metric(m, "cuzk_memory_scratch_bytes") > 0);
-    /* the device counters are there (a CPU engine's proofs leave them as they are: below) */
+    /* the device counters' family is there, with one sample per event and GPU the engine
+     * proves on: none on a CPU engine (and never one without its gpu label) */
     CHECK(strstr(m, "# TYPE cuzk_gpu_events_total counter\n"));
-    static const char *const gev[] = {"side_lane_call", "h_staged", "h_prefetched",
-                                      "msm_streamed_chunk", "msm_rows_fallback"};
-    char gkey[5][96];
-    for (int i = 0; i < 5; i++) {
-        snprintf(gkey[i], sizeof gkey[i], "cuzk_gpu_events_total{event=\"%s\"}", gev[i]);
-        (void)metric(m, gkey[i]); /* fails the test when missing */
-    }
+    CHECK(!strstr(m, "\ncuzk_gpu_events_total{"));
+    CHECK(!strstr(m, "cuzk_gpu_events_total{event="));
     /* every proved partition (the cancelled job's may add some) is in each phase histogram */
     uint64_t cnt = metric(m, "cuzk_phase_duration_seconds_count{phase=\"msm_h\"}");
     CHECK(cnt >= parts);
@@ -604,8 +600,7 @@ CUZK_TEST(engine_metrics)
     CHECK(cuzk_engine_metrics(e, &m2) == CUZK_OK);
     CHECK(metric(m2, "cuzk_proofs_completed_total") == 2);
     CHECK(metric(m2, "cuzk_phase_duration_seconds_count{phase=\"msm_h\"}") > cnt);
-    for (int i = 0; i < 5; i++)
-        CHECK_MSG(metric(m2, gkey[i]) == metric(m, gkey[i]), "%s moved on a CPU engine", gkey[i]);
+    CHECK(!strstr(m2, "\ncuzk_gpu_events_total{")); /* still no device samples */
     cuzk_free(m);
     cuzk_free(m2);
     cuzk_engine_destroy(e);

@@ -61,7 +61,7 @@ CUZK_TEST(gpu_h_stage)
     for (int v = 0; v < 3; v++) { /* staged; CUZK_GPU_H_STAGE=0; pageable a */
         CHECK(v == 1 ? setenv("CUZK_GPU_H_STAGE", "0", 1) == 0 : unsetenv("CUZK_GPU_H_STAGE") == 0);
         const cuzk_fr_t *a = v == 2 ? ra : pa;
-        size_t st0 = cuzk__gpu_h_staged();
+        size_t st0 = cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1);
         long_call lc = {.b = bl, .k = kl, .n = nl, .s = CUZK_ERR_INTERNAL};
         atomic_init(&lc.done, false);
         pthread_t th;
@@ -73,7 +73,7 @@ CUZK_TEST(gpu_h_stage)
         CHECK_OK(cuzk_backend_h_msm_g1(be, d, a, pb, NULL, rows, hb, &got, ms));
         CHECK(pthread_join(th, NULL) == 0);
         CHECK_OK(lc.s);
-        size_t staged = cuzk__gpu_h_staged() - st0;
+        size_t staged = cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1) - st0;
         printf("# variant %d: %zu staged (long call still running at the H call: %d)\n", v, staged,
                (int)during);
         CHECK_MSG(g1_same(&got, &want), "variant %d: the H MSM", v);
@@ -84,11 +84,11 @@ CUZK_TEST(gpu_h_stage)
     CHECK(unsetenv("CUZK_GPU_H_STAGE") == 0);
     CHECK(unsetenv("CUZK_GPU_MSM_STREAM") == 0);
     /* Without another call on the device: nothing staged, the same result. */
-    size_t st0 = cuzk__gpu_h_staged();
+    size_t st0 = cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1);
     memset(&got, 0xa5, sizeof got);
     double ms[2];
     CHECK_OK(cuzk_backend_h_msm_g1(be, d, pa, pb, NULL, rows, hb, &got, ms));
-    CHECK(g1_same(&got, &want) && cuzk__gpu_h_staged() == st0);
+    CHECK(g1_same(&got, &want) && cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1) == st0);
     cuzk_backend_destroy(be);
     cuzk_gpu_host_free(pa);
     cuzk_gpu_host_free(pb);
@@ -136,37 +136,38 @@ CUZK_TEST(gpu_h_prefetch)
     } while (0)
 
     /* taken by its call */
-    size_t st0 = cuzk__gpu_h_staged(), pf0 = cuzk__gpu_h_prefetched();
+    size_t st0 = cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1),
+           pf0 = cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCHED, -1);
     CHECK_OK(cuzk_backend_h_prefetch(be, hb, n, pin[0], pin[1], rows));
-    CHECK(cuzk__gpu_h_prefetched() == pf0 + 1);
+    CHECK(cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCHED, -1) == pf0 + 1);
     H_CALL(pin[0], pin[1], &want, "prefetched");
-    CHECK(cuzk__gpu_h_staged() == st0 + 1);
+    CHECK(cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1) == st0 + 1);
 
     /* left by a call over other vectors; a second prefetch refused; then taken */
     CHECK_OK(cuzk_backend_h_prefetch(be, hb, n, pin[0], pin[1], rows));
     H_CALL(pin[2], pin[3], &want2, "another call");
-    CHECK(cuzk__gpu_h_staged() == st0 + 1);
+    CHECK(cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1) == st0 + 1);
     CHECK(cuzk_backend_h_prefetch(be, hb, n, pin[2], pin[3], rows) == CUZK_ERR_UNSUPPORTED);
     CHECK_OK(cuzk_backend_h_prefetch(be, hb, n, pin[0], pin[1], rows)); /* already there */
-    CHECK(cuzk__gpu_h_prefetched() == pf0 + 2);
+    CHECK(cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCHED, -1) == pf0 + 2);
     H_CALL(pin[0], pin[1], &want, "prefetched, after another call");
-    CHECK(cuzk__gpu_h_staged() == st0 + 2);
+    CHECK(cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1) == st0 + 2);
 
     /* dropped, then a and b change: the call uploads them (a stale copy would give |want|) */
     CHECK_OK(cuzk_backend_h_prefetch(be, hb, n, pin[0], pin[1], rows));
-    size_t dr0 = cuzk__gpu_h_prefetch_dropped();
+    size_t dr0 = cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCH_DROPPED, -1);
     cuzk_backend_h_prefetch_drop(be, pin[1]); /* not a prefetch's a: nothing */
-    CHECK(cuzk__gpu_h_prefetch_dropped() == dr0);
+    CHECK(cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCH_DROPPED, -1) == dr0);
     cuzk_backend_h_prefetch_drop(be, pin[0]);
-    CHECK(cuzk__gpu_h_prefetch_dropped() == dr0 + 1);
+    CHECK(cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCH_DROPPED, -1) == dr0 + 1);
     memcpy(pin[0], r[2], rows * sizeof(cuzk_fr_t));
     memcpy(pin[1], r[3], rows * sizeof(cuzk_fr_t));
     H_CALL(pin[0], pin[1], &want2, "dropped");
-    CHECK(cuzk__gpu_h_staged() == st0 + 2);
+    CHECK(cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1) == st0 + 2);
     memcpy(pin[0], r[0], rows * sizeof(cuzk_fr_t));
     memcpy(pin[1], r[1], rows * sizeof(cuzk_fr_t));
     cuzk_backend_h_prefetch_drop(be, pin[0]); /* none: nothing happens */
-    CHECK(cuzk__gpu_h_prefetch_dropped() == dr0 + 1);
+    CHECK(cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCH_DROPPED, -1) == dr0 + 1);
 
     /* refused, nothing staged: switched off, pageable, bases not resident, CPU backend, bad
      * sizes */
@@ -178,9 +179,10 @@ CUZK_TEST(gpu_h_prefetch)
     CHECK(cuzk_backend_h_prefetch(cpu, hb, n, pin[0], pin[1], rows) == CUZK_ERR_UNSUPPORTED);
     CHECK(cuzk_backend_h_prefetch(be, hb, n - 1, pin[0], pin[1], rows) == CUZK_ERR_INVALID_ARG);
     CHECK(cuzk_backend_h_prefetch(be, hb, n, pin[0], pin[1], n + 1) == CUZK_ERR_INVALID_ARG);
-    CHECK(cuzk__gpu_h_prefetched() == pf0 + 3); /* the two above and the dropped one */
+    CHECK(cuzk__gpu_event_count(CUZK__GPU_EV_H_PREFETCHED, -1) ==
+          pf0 + 3); /* the two above and the dropped one */
     H_CALL(pin[0], pin[1], &want, "after the refusals");
-    CHECK(cuzk__gpu_h_staged() == st0 + 2);
+    CHECK(cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1) == st0 + 2);
 #undef H_CALL
     cuzk_backend_destroy(be);
     cuzk_backend_destroy(cpu);

@@ -93,14 +93,14 @@ CUZK_TEST(gpu_msm_batch_add)
  * to have run. */
 static size_t streamed_since(size_t before)
 {
-    return cuzk__gpu_msm_streamed_chunks() - before;
+    return cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1) - before;
 }
 
 CUZK_TEST(gpu_msm_stream)
 {
     need_device();
     cuzk_pool *pool = pool_all();
-    size_t c0 = cuzk__gpu_msm_streamed_chunks();
+    size_t c0 = cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1);
     CHECK(setenv("CUZK_GPU_MSM_STREAM", "4096", 1) == 0);
     g1_msm_case(pool, 3 * 4096 + 777, BASES_DISTINCT, SC_RANDOM); /* 4 chunks */
     CHECK_MSG(streamed_since(c0) == 4, "g1 msm: %zu chunks streamed, 4 expected",
@@ -111,14 +111,14 @@ CUZK_TEST(gpu_msm_stream)
     g1_msm_case(pool, 2 * 4096 + 64, BASES_PLUS_MINUS, SC_PAIRS);
     g1_msm_case(pool, 4 * 4096, BASES_DISTINCT, SC_ZERO);
     g1_msm_case(pool, 4096, BASES_DISTINCT, SC_RANDOM); /* one chunk: the plain call */
-    size_t c1 = cuzk__gpu_msm_streamed_chunks();
+    size_t c1 = cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1);
     CHECK_MSG(streamed_since(c0) == 4 + 2 + 5 + 4 + 3 + 4, "g1: %zu chunks", streamed_since(c0));
     g2_msm_case(pool, 2 * 4096 + 300, BASES_DISTINCT, SC_RANDOM);
     g2_msm_case(pool, 3 * 4096, BASES_DISTINCT, SC_SPARSE);
     CHECK_MSG(streamed_since(c1) == 3 + 3, "g2: %zu chunks", streamed_since(c1));
     /* ramped: 128, 256, ..., 4096, 4096, 905 points; G2: 128 ... 2048, then the last 228 */
     CHECK(setenv("CUZK_GPU_MSM_RAMP", "1", 1) == 0);
-    size_t cr = cuzk__gpu_msm_streamed_chunks();
+    size_t cr = cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1);
     g1_msm_case(pool, 3 * 4096 + 777, BASES_DISTINCT, SC_RANDOM);
     CHECK_MSG(streamed_since(cr) == 8, "g1 ramped: %zu chunks", streamed_since(cr));
     g2_msm_case(pool, 4096 + 100, BASES_DISTINCT, SC_BINARY_HEAVY);
@@ -126,7 +126,7 @@ CUZK_TEST(gpu_msm_stream)
     CHECK(unsetenv("CUZK_GPU_MSM_RAMP") == 0);
     /* chunks of 100 points are rounded up to 128 (whole bitmap words) */
     CHECK(setenv("CUZK_GPU_MSM_STREAM", "100", 1) == 0);
-    size_t c2 = cuzk__gpu_msm_streamed_chunks();
+    size_t c2 = cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1);
     g1_badd_case(pool, 1000, BASES_DISTINCT, 2);     /* 8 chunks */
     g1_badd_case(pool, 128 * 3, BASES_DISTINCT, 1);  /* 3 chunks, bits past n: none here */
     g1_badd_case(pool, 128 * 3 - 5, BASES_SAME, 1);  /* bits past n in the last word */
@@ -136,7 +136,7 @@ CUZK_TEST(gpu_msm_stream)
               streamed_since(c2));
     /* 0: never streamed */
     CHECK(setenv("CUZK_GPU_MSM_STREAM", "0", 1) == 0);
-    size_t c3 = cuzk__gpu_msm_streamed_chunks();
+    size_t c3 = cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1);
     g1_msm_case(pool, 3 * 4096 + 777, BASES_DISTINCT, SC_RANDOM);
     g1_badd_case(pool, 1000, BASES_DISTINCT, 2);
     CHECK(streamed_since(c3) == 0);

@@ -115,14 +115,16 @@ CUZK_TEST(gpu_backend_h_msm)
             memset(&got, 0xa5, sizeof got);
             CHECK_OK(cuzk_backend_h_msm_g1(be, d, v[0], v[1], v[2], rows, hb + 2, &got, ms));
             CHECK_MSG(g1_same(&got, &want), "h msm 2^%u rows %zu, host bases", lg, rows);
-            size_t c0 = cuzk__gpu_msm_streamed_chunks();
+            size_t c0 = cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1);
             CHECK(setenv("CUZK_GPU_MSM_STREAM", "256", 1) == 0);
             memset(&got, 0xa5, sizeof got);
             CHECK_OK(cuzk_backend_h_msm_g1(be, d, v[0], v[1], v[2], rows, hb + 2, &got, ms));
             CHECK(unsetenv("CUZK_GPU_MSM_STREAM") == 0);
             CHECK_MSG(g1_same(&got, &want), "h msm 2^%u rows %zu, host bases in chunks", lg, rows);
-            CHECK_MSG(cuzk__gpu_msm_streamed_chunks() - c0 == (n - 1 + 255) / 256,
-                      "h msm 2^%u: %zu chunks", lg, cuzk__gpu_msm_streamed_chunks() - c0);
+            CHECK_MSG(cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1) - c0 ==
+                          (n - 1 + 255) / 256,
+                      "h msm 2^%u: %zu chunks", lg,
+                      cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1) - c0);
             CHECK(memcmp(keep, v[0], rows * sizeof(cuzk_fr_t)) == 0); /* a is left as it was */
             CHECK_OK(cuzk_backend_keep_resident(be, hb, n + 2, false));
             CHECK_OK(cuzk_backend_h_msm_g1(be, d, v[0], v[1], v[2], rows, hb + 2, &got, ms));
@@ -161,7 +163,7 @@ CUZK_TEST(gpu_backend_h_msm)
 static bool long_call_started(size_t chunks0, long_call *lc)
 {
     for (int i = 0; i < 20000; i++) {
-        if (cuzk__gpu_msm_streamed_chunks() > chunks0)
+        if (cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1) > chunks0)
             return true;
         if (atomic_load(&lc->done))
             return false;
@@ -209,11 +211,12 @@ CUZK_TEST(gpu_side_lane)
     for (int lanes = 2; lanes >= 1; lanes--) {
         CHECK(lanes == 2 ? unsetenv("CUZK_GPU_LANES") == 0 : setenv("CUZK_GPU_LANES", "1", 1) == 0);
         CHECK(cuzk_gpu_side_lane_on() == (lanes == 2));
-        size_t side0 = cuzk__gpu_side_lane_calls(), rounds = 0, wrong = 0;
+        size_t side0 = cuzk__gpu_event_count(CUZK__GPU_EV_SIDE_LANE_CALL, -1), rounds = 0,
+               wrong = 0;
         long_call lc = {.b = bl, .k = kl, .n = nl, .s = CUZK_ERR_INTERNAL};
         atomic_init(&lc.done, false);
         pthread_t th;
-        size_t chunks0 = cuzk__gpu_msm_streamed_chunks();
+        size_t chunks0 = cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1);
         CHECK(pthread_create(&th, NULL, long_call_run, &lc) == 0);
         CHECK_MSG(long_call_started(chunks0, &lc), "the long call streamed no chunk");
         do {
@@ -241,7 +244,7 @@ CUZK_TEST(gpu_side_lane)
             rounds++;
         } while (!atomic_load(&lc.done));
         CHECK(pthread_join(th, NULL) == 0);
-        size_t side = cuzk__gpu_side_lane_calls() - side0;
+        size_t side = cuzk__gpu_event_count(CUZK__GPU_EV_SIDE_LANE_CALL, -1) - side0;
         printf("# lanes %d: %zu rounds beside the long call, %zu calls on the side lane\n", lanes,
                rounds, side);
         CHECK_OK(lc.s);
@@ -294,11 +297,12 @@ CUZK_TEST(gpu_side_lane_settled)
     for (int share = 1; share >= 0; share--) {
         CHECK(share ? unsetenv("CUZK_GPU_SIDE_SHARE") == 0
                     : setenv("CUZK_GPU_SIDE_SHARE", "0", 1) == 0);
-        size_t side0 = cuzk__gpu_side_lane_calls(), rounds = 0, wrong = 0;
+        size_t side0 = cuzk__gpu_event_count(CUZK__GPU_EV_SIDE_LANE_CALL, -1), rounds = 0,
+               wrong = 0;
         long_call lc = {.b = bl, .k = kl, .n = nl, .s = CUZK_ERR_INTERNAL};
         atomic_init(&lc.done, false);
         pthread_t th;
-        size_t chunks0 = cuzk__gpu_msm_streamed_chunks();
+        size_t chunks0 = cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1);
         CHECK(pthread_create(&th, NULL, long_call_run, &lc) == 0);
         CHECK_MSG(long_call_started(chunks0, &lc), "the long call streamed no chunk");
         do {
@@ -311,7 +315,7 @@ CUZK_TEST(gpu_side_lane_settled)
             rounds++;
         } while (!atomic_load(&lc.done));
         CHECK(pthread_join(th, NULL) == 0);
-        size_t side = cuzk__gpu_side_lane_calls() - side0;
+        size_t side = cuzk__gpu_event_count(CUZK__GPU_EV_SIDE_LANE_CALL, -1) - side0;
         printf("# share %d: %zu rounds beside the long call, %zu calls on the side lane\n", share,
                rounds, side);
         CHECK_OK(lc.s);
@@ -415,7 +419,7 @@ CUZK_TEST(gpu_msm_host_idx)
                      : setenv("CUZK_GPU_DEVICE_GATHER", "0", 1) == 0);
         for (int kind = 2; kind >= 0; kind--) {
             uint64_t *bm = make_bitmap(n, kind);
-            size_t c0 = cuzk__gpu_msm_streamed_chunks();
+            size_t c0 = cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1);
             cuzk_g1_jac_t want, got;
             CHECK_OK(cuzk_g1_batch_add(&want, p1, bm, n - 5, pool));
             memset(&got, 0xa5, sizeof got);
@@ -428,7 +432,7 @@ CUZK_TEST(gpu_msm_host_idx)
             CHECK_OK(cuzk_gpu_batch_add_g2(-1, &got2, h2, bm, n2 - 3, NULL));
             CHECK_MSG(g2_same(&got2, &want2), "g2 batch add, pinned bases, bitmap %d, gather %d",
                       kind, gather);
-            CHECK(cuzk__gpu_msm_streamed_chunks() - c0 ==
+            CHECK(cuzk__gpu_event_count(CUZK__GPU_EV_MSM_STREAMED_CHUNK, -1) - c0 ==
                   (n - 5 + 127) / 128 + (n2 - 3 + 127) / 128);
             cuzk_free(bm);
         }

@@ -390,7 +390,7 @@ int cmd_porep_shape(int argc, char **argv)
         printf("proofs (same inputs, same r and s): %s\n", mismatch ? "DIFFER" : "all equal");
     if (a.h_rows)
         printf("MSMs over the %u H rows that lacked the memory for them (plain windows): %zu\n",
-               a.h_rows, cuzk__gpu_msm_rows_fallbacks());
+               a.h_rows, cuzk__gpu_event_count(CUZK__GPU_EV_MSM_ROWS_FALLBACK, -1));
     if (abc_pool) {
         cuzk_host_pool_stats hs;
         cuzk_host_pool_get_stats(abc_pool, &hs);

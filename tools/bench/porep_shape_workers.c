@@ -161,7 +161,7 @@ static cuzk_status continuous_run(const ps_args *a, ps_worker *w, unsigned W, un
             pf += w[i].prefetched;
         printf("fused H calls whose a and b were staged on the device: %zu (prefetched under "
                "the previous proof: %u)\n",
-               cuzk__gpu_h_staged(), pf);
+               cuzk__gpu_event_count(CUZK__GPU_EV_H_STAGED, -1), pf);
     }
     fflush(stdout);
     return s;
