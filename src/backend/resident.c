@@ -44,6 +44,17 @@ static void unlink_entry(cuzk_shared_bases *e)
         }
 }
 
+/* Device memory a prover needs beside the MSM over an H query of |n| points (rows are asked
+ * for the H query only): its domain's a, b, c vectors, the next partition's a and b staged, and
+ * 4 GiB for the L, A, B sums that run beside the H step. */
+static size_t h_step_reserve(size_t n)
+{
+    size_t dom = 1;
+    while (dom < n + 1)
+        dom <<= 1;
+    return 5 * dom * sizeof(cuzk_fr_t) + ((size_t)4 << 30);
+}
+
 cuzk_status cuzk__resident_acquire(cuzk_shared_bases **out, int device, const void *host, size_t n,
                                    bool g2, unsigned rows)
 {
@@ -72,9 +83,17 @@ cuzk_status cuzk__resident_acquire(cuzk_shared_bases **out, int device, const vo
                        : cuzk_gpu_bases_upload_g1(&dev, device, host, n);
     /* Precomputed rows before the copy is published: no holder's call can read it meanwhile.
      * Without room for them the plain copy serves (an optimisation, not a requirement). */
-    if (s == CUZK_OK && rows && !g2 && cuzk_gpu_bases_precompute_rows(dev, 0, rows) != CUZK_OK)
-        fprintf(stderr, "cuzk: %u precomputed rows of %zu resident points not kept: %s\n", rows, n,
-                cuzk_last_error());
+    if (s == CUZK_OK && rows && !g2) {
+        unsigned fit = cuzk_gpu_bases_rows_that_fit(dev, rows, h_step_reserve(n));
+        if (fit < rows)
+            fprintf(stderr,
+                    "cuzk: %u precomputed rows asked of %zu resident points; %u leave room for the "
+                    "MSM over them beside the prover's H step (GPU %d)\n",
+                    rows, n, fit, device);
+        if (fit >= 2 && cuzk_gpu_bases_precompute_rows(dev, 0, fit) != CUZK_OK)
+            fprintf(stderr, "cuzk: %u precomputed rows of %zu resident points not kept: %s\n", fit,
+                    n, cuzk_last_error());
+    }
     pthread_mutex_lock(&g_mu);
     if (s == CUZK_OK) {
         e->dev = dev;

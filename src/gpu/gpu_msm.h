@@ -46,6 +46,12 @@ cuzk_status cuzk_gpu_bases_precompute(cuzk_gpu_bases *b, unsigned c) CUZK_WARN_U
  * rows: 11 windows in 3 sets instead of 12 windows of 22 bits in 12). */
 cuzk_status cuzk_gpu_bases_precompute_rows(cuzk_gpu_bases *b, unsigned c,
                                            unsigned rows) CUZK_WARN_UNUSED_RESULT;
+/* The most rows, up to |rows|, whose table can be built beside what the device holds now and
+ * whose MSM over all of |b| then still fits beside |reserve| bytes of other device memory (the
+ * caller's: a prover's H step, say). A count that leaves as many windows and bucket sets as a
+ * smaller one is not taken (5 rows at 2^27 make the 3 sets of 4). 0: not even 2 rows fit (or
+ * an error, or no CUDA); the plain copy then serves. */
+unsigned cuzk_gpu_bases_rows_that_fit(const cuzk_gpu_bases *b, unsigned rows, size_t reserve);
 /* The window width of |b|'s precomputed tables, 0 when it has none; their rows. */
 unsigned cuzk_gpu_bases_precomputed(const cuzk_gpu_bases *b);
 unsigned cuzk_gpu_bases_precomputed_rows(const cuzk_gpu_bases *b);

@@ -279,6 +279,12 @@ void cuzk__gpu_msm_release(int device, int lane)
     (void)lane;
 }
 
+unsigned cuzk_gpu_bases_rows_that_fit(const cuzk_gpu_bases *b, unsigned rows, size_t reserve)
+{
+    (void)b, (void)rows, (void)reserve;
+    return 0;
+}
+
 size_t cuzk__gpu_event_count(cuzk__gpu_event ev, int device)
 {
     (void)ev;

@@ -140,6 +140,43 @@ extern "C" cuzk_status cuzk_gpu_bases_precompute_rows(cuzk_gpu_bases *b, unsigne
     });
 }
 
+extern "C" unsigned cuzk_gpu_bases_rows_that_fit(const cuzk_gpu_bases *b, unsigned rows,
+                                                 size_t reserve)
+{
+    if (!b || b->group != 1 || rows < 2)
+        return 0;
+    unsigned best = 0;
+    cuzk_status s = cuzk_gpu_guard_("gpu bases rows", [&] {
+        cuzk_gpu_device &dev = cuzk_gpu_device_get_(b->device);
+        cuzk_gpu_device_enter_(dev);
+        size_t fr = 0, tot = 0;
+        CUZK_CUDA(cudaMemGetInfo(&fr, &tot));
+        /* margin: gm_budget's; |row|: the plain copy, released once the table holds it */
+        const size_t margin = (size_t)512 << 20, row = b->n * gm_g1::AFF_BYTES;
+        unsigned best_sets = 0, best_nw = 0;
+        for (unsigned r = 2; r <= rows; r++) {
+            const unsigned c = gm_window_rows(b->n, r, GM_MAX_PRE_WINDOW), nw = (255 + c - 1) / c;
+            const unsigned rr = std::min(r, nw), sets = (nw + rr - 1) / rr;
+            if ((double)rr * (double)b->n >= (double)GM_MAX_N)
+                break;
+            gm_plan p;
+            gm_plan_merged<gm_g1>(&p, c, rr);
+            const size_t ne = (size_t)std::min(rr, p.dwin) * b->n, table = (size_t)rr * row;
+            const size_t ws = gm_msm_ws_bytes<gm_g1>(&p, ne, gm_sort_bytes(ne, p.c));
+            if (table + margin > fr || table + ws + reserve + margin > fr + row)
+                break; /* more rows need more of both */
+            if (!best || sets < best_sets || nw < best_nw) {
+                best = rr;
+                best_sets = sets;
+                best_nw = nw;
+            }
+            if (rr == nw)
+                break;
+        }
+    });
+    return s == CUZK_OK ? best : 0;
+}
+
 extern "C" cuzk_status cuzk_gpu_bases_precompute(cuzk_gpu_bases *b, unsigned c)
 {
     return cuzk_gpu_bases_precompute_rows(b, c, 0);

@@ -11,10 +11,12 @@ cuzk_status cuzk__groth16_params_keep_arrays(cuzk_backend *be, const cuzk_groth1
 {
     const void *arr[5] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
     size_t n[5] = {p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
-    for (int i = 0; i < 5; i++) {
+    /* The H query (i = 0) last, with the backend's precomputed rows if any: how many fit
+     * depends on what the other four arrays leave. */
+    for (int k = 1; k <= 5; k++) {
+        int i = k % 5;
         if (!arr[i] || !n[i])
             continue;
-        /* the H query (i = 0) with the backend's precomputed rows, if any */
         cuzk_status s = cuzk_backend_keep_resident_rows(be, arr[i], n[i], i == 4,
                                                         i == 0 ? cuzk_backend_h_rows(be) : 0);
         if (s != CUZK_OK) {

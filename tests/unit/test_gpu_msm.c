@@ -224,6 +224,17 @@ CUZK_TEST(gpu_msm_precompute)
     CHECK(cuzk_gpu_bases_precompute(NULL, 8) == CUZK_ERR_INVALID_ARG);
     CHECK(cuzk_gpu_bases_precompute_rows(r2, 0, 2) == CUZK_ERR_INVALID_ARG);
     CHECK(cuzk_gpu_bases_precomputed_rows(r1) == 0);
+    /* rows that fit: none below 2, for G2 bases or beside a reserve larger than any device;
+     * else 2 .. asked, a count that is its own answer, and one the table takes */
+    CHECK(cuzk_gpu_bases_rows_that_fit(r1, 1, 0) == 0);
+    CHECK(cuzk_gpu_bases_rows_that_fit(r2, 4, 0) == 0);
+    CHECK(cuzk_gpu_bases_rows_that_fit(NULL, 4, 0) == 0);
+    CHECK(cuzk_gpu_bases_rows_that_fit(r1, 16, (size_t)1 << 50) == 0);
+    const unsigned fit = cuzk_gpu_bases_rows_that_fit(r1, 16, 0);
+    CHECK_MSG(fit >= 2 && fit <= 16, "%u rows fit", fit);
+    CHECK(cuzk_gpu_bases_rows_that_fit(r1, fit, 0) == fit);
+    CHECK_OK(cuzk_gpu_bases_precompute_rows(r1, 0, fit));
+    CHECK(cuzk_gpu_bases_precomputed_rows(r1) == fit);
     /* {c, rows}: all rows (0), then 3 of ceil(255 / 13) = 20 (a short last group), 5 of 32, 2
      * of 11 at c = 24, and 4 at the automatic width */
     static const unsigned widths[][2] = {{8, 0}, {13, 0}, {0, 0}, {13, 3}, {8, 5}, {24, 2}, {0, 4}};

@@ -333,7 +333,7 @@ int cmd_porep_shape(int argc, char **argv)
         if ((s = cuzk_groth16_params_keep_resident(be, &p)) != CUZK_OK)
             goto fail;
         printf("prove: parameter set kept resident on the device in %.0f ms (%.1f GiB, H query "
-               "with %u precomputed rows)\n",
+               "with %u precomputed rows asked)\n",
                now_ms() - u0, (double)cuzk_backend_resident_bytes(be) / 1073741824.0, a.h_rows);
     }
     if (by_workers && (s = ps_workers_run(&a, be, &p, &pd, rows, aux, domain, log_n, va, &opts,

@@ -194,7 +194,7 @@ cuzk_status ps_workers_run(const ps_args *a, cuzk_backend *be0, const cuzk_groth
         uint64_t bytes = 0;
         size_t copies = cuzk__resident_copies(&bytes);
         printf("workers: %u backends keep the parameter set in %.0f ms: %zu device arrays, "
-               "%.1f GiB held once (H query with %u precomputed rows)\n",
+               "%.1f GiB held once (H query: %u precomputed rows asked)\n",
                W, now_ms() - u0, copies, (double)bytes / 1073741824.0, a->h_rows);
     }
     if (a->continuous) {
