@@ -87,8 +87,9 @@ cuzk_status cuzk__resident_acquire(cuzk_shared_bases **out, int device, const vo
         unsigned fit = cuzk_gpu_bases_rows_that_fit(dev, rows, h_step_reserve(n));
         if (fit < rows)
             fprintf(stderr,
-                    "cuzk: %u precomputed rows asked of %zu resident points; %u leave room for the "
-                    "MSM over them beside the prover's H step (GPU %d)\n",
+                    "cuzk: %u precomputed rows asked of %zu resident points; %u built (the most "
+                    "that leave room for their MSM beside the prover's H step and save a window "
+                    "or bucket set; GPU %d)\n",
                     rows, n, fit, device);
         if (fit >= 2 && cuzk_gpu_bases_precompute_rows(dev, 0, fit) != CUZK_OK)
             fprintf(stderr, "cuzk: %u precomputed rows of %zu resident points not kept: %s\n", fit,
