@@ -143,8 +143,8 @@ cuzk_gpu_device *cuzk_gpu_device_if_ready_(int id);
  * gaps (a partition's L/A/B sums beside its H step). NULL when env
  * CUZK_GPU_LANES=1 turns the side lane off. The caller locks ->mu. */
 cuzk_gpu_device *cuzk_gpu_side_lane_(int device);
-/* Counts |n| events |ev| on |dev|'s ordinal (either lane: cuzk__gpu_event_count). */
-void cuzk_gpu_event_(const cuzk_gpu_device &dev, cuzk__gpu_event ev, size_t n = 1);
+/* Counts one event |ev| on |dev|'s ordinal (either lane: cuzk__gpu_event_count). */
+void cuzk_gpu_event_(const cuzk_gpu_device &dev, cuzk__gpu_event ev);
 /* Makes |dev| current on this thread (cudaSetDevice). */
 void cuzk_gpu_device_enter_(cuzk_gpu_device &dev);
 /* Frees what calls over host arrays keep cached on |dev| between calls (the H step's vectors, the

@@ -227,14 +227,16 @@ static inline size_t gm_sort_bytes(size_t n, unsigned bits)
     return bytes;
 }
 
+#define GM_MEM_MARGIN ((size_t)512 << 20) /* device memory a workspace plan leaves free */
+
 /* Device memory the call may use: the cache it may reuse plus what is free now less 512 MiB (the
  * margin is for new allocations; the cache is already allocated). */
+
 static inline size_t gm_budget(const gm_cache &c)
 {
     size_t fr = 0, tot = 0;
     CUZK_CUDA(cudaMemGetInfo(&fr, &tot));
-    size_t margin = (size_t)512 << 20;
-    return c.ws.bytes + (fr > margin ? fr - margin : 0);
+    return c.ws.bytes + (fr > GM_MEM_MARGIN ? fr - GM_MEM_MARGIN : 0);
 }
 
 /* Workspace of an MSM with plan |p| (the allocations of gm_msm_windows, each 256-aligned). */

@@ -151,8 +151,8 @@ extern "C" unsigned cuzk_gpu_bases_rows_that_fit(const cuzk_gpu_bases *b, unsign
         cuzk_gpu_device_enter_(dev);
         size_t fr = 0, tot = 0;
         CUZK_CUDA(cudaMemGetInfo(&fr, &tot));
-        /* margin: gm_budget's; |row|: the plain copy, released once the table holds it */
-        const size_t margin = (size_t)512 << 20, row = b->n * gm_g1::AFF_BYTES;
+        /* |row|: the plain copy, released once the table holds it */
+        const size_t margin = GM_MEM_MARGIN, row = b->n * gm_g1::AFF_BYTES;
         unsigned best_sets = 0, best_nw = 0;
         for (unsigned r = 2; r <= rows; r++) {
             const unsigned c = gm_window_rows(b->n, r, GM_MAX_PRE_WINDOW), nw = (255 + c - 1) / c;

@@ -40,7 +40,6 @@ static inline double gm_now_ms()
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-
 /* Host queries above this many points are streamed (automatic mode): below it, one upload
  * (~0.04 s pinned, registered for the call when pageable) costs less than smaller MSMs would.
  * A ramp never starts below GM_STREAM_FIRST points (2^22 G1 points: 31.6 ms of kernels, 10 ms

@@ -233,18 +233,19 @@ extern "C" bool cuzk_gpu_side_lane_on(void)
 /* Zero-initialised (static storage); relaxed: counters, read by metrics and tests only. */
 static std::atomic<size_t> g_events[CUZK_GPU_MAX_DEVICES][CUZK__GPU_EV_COUNT];
 
-void cuzk_gpu_event_(const cuzk_gpu_device &dev, cuzk__gpu_event ev, size_t n)
+void cuzk_gpu_event_(const cuzk_gpu_device &dev, cuzk__gpu_event ev)
 {
     if (dev.id >= 0 && dev.id < CUZK_GPU_MAX_DEVICES && (unsigned)ev < CUZK__GPU_EV_COUNT)
-        g_events[dev.id][ev].fetch_add(n, std::memory_order_relaxed);
+        g_events[dev.id][ev].fetch_add(1, std::memory_order_relaxed);
 }
 
 extern "C" size_t cuzk__gpu_event_count(cuzk__gpu_event ev, int device)
 {
     if ((unsigned)ev >= CUZK__GPU_EV_COUNT || device < -1 || device >= CUZK_GPU_MAX_DEVICES)
         return 0;
+    const int lo = device < 0 ? 0 : device, hi = device < 0 ? CUZK_GPU_MAX_DEVICES : device + 1;
     size_t sum = 0;
-    for (int d = device < 0 ? 0 : device; d < (device < 0 ? CUZK_GPU_MAX_DEVICES : device + 1); d++)
+    for (int d = lo; d < hi; d++)
         sum += g_events[d][ev].load(std::memory_order_relaxed);
     return sum;
 }
