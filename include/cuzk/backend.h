@@ -94,6 +94,12 @@ unsigned cuzk_backend_h_rows(const cuzk_backend *be);
 /* Device bytes of the resident arrays |be| keeps, precomputed rows included (shared copies
  * counted in full by each backend). */
 uint64_t cuzk_backend_resident_bytes(cuzk_backend *be);
+/* What device |device| holds for all the backends of this process (each shared copy once):
+ * returns the count of resident copies, and sets *bytes to their device bytes and *rows to the
+ * most precomputed rows one of them was built with (0: none; fewer than asked when the rest did
+ * not fit, see cuzk_backend_keep_resident_rows). Either pointer may be NULL. Safe from any
+ * thread, beside calls of the backends; 0 without CUDA. */
+size_t cuzk_backend_device_resident(int device, uint64_t *bytes, unsigned *rows);
 /* Whether a call of |be| may run beside another call of |be| in progress on a second lane of
  * the device (resident bases included): a CUDA backend whose side lane is on. */
 bool cuzk_backend_side_lane_on(const cuzk_backend *be);

@@ -249,6 +249,11 @@ typedef struct {
     uint32_t ordinal;
     char name[96];
     uint64_t vram_total, vram_free;
+    /* Parameter arrays resident on the device for this process's workers (one per shared copy)
+     * and their bytes, precomputed rows included; h_rows: the most precomputed rows a copy
+     * holds (gpus.h_precompute_rows as built: fewer when the rest did not fit; 0: none). */
+    uint32_t resident_copies, h_rows;
+    uint64_t resident_bytes;
     char current_job[CUZK_ENGINE_ID_MAX];
     char current_kind[32];
 } cuzk_engine_gpu_status;

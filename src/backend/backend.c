@@ -351,6 +351,18 @@ uint64_t cuzk_backend_resident_bytes(cuzk_backend *be)
     return b;
 }
 
+size_t cuzk_backend_device_resident(int device, uint64_t *bytes, unsigned *rows)
+{
+    if (device < 0) { /* the CPU: nothing on a device */
+        if (bytes)
+            *bytes = 0;
+        if (rows)
+            *rows = 0;
+        return 0;
+    }
+    return cuzk__resident_on_device(device, bytes, rows);
+}
+
 /* The resident copy holding bases[0 .. n) of a call, and the offset of |bases| in it; NULL when
  * the call's bases are not (wholly) resident. */
 static const cuzk_gpu_bases *find_resident(cuzk_backend *be, const void *bases, size_t n, bool g2,

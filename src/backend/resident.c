@@ -147,16 +147,25 @@ uint64_t cuzk__resident_device_bytes(const cuzk_shared_bases *sb)
 
 size_t cuzk__resident_copies(uint64_t *bytes)
 {
+    return cuzk__resident_on_device(-1, bytes, NULL);
+}
+
+size_t cuzk__resident_on_device(int device, uint64_t *bytes, unsigned *rows)
+{
     size_t k = 0;
     uint64_t b = 0;
+    unsigned r = 0;
     pthread_mutex_lock(&g_mu);
     for (const cuzk_shared_bases *e = g_head; e; e = e->next)
-        if (e->dev) {
+        if (e->dev && (device < 0 || e->device == device)) {
             k++;
             b += entry_bytes(e);
+            r = e->rows > r ? e->rows : r;
         }
     pthread_mutex_unlock(&g_mu);
     if (bytes)
         *bytes = b;
+    if (rows)
+        *rows = r;
     return k;
 }

@@ -25,5 +25,8 @@ const cuzk_gpu_bases *cuzk__resident_bases(const cuzk_shared_bases *sb);
 uint64_t cuzk__resident_device_bytes(const cuzk_shared_bases *sb);
 /* Device copies the process holds, and their bytes (tests, cuzk-bench porep-shape). */
 size_t cuzk__resident_copies(uint64_t *bytes);
+/* The same for |device| (-1: every device), and the most precomputed rows a copy there holds
+ * (0: plain points only); |bytes| and |rows| may be NULL. */
+size_t cuzk__resident_on_device(int device, uint64_t *bytes, unsigned *rows);
 
 #endif

@@ -262,6 +262,8 @@ static void add_gpu_workers(builder *b, cJSON *root, const cuzk_engine_status *s
         num(b, w, "scratch_bytes", (double)x->scratch_bytes);
         num(b, w, "vram_total_bytes", g ? (double)g->vram_total : 0);
         num(b, w, "vram_free_bytes", g ? (double)g->vram_free : 0);
+        num(b, w, "resident_bytes", g ? (double)g->resident_bytes : 0);
+        num(b, w, "h_precompute_rows", g ? g->h_rows : 0);
     }
 }
 

@@ -303,10 +303,16 @@ static void log_engine(cuzk_engine *e)
     }
     if (s.n_gpus == 0)
         cuzk__log_info("backend: cpu (no GPU in use)");
-    for (size_t i = 0; i < s.n_gpus; i++)
+    for (size_t i = 0; i < s.n_gpus; i++) {
         cuzk__log_info("backend: cuda:%u %s, %.1f GiB VRAM (%.1f GiB free)", s.gpus[i].ordinal,
                        s.gpus[i].name, (double)s.gpus[i].vram_total / (1 << 30),
                        (double)s.gpus[i].vram_free / (1 << 30));
+        if (s.gpus[i].resident_copies)
+            cuzk__log_info("cuda:%u holds %u resident parameter arrays, %.1f GiB, H query with "
+                           "%u precomputed rows",
+                           s.gpus[i].ordinal, s.gpus[i].resident_copies,
+                           (double)s.gpus[i].resident_bytes / (1 << 30), s.gpus[i].h_rows);
+    }
     cuzk__log_info("memory budget %.1f GiB, parameter (pinned) budget %.1f GiB",
                    (double)s.memory_budget / (1 << 30), (double)s.pinned_limit / (1 << 30));
     for (size_t i = 0; i < s.n_srs; i++)

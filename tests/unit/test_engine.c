@@ -556,8 +556,27 @@ CUZK_TEST(engine_cuda)
         cuzk_engine_status st;
         CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
         CHECK(st.n_gpus >= 1 && st.gpus[0].name[0] && st.gpus[0].vram_total > 0);
-        printf("# gpu %u: %s, %llu bytes\n", st.gpus[0].ordinal, st.gpus[0].name,
-               (unsigned long long)st.gpus[0].vram_total);
+        /* the proved set stays on the device: at most its five arrays (H, L, A, B G1, B G2),
+         * once however many workers hold them; the H query with rows when some were asked
+         * (they fit in a small set, but a count that saves nothing over a smaller one is cut) */
+        const unsigned hr = st.gpus[0].h_rows;
+        CHECK_MSG(st.gpus[0].resident_copies >= 1 && st.gpus[0].resident_copies <= 5 &&
+                      (rows ? hr >= 2 && hr <= rows : hr == 0) && st.gpus[0].resident_bytes > 0,
+                  "%u copies, %u rows, %llu bytes", st.gpus[0].resident_copies, st.gpus[0].h_rows,
+                  (unsigned long long)st.gpus[0].resident_bytes);
+        printf("# gpu %u: %s, %llu bytes; %u resident arrays, %llu bytes, %u H rows\n",
+               st.gpus[0].ordinal, st.gpus[0].name, (unsigned long long)st.gpus[0].vram_total,
+               st.gpus[0].resident_copies, (unsigned long long)st.gpus[0].resident_bytes,
+               st.gpus[0].h_rows);
+        char *m = NULL, key[96];
+        CHECK(cuzk_engine_metrics(e, &m) == CUZK_OK);
+        snprintf(key, sizeof key, "\ncuzk_gpu_resident_bytes{gpu=\"%u\"} ", st.gpus[0].ordinal);
+        const char *v = strstr(m, key);
+        CHECK(v && strtoull(v + strlen(key), NULL, 10) == st.gpus[0].resident_bytes);
+        snprintf(key, sizeof key, "\ncuzk_gpu_h_precompute_rows{gpu=\"%u\"} ", st.gpus[0].ordinal);
+        v = strstr(m, key);
+        CHECK(v && strtoull(v + strlen(key), NULL, 10) == hr);
+        cuzk_free(m);
         cuzk_engine_status_clear(&st);
         cuzk_engine_destroy(e);
         CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",

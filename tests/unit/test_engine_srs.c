@@ -571,6 +571,10 @@ CUZK_TEST(engine_metrics)
     CHECK(strstr(m, "# TYPE cuzk_gpu_events_total counter\n"));
     CHECK(!strstr(m, "\ncuzk_gpu_events_total{"));
     CHECK(!strstr(m, "cuzk_gpu_events_total{event="));
+    /* so are the resident bytes and built rows per GPU */
+    CHECK(strstr(m, "# TYPE cuzk_gpu_resident_bytes gauge\n"));
+    CHECK(strstr(m, "# TYPE cuzk_gpu_h_precompute_rows gauge\n"));
+    CHECK(!strstr(m, "\ncuzk_gpu_resident_bytes{") && !strstr(m, "\ncuzk_gpu_h_precompute_rows{"));
     /* every proved partition (the cancelled job's may add some) is in each phase histogram */
     uint64_t cnt = metric(m, "cuzk_phase_duration_seconds_count{phase=\"msm_h\"}");
     CHECK(cnt >= parts);

@@ -63,6 +63,13 @@ CUZK_TEST(gpu_resident_shared)
     }
     CHECK(cuzk__resident_copies(&bytes) == copies0 + 2);
     CHECK(bytes - bytes0 == n * sizeof(cuzk_g1_affine_t) + n2 * sizeof(cuzk_g2_affine_t));
+    /* the device's own account of the same (one device here: the backends' default); the CPU
+     * holds nothing */
+    uint64_t dbytes = 0;
+    unsigned drows = 7;
+    CHECK(cuzk_backend_device_resident(cuzk_backend_device(be[0]), &dbytes, &drows) == copies0 + 2);
+    CHECK(dbytes == bytes && drows == 0);
+    CHECK(cuzk_backend_device_resident(-1, &dbytes, &drows) == 0 && dbytes == 0 && drows == 0);
     /* A prefix of b1 is another array (another count): a copy of its own. */
     CHECK_OK(cuzk_backend_keep_resident(be[2], b1, n / 2, false));
     CHECK(cuzk__resident_copies(NULL) == copies0 + 3);
@@ -110,6 +117,8 @@ CUZK_TEST(gpu_resident_shared)
     CHECK(cuzk_backend_resident_bytes(be[2]) == before2 + 3 * n * sizeof(cuzk_g1_affine_t));
     CHECK(cuzk_backend_resident_bytes(be[3]) == before3 + 3 * n * sizeof(cuzk_g1_affine_t));
     CHECK(cuzk__resident_copies(NULL) == copies0 + 3);
+    CHECK(cuzk_backend_device_resident(cuzk_backend_device(be[3]), NULL, &drows) == copies0 + 3 &&
+          drows == 3);
     CHECK_MSG(msm_ok(be[2], b4, k, n, &w4), "backend 2 over b4 with 3 precomputed rows");
     CHECK_MSG(msm_ok(be[3], b4, k, n, &w4), "backend 3 over the shared rows of b4");
     CHECK_OK(cuzk_backend_keep_resident_rows(be[2], b2, n2, true, 2));

@@ -332,9 +332,12 @@ int cmd_porep_shape(int argc, char **argv)
         cuzk_backend_set_h_rows(be, a.h_rows);
         if ((s = cuzk_groth16_params_keep_resident(be, &p)) != CUZK_OK)
             goto fail;
+        unsigned built = 0;
+        cuzk_backend_device_resident(cuzk_backend_device(be), NULL, &built);
         printf("prove: parameter set kept resident on the device in %.0f ms (%.1f GiB, H query "
-               "with %u precomputed rows asked)\n",
-               now_ms() - u0, (double)cuzk_backend_resident_bytes(be) / 1073741824.0, a.h_rows);
+               "with %u precomputed rows asked, %u built)\n",
+               now_ms() - u0, (double)cuzk_backend_resident_bytes(be) / 1073741824.0, a.h_rows,
+               built);
     }
     if (by_workers && (s = ps_workers_run(&a, be, &p, &pd, rows, aux, domain, log_n, va, &opts,
                                           &ref, &have_ref, &mismatch)) != CUZK_OK)

@@ -19,7 +19,6 @@
  */
 #include "porep_shape.h"
 
-#include "backend/resident.h"
 #include "cuzk/alloc.h"
 #include "cuzk/backend.h"
 
@@ -192,10 +191,11 @@ cuzk_status ps_workers_run(const ps_args *a, cuzk_backend *be0, const cuzk_groth
         if (s != CUZK_OK)
             goto out;
         uint64_t bytes = 0;
-        size_t copies = cuzk__resident_copies(&bytes);
+        unsigned built = 0;
+        size_t copies = cuzk_backend_device_resident(cuzk_backend_device(be0), &bytes, &built);
         printf("workers: %u backends keep the parameter set in %.0f ms: %zu device arrays, "
-               "%.1f GiB held once (H query: %u precomputed rows asked)\n",
-               W, now_ms() - u0, copies, (double)bytes / 1073741824.0, a->h_rows);
+               "%.1f GiB held once (H query: %u precomputed rows asked, %u built)\n",
+               W, now_ms() - u0, copies, (double)bytes / 1073741824.0, a->h_rows, built);
     }
     if (a->continuous) {
         w[0].pd = *pd0;
