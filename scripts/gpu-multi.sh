@@ -8,7 +8,9 @@
 #   N (proofs per batch, 48), J (client concurrency, 8), WORKERS (prover workers per GPU, 2),
 #   SYNTH (synthesis workers, 0 = the default), RUNS (device lists, "0" and then all GPUs;
 #   e.g. RUNS="0 0,1:1" runs [0] then [0, 1] with 1 prover worker per GPU), ABC_POOL (true:
-#   the a/b/c pool, memory.abc_pool; false: fresh a/b/c per partition)
+#   the a/b/c pool, memory.abc_pool; false: fresh a/b/c per partition), HROWS (precomputed
+#   rows of the H query, gpus.h_precompute_rows; 0), STATUS_PORT (serve GET /status on
+#   127.0.0.1:PORT and print its gpu_workers after the batch)
 set -u
 BIN=${1:-build/gpu-carry/bin}
 CIRCUIT=${CIRCUIT:-sha256-chain:16}
@@ -36,6 +38,7 @@ run() { # $1 = devices list, e.g. "0" or "0, 1"; $2 = prover workers per GPU
     cat >"$T/cuzk.toml" <<EOF
 [daemon]
 listen = "unix://$T/cuzk.sock"
+${STATUS_PORT:+status_listen = \"127.0.0.1:$STATUS_PORT\"}
 [engine]
 backend = "${BACKEND:-cuda}"
 prover_workers = $2
@@ -44,6 +47,7 @@ synthesis_workers = $SYNTH
 abc_pool = ${ABC_POOL:-true}
 [gpus]
 devices = [$1]
+h_precompute_rows = ${HROWS:-0}
 [[circuits]]
 id = "bench"
 builtin = "$CIRCUIT"
@@ -88,9 +92,11 @@ for line in open(log):
 print("  mean ms per partition: " + "  ".join(f"{k} {sums[k] / cnt[k]:.1f}" for k in cnt))
 PY
     "$BIN/cuzk-bench" status --addr "$addr" | grep -iE "gpu|cuda" | head -8
+    [ -n "${STATUS_PORT:-}" ] && python3 -c "import json, urllib.request; \
+print(json.dumps(json.load(urllib.request.urlopen('http://127.0.0.1:$STATUS_PORT/status'))['gpu_workers']))"
     # The set kept on the device at load, and a worker whose set could not stay there.
-    grep -E "kept on the device|rror" "$T/daemon.log" | head -5
-    "$BIN/cuzk-bench" metrics --addr "$addr" | grep -E "^cuzk_(abc_pool|gpu_events_total)" || true
+    grep -E "kept on the device|precomputed rows|rror" "$T/daemon.log" | head -5
+    "$BIN/cuzk-bench" metrics --addr "$addr" | grep -E "^cuzk_(abc_pool|gpu_events_total|gpu_resident_bytes|gpu_h_precompute_rows)" || true
     kill -TERM "$DPID"
     wait "$DPID" && echo "daemon exited 0" || { echo "daemon exit status $?"; return 1; }
     DPID=
