@@ -56,6 +56,11 @@ struct fp_params {
         constexpr uint32_t O[CUZK_GPU_FP_WORDS] = CUZK_GPU_FP_ONE;
         return O[i];
     }
+    static CUZK_MONT_FN uint32_t mm4(int i) /* 4 m^2 (mont_ka.cuh fp2_mul_wide) */
+    {
+        constexpr uint32_t K[2 * CUZK_GPU_FP_WORDS] = CUZK_GPU_FP_4MM;
+        return K[i];
+    }
 };
 typedef mont_dev<fp_params> fp_mont;
 
@@ -121,6 +126,23 @@ static CUZK_MONT_FN void fp_sqr_dev(fp_dev *o, const fp_dev *a)
     fp_to_words_(x, a);
     fp_mont::sqr<!CUZK_GPU_FP_LAZY>(r, x);
     fp_from_words_(o, r);
+}
+
+/* o0 + o1 u = (a0 + a1 u)(b0 + b1 u) in Fp2 = Fp[u] / (u^2 + 1), from three wide products and
+ * two reductions (mont_ka.cuh fp2_mul_wide; src/gpu/fp2.cuh's CUZK_GPU_FP2_KA). Inputs and
+ * outputs as fp_mul_dev's; outputs may alias inputs. */
+static CUZK_MONT_FN void fp2_mul_dev(fp_dev *o0, fp_dev *o1, const fp_dev *a0, const fp_dev *a1,
+                                     const fp_dev *b0, const fp_dev *b1)
+{
+    uint32_t x0[CUZK_GPU_FP_WORDS], x1[CUZK_GPU_FP_WORDS], y0[CUZK_GPU_FP_WORDS],
+        y1[CUZK_GPU_FP_WORDS];
+    fp_to_words_(x0, a0);
+    fp_to_words_(x1, a1);
+    fp_to_words_(y0, b0);
+    fp_to_words_(y1, b1);
+    fp_mont::ka::fp2_mul_wide<!CUZK_GPU_FP_LAZY>(x0, x1, x0, x1, y0, y1);
+    fp_from_words_(o0, x0);
+    fp_from_words_(o1, x1);
 }
 
 /* o = a b - c d with one Montgomery reduction for both products (mont.cuh mul_diff; src/gpu/

@@ -18,6 +18,12 @@
 #ifndef GM_HD
 #define GM_HD __host__ __device__ __forceinline__
 #endif
+/* CUZK_GPU_FP2_KA = 1 (a compilation unit's choice): products through B::mul2, which forms the
+ * Karatsuba terms as wide products and reduces twice (src/gpu/mont_ka.cuh fp2_mul_wide) instead
+ * of three Montgomery products; B must then provide mul2. 0: three B::mul. */
+#ifndef CUZK_GPU_FP2_KA
+#define CUZK_GPU_FP2_KA 0
+#endif
 
 template <class B> struct gm_fp2_ops {
     struct T {
@@ -59,9 +65,13 @@ template <class B> struct gm_fp2_ops {
         B::neg(r.c0, a.c0);
         B::neg(r.c1, a.c1);
     }
-    /* (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u: 3M. */
+    /* (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u: 3M (three
+     * Montgomery products, or three wide products and two reductions with CUZK_GPU_FP2_KA). */
     static GM_HD void mul(T &r, const T &a, const T &b)
     {
+#if CUZK_GPU_FP2_KA
+        B::mul2(r.c0, r.c1, a.c0, a.c1, b.c0, b.c1);
+#else
         typename B::T t0, t1, s0, s1;
         B::mul(t0, a.c0, b.c0);
         B::mul(t1, a.c1, b.c1);
@@ -71,6 +81,7 @@ template <class B> struct gm_fp2_ops {
         B::sub(r.c0, t0, t1);
         B::sub(s0, s0, t0);
         B::sub(r.c1, s0, t1);
+#endif
     }
     /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: 2M. */
     static GM_HD void sqr(T &r, const T &a)

@@ -145,6 +145,63 @@ template <class F> struct mont_ka {
         M::template redc_wide<RED>(r, w);
     }
 
+    /*
+     * The Fp2 product (a0 + a1 u)(b0 + b1 u), u^2 = -1, as three wide products and two
+     * reductions (src/gpu/fp2.cuh's CUZK_GPU_FP2_KA): r0 = REDC(a0 b0 + 4m^2 - a1 b1),
+     * r1 = REDC((a0 + a1)(b0 + b1) - a0 b0 - a1 b1), against three whole products (three
+     * reductions) for Karatsuba over Montgomery products. F provides mm4(i), word i of 4m^2.
+     * Bounds: inputs below 2m (the lazy form; 4m < R), so each product is below 4m^2; the plain
+     * sums a0 + a1, b0 + b1 stay below 4m < R and their product below 16m^2 < R^2; both wide
+     * values lie in [0, 8m^2) (4m^2 = 0 mod m exceeds a1 b1), so W_hi < 8m^2 / R < 0.82m for Fp
+     * and redc_wide's bound holds: results below 1.82m (below m with RED), as mul_sum's. The
+     * outputs are written last: they may alias the inputs.
+     */
+    template <bool RED = true>
+    static CUZK_MONT_FN void fp2_mul_wide(uint32_t *r0, uint32_t *r1, const uint32_t *a0,
+                                          const uint32_t *a1, const uint32_t *b0,
+                                          const uint32_t *b1)
+    {
+        static_assert(N == 12, "fp2_mul_wide needs m / R < 0.102: Fp only");
+        uint32_t s[N], t[N], u[2 * N], v[2 * N], d[2 * N];
+        CZ_CC;
+        CZ_ADD_CC(s[0], a0[0], a1[0]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            CZ_ADDC_CC(s[j], a0[j], a1[j]);
+        CZ_ADDC(s[N - 1], a0[N - 1], a1[N - 1]);
+        CZ_ADD_CC(t[0], b0[0], b1[0]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            CZ_ADDC_CC(t[j], b0[j], b1[j]);
+        CZ_ADDC(t[N - 1], b0[N - 1], b1[N - 1]);
+        prod_eo<N>(u, a0, b0);
+        prod_eo<N>(v, a1, b1);
+        /* d = u + 4m^2 - v, then u = u + v: no carry out, no borrow (bounds above) */
+        CZ_ADD_CC(d[0], u[0], F::mm4(0));
+#pragma unroll
+        for (int j = 1; j < 2 * N - 1; j++)
+            CZ_ADDC_CC(d[j], u[j], F::mm4(j));
+        CZ_ADDC(d[2 * N - 1], u[2 * N - 1], F::mm4(2 * N - 1));
+        CZ_SUB_CC(d[0], d[0], v[0]);
+#pragma unroll
+        for (int j = 1; j < 2 * N - 1; j++)
+            CZ_SUBC_CC(d[j], d[j], v[j]);
+        CZ_SUBC(d[2 * N - 1], d[2 * N - 1], v[2 * N - 1]);
+        CZ_ADD_CC(u[0], u[0], v[0]);
+#pragma unroll
+        for (int j = 1; j < 2 * N - 1; j++)
+            CZ_ADDC_CC(u[j], u[j], v[j]);
+        CZ_ADDC(u[2 * N - 1], u[2 * N - 1], v[2 * N - 1]);
+        prod_eo<N>(v, s, t);
+        CZ_SUB_CC(v[0], v[0], u[0]);
+#pragma unroll
+        for (int j = 1; j < 2 * N - 1; j++)
+            CZ_SUBC_CC(v[j], v[j], u[j]);
+        CZ_SUBC(v[2 * N - 1], v[2 * N - 1], u[2 * N - 1]);
+        M::template redc_wide<RED>(r0, d);
+        M::template redc_wide<RED>(r1, v);
+    }
+
     /* mul_diff with the Karatsuba products whatever CUZK_GPU_MONT_KARA says (tests). */
     template <bool RED = true>
     static CUZK_MONT_FN void mul_diff_ka(uint32_t *r, const uint32_t *a, const uint32_t *b,

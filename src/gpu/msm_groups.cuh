@@ -60,6 +60,11 @@ struct gm_fp_ops {
     {
         fp_mulsub_dev(&r, &a, &b, &c, &d);
     }
+    /* r0 + r1 u = (a0 + a1 u)(b0 + b1 u) with two reductions (fp2.cuh's CUZK_GPU_FP2_KA) */
+    static GM_HD void mul2(T &r0, T &r1, const T &a0, const T &a1, const T &b0, const T &b1)
+    {
+        fp2_mul_dev(&r0, &r1, &a0, &a1, &b0, &b1);
+    }
     static GM_HD void load(T &r, const uint64_t *p)
     {
 #pragma unroll

@@ -17,6 +17,10 @@
 /* Defined only when nvcc built tests/unit/gpu_pt_fused_host.cu (weak: absent in CUDA=0 builds). */
 void cuzk__test_pt_fused_host(int group, int op, void *out, const void *p, const void *q, size_t n)
     __attribute__((weak));
+/* The same built with CUZK_GPU_FP2_KA (tests/unit/gpu_fp2_ka_host.cu). */
+void cuzk__test_pt_fp2_ka_host(int group, int op, void *out, const void *p, const void *q, size_t n)
+    __attribute__((weak));
+typedef void (*pt_impl)(int group, int op, void *out, const void *p, const void *q, size_t n);
 
 static const uint64_t P[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
                               0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
@@ -149,7 +153,8 @@ static const grp G2 = {.group = 2,
 
 /* Runs |op| on the n cases (p[i], q[i]): host formulas on the canonical inputs, the device code
  * on lazified copies; outputs must be equal limb for limb. */
-static void check_op(const grp *g, int op, const uint8_t *p, const uint8_t *q, size_t n)
+static void check_op(pt_impl impl, const grp *g, int op, const uint8_t *p, const uint8_t *q,
+                     size_t n)
 {
     static const char *const names[] = {"add_aff", "add", "dbl"};
     const size_t qs = op == 0 ? g->aff : g->xyzz;
@@ -172,7 +177,7 @@ static void check_op(const grp *g, int op, const uint8_t *p, const uint8_t *q, s
             g->dbl(want + i * g->xyzz, p + i * g->xyzz);
     }
     memset(got, 0xa5, n * g->xyzz);
-    cuzk__test_pt_fused_host(g->group, op, got, lp, lq, n);
+    impl(g->group, op, got, lp, lq, n);
     for (size_t i = 0; i < n; i++)
         CHECK_MSG(memcmp(want + i * g->xyzz, got + i * g->xyzz, g->xyzz) == 0,
                   "G%d %s differs from the host at case %zu", g->group, names[op], i);
@@ -182,7 +187,7 @@ static void check_op(const grp *g, int op, const uint8_t *p, const uint8_t *q, s
     cuzk_free(lp);
 }
 
-static void check_group(const grp *g, size_t k)
+static void check_group(pt_impl impl, const grp *g, size_t k)
 {
     const size_t xs = g->xyzz, as = g->aff;
     uint8_t *a = cuzk_alloc_array(k, as), *na = cuzk_alloc_array(k, as);
@@ -203,7 +208,7 @@ static void check_group(const grp *g, size_t k)
                 g->set_inf(pp);
             memcpy(qq, (c == 2 ? na : a) + (c == 0 ? (i + 1) % k : i) * as, as);
         }
-    check_op(g, 0, p, qa, n);
+    check_op(impl, g, 0, p, qa, n);
     /* Full addition, six cases per point: P + Q, P + P (other ZZ), P + (-P), O + P, P + O,
      * O + O. */
     n = 0;
@@ -217,14 +222,14 @@ static void check_group(const grp *g, size_t k)
             if (c >= 4)
                 g->set_inf(qq);
         }
-    check_op(g, 1, p, q, n);
+    check_op(impl, g, 1, p, q, n);
     /* Doubling: random points and infinity. */
     n = 0;
     for (size_t i = 0; i < k; i++, n += 2) {
         g->to_xyzz(p + n * xs, a + i * as);
         g->set_inf(p + (n + 1) * xs);
     }
-    check_op(g, 2, p, p, n);
+    check_op(impl, g, 2, p, p, n);
     cuzk_free(qa);
     cuzk_free(q);
     cuzk_free(p);
@@ -236,6 +241,15 @@ CUZK_TEST(gpu_pt_fused_host)
 {
     if (!cuzk__test_pt_fused_host)
         test_skip("built without nvcc (CUDA=0): no host build of the device point formulas");
-    check_group(&G1, test_iters(1) * 64);
-    check_group(&G2, test_iters(1) * 16);
+    check_group(cuzk__test_pt_fused_host, &G1, test_iters(1) * 64);
+    check_group(cuzk__test_pt_fused_host, &G2, test_iters(1) * 16);
+}
+
+/* G2's formulas over the Fp2 products of CUZK_GPU_FP2_KA (wide Karatsuba terms, two reductions):
+ * the same cases, inputs lifted into [p, 2p) as the MSM keeps them, outputs equal to the host's. */
+CUZK_TEST(gpu_fp2_ka_host)
+{
+    if (!cuzk__test_pt_fp2_ka_host)
+        test_skip("built without nvcc (CUDA=0): no host build of the device Fp2 products");
+    check_group(cuzk__test_pt_fp2_ka_host, &G2, test_iters(1) * 32);
 }
