@@ -156,17 +156,19 @@ $(TESTS): $(TEST_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(LDLIBS) -lgmp
 
 # An MSM variant for timing on a GPU host (scripts/gpu-porep.sh msm): VARIANT_SRC (default
-# src/gpu/msm_g1.cu) compiled with VARIANT_FLAGS (e.g. -DCUZK_GPU_MONT_ROLL=1) and linked ahead of
-# the library, whose own object of that file is then never pulled in, as bin/cuzk-bench-$(VARIANT).
+# src/gpu/msm_g1.cu; several files allowed) compiled with VARIANT_FLAGS (e.g.
+# -DCUZK_GPU_MONT_ROLL=1) and linked ahead of the library, whose own objects of those files are
+# then never pulled in, as bin/cuzk-bench-$(VARIANT).
 VARIANT_SRC ?= src/gpu/msm_g1.cu
 .PHONY: msm-variant gpu-emu
 # The main binaries are relinked with it, so none is left older than the library it came from.
 msm-variant: $(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(GRPC_MOD) $(BENCH) $(TESTS) $(DAEMON)
 	@test -n "$(VARIANT)" || { echo "msm-variant: set VARIANT=name VARIANT_FLAGS=..."; exit 1; }
 	@mkdir -p $(BUILD)/obj/variants $(BUILD)/bin
-	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(VARIANT_FLAGS) -c $(VARIANT_SRC) \
-		-o $(BUILD)/obj/variants/$(VARIANT).o
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $(BUILD)/bin/cuzk-bench-$(VARIANT) $(BUILD)/obj/variants/$(VARIANT).o \
+	$(foreach f,$(VARIANT_SRC),$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(VARIANT_FLAGS) -c $(f) \
+		-o $(BUILD)/obj/variants/$(VARIANT)-$(notdir $(f:.cu=.o)) &&) true
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $(BUILD)/bin/cuzk-bench-$(VARIANT) \
+		$(foreach f,$(VARIANT_SRC),$(BUILD)/obj/variants/$(VARIANT)-$(notdir $(f:.cu=.o))) \
 		$(BENCH_OBJ) $(PROTO_OBJ) $(LIB) $(LDLIBS) $(PB_LIBS) -ldl
 
 deps:

@@ -7,7 +7,7 @@
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
 #   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt] [workers]
-#                                             [prefetch] [badd]
+#                                             [prefetch] [badd] [fp2ka]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -219,6 +219,38 @@ badd)
         done
     done
     grep -HE 'batch|compute|ok|MISMATCH' "$OUT"/badd-g*.log | tee -a "$OUT/summary.txt"
+    ;;
+fp2ka)
+    # G2 over the wide Fp2 products (CUZK_GPU_FP2_KA: three wide products, two reductions)
+    # against the default, from the variant built here beside the main binaries with
+    #   make BUILD=build/gpu-port OPT='-O3 -march=sapphirerapids' msm-variant VARIANT=fp2ka \
+    #     VARIANT_SRC='src/gpu/msm_g2.cu src/gpu/batch_add.cu' VARIANT_FLAGS=-DCUZK_GPU_FP2_KA=1
+    # then packed: its results against the CPU, the G2 batch addition at the partition's B scale
+    # and the G2 MSM at its tail scale alternating, then the resident partition (one worker,
+    # prefetching, HROWS H rows) alternating.
+    V=$CARRY/bin/cuzk-bench-fp2ka
+    [ -x "$V" ] || { log "fp2ka: no $V (build and pack the variant first)"; continue; }
+    step 60 fp2ka-check-msm "$V" msm --backend cuda --group g2 --log-n 18 --resident --check
+    step 60 fp2ka-check-badd "$V" msm --backend cuda --group g2 --log-n 20 --op batch-add \
+        --density 50 --resident --check
+    for r in 1 2; do
+        for b in "$B" "$V"; do
+            k=$(basename "$b")-$r
+            step 90 "fp2ka-badd-$k" "$b" msm --backend cuda --group g2 --log-n 24 --op batch-add \
+                --density 47.5 --resident --pinned --iters 5 --warmup 1
+            CUZK_GPU_MSM_PROFILE=1 step 90 "fp2ka-msm21-$k" "$b" msm --backend cuda --group g2 \
+                --log-n 21 --resident --pinned --iters 5 --warmup 1
+        done
+    done
+    grep -HE 'median|accum|reduce|ok|MISMATCH' "$OUT"/fp2ka-*.log | tee -a "$OUT/summary.txt"
+    r=0
+    for b in "$B" "$V" "$B" "$V"; do
+        r=$((r + 1))
+        CUZK_TIMING=1 step 130 "fp2ka-part-$r-$(basename "$b")" "$b" porep-shape --backend cuda \
+            --mode prove --pinned-params --keep-resident --continuous --workers 1 \
+            --repeat "${FULL_REPEAT:-5}" --threads "$NT" --h-rows "${HROWS:-4}"
+    done
+    grep -HE '^workers continuous|per partition' "$OUT"/fp2ka-part-*.log | tee -a "$OUT/summary.txt"
     ;;
 compare)
     # Same inputs, same r and s: CPU prove, CUDA prove, resident partition; proofs must be equal.
