@@ -77,6 +77,28 @@ template <class F> struct mont_ka {
         return mask & 1u;
     }
 
+    /* r = x + y (r = x - y with SUB) over K words, no carry out (borrow) by the caller's bounds;
+     * r may be x or y. */
+    template <int K, bool SUB = false>
+    static CUZK_MONT_FN void chain(uint32_t *r, const uint32_t *x, const uint32_t *y)
+    {
+        CZ_CC;
+        if constexpr (SUB)
+            CZ_SUB_CC(r[0], x[0], y[0]);
+        else
+            CZ_ADD_CC(r[0], x[0], y[0]);
+#pragma unroll
+        for (int j = 1; j < K - 1; j++) {
+            if constexpr (SUB)
+                CZ_SUBC_CC(r[j], x[j], y[j]);
+            else
+                CZ_ADDC_CC(r[j], x[j], y[j]);
+        }
+        if constexpr (SUB)
+            CZ_SUBC(r[K - 1], x[K - 1], y[K - 1]);
+        else
+            CZ_ADDC(r[K - 1], x[K - 1], y[K - 1]);
+    }
     /* w[0..2N) = a b (a, b < 2^(32N)), Karatsuba on halves of H = N/2 words. The middle term
      * a0 b1 + a1 b0 < 2^(32N + 1) fits N + 1 words and is formed mod 2^(32(N+1)) as
      * z0 + z2 -+ |a0 - a1| |b0 - b1| (minus when the two differences have the same sign). */
@@ -136,12 +158,7 @@ template <class F> struct mont_ka {
         uint32_t w[2 * N], v[2 * N];
         prod_ka(w, a, b);
         prod_ka(v, c, d);
-        CZ_CC;
-        CZ_ADD_CC(w[0], w[0], v[0]);
-#pragma unroll
-        for (int j = 1; j < 2 * N - 1; j++)
-            CZ_ADDC_CC(w[j], w[j], v[j]);
-        CZ_ADDC(w[2 * N - 1], w[2 * N - 1], v[2 * N - 1]);
+        chain<2 * N>(w, w, v);
         M::template redc_wide<RED>(r, w);
     }
 
@@ -162,42 +179,20 @@ template <class F> struct mont_ka {
                                           const uint32_t *b1)
     {
         static_assert(N == 12, "fp2_mul_wide needs m / R < 0.102: Fp only");
-        uint32_t s[N], t[N], u[2 * N], v[2 * N], d[2 * N];
-        CZ_CC;
-        CZ_ADD_CC(s[0], a0[0], a1[0]);
-#pragma unroll
-        for (int j = 1; j < N - 1; j++)
-            CZ_ADDC_CC(s[j], a0[j], a1[j]);
-        CZ_ADDC(s[N - 1], a0[N - 1], a1[N - 1]);
-        CZ_ADD_CC(t[0], b0[0], b1[0]);
-#pragma unroll
-        for (int j = 1; j < N - 1; j++)
-            CZ_ADDC_CC(t[j], b0[j], b1[j]);
-        CZ_ADDC(t[N - 1], b0[N - 1], b1[N - 1]);
+        uint32_t s[N], t[N], u[2 * N], v[2 * N], d[2 * N], k[2 * N];
+        chain<N>(s, a0, a1);
+        chain<N>(t, b0, b1);
         prod_eo<N>(u, a0, b0);
         prod_eo<N>(v, a1, b1);
-        /* d = u + 4m^2 - v, then u = u + v: no carry out, no borrow (bounds above) */
-        CZ_ADD_CC(d[0], u[0], F::mm4(0));
 #pragma unroll
-        for (int j = 1; j < 2 * N - 1; j++)
-            CZ_ADDC_CC(d[j], u[j], F::mm4(j));
-        CZ_ADDC(d[2 * N - 1], u[2 * N - 1], F::mm4(2 * N - 1));
-        CZ_SUB_CC(d[0], d[0], v[0]);
-#pragma unroll
-        for (int j = 1; j < 2 * N - 1; j++)
-            CZ_SUBC_CC(d[j], d[j], v[j]);
-        CZ_SUBC(d[2 * N - 1], d[2 * N - 1], v[2 * N - 1]);
-        CZ_ADD_CC(u[0], u[0], v[0]);
-#pragma unroll
-        for (int j = 1; j < 2 * N - 1; j++)
-            CZ_ADDC_CC(u[j], u[j], v[j]);
-        CZ_ADDC(u[2 * N - 1], u[2 * N - 1], v[2 * N - 1]);
+        for (int j = 0; j < 2 * N; j++)
+            k[j] = F::mm4(j);
+        /* d = u + 4m^2 - v, then u = u + v, v = s t - u: no carry out, no borrow (bounds above) */
+        chain<2 * N>(d, u, k);
+        chain<2 * N, true>(d, d, v);
+        chain<2 * N>(u, u, v);
         prod_eo<N>(v, s, t);
-        CZ_SUB_CC(v[0], v[0], u[0]);
-#pragma unroll
-        for (int j = 1; j < 2 * N - 1; j++)
-            CZ_SUBC_CC(v[j], v[j], u[j]);
-        CZ_SUBC(v[2 * N - 1], v[2 * N - 1], u[2 * N - 1]);
+        chain<2 * N, true>(v, v, u);
         M::template redc_wide<RED>(r0, d);
         M::template redc_wide<RED>(r1, v);
     }
