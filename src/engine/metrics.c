@@ -397,24 +397,24 @@ cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
             sb_printf(&b, "cuzk_gpu_events_total{gpu=\"%d\",event=\"%s\"} %zu\n", e->devices[d],
                       cuzk__gpu_event_name((cuzk__gpu_event)ev),
                       cuzk__gpu_event_count((cuzk__gpu_event)ev, e->devices[d]));
+    /* One reading per device for both gauges (a family's samples must stay together). */
+    const size_t n_res = e->kind == CUZK_BACKEND_CUDA ? e->cfg.n_devices : 0;
+    uint64_t res_bytes[256]; /* engine.c: at most 256 devices */
+    unsigned res_rows[256];
+    for (size_t d = 0; d < n_res; d++)
+        cuzk_backend_device_resident(e->devices[d], &res_bytes[d], &res_rows[d]);
     family(&b, "cuzk_gpu_resident_bytes", "gauge",
            "Device bytes of the parameter arrays resident on each GPU the engine proves on "
            "(each copy its workers share counted once; precomputed rows included).");
-    for (size_t d = 0; e->kind == CUZK_BACKEND_CUDA && d < e->cfg.n_devices; d++) {
-        uint64_t bytes = 0;
-        cuzk_backend_device_resident(e->devices[d], &bytes, NULL);
+    for (size_t d = 0; d < n_res; d++)
         sb_printf(&b, "cuzk_gpu_resident_bytes{gpu=\"%d\"} %llu\n", e->devices[d],
-                  (unsigned long long)bytes);
-    }
+                  (unsigned long long)res_bytes[d]);
     family(&b, "cuzk_gpu_h_precompute_rows", "gauge",
            "Precomputed rows of the H query built on each GPU the engine proves on (the most "
            "of any resident copy; fewer than gpus.h_precompute_rows when the rest did not fit, "
            "0: none).");
-    for (size_t d = 0; e->kind == CUZK_BACKEND_CUDA && d < e->cfg.n_devices; d++) {
-        unsigned rows = 0;
-        cuzk_backend_device_resident(e->devices[d], NULL, &rows);
-        sb_printf(&b, "cuzk_gpu_h_precompute_rows{gpu=\"%d\"} %u\n", e->devices[d], rows);
-    }
+    for (size_t d = 0; d < n_res; d++)
+        sb_printf(&b, "cuzk_gpu_h_precompute_rows{gpu=\"%d\"} %u\n", e->devices[d], res_rows[d]);
     family(&b, "cuzk_phase_duration_seconds", "histogram",
            "Duration of each phase of every proved partition.");
     for (int p = 0; p < CUZK_PHASE_COUNT; p++) {

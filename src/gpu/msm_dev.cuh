@@ -231,7 +231,6 @@ static inline size_t gm_sort_bytes(size_t n, unsigned bits)
 
 /* Device memory the call may use: the cache it may reuse plus what is free now less 512 MiB (the
  * margin is for new allocations; the cache is already allocated). */
-
 static inline size_t gm_budget(const gm_cache &c)
 {
     size_t fr = 0, tot = 0;
