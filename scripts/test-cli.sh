@@ -82,7 +82,7 @@ cat "$TMP/inputs.txt" "$TMP/inputs.txt" > "$TMP/inputs4.txt"
 expect 0 '^valid$' -- "$BENCH" verify --vk "$VK" --proof "$TMP/proof2.bin" --inputs "$TMP/inputs4.txt"
 # Every built-in circuit: setup -> prove twice (fresh r, s: different bytes) -> both verify
 # with the written vk and public inputs; a changed input is rejected.
-for spec in sha256-chain:1 poseidon-merkle:2; do
+for spec in sha256-chain:1 poseidon-merkle:2 fil-post:5; do
     f=$(echo "$spec" | tr ':' '-')
     expect 0 'written' -- "$BENCH" setup --circuit "$spec" --out "$TMP/p"
     expect 0 'proof verified' -- "$BENCH" prove --params "$TMP/p" --circuit "$spec" --proof "$TMP/$f.1" --public "$TMP/$f.in"

@@ -56,4 +56,29 @@ cuzk_status cuzk_fil_winning_post_inputs(cuzk_fr_t *out, size_t max, size_t *n,
                                          uint64_t sector_id,
                                          const uint8_t comm_r[32]) CUZK_WARN_UNUSED_RESULT;
 
+/*
+ * Shape of tree R (and C) of a published sector size (filecoin-circuits.md 1.1), leaves first:
+ * 2 KiB, 8 MiB, 512 MiB are base-8 only (8-0-0); 32 GiB adds a sub level of 8 (8-8-0); 64 GiB a
+ * sub level of 8 and a top level of 2 (8-8-2). Writes |*depth| arities (at most
+ * CUZK_FIL_TREE_MAX_DEPTH). CUZK_ERR_UNSUPPORTED for any other size.
+ */
+#define CUZK_FIL_TREE_MAX_DEPTH 11
+cuzk_status cuzk_fil_tree_r_shape(size_t arities[CUZK_FIL_TREE_MAX_DEPTH], size_t *depth,
+                                  uint64_t sector_size) CUZK_WARN_UNUSED_RESULT;
+
+/*
+ * Public inputs of one WindowPoSt partition (fallback compound.rs): per sector of the partition
+ * [comm_r, challenge_count leaf challenges]; when fewer than info.sector_count sectors are given,
+ * the last one's inputs are copied until the partition is full. Sector i of partition |partition|
+ * has challenge_index = (partition * sector_count + i) * challenge_count + n for API 1.0 and n for
+ * API 1.2. sector_count * (1 + challenge_count) inputs (WinningPoSt ids are refused: their one
+ * sector takes cuzk_fil_winning_post_inputs).
+ * |comm_rs| holds |nsectors| 32-byte LE reprs; |randomness| and each comm_r must be canonical.
+ */
+cuzk_status cuzk_fil_window_post_inputs(cuzk_fr_t *out, size_t max, size_t *n,
+                                        uint64_t post_proof_type, const uint8_t randomness[32],
+                                        uint64_t partition, const uint64_t *sector_ids,
+                                        const uint8_t (*comm_rs)[32],
+                                        size_t nsectors) CUZK_WARN_UNUSED_RESULT;
+
 #endif

@@ -11,11 +11,20 @@
 #include "cuzk/alloc.h"
 
 #include <openssl/evp.h>
+#include <stdlib.h>
 #include <string.h>
 
 static unsigned log2_arity(size_t arity)
 {
     return arity == 2 ? 1 : arity == 4 ? 2 : arity == 8 ? 3 : 0;
+}
+
+static size_t path_bits(const size_t *arities, size_t depth)
+{
+    size_t n = 0;
+    for (size_t l = 0; l < depth; l++)
+        n += log2_arity(arities[l]);
+    return n;
 }
 
 static cuzk_status check_shape(cuzk_merkle_hash hash, const size_t *arities, size_t depth)
@@ -146,6 +155,113 @@ void cuzk_merkle_tree_path(const cuzk_merkle_tree *t, uint64_t index, cuzk_fr_t 
                 siblings[k++] = t->level[l][first + j];
         i /= a;
     }
+}
+
+/* ---- sparse trees -------------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t index;
+    cuzk_fr_t value;
+} sparse_node;
+
+static int sparse_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const sparse_node *)a)->index, y = ((const sparse_node *)b)->index;
+    return x < y ? -1 : x > y;
+}
+
+/* The value of node |index| of a level: its entry in the sorted |nodes|, else the fill. */
+static const cuzk_fr_t *sparse_get(const sparse_node *nodes, size_t n, uint64_t index,
+                                   const cuzk_fr_t *fill)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (nodes[mid].index < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && nodes[lo].index == index ? &nodes[lo].value : fill;
+}
+
+cuzk_status cuzk_merkle_sparse_paths(cuzk_fr_t *root, cuzk_fr_t *siblings, cuzk_merkle_hash hash,
+                                     const size_t *arities, size_t depth, const cuzk_fr_t *fill,
+                                     size_t n, const uint64_t *indices, const cuzk_fr_t *leaves)
+{
+    CUZK_TRY(check_shape(hash, arities, depth));
+    if (n == 0)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "sparse Merkle tree: no leaves given");
+    size_t bits = path_bits(arities, depth);
+    for (size_t i = 0; i < n; i++)
+        if (bits < 64 && indices[i] >> bits)
+            return cuzk_fail(CUZK_ERR_INVALID_ARG, "sparse Merkle tree: leaf %llu of %zu bits",
+                             (unsigned long long)indices[i], bits);
+    sparse_node *cur = cuzk_alloc_array(n, sizeof *cur), *next = cuzk_alloc_array(n, sizeof *next);
+    if (!cur || !next) {
+        cuzk_free(cur);
+        cuzk_free(next);
+        return cuzk_fail(CUZK_ERR_NOMEM, "sparse Merkle tree of %zu leaves", n);
+    }
+    cuzk_status s = CUZK_OK;
+    for (size_t i = 0; i < n; i++)
+        cur[i] = (sparse_node){indices[i], leaves[i]};
+    qsort(cur, n, sizeof *cur, sparse_cmp);
+    size_t m = 0; /* distinct nodes of the level */
+    for (size_t i = 0; i < n; i++) {
+        if (m && cur[m - 1].index == cur[i].index) {
+            if (!cuzk_fr_eq(&cur[m - 1].value, &cur[i].value)) {
+                s = cuzk_fail(CUZK_ERR_INVALID_ARG,
+                              "sparse Merkle tree: leaf %llu given twice "
+                              "with different values",
+                              (unsigned long long)cur[i].index);
+                goto out;
+            }
+            continue;
+        }
+        cur[m++] = cur[i];
+    }
+    size_t len = cuzk_merkle_path_len(arities, depth), off = 0;
+    cuzk_fr_t d = *fill, kids[8];
+    for (size_t l = 0, shift = 0; l < depth; l++) {
+        size_t a = arities[l];
+        /* Each requested leaf's siblings at this level. */
+        for (size_t i = 0; i < n; i++) {
+            uint64_t node = indices[i] >> shift, first = node - node % a;
+            cuzk_fr_t *out = siblings + i * len + off;
+            for (size_t j = 0; j < a; j++)
+                if (first + j != node)
+                    *out++ = *sparse_get(cur, m, first + j, &d);
+        }
+        /* The touched parents, in order (the level is sorted, so equal parents are adjacent). */
+        size_t pm = 0;
+        for (size_t i = 0; i < m; i++) {
+            uint64_t parent = cur[i].index / a;
+            if (pm && next[pm - 1].index == parent)
+                continue;
+            for (size_t j = 0; j < a; j++)
+                kids[j] = *sparse_get(cur, m, parent * a + j, &d);
+            next[pm].index = parent;
+            if ((s = cuzk_merkle_hash_node(&next[pm].value, hash, a, kids)) != CUZK_OK)
+                goto out;
+            pm++;
+        }
+        for (size_t j = 0; j < a; j++)
+            kids[j] = d;
+        if ((s = cuzk_merkle_hash_node(&d, hash, a, kids)) != CUZK_OK)
+            goto out;
+        sparse_node *t = cur;
+        cur = next;
+        next = t;
+        m = pm;
+        off += a - 1;
+        shift += log2_arity(a);
+    }
+    *root = cur[0].value;
+out:
+    cuzk_free(cur);
+    cuzk_free(next);
+    return s;
 }
 
 cuzk_status cuzk_merkle_root_from_path(cuzk_fr_t *root, cuzk_merkle_hash hash,
@@ -294,25 +410,18 @@ static cuzk_status level(cuzk_cs *cs, cuzk_num *cur, cuzk_merkle_hash hash, size
     return cuzk_merkle_hash_circuit(cs, cur, hash, arity, pre);
 }
 
-static size_t path_bits(const size_t *arities, size_t depth)
-{
-    size_t n = 0;
-    for (size_t l = 0; l < depth; l++)
-        n += log2_arity(arities[l]);
-    return n;
-}
-
-cuzk_status cuzk_merkle_por_circuit(cuzk_cs *cs, cuzk_merkle_hash hash, const size_t *arities,
-                                    size_t depth, const cuzk_fr_t *leaf, uint64_t index,
-                                    const cuzk_fr_t *siblings, const cuzk_fr_t *root,
-                                    bool private_root)
+/* PoRCircuit::synthesize with the root either a value to allocate (Root::Val) or an allocated
+ * number (Root::Var, |root_var|), which allocates nothing. */
+static cuzk_status por_(cuzk_cs *cs, cuzk_merkle_hash hash, const size_t *arities, size_t depth,
+                        const cuzk_fr_t *leaf, uint64_t index, const cuzk_fr_t *siblings,
+                        const cuzk_fr_t *root, const cuzk_num *root_var, bool private_root)
 {
     CUZK_TRY(check_shape(hash, arities, depth));
     size_t nbits = path_bits(arities, depth);
     if (nbits > 64)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "PoR path of %zu index bits (at most 64)", nbits);
     bool values = cuzk_cs_has_values(cs);
-    if (values && (!leaf || !siblings || !root))
+    if (values && (!leaf || !siblings || (!root && !root_var)))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "PoR circuit: leaf, path and root are required");
 
     cuzk_bool bits[64];
@@ -334,12 +443,33 @@ cuzk_status cuzk_merkle_por_circuit(cuzk_cs *cs, cuzk_merkle_hash hash, const si
     }
     CUZK_TRY(cuzk_multipack_pack_into_inputs(cs, bits, nbits));
     cuzk_num rt;
-    CUZK_TRY(cuzk_num_alloc(cs, &rt, values ? root : NULL));
+    if (root_var)
+        rt = *root_var;
+    else
+        CUZK_TRY(cuzk_num_alloc(cs, &rt, values ? root : NULL));
     CUZK_TRY(cuzk_num_enforce_equal(cs, &cur, &rt));
     if (!private_root)
         CUZK_TRY(cuzk_num_inputize(cs, &rt));
     cuzk_cs_pop_ns(cs);
     return CUZK_OK;
+}
+
+cuzk_status cuzk_merkle_por_circuit(cuzk_cs *cs, cuzk_merkle_hash hash, const size_t *arities,
+                                    size_t depth, const cuzk_fr_t *leaf, uint64_t index,
+                                    const cuzk_fr_t *siblings, const cuzk_fr_t *root,
+                                    bool private_root)
+{
+    return por_(cs, hash, arities, depth, leaf, index, siblings, root, NULL, private_root);
+}
+
+cuzk_status cuzk_merkle_por_circuit_var_root(cuzk_cs *cs, cuzk_merkle_hash hash,
+                                             const size_t *arities, size_t depth,
+                                             const cuzk_fr_t *leaf, uint64_t index,
+                                             const cuzk_fr_t *siblings, const cuzk_num *root)
+{
+    if (!root)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "PoR circuit: the allocated root is required");
+    return por_(cs, hash, arities, depth, leaf, index, siblings, NULL, root, true);
 }
 
 cuzk_status cuzk_merkle_por_no_challenge_input(cuzk_cs *cs, cuzk_merkle_hash hash,

@@ -58,6 +58,20 @@ cuzk_status cuzk_merkle_root_from_path(cuzk_fr_t *root, cuzk_merkle_hash hash,
                                        uint64_t index,
                                        const cuzk_fr_t *siblings) CUZK_WARN_UNUSED_RESULT;
 
+/*
+ * A tree of any size whose leaves are all |fill| except the |n| given ones (indices[i] with value
+ * leaves[i]; an index given twice must carry the same value): its root and the inclusion path of
+ * each given leaf, path i at siblings + i * cuzk_merkle_path_len() in cuzk_merkle_tree_path's
+ * order. The untouched subtrees of a level share one value, so the work is n * depth hashes:
+ * test and benchmark witnesses for trees of 2^30 leaves (32 GiB sectors).
+ * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (bad shape, no leaves, an index outside the tree, one
+ * index with two values); CUZK_ERR_NOMEM.
+ */
+cuzk_status cuzk_merkle_sparse_paths(cuzk_fr_t *root, cuzk_fr_t *siblings, cuzk_merkle_hash hash,
+                                     const size_t *arities, size_t depth, const cuzk_fr_t *fill,
+                                     size_t n, const uint64_t *indices,
+                                     const cuzk_fr_t *leaves) CUZK_WARN_UNUSED_RESULT;
+
 /* ---- gadgets -------------------------------------------------------------------------------- */
 
 /* insertion.rs pick: c = cond ? a : b, with (b - a) * cond = b - c (1 constraint). */
@@ -88,6 +102,14 @@ cuzk_status cuzk_merkle_por_circuit(cuzk_cs *cs, cuzk_merkle_hash hash, const si
                                     size_t depth, const cuzk_fr_t *leaf, uint64_t index,
                                     const cuzk_fr_t *siblings, const cuzk_fr_t *root,
                                     bool private_root) CUZK_WARN_UNUSED_RESULT;
+
+/* The same with the root already allocated (Root::Var: nothing allocated for it) and private:
+ * how the PoSt circuit checks each challenge against its sector's comm_r_last. */
+cuzk_status cuzk_merkle_por_circuit_var_root(cuzk_cs *cs, cuzk_merkle_hash hash,
+                                             const size_t *arities, size_t depth,
+                                             const cuzk_fr_t *leaf, uint64_t index,
+                                             const cuzk_fr_t *siblings,
+                                             const cuzk_num *root) CUZK_WARN_UNUSED_RESULT;
 
 /*
  * por_no_challenge_input (por.rs): the inclusion of the allocated |leaf| under the allocated

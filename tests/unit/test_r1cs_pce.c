@@ -91,11 +91,31 @@ CUZK_TEST(r1cs_pce_matches_prove_sha256_chain2)
     cuzk_pce_destroy(pce);
 }
 
+/* The WindowPoSt 2 KiB circuit (Poseidon, PoR with a shared root, inputized comm_r): the PCE
+ * path gives the direct path's a, b, c and densities bit for bit, two synthetic partitions. */
+CUZK_TEST(r1cs_pce_matches_prove_fil_post)
+{
+    cuzk_circuit c;
+    CHECK_OK(cuzk_circuit_find("fil-post:5", &c));
+    cuzk_pce *pce;
+    CHECK_OK(cuzk_pce_extract(&pce, &c));
+    for (int it = 0; it < 2; it++) {
+        c.params.seed = test_rand_u64();
+        cuzk_prover_data d = prove_direct(&c);
+        cuzk_prover_data p = prove_pce(pce, &c, NULL);
+        CHECK(d.n_rows == 21889 && d.n_inputs == 23);
+        check_identical(&d, &p);
+        cuzk_prover_data_free(&d);
+        cuzk_prover_data_free(&p);
+    }
+    cuzk_pce_destroy(pce);
+}
+
 /* PROVE_AB: the PROVE path's a, b and bitmaps, no c (and no satisfaction verdict: it keeps no c),
  * through the default allocator and a vector allocator. */
 CUZK_TEST(r1cs_prove_ab_matches_prove)
 {
-    static const char *const names[] = {"sha256-chain:1", "poseidon-merkle:1"};
+    static const char *const names[] = {"sha256-chain:1", "poseidon-merkle:1", "fil-post:10"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         cuzk_circuit c;
         CHECK_OK(cuzk_circuit_find(names[k], &c));

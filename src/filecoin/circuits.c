@@ -22,7 +22,11 @@
       "digest is multipacked into 2 public inputs")                                                \
     X("poseidon-merkle", cuzk_circuit_poseidon_merkle, 2, 1, 21,                                   \
       "public PoR of a base-8 Poseidon octree of depth ARG (src/gadgets/merkle.c): private leaf "  \
-      "and path, public packed leaf index and root; 530 constraints per level + 3")
+      "and path, public packed leaf index and root; 530 constraints per level + 3")                \
+    X("fil-post", cuzk_circuit_fil_post, 0, 0, 14,                                                 \
+      "Filecoin PoSt circuit of RegisteredPoStProof ARG (0-4 WinningPoSt 2KiB..64GiB, 5-9 "        \
+      "WindowPoSt V1, 10-14 V1_2; src/filecoin/post_circuit.c) over a synthetic partition from "   \
+      "the seed; the published v28 parameters' R1CS")
 
 #define CUZK_CIRCUIT_DECL_(name, fn, dflt, lo, hi, desc) cuzk_status fn(cuzk_cs *cs, const void *p);
 CUZK_CIRCUITS(CUZK_CIRCUIT_DECL_)

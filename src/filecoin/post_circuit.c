@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * The fallback PoSt circuit and synthetic partitions for it. Written from rust-fil-proofs
+ * storage-proofs-post src/fallback/{circuit.rs,compound.rs} (facts only; no code copied).
+ */
+#include "filecoin/post_circuit.h"
+
+#include "cuzk/alloc.h"
+#include "gadgets/merkle.h"
+
+#include <string.h>
+
+cuzk_status cuzk_fil_post_shape_get(cuzk_fil_post_shape *out, uint64_t post_proof_type)
+{
+    cuzk_fil_post_info info;
+    CUZK_TRY(cuzk_fil_post_info_get(&info, post_proof_type));
+    memset(out, 0, sizeof *out);
+    out->sector_count = (size_t)info.sector_count;
+    out->challenge_count = (size_t)info.challenge_count;
+    return cuzk_fil_tree_r_shape(out->arities, &out->depth, info.sector_size);
+}
+
+static cuzk_status post_sector(cuzk_cs *cs, const cuzk_fil_post_shape *shape,
+                               const cuzk_fil_post_sector *s, size_t path_len)
+{
+    bool values = s != NULL;
+    cuzk_num comm_r_last, comm_c, comm_r, h, pre[2];
+    CUZK_TRY(cuzk_num_alloc(cs, &comm_r_last, values ? &s->comm_r_last : NULL));
+    CUZK_TRY(cuzk_num_alloc(cs, &comm_c, values ? &s->comm_c : NULL));
+    CUZK_TRY(cuzk_num_alloc(cs, &comm_r, values ? &s->comm_r : NULL));
+    CUZK_TRY(cuzk_num_inputize(cs, &comm_r));
+    pre[0] = comm_c;
+    pre[1] = comm_r_last;
+    CUZK_TRY(cuzk_merkle_hash_circuit(cs, &h, CUZK_MERKLE_POSEIDON, 2, pre));
+    CUZK_TRY(cuzk_num_enforce_equal(cs, &comm_r, &h));
+    for (size_t c = 0; c < shape->challenge_count; c++) {
+        cuzk_cs_push_nsf(cs, "challenge_inclusion_%zu", c);
+        cuzk_status st = cuzk_merkle_por_circuit_var_root(
+            cs, CUZK_MERKLE_POSEIDON, shape->arities, shape->depth, values ? &s->leaves[c] : NULL,
+            values ? s->challenges[c] : 0, values ? &s->siblings[c * path_len] : NULL,
+            &comm_r_last);
+        cuzk_cs_pop_ns(cs);
+        CUZK_TRY(st);
+    }
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_fil_post_circuit(cuzk_cs *cs, const cuzk_fil_post_shape *shape,
+                                  const cuzk_fil_post_sector *sectors)
+{
+    if (!cs || !shape || shape->sector_count == 0 || shape->challenge_count == 0 ||
+        shape->depth == 0 || shape->depth > CUZK_FIL_TREE_MAX_DEPTH)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "PoSt circuit: bad shape");
+    if (cuzk_cs_has_values(cs) && !sectors)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "PoSt circuit: the sectors' witness is required");
+    size_t path_len = cuzk_merkle_path_len(shape->arities, shape->depth);
+    cuzk_cs_push_ns(cs, "outer namespace");
+    for (size_t i = 0; i < shape->sector_count; i++) {
+        cuzk_cs_push_nsf(cs, "sector_%zu", i);
+        cuzk_status s = post_sector(cs, shape, sectors ? &sectors[i] : NULL, path_len);
+        cuzk_cs_pop_ns(cs);
+        if (s != CUZK_OK) {
+            cuzk_cs_pop_ns(cs);
+            return s;
+        }
+    }
+    cuzk_cs_pop_ns(cs);
+    return CUZK_OK;
+}
+
+/* ---- synthetic partitions ------------------------------------------------------------------ */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A field element below 2^254 (< r), and its 32-byte repr. */
+static void rand_fr(cuzk_fr_t *out, uint64_t *state)
+{
+    uint64_t l[CUZK_FR_LIMBS];
+    for (int i = 0; i < CUZK_FR_LIMBS; i++)
+        l[i] = splitmix64(state);
+    l[3] &= 0x3fffffffffffffffULL;
+    (void)cuzk_fr_from_canonical(out, l);
+}
+
+/* Leaf |index| of sector |sector_id|'s synthetic tree: the same value wherever it is asked. */
+static void leaf_value(cuzk_fr_t *out, uint64_t seed, uint64_t sector_id, uint64_t index)
+{
+    uint64_t st = seed ^ 0x6c656166ULL;
+    st = splitmix64(&st) ^ sector_id;
+    st = splitmix64(&st) ^ index;
+    rand_fr(out, &st);
+}
+
+void cuzk_fil_post_synthetic_destroy(cuzk_fil_post_synthetic *p)
+{
+    if (!p)
+        return;
+    cuzk_free(p->sector_ids);
+    cuzk_free(p->comm_rs);
+    cuzk_free(p->sectors);
+    cuzk_free(p->leaves);
+    cuzk_free(p->siblings);
+    cuzk_free(p->challenges);
+    cuzk_free(p);
+}
+
+/* Real sector |r| (its circuit sectors |first|, |count| of them, |per| challenges each): tree,
+ * comm values, leaves and paths. */
+static cuzk_status synth_sector(cuzk_fil_post_synthetic *p, size_t r, size_t first, size_t count,
+                                uint64_t seed, size_t path_len)
+{
+    const cuzk_fil_post_shape *sh = &p->shape;
+    size_t per = sh->challenge_count, n = count * per, base = first * per;
+    uint64_t st = seed ^ (0x636f6d6d ^ (p->sector_ids[r] << 20));
+    cuzk_fr_t fill, comm_c, comm_r_last, comm_r, pre[2];
+    rand_fr(&fill, &st);
+    rand_fr(&comm_c, &st);
+    for (size_t k = 0; k < n; k++)
+        leaf_value(&p->leaves[base + k], seed, p->sector_ids[r], p->challenges[base + k]);
+    CUZK_TRY(cuzk_merkle_sparse_paths(&comm_r_last, &p->siblings[base * path_len],
+                                      CUZK_MERKLE_POSEIDON, sh->arities, sh->depth, &fill, n,
+                                      &p->challenges[base], &p->leaves[base]));
+    pre[0] = comm_c;
+    pre[1] = comm_r_last;
+    CUZK_TRY(cuzk_merkle_hash_node(&comm_r, CUZK_MERKLE_POSEIDON, 2, pre));
+    cuzk_fr_to_bytes_le(p->comm_rs[r], &comm_r);
+    for (size_t i = first; i < first + count; i++) {
+        cuzk_fil_post_sector *s = &p->sectors[i];
+        s->comm_r = comm_r;
+        s->comm_c = comm_c;
+        s->comm_r_last = comm_r_last;
+        s->leaves = &p->leaves[i * per];
+        s->challenges = &p->challenges[i * per];
+        s->siblings = &p->siblings[i * per * path_len];
+    }
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_fil_post_synthetic_create(cuzk_fil_post_synthetic **out, uint64_t post_proof_type,
+                                           uint64_t seed)
+{
+    *out = NULL;
+    cuzk_fil_post_info info;
+    CUZK_TRY(cuzk_fil_post_info_get(&info, post_proof_type));
+    cuzk_fil_post_synthetic *p = cuzk_alloc(sizeof *p);
+    if (!p)
+        return cuzk_fail(CUZK_ERR_NOMEM, "synthetic PoSt partition");
+    memset(p, 0, sizeof *p);
+    p->post_proof_type = post_proof_type;
+    cuzk_status s = cuzk_fil_post_shape_get(&p->shape, post_proof_type);
+    if (s != CUZK_OK) {
+        cuzk_free(p);
+        return s;
+    }
+    const cuzk_fil_post_shape *sh = &p->shape;
+    bool winning = info.kind == CUZK_FIL_POST_WINNING;
+    size_t path_len = cuzk_merkle_path_len(sh->arities, sh->depth);
+    size_t nch = sh->sector_count * sh->challenge_count;
+    p->nreal = winning ? 1 : sh->sector_count;
+    p->sector_ids = cuzk_alloc_array(p->nreal, sizeof *p->sector_ids);
+    p->comm_rs = cuzk_alloc_array(p->nreal, sizeof *p->comm_rs);
+    p->sectors = cuzk_calloc_array(sh->sector_count, sizeof *p->sectors);
+    p->leaves = cuzk_alloc_array(nch, sizeof *p->leaves);
+    p->challenges = cuzk_alloc_array(nch, sizeof *p->challenges);
+    p->siblings = cuzk_alloc_array(nch, path_len * sizeof *p->siblings);
+    if (!p->sector_ids || !p->comm_rs || !p->sectors || !p->leaves || !p->challenges ||
+        !p->siblings) {
+        cuzk_fil_post_synthetic_destroy(p);
+        return cuzk_fail(CUZK_ERR_NOMEM, "synthetic PoSt partition of %zu challenges", nch);
+    }
+    uint64_t st = seed ^ 0x706f7374ULL; /* "post" */
+    cuzk_fr_t rnd;
+    rand_fr(&rnd, &st);
+    cuzk_fr_to_bytes_le(p->randomness, &rnd);
+    uint64_t first_id = splitmix64(&st) % 1000000;
+    for (size_t r = 0; r < p->nreal; r++)
+        p->sector_ids[r] = first_id + r;
+    /* Challenges as the vanilla prover draws them (partition 0). WinningPoSt: challenge i of its
+     * one sector is the circuit's sector i. */
+    for (size_t i = 0; i < sh->sector_count; i++)
+        for (size_t n = 0; n < sh->challenge_count; n++) {
+            uint64_t id = p->sector_ids[winning ? 0 : i];
+            uint64_t index = info.api_minor < 2 ? i * sh->challenge_count + n : n;
+            p->challenges[i * sh->challenge_count + n] =
+                cuzk_fil_post_leaf_challenge(p->randomness, id, index, info.sector_size);
+        }
+    for (size_t r = 0; r < p->nreal && s == CUZK_OK; r++)
+        s = winning ? synth_sector(p, 0, 0, sh->sector_count, seed, path_len)
+                    : synth_sector(p, r, r, 1, seed, path_len);
+    if (s != CUZK_OK) {
+        cuzk_fil_post_synthetic_destroy(p);
+        return s;
+    }
+    *out = p;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_circuit_fil_post(cuzk_cs *cs, const void *params_)
+{
+    const cuzk_circuit_params *params = params_;
+    if (!cuzk_cs_has_values(cs)) {
+        cuzk_fil_post_shape shape;
+        CUZK_TRY(cuzk_fil_post_shape_get(&shape, params->arg));
+        return cuzk_fil_post_circuit(cs, &shape, NULL);
+    }
+    cuzk_fil_post_synthetic *p;
+    CUZK_TRY(cuzk_fil_post_synthetic_create(&p, params->arg, params->seed));
+    cuzk_status s = cuzk_fil_post_circuit(cs, &p->shape, p->sectors);
+    cuzk_fil_post_synthetic_destroy(p);
+    return s;
+}

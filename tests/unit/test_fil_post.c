@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * The fallback PoSt circuit (src/filecoin/post_circuit.c): constraint and input counts of every
+ * published WinningPoSt / WindowPoSt shape (filecoin-circuits.md 1.3) and of the upstream unit
+ * tests' shapes (storage-proofs-post fallback circuit.rs: 16,869 / 22,674 / 27,384 / 11,246);
+ * satisfaction over complete trees; the circuit's public inputs equal the independently derived
+ * ones (cuzk_fil_{winning,window}_post_inputs); a wrong leaf, sibling, comm_r or challenge is
+ * caught; the real WinningPoSt 2 KiB key has one IC point per input; sparse trees equal complete
+ * ones; WindowPoSt inputs pad a short partition by copying the last sector.
+ */
+#include "test.h"
+
+#include "cuzk/groth16.h"
+#include "filecoin/post_circuit.h"
+#include "gadgets/merkle.h"
+
+#include <string.h>
+
+static void rand_fr(cuzk_fr_t *x)
+{
+    uint64_t l[CUZK_FR_LIMBS];
+    test_rand_bytes(l, sizeof l);
+    l[3] &= 0x3fffffffffffffffULL;
+    CHECK(cuzk_fr_from_canonical(x, l));
+}
+
+static cuzk_cs *new_cs(cuzk_cs_mode mode)
+{
+    cuzk_cs *cs;
+    CHECK(cuzk_cs_create(&cs, mode, 0, 0) == CUZK_OK);
+    return cs;
+}
+
+/* Constraints of one PoR over |sh|'s tree (filecoin-circuits.md 4.8: lvl(a) + 2). */
+static size_t por_cost(const cuzk_fil_post_shape *sh)
+{
+    size_t n = 2;
+    for (size_t l = 0; l < sh->depth; l++)
+        n += sh->arities[l] == 8 ? 3 + 22 + 505 : sh->arities[l] == 4 ? 2 + 8 + 377 : 1 + 2 + 311;
+    return n;
+}
+
+CUZK_TEST(fil_post_published_counts)
+{
+    /* Constraints without the input constraints, filecoin-circuits.md 1.3 ([derived] rows agree
+     * with the [fork] and [comment] anchors). The two large WindowPoSt partitions (125 M and 130
+     * M constraints) are checked through the model only. */
+    static const struct {
+        uint64_t id;
+        size_t constraints, inputs;
+    } W[] = {
+        {0, 90750, 133},  {1, 230670, 133}, {2, 300630, 133}, {3, 370590, 133},
+        {4, 391314, 133}, {5, 21866, 23},   {6, 64266, 23},   {7, 85466, 23},
+        {10, 21866, 23},  {11, 64266, 23},  {12, 85466, 23},
+    };
+    for (size_t i = 0; i < sizeof W / sizeof W[0]; i++) {
+        cuzk_fil_post_shape sh;
+        CHECK(cuzk_fil_post_shape_get(&sh, W[i].id) == CUZK_OK);
+        cuzk_cs *cs = new_cs(CUZK_CS_KEYGEN);
+        CHECK_MSG(cuzk_fil_post_circuit(cs, &sh, NULL) == CUZK_OK, "%s", cuzk_last_error());
+        CHECK_MSG(cuzk_cs_num_constraints(cs) == W[i].constraints, "id %llu: %zu, want %zu",
+                  (unsigned long long)W[i].id, cuzk_cs_num_constraints(cs), W[i].constraints);
+        CHECK(cuzk_cs_num_inputs(cs) == W[i].inputs);
+        CHECK(sh.sector_count * (313 + sh.challenge_count * por_cost(&sh)) == W[i].constraints);
+        cuzk_cs_destroy(cs);
+    }
+    /* Allocations: per sector comm_r_last, comm_c, comm_r, the Poseidon-2 hash's, and per
+     * challenge a private PoR's less its root (Root::Var allocates nothing). */
+    cuzk_fil_post_shape sh0;
+    CHECK(cuzk_fil_post_shape_get(&sh0, 0) == CUZK_OK);
+    cuzk_cs *hc = new_cs(CUZK_CS_KEYGEN), *pc = new_cs(CUZK_CS_KEYGEN);
+    cuzk_num pre[2], h;
+    CHECK(cuzk_num_alloc(hc, &pre[0], NULL) == CUZK_OK && cuzk_num_alloc(hc, &pre[1], NULL) == 0);
+    CHECK(cuzk_merkle_hash_circuit(hc, &h, CUZK_MERKLE_POSEIDON, 2, pre) == CUZK_OK);
+    CHECK(cuzk_merkle_por_circuit(pc, CUZK_MERKLE_POSEIDON, sh0.arities, sh0.depth, NULL, 0, NULL,
+                                  NULL, true) == CUZK_OK);
+    size_t want_aux = 66 * (3 + (cuzk_cs_num_aux(hc) - 2) + (cuzk_cs_num_aux(pc) - 1));
+    cuzk_cs *cs0 = new_cs(CUZK_CS_KEYGEN);
+    CHECK(cuzk_fil_post_circuit(cs0, &sh0, NULL) == CUZK_OK);
+    CHECK_MSG(cuzk_cs_num_aux(cs0) == want_aux, "aux %zu, want %zu", cuzk_cs_num_aux(cs0),
+              want_aux);
+    cuzk_cs_destroy(cs0);
+    cuzk_cs_destroy(hc);
+    cuzk_cs_destroy(pc);
+    /* 32 / 64 GiB WindowPoSt: the shapes give the published totals (125,279,217 [comment],
+     * 129,887,900 [comment]). */
+    cuzk_fil_post_shape sh;
+    CHECK(cuzk_fil_post_shape_get(&sh, 8) == CUZK_OK && sh.sector_count == 2349 && sh.depth == 10);
+    CHECK(sh.sector_count * (313 + sh.challenge_count * por_cost(&sh)) == 125279217);
+    CHECK(cuzk_fil_post_shape_get(&sh, 14) == CUZK_OK && sh.sector_count == 2300 && sh.depth == 11);
+    CHECK(sh.arities[9] == 8 && sh.arities[10] == 2);
+    CHECK(sh.sector_count * (313 + sh.challenge_count * por_cost(&sh)) == 129887900);
+    CHECK(cuzk_fil_post_shape_get(&sh, 15) == CUZK_ERR_UNSUPPORTED);
+}
+
+/* A partition over complete random trees of |sh| (|nreal| distinct sectors, the rest copies of
+ * the last, as compound.rs pads), checked in CHECK mode; |tamper| corrupts one witness value. */
+static void run_complete(const cuzk_fil_post_shape *sh, size_t nreal, int tamper, size_t want)
+{
+    size_t leaves = 1, path_len = cuzk_merkle_path_len(sh->arities, sh->depth);
+    for (size_t l = 0; l < sh->depth; l++)
+        leaves *= sh->arities[l];
+    size_t nch = sh->sector_count * sh->challenge_count;
+    cuzk_fil_post_sector *sec = calloc(sh->sector_count, sizeof *sec);
+    cuzk_fr_t *lv = malloc(nch * sizeof *lv), *sib = malloc(nch * path_len * sizeof *sib);
+    uint64_t *ch = malloc(nch * sizeof *ch);
+    cuzk_fr_t *data = malloc(leaves * sizeof *data);
+    CHECK(sec && lv && sib && ch && data);
+    for (size_t s = 0; s < nreal; s++) {
+        for (size_t i = 0; i < leaves; i++)
+            rand_fr(&data[i]);
+        cuzk_merkle_tree *t;
+        CHECK(cuzk_merkle_tree_build(&t, CUZK_MERKLE_POSEIDON, sh->arities, sh->depth, data) ==
+              CUZK_OK);
+        cuzk_fr_t pre[2];
+        rand_fr(&pre[0]);
+        pre[1] = *cuzk_merkle_tree_root(t);
+        sec[s].comm_c = pre[0];
+        sec[s].comm_r_last = pre[1];
+        CHECK(cuzk_merkle_hash_node(&sec[s].comm_r, CUZK_MERKLE_POSEIDON, 2, pre) == CUZK_OK);
+        for (size_t c = 0; c < sh->challenge_count; c++) {
+            size_t k = s * sh->challenge_count + c;
+            ch[k] = test_rand_u64() % leaves;
+            lv[k] = data[ch[k]];
+            cuzk_merkle_tree_path(t, ch[k], &sib[k * path_len]);
+        }
+        sec[s].leaves = &lv[s * sh->challenge_count];
+        sec[s].challenges = &ch[s * sh->challenge_count];
+        sec[s].siblings = &sib[s * sh->challenge_count * path_len];
+        cuzk_merkle_tree_destroy(t);
+    }
+    for (size_t s = nreal; s < sh->sector_count; s++)
+        sec[s] = sec[nreal - 1];
+    size_t k = sh->challenge_count + 1; /* sector 1's second challenge (or sector 0's) */
+    if (k >= nch)
+        k = 1;
+    switch (tamper) {
+    case 1: /* a leaf */
+        cuzk_fr_add(&lv[k], &lv[k], cuzk_r1cs_pow2(0));
+        break;
+    case 2: /* a sibling on the top level */
+        cuzk_fr_add(&sib[k * path_len + path_len - 1], &sib[k * path_len + path_len - 1],
+                    cuzk_r1cs_pow2(3));
+        break;
+    case 3: /* the claimed challenge: another leaf of the same path */
+        ch[k] ^= 1;
+        break;
+    case 4: /* comm_r of the last sector */
+        cuzk_fr_add(&sec[sh->sector_count - 1].comm_r, &sec[sh->sector_count - 1].comm_r,
+                    cuzk_r1cs_pow2(0));
+        break;
+    }
+    cuzk_cs *cs = new_cs(CUZK_CS_CHECK);
+    CHECK_MSG(cuzk_fil_post_circuit(cs, sh, sec) == CUZK_OK, "%s", cuzk_last_error());
+    CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
+    CHECK(cuzk_cs_num_constraints(cs) == want + cuzk_cs_num_inputs(cs));
+    CHECK(cuzk_cs_num_inputs(cs) == 1 + sh->sector_count * (1 + sh->challenge_count));
+    size_t row = 0;
+    const char *where = NULL;
+    bool ok = cuzk_cs_is_satisfied(cs, &row, &where);
+    if (tamper == 0)
+        CHECK_MSG(ok, "row %zu (%s) unsatisfied", row, where ? where : "-");
+    else
+        CHECK_MSG(!ok, "tamper %d went unnoticed", tamper);
+    cuzk_cs_destroy(cs);
+    free(sec);
+    free(lv);
+    free(sib);
+    free(ch);
+    free(data);
+}
+
+CUZK_TEST(fil_post_upstream_shapes)
+{
+    /* storage-proofs-post fallback circuit.rs tests: 5 challenges per sector, 64 leaves per base
+     * tree, 3 sectors (1 partition) or 2 (two partitions). */
+    cuzk_fil_post_shape sh = {
+        .sector_count = 3, .challenge_count = 5, .depth = 2, .arities = {8, 8}};
+    run_complete(&sh, 3, 0, 16869);
+    run_complete(&sh, 2, 0, 16869); /* "smaller": the last sector repeated */
+    sh.depth = 3;
+    sh.arities[2] = 4;
+    run_complete(&sh, 3, 0, 22674);
+    sh.depth = 4;
+    sh.arities[3] = 2;
+    run_complete(&sh, 3, 0, 27384);
+    sh = (cuzk_fil_post_shape){
+        .sector_count = 2, .challenge_count = 5, .depth = 2, .arities = {8, 8}};
+    run_complete(&sh, 2, 0, 11246);
+}
+
+CUZK_TEST(fil_post_tampered_witness_unsatisfied)
+{
+    cuzk_fil_post_shape sh = {
+        .sector_count = 2, .challenge_count = 3, .depth = 3, .arities = {8, 4, 2}};
+    size_t want = 2 * (313 + 3 * por_cost(&sh));
+    run_complete(&sh, 2, 0, want);
+    for (int t = 1; t <= 4; t++)
+        run_complete(&sh, 2, t, want);
+}
+
+/* The circuit's input assignment (PROVE mode) against the Filecoin derivation of the inputs. */
+static void check_inputs(uint64_t id, uint64_t seed)
+{
+    cuzk_fil_post_synthetic *p;
+    CHECK_MSG(cuzk_fil_post_synthetic_create(&p, id, seed) == CUZK_OK, "%s", cuzk_last_error());
+    cuzk_cs *cs = new_cs(CUZK_CS_PROVE);
+    CHECK(cuzk_fil_post_circuit(cs, &p->shape, p->sectors) == CUZK_OK);
+    CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
+    size_t row = 0;
+    CHECK_MSG(cuzk_cs_is_satisfied(cs, &row, NULL), "id %llu: row %zu", (unsigned long long)id,
+              row);
+    cuzk_prover_data pd;
+    CHECK(cuzk_cs_take_prover_data(cs, &pd) == CUZK_OK);
+    size_t max = pd.n_inputs, n = 0;
+    cuzk_fr_t *want = malloc(max * sizeof *want);
+    CHECK(want != NULL);
+    cuzk_fil_post_info info;
+    CHECK(cuzk_fil_post_info_get(&info, id) == CUZK_OK);
+    cuzk_status s =
+        info.kind == CUZK_FIL_POST_WINNING
+            ? cuzk_fil_winning_post_inputs(want, max, &n, id, p->randomness, p->sector_ids[0],
+                                           p->comm_rs[0])
+            : cuzk_fil_window_post_inputs(want, max, &n, id, p->randomness, 0, p->sector_ids,
+                                          (const uint8_t(*)[32])p->comm_rs, p->nreal);
+    CHECK_MSG(s == CUZK_OK, "%s", cuzk_last_error());
+    CHECK(n + 1 == pd.n_inputs);
+    for (size_t i = 0; i < n; i++)
+        CHECK_MSG(cuzk_fr_eq(&pd.input[i + 1], &want[i]), "id %llu: input %zu differs",
+                  (unsigned long long)id, i + 1);
+    free(want);
+    cuzk_prover_data_free(&pd);
+    cuzk_cs_destroy(cs);
+    cuzk_fil_post_synthetic_destroy(p);
+}
+
+CUZK_TEST(fil_post_inputs_match_derivation)
+{
+    uint64_t seed = test_rand_u64();
+    check_inputs(0, seed);  /* WinningPoSt 2 KiB */
+    check_inputs(5, seed);  /* WindowPoSt 2 KiB, API 1.0: challenge index i * 10 + n */
+    check_inputs(10, seed); /* the same, API 1.2: n */
+    check_inputs(3, seed);  /* WinningPoSt 32 GiB: a sparse tree of 2^30 leaves, 8-8-0 */
+    check_inputs(4, seed);  /* 64 GiB: 8-8-2 */
+}
+
+CUZK_TEST(fil_post_real_key_fits)
+{
+    /* The official WinningPoSt 2 KiB verifying key has one IC point per input of our circuit. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/filecoin/winning-post-2kib.vk", test_fixtures_dir());
+    cuzk_groth16_vk *vk;
+    CHECK_MSG(cuzk_groth16_vk_load(&vk, path) == CUZK_OK, "%s", cuzk_last_error());
+    cuzk_circuit c;
+    CHECK(cuzk_circuit_find("fil-post:0", &c) == CUZK_OK);
+    cuzk_cs *cs = new_cs(CUZK_CS_KEYGEN);
+    CHECK(c.synth(cs, &c.params) == CUZK_OK);
+    CHECK(cuzk_cs_num_inputs(cs) == vk->ic_len);
+    cuzk_cs_destroy(cs);
+    cuzk_groth16_vk_free(vk);
+}
+
+CUZK_TEST(merkle_sparse_matches_complete)
+{
+    static const size_t AR[] = {8, 4, 2, 8};
+    const size_t depth = 4, leaves = 8 * 4 * 2 * 8, path_len = 7 + 3 + 1 + 7;
+    cuzk_fr_t fill, *data = malloc(leaves * sizeof *data);
+    CHECK(data != NULL);
+    rand_fr(&fill);
+    for (size_t i = 0; i < leaves; i++)
+        data[i] = fill;
+    enum { K = 9 };
+    uint64_t idx[K];
+    cuzk_fr_t val[K], root, sib[K * 18], want[18];
+    for (size_t k = 0; k < K; k++) {
+        idx[k] = k == K - 1 ? idx[0] : test_rand_u64() % leaves; /* one index twice */
+        if (k == K - 1)
+            val[k] = val[0];
+        else if (cuzk_fr_eq(&data[idx[k]], &fill))
+            rand_fr(&val[k]);
+        else
+            val[k] = data[idx[k]];
+        data[idx[k]] = val[k];
+    }
+    CHECK(cuzk_merkle_sparse_paths(&root, sib, CUZK_MERKLE_POSEIDON, AR, depth, &fill, K, idx,
+                                   val) == CUZK_OK);
+    cuzk_merkle_tree *t;
+    CHECK(cuzk_merkle_tree_build(&t, CUZK_MERKLE_POSEIDON, AR, depth, data) == CUZK_OK);
+    CHECK(cuzk_fr_eq(&root, cuzk_merkle_tree_root(t)));
+    for (size_t k = 0; k < K; k++) {
+        cuzk_merkle_tree_path(t, idx[k], want);
+        for (size_t j = 0; j < path_len; j++)
+            CHECK_MSG(cuzk_fr_eq(&sib[k * path_len + j], &want[j]), "leaf %zu, sibling %zu", k, j);
+    }
+    /* Rejections: one index with two values, an index outside the tree, no leaves. */
+    uint64_t bad_idx[2] = {idx[0], idx[0]};
+    cuzk_fr_t bad_val[2] = {val[0], fill};
+    if (cuzk_fr_eq(&val[0], &fill))
+        rand_fr(&bad_val[1]);
+    CHECK(cuzk_merkle_sparse_paths(&root, sib, CUZK_MERKLE_POSEIDON, AR, depth, &fill, 2, bad_idx,
+                                   bad_val) == CUZK_ERR_INVALID_ARG);
+    bad_idx[0] = leaves;
+    CHECK(cuzk_merkle_sparse_paths(&root, sib, CUZK_MERKLE_POSEIDON, AR, depth, &fill, 1, bad_idx,
+                                   val) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_merkle_sparse_paths(&root, sib, CUZK_MERKLE_POSEIDON, AR, depth, &fill, 0, idx,
+                                   val) == CUZK_ERR_INVALID_ARG);
+    cuzk_merkle_tree_destroy(t);
+    free(data);
+}
+
+CUZK_TEST(fil_window_post_inputs_padding)
+{
+    uint8_t rnd[32] = {0}, comm[2][32] = {{0}};
+    test_rand_bytes(rnd, 31);
+    test_rand_bytes(comm[0], 31);
+    test_rand_bytes(comm[1], 31);
+    uint64_t ids[2] = {7, 9};
+    cuzk_fr_t in[22], full[22];
+    size_t n = 0;
+    /* One sector of two: the second block is a copy of the first. */
+    CHECK(cuzk_fil_window_post_inputs(in, 22, &n, 5, rnd, 0, ids, (const uint8_t(*)[32])comm, 1) ==
+          CUZK_OK);
+    CHECK(n == 22);
+    for (size_t i = 0; i < 11; i++)
+        CHECK(cuzk_fr_eq(&in[i], &in[11 + i]));
+    /* Two sectors, partition 3, API 1.0: challenge index (3 * 2 + i) * 10 + j. */
+    CHECK(cuzk_fil_window_post_inputs(full, 22, &n, 5, rnd, 3, ids, (const uint8_t(*)[32])comm,
+                                      2) == CUZK_OK);
+    for (size_t i = 0; i < 2; i++)
+        for (size_t j = 0; j < 10; j++) {
+            cuzk_fr_t v;
+            cuzk_fr_set_u64(&v, cuzk_fil_post_leaf_challenge(rnd, ids[i], (6 + i) * 10 + j, 2048));
+            CHECK(cuzk_fr_eq(&full[11 * i + 1 + j], &v));
+        }
+    /* API 1.2 (id 10): challenge index j, whatever the partition and sector. */
+    CHECK(cuzk_fil_window_post_inputs(full, 22, &n, 10, rnd, 3, ids, (const uint8_t(*)[32])comm,
+                                      2) == CUZK_OK);
+    cuzk_fr_t v;
+    cuzk_fr_set_u64(&v, cuzk_fil_post_leaf_challenge(rnd, ids[1], 4, 2048));
+    CHECK(cuzk_fr_eq(&full[11 + 1 + 4], &v));
+    /* Rejections. */
+    CHECK(cuzk_fil_window_post_inputs(full, 22, &n, 0, rnd, 0, ids, (const uint8_t(*)[32])comm,
+                                      1) == CUZK_ERR_INVALID_ARG); /* a WinningPoSt id */
+    CHECK(cuzk_fil_window_post_inputs(full, 22, &n, 5, rnd, 0, ids, (const uint8_t(*)[32])comm,
+                                      3) == CUZK_ERR_INVALID_ARG); /* 3 sectors of 2 */
+    CHECK(cuzk_fil_window_post_inputs(full, 21, &n, 5, rnd, 0, ids, (const uint8_t(*)[32])comm,
+                                      2) == CUZK_ERR_INVALID_ARG); /* no room */
+    memset(comm[1], 0xff, 32);
+    CHECK(cuzk_fil_window_post_inputs(full, 22, &n, 5, rnd, 0, ids, (const uint8_t(*)[32])comm,
+                                      2) == CUZK_ERR_NOT_CANONICAL);
+    CHECK(n == 0);
+}
