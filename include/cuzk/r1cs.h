@@ -284,6 +284,9 @@ void cuzk_r1cs_matrices_free(cuzk_r1cs_matrices *m);
 typedef struct {
     uint64_t arg;
     uint64_t seed;
+    /* A circuit's own witness source, NULL = invent one from |seed|; "fil-post" takes a
+     * cuzk_fil_post_partition (src/filecoin/post_circuit.h) of RegisteredPoStProof |arg|. */
+    const void *data;
 } cuzk_circuit_params;
 
 /* Synthesises into |cs| (any mode); |params| points at a cuzk_circuit_params. */

@@ -97,7 +97,7 @@ static void leaf_value(cuzk_fr_t *out, uint64_t seed, uint64_t sector_id, uint64
     rand_fr(out, &st);
 }
 
-void cuzk_fil_post_synthetic_destroy(cuzk_fil_post_synthetic *p)
+void cuzk_fil_post_partition_destroy(cuzk_fil_post_partition *p)
 {
     if (!p)
         return;
@@ -110,9 +110,57 @@ void cuzk_fil_post_synthetic_destroy(cuzk_fil_post_synthetic *p)
     cuzk_free(p);
 }
 
+cuzk_status cuzk__fil_post_partition_alloc(cuzk_fil_post_partition **out, uint64_t post_proof_type,
+                                           size_t nreal)
+{
+    *out = NULL;
+    cuzk_fil_post_partition *p = cuzk_alloc(sizeof *p);
+    if (!p)
+        return cuzk_fail(CUZK_ERR_NOMEM, "PoSt partition");
+    memset(p, 0, sizeof *p);
+    p->post_proof_type = post_proof_type;
+    cuzk_status s = cuzk_fil_post_shape_get(&p->shape, post_proof_type);
+    if (s != CUZK_OK) {
+        cuzk_free(p);
+        return s;
+    }
+    const cuzk_fil_post_shape *sh = &p->shape;
+    size_t path_len = cuzk_merkle_path_len(sh->arities, sh->depth);
+    size_t nch = sh->sector_count * sh->challenge_count;
+    p->nreal = nreal;
+    p->sector_ids = cuzk_alloc_array(nreal, sizeof *p->sector_ids);
+    p->comm_rs = cuzk_alloc_array(nreal, sizeof *p->comm_rs);
+    p->sectors = cuzk_calloc_array(sh->sector_count, sizeof *p->sectors);
+    p->leaves = cuzk_alloc_array(nch, sizeof *p->leaves);
+    p->challenges = cuzk_alloc_array(nch, sizeof *p->challenges);
+    p->siblings = cuzk_alloc_array(nch, path_len * sizeof *p->siblings);
+    if (!p->sector_ids || !p->comm_rs || !p->sectors || !p->leaves || !p->challenges ||
+        !p->siblings) {
+        cuzk_fil_post_partition_destroy(p);
+        return cuzk_fail(CUZK_ERR_NOMEM, "PoSt partition of %zu challenges", nch);
+    }
+    *out = p;
+    return CUZK_OK;
+}
+
+uint64_t cuzk__fil_post_challenge(const cuzk_fil_post_partition *p, size_t i, size_t n)
+{
+    cuzk_fil_post_info info;
+    if (cuzk_fil_post_info_get(&info, p->post_proof_type) != CUZK_OK)
+        return UINT64_MAX;
+    const cuzk_fil_post_shape *sh = &p->shape;
+    /* WinningPoSt: challenge i of its one sector is the circuit's sector i. */
+    bool winning = info.kind == CUZK_FIL_POST_WINNING;
+    uint64_t id = p->sector_ids[winning ? 0 : i];
+    uint64_t index = info.api_minor < 2
+                         ? ((uint64_t)p->partition * sh->sector_count + i) * sh->challenge_count + n
+                         : n;
+    return cuzk_fil_post_leaf_challenge(p->randomness, id, index, info.sector_size);
+}
+
 /* Real sector |r| (its circuit sectors |first|, |count| of them, |per| challenges each): tree,
  * comm values, leaves and paths. */
-static cuzk_status synth_sector(cuzk_fil_post_synthetic *p, size_t r, size_t first, size_t count,
+static cuzk_status synth_sector(cuzk_fil_post_partition *p, size_t r, size_t first, size_t count,
                                 uint64_t seed, size_t path_len)
 {
     const cuzk_fil_post_shape *sh = &p->shape;
@@ -142,38 +190,18 @@ static cuzk_status synth_sector(cuzk_fil_post_synthetic *p, size_t r, size_t fir
     return CUZK_OK;
 }
 
-cuzk_status cuzk_fil_post_synthetic_create(cuzk_fil_post_synthetic **out, uint64_t post_proof_type,
-                                           uint64_t seed)
+cuzk_status cuzk_fil_post_partition_synthetic(cuzk_fil_post_partition **out,
+                                              uint64_t post_proof_type, uint64_t seed)
 {
     *out = NULL;
     cuzk_fil_post_info info;
     CUZK_TRY(cuzk_fil_post_info_get(&info, post_proof_type));
-    cuzk_fil_post_synthetic *p = cuzk_alloc(sizeof *p);
-    if (!p)
-        return cuzk_fail(CUZK_ERR_NOMEM, "synthetic PoSt partition");
-    memset(p, 0, sizeof *p);
-    p->post_proof_type = post_proof_type;
-    cuzk_status s = cuzk_fil_post_shape_get(&p->shape, post_proof_type);
-    if (s != CUZK_OK) {
-        cuzk_free(p);
-        return s;
-    }
-    const cuzk_fil_post_shape *sh = &p->shape;
     bool winning = info.kind == CUZK_FIL_POST_WINNING;
+    cuzk_fil_post_partition *p;
+    CUZK_TRY(cuzk__fil_post_partition_alloc(&p, post_proof_type,
+                                            winning ? 1 : (size_t)info.sector_count));
+    const cuzk_fil_post_shape *sh = &p->shape;
     size_t path_len = cuzk_merkle_path_len(sh->arities, sh->depth);
-    size_t nch = sh->sector_count * sh->challenge_count;
-    p->nreal = winning ? 1 : sh->sector_count;
-    p->sector_ids = cuzk_alloc_array(p->nreal, sizeof *p->sector_ids);
-    p->comm_rs = cuzk_alloc_array(p->nreal, sizeof *p->comm_rs);
-    p->sectors = cuzk_calloc_array(sh->sector_count, sizeof *p->sectors);
-    p->leaves = cuzk_alloc_array(nch, sizeof *p->leaves);
-    p->challenges = cuzk_alloc_array(nch, sizeof *p->challenges);
-    p->siblings = cuzk_alloc_array(nch, path_len * sizeof *p->siblings);
-    if (!p->sector_ids || !p->comm_rs || !p->sectors || !p->leaves || !p->challenges ||
-        !p->siblings) {
-        cuzk_fil_post_synthetic_destroy(p);
-        return cuzk_fail(CUZK_ERR_NOMEM, "synthetic PoSt partition of %zu challenges", nch);
-    }
     uint64_t st = seed ^ 0x706f7374ULL; /* "post" */
     cuzk_fr_t rnd;
     rand_fr(&rnd, &st);
@@ -181,20 +209,15 @@ cuzk_status cuzk_fil_post_synthetic_create(cuzk_fil_post_synthetic **out, uint64
     uint64_t first_id = splitmix64(&st) % 1000000;
     for (size_t r = 0; r < p->nreal; r++)
         p->sector_ids[r] = first_id + r;
-    /* Challenges as the vanilla prover draws them (partition 0). WinningPoSt: challenge i of its
-     * one sector is the circuit's sector i. */
     for (size_t i = 0; i < sh->sector_count; i++)
-        for (size_t n = 0; n < sh->challenge_count; n++) {
-            uint64_t id = p->sector_ids[winning ? 0 : i];
-            uint64_t index = info.api_minor < 2 ? i * sh->challenge_count + n : n;
-            p->challenges[i * sh->challenge_count + n] =
-                cuzk_fil_post_leaf_challenge(p->randomness, id, index, info.sector_size);
-        }
+        for (size_t n = 0; n < sh->challenge_count; n++)
+            p->challenges[i * sh->challenge_count + n] = cuzk__fil_post_challenge(p, i, n);
+    cuzk_status s = CUZK_OK;
     for (size_t r = 0; r < p->nreal && s == CUZK_OK; r++)
         s = winning ? synth_sector(p, 0, 0, sh->sector_count, seed, path_len)
                     : synth_sector(p, r, r, 1, seed, path_len);
     if (s != CUZK_OK) {
-        cuzk_fil_post_synthetic_destroy(p);
+        cuzk_fil_post_partition_destroy(p);
         return s;
     }
     *out = p;
@@ -209,9 +232,19 @@ cuzk_status cuzk_circuit_fil_post(cuzk_cs *cs, const void *params_)
         CUZK_TRY(cuzk_fil_post_shape_get(&shape, params->arg));
         return cuzk_fil_post_circuit(cs, &shape, NULL);
     }
-    cuzk_fil_post_synthetic *p;
-    CUZK_TRY(cuzk_fil_post_synthetic_create(&p, params->arg, params->seed));
+    if (params->data) {
+        const cuzk_fil_post_partition *given = params->data;
+        if (given->post_proof_type != params->arg)
+            return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                             "fil-post:%llu given a partition of "
+                             "RegisteredPoStProof %llu",
+                             (unsigned long long)params->arg,
+                             (unsigned long long)given->post_proof_type);
+        return cuzk_fil_post_circuit(cs, &given->shape, given->sectors);
+    }
+    cuzk_fil_post_partition *p;
+    CUZK_TRY(cuzk_fil_post_partition_synthetic(&p, params->arg, params->seed));
     cuzk_status s = cuzk_fil_post_circuit(cs, &p->shape, p->sectors);
-    cuzk_fil_post_synthetic_destroy(p);
+    cuzk_fil_post_partition_destroy(p);
     return s;
 }

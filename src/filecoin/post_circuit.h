@@ -39,9 +39,12 @@ cuzk_status cuzk_fil_post_circuit(cuzk_cs *cs, const cuzk_fil_post_shape *shape,
                                   const cuzk_fil_post_sector *sectors) CUZK_WARN_UNUSED_RESULT;
 
 /*
- * A synthetic partition for tests and benchmarks, derived from |seed|: canonical randomness,
- * sector ids, for each real sector a tree R of the published shape whose leaves are all one fill
- * value except the challenged ones (cuzk_merkle_sparse_paths: any sector size), comm_c, comm_r =
+ * One PoSt partition as the circuit takes it, with the public values it was made from: from
+ * vanilla proofs (cuzk_fil_post_partition_from_vanilla) or synthetic.
+ *
+ * Synthetic (cuzk_fil_post_partition_synthetic): derived from |seed|: canonical randomness, sector
+ * ids, for each real sector a tree R of the published shape whose leaves are all one fill value
+ * except the challenged ones (cuzk_merkle_sparse_paths: any sector size), comm_c, comm_r =
  * Poseidon2(comm_c, comm_r_last); challenges derived as Filecoin derives them
  * (cuzk_fil_post_leaf_challenge). WinningPoSt: one real sector seen by the circuit as 66 sectors
  * of one challenge each (challenge index i); WindowPoSt: a full partition 0.
@@ -50,20 +53,56 @@ typedef struct {
     uint64_t post_proof_type;
     cuzk_fil_post_shape shape;
     uint8_t randomness[32];
-    size_t nreal;                  /* real sectors: 1 (Winning) or sector_count (Window) */
+    uint32_t partition;            /* WindowPoSt partition index (0 for WinningPoSt) */
+    size_t nreal;                  /* real sectors: 1 (Winning), 1 .. sector_count (Window) */
     uint64_t *sector_ids;          /* nreal */
     uint8_t (*comm_rs)[32];        /* nreal, LE reprs */
-    cuzk_fil_post_sector *sectors; /* shape.sector_count, what the circuit takes */
+    cuzk_fil_post_sector *sectors; /* shape.sector_count, what the circuit takes (a short
+                                      WindowPoSt partition repeats its last sector) */
     cuzk_fr_t *leaves, *siblings;  /* storage behind |sectors| */
     uint64_t *challenges;
-} cuzk_fil_post_synthetic;
+} cuzk_fil_post_partition;
 
-cuzk_status cuzk_fil_post_synthetic_create(cuzk_fil_post_synthetic **out, uint64_t post_proof_type,
-                                           uint64_t seed) CUZK_WARN_UNUSED_RESULT;
-void cuzk_fil_post_synthetic_destroy(cuzk_fil_post_synthetic *p);
+cuzk_status cuzk_fil_post_partition_synthetic(cuzk_fil_post_partition **out,
+                                              uint64_t post_proof_type,
+                                              uint64_t seed) CUZK_WARN_UNUSED_RESULT;
+void cuzk_fil_post_partition_destroy(cuzk_fil_post_partition *p);
+
+/*
+ * Vanilla proofs, bincode (filecoin-circuits.md 7.2): one FallbackPoStSectorProof per real sector
+ * as rust-fil-proofs writes them (u64 sector_id, comm_r, then Proof { Vec<SectorProof> } with
+ * one SectorProof: the inclusion proofs of tree R, comm_c, comm_r_last). WinningPoSt takes one
+ * sector with 66 inclusion proofs (the circuit's 66 sectors); WindowPoSt 1 .. sector_count
+ * sectors of 10. Every proof is checked before it is accepted: the MerkleProof variant and path
+ * lengths against the published tree shape, each path's leaf index against the challenge
+ * Filecoin derives from |randomness|, the sector id and the partition, each path hashed up to its
+ * root, root = comm_r_last, Poseidon2(comm_c, comm_r_last) = comm_r, no trailing bytes.
+ * Returns: CUZK_OK; CUZK_ERR_FORMAT (truncated, malformed, or a check above failed: the message
+ * names the proof, sector and challenge); CUZK_ERR_NOT_CANONICAL; CUZK_ERR_INVALID_ARG (count);
+ * CUZK_ERR_UNSUPPORTED (unknown id); CUZK_ERR_NOMEM.
+ */
+cuzk_status cuzk_fil_post_partition_from_vanilla(cuzk_fil_post_partition **out,
+                                                 uint64_t post_proof_type,
+                                                 const uint8_t randomness[32], uint32_t partition,
+                                                 const uint8_t *const *proofs, const size_t *lens,
+                                                 size_t n) CUZK_WARN_UNUSED_RESULT;
+
+/* Writes real sector |r| of |p| as a FallbackPoStSectorProof (the inverse of the above; a
+ * synthetic partition's Merkle proofs are Single / Sub / Top as the shape asks). *out is
+ * cuzk_alloc'd. Returns: CUZK_OK; CUZK_ERR_INVALID_ARG; CUZK_ERR_NOMEM. */
+cuzk_status cuzk_fil_post_vanilla_encode(const cuzk_fil_post_partition *p, size_t r, uint8_t **out,
+                                         size_t *len) CUZK_WARN_UNUSED_RESULT;
+
+/* Internal: a partition of |post_proof_type| with room for |nreal| real sectors and every
+ * challenge of the circuit (nothing filled in). */
+cuzk_status cuzk__fil_post_partition_alloc(cuzk_fil_post_partition **out, uint64_t post_proof_type,
+                                           size_t nreal) CUZK_WARN_UNUSED_RESULT;
+/* Internal: the leaf challenge of the circuit's sector |i|, challenge |n|, as Filecoin derives it
+ * from p->randomness, the sector id and p->partition (filecoin-circuits.md 3.2). */
+uint64_t cuzk__fil_post_challenge(const cuzk_fil_post_partition *p, size_t i, size_t n);
 
 /* Built-in circuit "fil-post:ID" (cuzk_circuit_fn): the PoSt circuit of RegisteredPoStProof ID
- * over cuzk_fil_post_synthetic(ID, seed); KEYGEN needs no witness. */
+ * over cuzk_fil_post_partition(ID, seed); KEYGEN needs no witness. */
 cuzk_status cuzk_circuit_fil_post(cuzk_cs *cs, const void *params) CUZK_WARN_UNUSED_RESULT;
 
 #endif

@@ -10,6 +10,7 @@
  */
 #include "test.h"
 
+#include "cuzk/alloc.h"
 #include "cuzk/groth16.h"
 #include "filecoin/post_circuit.h"
 #include "gadgets/merkle.h"
@@ -202,8 +203,8 @@ CUZK_TEST(fil_post_tampered_witness_unsatisfied)
 /* The circuit's input assignment (PROVE mode) against the Filecoin derivation of the inputs. */
 static void check_inputs(uint64_t id, uint64_t seed)
 {
-    cuzk_fil_post_synthetic *p;
-    CHECK_MSG(cuzk_fil_post_synthetic_create(&p, id, seed) == CUZK_OK, "%s", cuzk_last_error());
+    cuzk_fil_post_partition *p;
+    CHECK_MSG(cuzk_fil_post_partition_synthetic(&p, id, seed) == CUZK_OK, "%s", cuzk_last_error());
     cuzk_cs *cs = new_cs(CUZK_CS_PROVE);
     CHECK(cuzk_fil_post_circuit(cs, &p->shape, p->sectors) == CUZK_OK);
     CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
@@ -231,7 +232,7 @@ static void check_inputs(uint64_t id, uint64_t seed)
     free(want);
     cuzk_prover_data_free(&pd);
     cuzk_cs_destroy(cs);
-    cuzk_fil_post_synthetic_destroy(p);
+    cuzk_fil_post_partition_destroy(p);
 }
 
 CUZK_TEST(fil_post_inputs_match_derivation)
@@ -349,4 +350,195 @@ CUZK_TEST(fil_window_post_inputs_padding)
     CHECK(cuzk_fil_window_post_inputs(full, 22, &n, 5, rnd, 0, ids, (const uint8_t(*)[32])comm,
                                       2) == CUZK_ERR_NOT_CANONICAL);
     CHECK(n == 0);
+}
+
+/* Encodes every real sector of |p|. */
+static void encode_all(const cuzk_fil_post_partition *p, uint8_t **bufs, size_t *lens)
+{
+    for (size_t r = 0; r < p->nreal; r++)
+        CHECK_MSG(cuzk_fil_post_vanilla_encode(p, r, &bufs[r], &lens[r]) == CUZK_OK, "%s",
+                  cuzk_last_error());
+}
+
+static void same_partition(const cuzk_fil_post_partition *a, const cuzk_fil_post_partition *b)
+{
+    const cuzk_fil_post_shape *sh = &a->shape;
+    size_t path_len = cuzk_merkle_path_len(sh->arities, sh->depth);
+    CHECK(a->nreal == b->nreal && memcmp(a->randomness, b->randomness, 32) == 0);
+    for (size_t r = 0; r < a->nreal; r++)
+        CHECK(a->sector_ids[r] == b->sector_ids[r] && !memcmp(a->comm_rs[r], b->comm_rs[r], 32));
+    for (size_t i = 0; i < sh->sector_count; i++) {
+        const cuzk_fil_post_sector *x = &a->sectors[i], *y = &b->sectors[i];
+        CHECK(cuzk_fr_eq(&x->comm_r, &y->comm_r) && cuzk_fr_eq(&x->comm_c, &y->comm_c) &&
+              cuzk_fr_eq(&x->comm_r_last, &y->comm_r_last));
+        for (size_t n = 0; n < sh->challenge_count; n++) {
+            CHECK(x->challenges[n] == y->challenges[n]);
+            CHECK(cuzk_fr_eq(&x->leaves[n], &y->leaves[n]));
+            for (size_t j = 0; j < path_len; j++)
+                CHECK(cuzk_fr_eq(&x->siblings[n * path_len + j], &y->siblings[n * path_len + j]));
+        }
+    }
+}
+
+static cuzk_status decode(const cuzk_fil_post_partition *p, uint8_t **bufs, size_t *lens, size_t n,
+                          cuzk_fil_post_partition **out)
+{
+    return cuzk_fil_post_partition_from_vanilla(out, p->post_proof_type, p->randomness,
+                                                p->partition, (const uint8_t *const *)bufs, lens,
+                                                n);
+}
+
+CUZK_TEST(fil_post_vanilla_roundtrip)
+{
+    /* Every shape kind: 8-0-0 (Single), 8-8-0 (Sub), 8-8-2 (Top); WinningPoSt and WindowPoSt. */
+    static const uint64_t IDS[] = {0, 3, 4, 5, 10};
+    for (size_t t = 0; t < sizeof IDS / sizeof IDS[0]; t++) {
+        cuzk_fil_post_partition *p, *q;
+        CHECK(cuzk_fil_post_partition_synthetic(&p, IDS[t], test_rand_u64()) == CUZK_OK);
+        uint8_t *bufs[2];
+        size_t lens[2];
+        encode_all(p, bufs, lens);
+        CHECK_MSG(decode(p, bufs, lens, p->nreal, &q) == CUZK_OK, "id %llu: %s",
+                  (unsigned long long)IDS[t], cuzk_last_error());
+        same_partition(p, q);
+        /* The decoded partition proves through the built-in circuit's data path. */
+        cuzk_circuit c;
+        char spec[32];
+        snprintf(spec, sizeof spec, "fil-post:%llu", (unsigned long long)IDS[t]);
+        CHECK(cuzk_circuit_find(spec, &c) == CUZK_OK);
+        c.params.data = q;
+        cuzk_cs *cs = new_cs(CUZK_CS_CHECK);
+        CHECK(c.synth(cs, &c.params) == CUZK_OK);
+        CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
+        CHECK(cuzk_cs_is_satisfied(cs, NULL, NULL));
+        cuzk_cs_destroy(cs);
+        c.params.arg ^= 1; /* a partition of another proof type is refused */
+        cs = new_cs(CUZK_CS_CHECK);
+        CHECK(c.synth(cs, &c.params) == CUZK_ERR_INVALID_ARG);
+        cuzk_cs_destroy(cs);
+        cuzk_fil_post_partition_destroy(q);
+        for (size_t r = 0; r < p->nreal; r++)
+            cuzk_free(bufs[r]);
+        cuzk_fil_post_partition_destroy(p);
+    }
+}
+
+CUZK_TEST(fil_post_vanilla_short_window_partition)
+{
+    /* One sector of a WindowPoSt partition of two: the circuit repeats it, and its inputs are
+     * cuzk_fil_window_post_inputs' padded ones. */
+    cuzk_fil_post_partition *p, *q;
+    CHECK(cuzk_fil_post_partition_synthetic(&p, 5, test_rand_u64()) == CUZK_OK);
+    uint8_t *bufs[2];
+    size_t lens[2];
+    encode_all(p, bufs, lens);
+    CHECK(decode(p, bufs, lens, 1, &q) == CUZK_OK);
+    CHECK(q->nreal == 1);
+    cuzk_cs *cs = new_cs(CUZK_CS_PROVE);
+    CHECK(cuzk_fil_post_circuit(cs, &q->shape, q->sectors) == CUZK_OK);
+    CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
+    CHECK(cuzk_cs_is_satisfied(cs, NULL, NULL));
+    cuzk_prover_data pd;
+    CHECK(cuzk_cs_take_prover_data(cs, &pd) == CUZK_OK);
+    cuzk_fr_t want[22];
+    size_t n = 0;
+    CHECK(cuzk_fil_window_post_inputs(want, 22, &n, 5, q->randomness, 0, q->sector_ids,
+                                      (const uint8_t(*)[32])q->comm_rs, 1) == CUZK_OK);
+    CHECK(pd.n_inputs == 23);
+    for (size_t i = 0; i < 22; i++)
+        CHECK(cuzk_fr_eq(&pd.input[i + 1], &want[i]));
+    cuzk_prover_data_free(&pd);
+    cuzk_cs_destroy(cs);
+    cuzk_fil_post_partition_destroy(q);
+    /* The same sector as partition 1 of an API 1.0 proof: its challenges were drawn for
+     * partition 0, so the proof is refused and the message names the challenge. */
+    p->partition = 1;
+    CHECK(decode(p, bufs, lens, 1, &q) == CUZK_ERR_FORMAT);
+    CHECK(strstr(cuzk_last_error(), "the randomness asks for leaf") != NULL);
+    for (size_t r = 0; r < p->nreal; r++)
+        cuzk_free(bufs[r]);
+    cuzk_fil_post_partition_destroy(p);
+}
+
+CUZK_TEST(fil_post_vanilla_rejects_bad_input)
+{
+    cuzk_fil_post_partition *p, *q = NULL;
+    CHECK(cuzk_fil_post_partition_synthetic(&p, 3, test_rand_u64()) == CUZK_OK); /* 8-8-0 */
+    uint8_t *buf;
+    size_t len;
+    CHECK(cuzk_fil_post_vanilla_encode(p, 0, &buf, &len) == CUZK_OK);
+    uint8_t *copy = malloc(len + 1);
+    CHECK(copy != NULL);
+    const uint8_t *one[1] = {copy};
+    size_t lens[1];
+    /* Every truncation is a clear FORMAT error (never a crash, never a partition). */
+    size_t step = len / 97 + 1;
+    for (size_t cut = 0; cut < len; cut += step) {
+        memcpy(copy, buf, cut);
+        lens[0] = cut;
+        CHECK_MSG(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 1) ==
+                      CUZK_ERR_FORMAT,
+                  "cut at %zu", cut);
+        CHECK(q == NULL);
+    }
+    /* A byte after the end. */
+    memcpy(copy, buf, len);
+    copy[len] = 0;
+    lens[0] = len + 1;
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 1) ==
+          CUZK_ERR_FORMAT);
+    lens[0] = len;
+    /* Offsets: sector_id 0, comm_r 8, sector proof count 40, inclusion count 48, the first
+     * Merkle proof's variant 56 and its first base level's sibling count 72, first sibling 80. */
+    struct {
+        size_t at;
+        uint8_t xor ;
+        cuzk_status want;
+        const char *msg;
+    } M[] = {
+        {0, 1, CUZK_ERR_FORMAT, "the randomness asks for leaf"}, /* another sector id */
+        {8, 1, CUZK_ERR_FORMAT, "is not comm_r"},                /* comm_r */
+        {39, 0xff, CUZK_ERR_NOT_CANONICAL, "comm_r is not a canonical"},
+        {40, 2, CUZK_ERR_FORMAT, "sector proofs"},
+        {48, 1, CUZK_ERR_FORMAT, "inclusion proofs"},
+        {56, 1, CUZK_ERR_FORMAT, "variant"},
+        {72, 1, CUZK_ERR_FORMAT, "siblings in a path level"},
+        {80, 1, CUZK_ERR_FORMAT, "does not hash to comm_r_last"},
+        {len - 33, 1, CUZK_ERR_FORMAT, "is not comm_r"}, /* comm_c (its top byte: canonical) */
+    };
+    for (size_t i = 0; i < sizeof M / sizeof M[0]; i++) {
+        memcpy(copy, buf, len);
+        copy[M[i].at] ^= M[i].xor ;
+        cuzk_status s = cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 1);
+        CHECK_MSG(s == M[i].want && strstr(cuzk_last_error(), M[i].msg), "mutation %zu: %d %s", i,
+                  (int)s, cuzk_last_error());
+        CHECK(q == NULL);
+    }
+    /* Another randomness, counts and ids. */
+    memcpy(copy, buf, len);
+    uint8_t rnd[32];
+    memcpy(rnd, p->randomness, 32);
+    rnd[0] ^= 1;
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, rnd, 0, one, lens, 1) == CUZK_ERR_FORMAT);
+    rnd[31] = 0xff;
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, rnd, 0, one, lens, 1) ==
+          CUZK_ERR_NOT_CANONICAL);
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 0) ==
+          CUZK_ERR_INVALID_ARG);
+    const uint8_t *two[2] = {copy, copy};
+    size_t lens2[2] = {len, len};
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, two, lens2, 2) ==
+          CUZK_ERR_INVALID_ARG); /* WinningPoSt: one sector */
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 1, one, lens, 1) ==
+          CUZK_ERR_INVALID_ARG); /* WinningPoSt: partition 0 only */
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 8, p->randomness, 0, one, lens, 1) ==
+          CUZK_ERR_FORMAT); /* a WindowPoSt id: 1 sector proof of 66 inclusion proofs, not 10 */
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 15, p->randomness, 0, one, lens, 1) ==
+          CUZK_ERR_UNSUPPORTED);
+    /* Unchanged, it is accepted. */
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 1) == CUZK_OK);
+    cuzk_fil_post_partition_destroy(q);
+    free(copy);
+    cuzk_free(buf);
+    cuzk_fil_post_partition_destroy(p);
 }
