@@ -183,12 +183,24 @@ void cuzk_engine_circuit_info_clear(cuzk_engine_circuit_info *info);
 
 typedef struct {
     const char *request_id;   /* idempotency key; NULL or "" = a fresh UUIDv4 */
-    cuzk_proof_kind kind;     /* Filecoin kinds: CUZK_ERR_UNSUPPORTED until their circuits land */
-    const char *circuit_id;   /* GENERIC: a registered circuit */
+    cuzk_proof_kind kind;     /* PoRep and SnapDeals: CUZK_ERR_UNSUPPORTED until their circuits
+                                 land */
+    const char *circuit_id;   /* GENERIC: a registered circuit; PoSt: NULL = the circuit
+                                 registered as builtin "fil-post:<registered_proof>" */
     cuzk_priority priority;
     const uint8_t *witness;   /* ZKEY: .wtns bytes (copied); BUILTIN: NULL or 8-byte LE seed */
     size_t witness_len;
     uint32_t partitions;      /* 0 = 1; each partition is one proof, returned concatenated */
+    /* WINNING_POST / WINDOW_POST (one partition): the RegisteredPoStProof, the 32-byte
+     * randomness, the WindowPoSt partition index and the bincode FallbackPoStSectorProofs (one
+     * per sector; parsed and checked at submit, not kept). */
+    uint64_t registered_proof;
+    const uint8_t *randomness;
+    size_t randomness_len;
+    uint32_t partition_index;
+    const uint8_t *const *vanilla_proofs;
+    const size_t *vanilla_lens;
+    size_t n_vanilla;
 } cuzk_job_request;
 
 typedef struct {
@@ -202,7 +214,8 @@ typedef struct {
  * Accepts a job. The same request_id again returns the same job while it is pending, running or
  * kept as a finished COMPLETED result (never a second proof); an id whose job FAILED or was
  * CANCELLED starts a new job. Returns CUZK_OK; INVALID_ARG (unknown circuit, malformed witness,
- * id too long, partitions > 1024); UNSUPPORTED (Filecoin kinds not built yet); UNAVAILABLE
+ * id too long, partitions > 1024, PoSt vanilla proofs that fail their checks); UNSUPPORTED (PoRep
+ * and SnapDeals, not built yet; a PoSt proof type no circuit is registered for); UNAVAILABLE
  * (shutting down). Nothing is queued on error.
  */
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req,

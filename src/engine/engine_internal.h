@@ -25,6 +25,7 @@
 #include "cuzk/hostpool.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/snarkjs.h"
+#include "filecoin/post_circuit.h"
 
 /* ---- SRS (parameter set) entries; never removed once registered ---------------------------- */
 
@@ -81,6 +82,7 @@ typedef struct job {
     uint64_t seq;
     uint64_t seed;            /* BUILTIN: partition p uses seed + p */
     cuzk_snarkjs_wtns *wtns;  /* ZKEY */
+    cuzk_fil_post_partition *post; /* PoSt: the partition from the vanilla proofs */
     uint32_t n_parts, next_part, parts_done, in_flight;
     cuzk_job_outcome outcome; /* UNKNOWN while pending or running */
     bool started, superseded;

@@ -57,6 +57,7 @@ static job *find_locked(cuzk_engine *e, const char *id)
 static void job_free(job *j)
 {
     cuzk_snarkjs_wtns_free(j->wtns);
+    cuzk_fil_post_partition_destroy(j->post);
     cuzk_free(j->proof);
     cuzk_free(j->pub);
     cuzk_free(j->parts);
@@ -113,6 +114,8 @@ void cuzk__job_finish_locked(cuzk_engine *e, job *j, cuzk_job_outcome o, const c
     if (j->in_flight == 0) {
         cuzk_snarkjs_wtns_free(j->wtns);
         j->wtns = NULL;
+        cuzk_fil_post_partition_destroy(j->post);
+        j->post = NULL;
     }
     pthread_cond_broadcast(&e->done_cv);
     pthread_cond_broadcast(&e->space_cv);
@@ -148,11 +151,63 @@ static bool request_id_ok(const char *id)
     return true;
 }
 
+static const char *kind_label(cuzk_proof_kind k)
+{
+    return k == CUZK_PROOF_WINNING_POST ? "WinningPoSt" : "WindowPoSt";
+}
+
+/* A PoSt request's own fields; |spec| = the builtin circuit that proves it, "fil-post:<id>". */
+static cuzk_status post_request_check(const cuzk_job_request *req, char *spec, size_t len)
+{
+    cuzk_fil_post_info info;
+    if (cuzk_fil_post_info_get(&info, req->registered_proof) != CUZK_OK)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s: unknown RegisteredPoStProof %llu",
+                         kind_label(req->kind), (unsigned long long)req->registered_proof);
+    bool winning = req->kind == CUZK_PROOF_WINNING_POST;
+    if (winning != (info.kind == CUZK_FIL_POST_WINNING))
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "a %s request with registered proof %llu (%s)",
+                         kind_label(req->kind), (unsigned long long)req->registered_proof,
+                         info.name);
+    if (req->randomness_len != 32 || !req->randomness)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s needs 32 bytes of randomness (got %zu)",
+                         kind_label(req->kind), req->randomness_len);
+    if (req->partitions > 1)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "a %s request proves one partition (got %u)",
+                         kind_label(req->kind), req->partitions);
+    if (req->n_vanilla == 0 || !req->vanilla_proofs || !req->vanilla_lens)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "%s needs its vanilla proofs",
+                         kind_label(req->kind));
+    snprintf(spec, len, "fil-post:%llu", (unsigned long long)req->registered_proof);
+    return CUZK_OK;
+}
+
+/* Whether |c| is the builtin PoSt circuit of |registered_proof| ("fil-post:<id>"). */
+static bool proves_post(const srs_entry *c, uint64_t registered_proof)
+{
+    return c->source == CUZK_CIRCUIT_BUILTIN && c->circuit.synth == cuzk_circuit_fil_post &&
+           c->circuit.params.arg == registered_proof;
+}
+
+/* The registered circuit for a PoSt request: the one named (which must prove it), else the first
+ * that does. */
+static srs_entry *post_circuit_locked(cuzk_engine *e, const cuzk_job_request *req)
+{
+    if (req->circuit_id && req->circuit_id[0]) {
+        srs_entry *c = cuzk__srs_find_locked(e, req->circuit_id);
+        return c && proves_post(c, req->registered_proof) ? c : NULL;
+    }
+    for (size_t i = 0; i < e->n_circs; i++)
+        if (proves_post(e->circs[i], req->registered_proof))
+            return e->circs[i];
+    return NULL;
+}
+
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk_submit_info *out)
 {
     if (!e || !req || !out)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "submit: engine, request and output are required");
     memset(out, 0, sizeof *out);
+    bool post = false;
     switch (req->kind) {
     case CUZK_PROOF_GENERIC:
         break;
@@ -163,11 +218,9 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         return cuzk_fail(CUZK_ERR_UNSUPPORTED, "SnapDeals proving is not built yet (circuit "
                                                "pending)");
     case CUZK_PROOF_WINDOW_POST:
-        return cuzk_fail(CUZK_ERR_UNSUPPORTED, "WindowPoSt proving is not built yet (circuit "
-                                               "pending)");
     case CUZK_PROOF_WINNING_POST:
-        return cuzk_fail(CUZK_ERR_UNSUPPORTED, "WinningPoSt proving is not built yet (circuit "
-                                               "pending)");
+        post = true;
+        break;
     default:
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "unknown proof kind %d", (int)req->kind);
     }
@@ -175,7 +228,10 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     if (!request_id_ok(rid))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "request id must be at most %d bytes without "
                          "control characters", CUZK_ENGINE_ID_MAX - 1);
-    if (!req->circuit_id || !req->circuit_id[0])
+    char post_spec[32] = "";
+    if (post)
+        CUZK_TRY(post_request_check(req, post_spec, sizeof post_spec));
+    else if (!req->circuit_id || !req->circuit_id[0])
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "a generic proof needs a circuit id");
     uint32_t parts = req->partitions ? req->partitions : 1;
     if (parts > 1024)
@@ -191,9 +247,21 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         pthread_mutex_unlock(&e->mu);
         return cuzk_fail(CUZK_ERR_UNAVAILABLE, "the engine is shutting down");
     }
-    srs_entry *c = cuzk__srs_find_locked(e, req->circuit_id);
+    srs_entry *c = post ? post_circuit_locked(e, req) : cuzk__srs_find_locked(e, req->circuit_id);
     if (!c) {
         pthread_mutex_unlock(&e->mu);
+        if (post && (!req->circuit_id || !req->circuit_id[0]))
+            return cuzk_fail(CUZK_ERR_UNSUPPORTED,
+                             "no circuit is registered for %s proofs "
+                             "(RegisteredPoStProof %llu): add a [[circuits]] entry with builtin "
+                             "= \"%s\" and its v28 parameters",
+                             kind_label(req->kind), (unsigned long long)req->registered_proof,
+                             post_spec);
+        if (post)
+            return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                             "circuit %.128s is not registered as builtin "
+                             "%s",
+                             req->circuit_id, post_spec);
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "circuit %.128s is not registered",
                          req->circuit_id);
     }
@@ -216,6 +284,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
 
     /* Validate the witness outside the lock (a zkey's header may have to be read first). */
     cuzk_snarkjs_wtns *w = NULL;
+    cuzk_fil_post_partition *pp = NULL;
     uint64_t seed = 0;
     bool have_seed = false;
     cuzk_status s;
@@ -268,6 +337,12 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
             cuzk_snarkjs_wtns_free(w);
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "witness value 0 (the constant wire) is not 1");
         }
+    } else if (post) {
+        if ((s = cuzk_fil_post_partition_from_vanilla(
+                 &pp, req->registered_proof, req->randomness, req->partition_index,
+                 req->vanilla_proofs, req->vanilla_lens, req->n_vanilla)) != CUZK_OK)
+            return cuzk_fail(s == CUZK_ERR_NOMEM ? s : CUZK_ERR_INVALID_ARG, "vanilla proofs: %s",
+                             cuzk_last_error());
     } else if (req->witness && req->witness_len) {
         if (req->witness_len != 8)
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "a built-in circuit takes an 8-byte seed as "
@@ -283,6 +358,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         cuzk_free(j);
         cuzk_free(pt);
         cuzk_snarkjs_wtns_free(w);
+        cuzk_fil_post_partition_destroy(pp);
         return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
     }
     j->parts = pt;
@@ -294,6 +370,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     j->kind = req->kind;
     j->prio = prio;
     j->wtns = w;
+    j->post = pp;
     j->seed = have_seed ? seed : fnv1a(j->id);
     j->n_parts = parts;
     j->outcome = CUZK_JOB_UNKNOWN;

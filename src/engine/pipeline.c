@@ -49,6 +49,8 @@ void cuzk__item_discard_locked(cuzk_engine *e, item *it)
     if (j->outcome != CUZK_JOB_UNKNOWN && j->in_flight == 0) {
         cuzk_snarkjs_wtns_free(j->wtns);
         j->wtns = NULL;
+        cuzk_fil_post_partition_destroy(j->post);
+        j->post = NULL;
     }
     pthread_cond_broadcast(&e->done_cv);
     cuzk_free(it);
@@ -63,13 +65,14 @@ uint32_t cuzk__zkey_gpu_min_domain(void)
     return (uint32_t)1 << (v >= 0 && v <= 28 && end && *end == 0 ? v : CUZK_SNARKJS_GPU_MIN_LOG);
 }
 
-/* Builtin circuits: a PROVE-mode synthesis with the partition's seed (PROVE_AB on a CUDA engine:
- * no c, which the device forms as a b). */
+/* Builtin circuits: a PROVE-mode synthesis with the partition's seed, or a PoSt job's partition
+ * (PROVE_AB on a CUDA engine: no c, which the device forms as a b). */
 static cuzk_status synthesize(cuzk_engine *e, const srs_entry *c, uint64_t seed,
-                              cuzk_prover_data *pd)
+                              const cuzk_fil_post_partition *post, cuzk_prover_data *pd)
 {
     cuzk_circuit circ = c->circuit;
     circ.params.seed = seed;
+    circ.params.data = post;
     const cuzk_groth16_params *p = c->params;
     cuzk_cs *cs = NULL;
     /* Rows reserved for the whole domain (n_h + 1), so that a, b (and c) are padded in place. */
@@ -175,7 +178,7 @@ void *cuzk__synth_main(void *arg)
 
         /* ZKEY: cuzk_snarkjs_prove builds a, b, c itself, in the prover stage. */
         double t2 = cuzk__engine_now_ms();
-        s = c->source == CUZK_CIRCUIT_BUILTIN ? synthesize(e, c, seed, &it->pd) : CUZK_OK;
+        s = c->source == CUZK_CIRCUIT_BUILTIN ? synthesize(e, c, seed, j->post, &it->pd) : CUZK_OK;
         it->synth_ms = c->source == CUZK_CIRCUIT_BUILTIN ? cuzk__engine_now_ms() - t2 : 0;
 
         pthread_mutex_lock(&e->mu);

@@ -38,6 +38,8 @@ int cmd_client_circuit_info(int argc, char **argv);
 extern const char prove_opts_usage[];
 /* Test/benchmark powers of tau for snarkjs (tools/bench/cmd_gen_ptau.c). */
 int cmd_gen_ptau(int argc, char **argv);
+/* Synthetic PoSt vanilla proofs for the daemon (tools/bench/cmd_gen_vanilla.c). */
+int cmd_gen_vanilla(int argc, char **argv);
 /* PoRep-shaped partition on random data (tools/bench/cmd_porep_shape.c). */
 int cmd_porep_shape(int argc, char **argv);
 

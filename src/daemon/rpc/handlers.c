@@ -212,7 +212,40 @@ static bool job_request_of(cuzk_rpc_reply *r, const Cuzk__V1__SubmitProofRequest
     req->witness = m->witness.len ? m->witness.data : NULL;
     req->witness_len = m->witness.len;
     req->partitions = m->partitions;
+    if (kind == CUZK__V1__PROOF_KIND__WINNING_POST ||
+        kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION) {
+        /* The engine parses the vanilla proofs during submit; these arrays only point into |m|. */
+        size_t n = m->n_vanilla_proofs;
+        const uint8_t **ptrs = n ? cuzk_alloc_array(n, sizeof *ptrs) : NULL;
+        size_t *lens = n ? cuzk_alloc_array(n, sizeof *lens) : NULL;
+        if (n && (!ptrs || !lens)) {
+            cuzk_free(ptrs);
+            cuzk_free(lens);
+            reply_error(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory for %zu vanilla proofs",
+                        n);
+            return false;
+        }
+        for (size_t i = 0; i < n; i++) {
+            ptrs[i] = m->vanilla_proofs[i].data;
+            lens[i] = m->vanilla_proofs[i].len;
+        }
+        req->registered_proof = m->registered_proof;
+        req->randomness = m->randomness.data;
+        req->randomness_len = m->randomness.len;
+        req->partition_index = m->partition_index;
+        req->vanilla_proofs = ptrs;
+        req->vanilla_lens = lens;
+        req->n_vanilla = n;
+    }
     return true;
+}
+
+static void job_request_clear(cuzk_job_request *req)
+{
+    cuzk_free((void *)req->vanilla_proofs);
+    cuzk_free((void *)req->vanilla_lens);
+    req->vanilla_proofs = NULL;
+    req->vanilla_lens = NULL;
 }
 
 /* ---- waiting for a job --------------------------------------------------------------------- */
@@ -391,6 +424,7 @@ static bool submit(cuzk_engine *e, const Cuzk__V1__SubmitProofRequest *m, cuzk_s
         return false;
     memset(info, 0, sizeof *info);
     cuzk_status st = cuzk_engine_submit(e, &req, info);
+    job_request_clear(&req);
     if (st != CUZK_OK) {
         reply_engine_error(r, st, "SubmitProof");
         return false;
