@@ -406,8 +406,28 @@ CUZK_TEST(engine_bad_requests)
                                            CUZK_PROOF_WINDOW_POST, CUZK_PROOF_WINNING_POST};
     for (int i = 0; i < 4; i++) {
         cuzk_job_request r = {.kind = fil[i]};
+        if (i < 2) {
+            CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_UNSUPPORTED);
+            CHECK(strstr(cuzk_last_error(), "not built yet"));
+            continue;
+        }
+        /* PoSt: registered proof 0 is a WinningPoSt, and no randomness or vanilla proofs. */
+        CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_INVALID_ARG);
+        r.registered_proof = i == 2 ? 5 : 0;
+        CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_INVALID_ARG);
+        CHECK(strstr(cuzk_last_error(), "32 bytes of randomness"));
+        uint8_t rnd[32] = {0}, junk[4] = {0};
+        const uint8_t *vp[1] = {junk};
+        size_t vl[1] = {4};
+        r.randomness = rnd;
+        r.randomness_len = 32;
+        CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_INVALID_ARG);
+        CHECK(strstr(cuzk_last_error(), "needs its vanilla proofs"));
+        r.vanilla_proofs = vp;
+        r.vanilla_lens = vl;
+        r.n_vanilla = 1;
         CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_UNSUPPORTED);
-        CHECK(strstr(cuzk_last_error(), "not built yet"));
+        CHECK(strstr(cuzk_last_error(), "no circuit is registered"));
     }
     cuzk_job_request r = {.circuit_id = "nope"};
     CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_INVALID_ARG);
