@@ -3,9 +3,12 @@
 # The main job, end to end on embedded defaults: build cuzk and cuzk-bench, report the build,
 # verify the real Filecoin WinningPoSt 2 KiB proof against the official verifying key (and reject
 # a tampered copy), then start the `cuzk` daemon on a unix socket in a fresh temporary directory
-# (no config file), prove the built-in "demo" circuit through it with `cuzk-bench single` (the
-# client checks every partition with the key the daemon hands out and prints phase timings),
-# check the same proof once more with `cuzk-bench verify`, run a short `cuzk-bench batch`, show
+# (embedded defaults plus a two-circuit configuration written there: the demo circuit and the
+# 2 KiB WindowPoSt circuit, test parameters made on first use), prove the built-in "demo" circuit
+# through it with `cuzk-bench single` (the client checks every partition with the key the daemon
+# hands out and prints phase timings), check the same proof once more with `cuzk-bench verify`,
+# prove a WindowPoSt partition sent as Curio sends it (synthetic vanilla proofs from `cuzk-bench
+# gen-vanilla`) and verify it against inputs derived apart from the daemon, run a short `cuzk-bench batch`, show
 # `cuzk-bench status`, and stop the daemon with SIGTERM, which must exit 0. CPU proving when there
 # is no GPU. Any failure prints the daemon's log and exits non-zero. BUILD=dir uses another build
 # directory.
@@ -62,10 +65,19 @@ else
     echo "== (no Filecoin fixtures at $FIX: skipping the WinningPoSt vector)"
 fi
 
-echo "== start the daemon: $CUZK --listen unix://$TMP/cuzk.sock --cache-dir $TMP/cache"
+cat >"$TMP/cuzk.toml" <<TOML
+[[circuits]]
+id = "demo"
+builtin = "sha256-chain:1"
+
+[[circuits]]
+id = "wpost-2k"
+builtin = "fil-post:5"
+TOML
+echo "== start the daemon: $CUZK --listen unix://$TMP/cuzk.sock --cache-dir $TMP/cache --config $TMP/cuzk.toml"
 ADDR="unix://$TMP/cuzk.sock"
 mkdir -p "$TMP/cache"
-"$CUZK" --listen "$ADDR" --cache-dir "$TMP/cache" >"$TMP/daemon.log" 2>&1 &
+"$CUZK" --listen "$ADDR" --cache-dir "$TMP/cache" --config "$TMP/cuzk.toml" >"$TMP/daemon.log" 2>&1 &
 DPID=$!
 i=0
 until $BENCH status --addr "$ADDR" >/dev/null 2>&1; do
@@ -91,6 +103,17 @@ $BENCH circuit-info --addr "$ADDR" --circuit demo --vk-out "$TMP/demo.vk" ||
     fail "cuzk-bench circuit-info"
 $BENCH verify --vk "$TMP/demo.vk" --proof "$TMP/proof.bin" --inputs "$TMP/public.txt" ||
     fail "the daemon's proof does not verify"
+
+echo "== Filecoin WindowPoSt (2 KiB, test parameters): vanilla proofs as Curio sends them"
+RND=$($BENCH gen-vanilla --post-proof 5 --seed "$SEED" --sectors 1 --out "$TMP/wpost.json" \
+    --inputs "$TMP/wpost.inputs" --json | sed 's/.*"randomness":"\([0-9a-f]*\)".*/\1/') ||
+    fail "cuzk-bench gen-vanilla"
+$BENCH single --addr "$ADDR" --type wpost --registered-proof 5 --vanilla "$TMP/wpost.json" \
+    --randomness "$RND" --proof-out "$TMP/wpost.proof" || fail "cuzk-bench single --type wpost"
+$BENCH circuit-info --addr "$ADDR" --circuit wpost-2k --vk-out "$TMP/wpost.vk" >/dev/null ||
+    fail "cuzk-bench circuit-info wpost-2k"
+$BENCH verify --vk "$TMP/wpost.vk" --proof "$TMP/wpost.proof" --inputs "$TMP/wpost.inputs" ||
+    fail "the WindowPoSt proof does not verify with the inputs derived from its vanilla proofs"
 
 echo "== cuzk-bench batch: 4 more proofs over 2 connections (latency, throughput, all verified)"
 $BENCH batch --addr "$ADDR" --circuit demo -c 4 -j 2 --seed "$((SEED + 1))" ||

@@ -538,13 +538,25 @@ async function scenarioFaults(addr) {
     r = await rawCall(addr, svc + 'GetStatus', Buffer.from('b83e01', 'hex'));
     eq(r.name, 'OK', 'GetStatus with an unknown field -> OK');
 
-    for (const [kind, name] of [['POREP_SEAL_COMMIT', 'PoRep'], ['SNAP_DEALS_UPDATE', 'SnapDeals'],
-        ['WINDOW_POST_PARTITION', 'WindowPoSt'], ['WINNING_POST', 'WinningPoSt']]) {
+    for (const [kind, name] of [['POREP_SEAL_COMMIT', 'PoRep'], ['SNAP_DEALS_UPDATE', 'SnapDeals']]) {
         const err = await expectCode(c, 'SubmitProof', { proof_kind: kind, sector_size: '2048', registered_proof: '0', vanilla_proof: Buffer.from('{}') },
             grpc.status.UNIMPLEMENTED, `SubmitProof ${kind}`);
         check(err && err.details.length >= 20 && /not|unsupported|implement/i.test(err.details), `${name}: the message says what is missing`, err?.details);
     }
-    const perr = await expectCode(c, 'Prove', { submit: { proof_kind: 'WINNING_POST' } }, grpc.status.UNIMPLEMENTED, 'Prove WINNING_POST');
+    // PoSt: well formed, but this daemon registers no fil-post circuit -> UNIMPLEMENTED naming the
+    // [[circuits]] entry to add; malformed -> INVALID_ARGUMENT.
+    const rnd = Buffer.alloc(32);
+    for (const [kind, name, rp] of [['WINDOW_POST_PARTITION', 'WindowPoSt', '5'], ['WINNING_POST', 'WinningPoSt', '0']]) {
+        const err = await expectCode(c, 'SubmitProof', { proof_kind: kind, registered_proof: rp, randomness: rnd, vanilla_proofs: [Buffer.from('00', 'hex')] },
+            grpc.status.UNIMPLEMENTED, `SubmitProof ${kind} with no circuit registered for it`);
+        check(err && /no circuit is registered/.test(err.details) && err.details.includes(`fil-post:${rp}`), `${name}: the message names the circuit to register`, err?.details);
+        await expectCode(c, 'SubmitProof', { proof_kind: kind, registered_proof: rp, vanilla_proofs: [Buffer.from('00', 'hex')] },
+            grpc.status.INVALID_ARGUMENT, `SubmitProof ${kind} without randomness`);
+    }
+    await expectCode(c, 'SubmitProof', { proof_kind: 'WINNING_POST', registered_proof: '5', randomness: rnd, vanilla_proofs: [Buffer.from('00', 'hex')] },
+        grpc.status.INVALID_ARGUMENT, 'SubmitProof WINNING_POST with a WindowPoSt registered proof');
+    const perr = await expectCode(c, 'Prove', { submit: { proof_kind: 'WINNING_POST', registered_proof: '0', randomness: rnd, vanilla_proofs: [Buffer.from('00', 'hex')] } },
+        grpc.status.UNIMPLEMENTED, 'Prove WINNING_POST');
     console.log(`# message: ${perr?.details}`);
     await expectCode(c, 'SubmitProof', { request_id: freshId('bad') }, grpc.status.INVALID_ARGUMENT, 'proof_kind 0 without circuit_id');
     await expectCode(c, 'Prove', {}, grpc.status.INVALID_ARGUMENT, 'Prove without submit');
