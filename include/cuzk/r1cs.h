@@ -205,6 +205,18 @@ cuzk_status cuzk_cs_enforce(cuzk_cs *cs, const cuzk_lc *a, const cuzk_lc *b,
 /* 2^k in Montgomery form, k < 256 (a shared read-only table). */
 const cuzk_fr_t *cuzk_r1cs_pow2(unsigned k);
 
+/*
+ * bellperson's extend: appends |src|, synthesised on its own (its input 0 a temporary ONE), to
+ * |dst| as if its allocations and constraints had been made in |dst|: src's aux after dst's,
+ * src's inputs but its ONE after dst's, src's rows after dst's (a, b, c values and density bits
+ * moved to the new indices; ONE's B bit joins dst's). Both in one of the modes with values and
+ * no matrices (PROVE, PROVE_AB, CHECK, WITNESS), the same one, neither finalised; |src| is left
+ * as it was (destroy it). CHECK: dst's first unsatisfied row may come from src. Lets independent
+ * parts of a circuit be synthesised on several threads and merged in order.
+ * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (modes, finalised); CUZK_ERR_NOMEM; src's sticky status.
+ */
+cuzk_status cuzk_cs_extend(cuzk_cs *dst, const cuzk_cs *src) CUZK_WARN_UNUSED_RESULT;
+
 /* Appends the input constraints (input_i * 0 = 0 for every input, ONE first). After this no
  * allocation or constraint is accepted. Returns: CUZK_OK; CUZK_ERR_NOMEM; the sticky status;
  * CUZK_ERR_INVALID_ARG when called twice. */
@@ -287,6 +299,9 @@ typedef struct {
     /* A circuit's own witness source, NULL = invent one from |seed|; "fil-post" takes a
      * cuzk_fil_post_partition (src/filecoin/post_circuit.h) of RegisteredPoStProof |arg|. */
     const void *data;
+    /* Threads a circuit may synthesise on (independent parts merged with cuzk_cs_extend);
+     * 0 or 1 = the caller's thread only. Only "fil-post" uses more today. */
+    unsigned threads;
 } cuzk_circuit_params;
 
 /* Synthesises into |cs| (any mode); |params| points at a cuzk_circuit_params. */

@@ -8,6 +8,8 @@
 #include "cuzk/alloc.h"
 #include "gadgets/merkle.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 cuzk_status cuzk_fil_post_shape_get(cuzk_fil_post_shape *out, uint64_t post_proof_type)
@@ -66,6 +68,136 @@ cuzk_status cuzk_fil_post_circuit(cuzk_cs *cs, const cuzk_fil_post_shape *shape,
     }
     cuzk_cs_pop_ns(cs);
     return CUZK_OK;
+}
+
+/* ---- several threads ------------------------------------------------------------------------ */
+
+typedef struct {
+    cuzk_status st;
+    char msg[256];
+    cuzk_cs *cs; /* synthesised range, NULL until done or after the merge */
+    bool done;
+} range_slot;
+
+typedef struct {
+    cuzk_cs_mode mode;
+    const cuzk_fil_post_shape *shape;
+    const cuzk_fil_post_sector *sectors;
+    size_t per, nranges, window;
+    size_t next, merged; /* next range to take; ranges appended so far */
+    bool stop;
+    range_slot *slot;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} post_par;
+
+/* Sectors [first, first + count) into a system of their own (namespaces as the sequential run's,
+ * for CHECK mode's messages). */
+static cuzk_status synth_range(cuzk_cs **out, const post_par *pp, size_t first, size_t count)
+{
+    CUZK_TRY(cuzk_cs_create(out, pp->mode, 0, 0));
+    size_t path_len = cuzk_merkle_path_len(pp->shape->arities, pp->shape->depth);
+    cuzk_cs_push_ns(*out, "outer namespace");
+    cuzk_status s = CUZK_OK;
+    for (size_t i = first; i < first + count && s == CUZK_OK; i++) {
+        cuzk_cs_push_nsf(*out, "sector_%zu", i);
+        s = post_sector(*out, pp->shape, &pp->sectors[i], path_len);
+        cuzk_cs_pop_ns(*out);
+    }
+    cuzk_cs_pop_ns(*out);
+    return s;
+}
+
+static void *range_worker(void *arg)
+{
+    post_par *pp = arg;
+    pthread_mutex_lock(&pp->mu);
+    for (;;) {
+        while (!pp->stop && pp->next < pp->nranges && pp->next >= pp->merged + pp->window)
+            pthread_cond_wait(&pp->cv, &pp->mu);
+        if (pp->stop || pp->next >= pp->nranges)
+            break;
+        size_t k = pp->next++;
+        pthread_mutex_unlock(&pp->mu);
+        size_t first = k * pp->per, count = pp->per;
+        if (first + count > pp->shape->sector_count)
+            count = pp->shape->sector_count - first;
+        cuzk_cs *cs = NULL;
+        cuzk_status s = synth_range(&cs, pp, first, count);
+        pthread_mutex_lock(&pp->mu);
+        range_slot *r = &pp->slot[k];
+        r->st = s;
+        if (s != CUZK_OK)
+            snprintf(r->msg, sizeof r->msg, "%s", cuzk_last_error());
+        r->cs = cs;
+        r->done = true;
+        pthread_cond_broadcast(&pp->cv);
+    }
+    pthread_mutex_unlock(&pp->mu);
+    return NULL;
+}
+
+cuzk_status cuzk_fil_post_circuit_mt(cuzk_cs *cs, const cuzk_fil_post_shape *shape,
+                                     const cuzk_fil_post_sector *sectors, unsigned threads)
+{
+    if (threads > 256)
+        threads = 256;
+    cuzk_cs_mode mode = cs ? cuzk_cs_get_mode(cs) : CUZK_CS_KEYGEN;
+    if (threads < 2 || mode == CUZK_CS_KEYGEN || !shape || !sectors ||
+        shape->sector_count < 2 * (size_t)threads)
+        return cuzk_fil_post_circuit(cs, shape, sectors);
+    if (shape->challenge_count == 0 || shape->depth == 0 || shape->depth > CUZK_FIL_TREE_MAX_DEPTH)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "PoSt circuit: bad shape");
+    post_par pp = {.mode = mode, .shape = shape, .sectors = sectors, .window = 2 * (size_t)threads};
+    /* About 8 ranges per thread: enough to keep every thread busy to the end, few merges. */
+    pp.per = (shape->sector_count + 8 * (size_t)threads - 1) / (8 * (size_t)threads);
+    pp.nranges = (shape->sector_count + pp.per - 1) / pp.per;
+    pp.slot = cuzk_calloc_array(pp.nranges, sizeof *pp.slot);
+    pthread_t *tid = cuzk_calloc_array(threads, sizeof *tid);
+    if (!pp.slot || !tid) {
+        cuzk_free(pp.slot);
+        cuzk_free(tid);
+        return cuzk_fail(CUZK_ERR_NOMEM, "PoSt synthesis on %u threads", threads);
+    }
+    pthread_mutex_init(&pp.mu, NULL);
+    pthread_cond_init(&pp.cv, NULL);
+    unsigned started = 0;
+    for (; started < threads; started++)
+        if (pthread_create(&tid[started], NULL, range_worker, &pp) != 0)
+            break;
+    cuzk_status s =
+        started ? CUZK_OK : cuzk_fail(CUZK_ERR_INTERNAL, "PoSt synthesis: no thread started");
+    /* Merge in order as the ranges complete. */
+    for (size_t k = 0; k < pp.nranges && s == CUZK_OK; k++) {
+        pthread_mutex_lock(&pp.mu);
+        while (!pp.slot[k].done)
+            pthread_cond_wait(&pp.cv, &pp.mu);
+        range_slot r = pp.slot[k];
+        pp.slot[k].cs = NULL;
+        pthread_mutex_unlock(&pp.mu);
+        if (r.st != CUZK_OK)
+            s = cuzk_fail(r.st, "%s", r.msg);
+        else if ((s = cuzk_cs_extend(cs, r.cs)) != CUZK_OK)
+            s = cuzk_fail(s, "PoSt synthesis: %s", cuzk_last_error());
+        cuzk_cs_destroy(r.cs);
+        pthread_mutex_lock(&pp.mu);
+        pp.merged = k + 1;
+        pthread_cond_broadcast(&pp.cv);
+        pthread_mutex_unlock(&pp.mu);
+    }
+    pthread_mutex_lock(&pp.mu);
+    pp.stop = true;
+    pthread_cond_broadcast(&pp.cv);
+    pthread_mutex_unlock(&pp.mu);
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    for (size_t k = 0; k < pp.nranges; k++)
+        cuzk_cs_destroy(pp.slot[k].cs);
+    pthread_cond_destroy(&pp.cv);
+    pthread_mutex_destroy(&pp.mu);
+    cuzk_free(pp.slot);
+    cuzk_free(tid);
+    return s;
 }
 
 /* ---- synthetic partitions ------------------------------------------------------------------ */
@@ -240,11 +372,11 @@ cuzk_status cuzk_circuit_fil_post(cuzk_cs *cs, const void *params_)
                              "RegisteredPoStProof %llu",
                              (unsigned long long)params->arg,
                              (unsigned long long)given->post_proof_type);
-        return cuzk_fil_post_circuit(cs, &given->shape, given->sectors);
+        return cuzk_fil_post_circuit_mt(cs, &given->shape, given->sectors, params->threads);
     }
     cuzk_fil_post_partition *p;
     CUZK_TRY(cuzk_fil_post_partition_synthetic(&p, params->arg, params->seed));
-    cuzk_status s = cuzk_fil_post_circuit(cs, &p->shape, p->sectors);
+    cuzk_status s = cuzk_fil_post_circuit_mt(cs, &p->shape, p->sectors, params->threads);
     cuzk_fil_post_partition_destroy(p);
     return s;
 }

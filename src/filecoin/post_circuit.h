@@ -38,6 +38,15 @@ typedef struct {
 cuzk_status cuzk_fil_post_circuit(cuzk_cs *cs, const cuzk_fil_post_shape *shape,
                                   const cuzk_fil_post_sector *sectors) CUZK_WARN_UNUSED_RESULT;
 
+/* The same on |threads| threads (rust-fil-proofs' synthesize_extendable): ranges of sectors are
+ * synthesised into systems of their own and appended in order with cuzk_cs_extend, at most a
+ * few ranges ahead of the merge (memory stays near one system's). The result is the sequential
+ * one bit for bit. Sequential when |threads| < 2, in KEYGEN mode, or below 2 sectors per
+ * thread. */
+cuzk_status cuzk_fil_post_circuit_mt(cuzk_cs *cs, const cuzk_fil_post_shape *shape,
+                                     const cuzk_fil_post_sector *sectors,
+                                     unsigned threads) CUZK_WARN_UNUSED_RESULT;
+
 /*
  * One PoSt partition as the circuit takes it, with the public values it was made from: from
  * vanilla proofs (cuzk_fil_post_partition_from_vanilla) or synthetic.

@@ -456,3 +456,72 @@ cuzk_status cuzk_cs_enforce(cuzk_cs *cs, const cuzk_lc *a, const cuzk_lc *b, con
     cs->n_constraints++;
     return cs->sticky;
 }
+
+/* ---- extend ------------------------------------------------------------------------------- */
+
+/* dst bits [at, at + n) |= src bits [from, from + n). */
+static void bits_append(bitvec *dst, size_t at, const bitvec *src, size_t from, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (cuzk__bit_get(src, from + i))
+            cuzk__bit_set(dst, at + i);
+}
+
+cuzk_status cuzk_cs_extend(cuzk_cs *dst, const cuzk_cs *src)
+{
+    if (!dst || !src)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_extend: NULL system");
+    if (dst->mode != src->mode || dst->mode == CUZK_CS_KEYGEN)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "cuzk_cs_extend: modes %d and %d (one mode with "
+                         "values, not KEYGEN)",
+                         (int)dst->mode, (int)src->mode);
+    if (dst->finalized || src->finalized)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_extend: a system is already finalised");
+    if (dst->sticky != CUZK_OK)
+        return dst->sticky;
+    if (src->sticky != CUZK_OK)
+        return cuzk__cs_fail(dst, src->sticky);
+    size_t ni = src->n_inputs - 1, na = src->n_aux, nr = src->n_constraints;
+    size_t i0 = dst->n_inputs, a0 = dst->n_aux, r0 = dst->n_constraints;
+    if (i0 + ni > CUZK_VAR_MAX_INDEX || a0 + na > CUZK_VAR_MAX_INDEX)
+        return cuzk__cs_fail(dst,
+                             cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_extend: too many variables"));
+    if (!frvec_reserve(&dst->input, i0 + ni) || !frvec_reserve(&dst->aux, a0 + na))
+        return cuzk__cs_fail(dst, CUZK_ERR_NOMEM);
+    memcpy(dst->input.v + i0, src->input.v + 1, ni * sizeof(cuzk_fr_t));
+    memcpy(dst->aux.v + a0, src->aux.v, na * sizeof(cuzk_fr_t));
+    dst->input.len = i0 + ni;
+    dst->aux.len = a0 + na;
+    if (dst->evaluate) {
+        if (!cuzk__cs_reserve_rows(dst, r0 + nr) || !bitvec_reserve(&dst->b_in, i0 + ni) ||
+            !bitvec_reserve(&dst->a_aux, a0 + na) || !bitvec_reserve(&dst->b_aux, a0 + na))
+            return cuzk__cs_fail(dst, CUZK_ERR_NOMEM);
+        memcpy(dst->a.v + r0, src->a.v, nr * sizeof(cuzk_fr_t));
+        memcpy(dst->b.v + r0, src->b.v, nr * sizeof(cuzk_fr_t));
+        dst->a.len = dst->b.len = r0 + nr;
+        if (!dst->no_c) {
+            memcpy(dst->c.v + r0, src->c.v, nr * sizeof(cuzk_fr_t));
+            dst->c.len = r0 + nr;
+        }
+        if (cuzk__bit_get(&src->b_in, 0))
+            cuzk__bit_set(&dst->b_in, 0);
+        bits_append(&dst->b_in, i0, &src->b_in, 1, ni);
+        bits_append(&dst->a_aux, a0, &src->a_aux, 0, na);
+        bits_append(&dst->b_aux, a0, &src->b_aux, 0, na);
+        if (dst->mode == CUZK_CS_CHECK && !dst->bad && src->bad) {
+            dst->bad = true;
+            dst->first_bad = r0 + src->first_bad;
+            if (src->bad_where) {
+                size_t n = strlen(src->bad_where);
+                dst->bad_where = cuzk_alloc(n + 1);
+                if (dst->bad_where)
+                    memcpy(dst->bad_where, src->bad_where, n + 1);
+            }
+        }
+    }
+    dst->n_inputs = i0 + ni;
+    dst->n_aux = a0 + na;
+    dst->n_constraints = r0 + nr;
+    return CUZK_OK;
+}

@@ -94,19 +94,29 @@ CUZK_TEST(fil_post_published_counts)
     CHECK(cuzk_fil_post_shape_get(&sh, 15) == CUZK_ERR_UNSUPPORTED);
 }
 
-/* A partition over complete random trees of |sh| (|nreal| distinct sectors, the rest copies of
- * the last, as compound.rs pads), checked in CHECK mode; |tamper| corrupts one witness value. */
-static void run_complete(const cuzk_fil_post_shape *sh, size_t nreal, int tamper, size_t want)
+/* Sectors over complete random trees of |sh| (|nreal| distinct, the rest copies of the last, as
+ * compound.rs pads); free with free_sectors. */
+typedef struct {
+    cuzk_fil_post_sector *sec;
+    cuzk_fr_t *lv, *sib;
+    uint64_t *ch;
+    size_t path_len, nch;
+} sectors_data;
+
+static sectors_data make_sectors(const cuzk_fil_post_shape *sh, size_t nreal)
 {
-    size_t leaves = 1, path_len = cuzk_merkle_path_len(sh->arities, sh->depth);
+    sectors_data d;
+    size_t leaves = 1;
+    d.path_len = cuzk_merkle_path_len(sh->arities, sh->depth);
     for (size_t l = 0; l < sh->depth; l++)
         leaves *= sh->arities[l];
-    size_t nch = sh->sector_count * sh->challenge_count;
-    cuzk_fil_post_sector *sec = calloc(sh->sector_count, sizeof *sec);
-    cuzk_fr_t *lv = malloc(nch * sizeof *lv), *sib = malloc(nch * path_len * sizeof *sib);
-    uint64_t *ch = malloc(nch * sizeof *ch);
+    d.nch = sh->sector_count * sh->challenge_count;
+    d.sec = calloc(sh->sector_count, sizeof *d.sec);
+    d.lv = malloc(d.nch * sizeof *d.lv);
+    d.sib = malloc(d.nch * d.path_len * sizeof *d.sib);
+    d.ch = malloc(d.nch * sizeof *d.ch);
     cuzk_fr_t *data = malloc(leaves * sizeof *data);
-    CHECK(sec && lv && sib && ch && data);
+    CHECK(d.sec && d.lv && d.sib && d.ch && data);
     for (size_t s = 0; s < nreal; s++) {
         for (size_t i = 0; i < leaves; i++)
             rand_fr(&data[i]);
@@ -116,22 +126,42 @@ static void run_complete(const cuzk_fil_post_shape *sh, size_t nreal, int tamper
         cuzk_fr_t pre[2];
         rand_fr(&pre[0]);
         pre[1] = *cuzk_merkle_tree_root(t);
-        sec[s].comm_c = pre[0];
-        sec[s].comm_r_last = pre[1];
-        CHECK(cuzk_merkle_hash_node(&sec[s].comm_r, CUZK_MERKLE_POSEIDON, 2, pre) == CUZK_OK);
+        d.sec[s].comm_c = pre[0];
+        d.sec[s].comm_r_last = pre[1];
+        CHECK(cuzk_merkle_hash_node(&d.sec[s].comm_r, CUZK_MERKLE_POSEIDON, 2, pre) == CUZK_OK);
         for (size_t c = 0; c < sh->challenge_count; c++) {
             size_t k = s * sh->challenge_count + c;
-            ch[k] = test_rand_u64() % leaves;
-            lv[k] = data[ch[k]];
-            cuzk_merkle_tree_path(t, ch[k], &sib[k * path_len]);
+            d.ch[k] = test_rand_u64() % leaves;
+            d.lv[k] = data[d.ch[k]];
+            cuzk_merkle_tree_path(t, d.ch[k], &d.sib[k * d.path_len]);
         }
-        sec[s].leaves = &lv[s * sh->challenge_count];
-        sec[s].challenges = &ch[s * sh->challenge_count];
-        sec[s].siblings = &sib[s * sh->challenge_count * path_len];
+        d.sec[s].leaves = &d.lv[s * sh->challenge_count];
+        d.sec[s].challenges = &d.ch[s * sh->challenge_count];
+        d.sec[s].siblings = &d.sib[s * sh->challenge_count * d.path_len];
         cuzk_merkle_tree_destroy(t);
     }
     for (size_t s = nreal; s < sh->sector_count; s++)
-        sec[s] = sec[nreal - 1];
+        d.sec[s] = d.sec[nreal - 1];
+    free(data);
+    return d;
+}
+
+static void free_sectors(sectors_data *d)
+{
+    free(d->sec);
+    free(d->lv);
+    free(d->sib);
+    free(d->ch);
+}
+
+/* A partition of make_sectors checked in CHECK mode; |tamper| corrupts one witness value. */
+static void run_complete(const cuzk_fil_post_shape *sh, size_t nreal, int tamper, size_t want)
+{
+    sectors_data d = make_sectors(sh, nreal);
+    size_t path_len = d.path_len, nch = d.nch;
+    cuzk_fil_post_sector *sec = d.sec;
+    cuzk_fr_t *lv = d.lv, *sib = d.sib;
+    uint64_t *ch = d.ch;
     size_t k = sh->challenge_count + 1; /* sector 1's second challenge (or sector 0's) */
     if (k >= nch)
         k = 1;
@@ -164,11 +194,7 @@ static void run_complete(const cuzk_fil_post_shape *sh, size_t nreal, int tamper
     else
         CHECK_MSG(!ok, "tamper %d went unnoticed", tamper);
     cuzk_cs_destroy(cs);
-    free(sec);
-    free(lv);
-    free(sib);
-    free(ch);
-    free(data);
+    free_sectors(&d);
 }
 
 CUZK_TEST(fil_post_upstream_shapes)
@@ -541,4 +567,102 @@ CUZK_TEST(fil_post_vanilla_rejects_bad_input)
     free(copy);
     cuzk_free(buf);
     cuzk_fil_post_partition_destroy(p);
+}
+
+static bool same_bits(const uint64_t *x, const uint64_t *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (((x[i / 64] >> (i % 64)) & 1) != ((y[i / 64] >> (i % 64)) & 1))
+            return false;
+    return true;
+}
+
+/* Synthesises |sh| over |d| in |mode| on |threads| threads; finalised. */
+static cuzk_cs *synth_mt(const cuzk_fil_post_shape *sh, const sectors_data *d, cuzk_cs_mode mode,
+                         unsigned threads)
+{
+    cuzk_cs *cs = new_cs(mode);
+    CHECK_MSG(cuzk_fil_post_circuit_mt(cs, sh, d->sec, threads) == CUZK_OK, "%u threads: %s",
+              threads, cuzk_last_error());
+    CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
+    return cs;
+}
+
+CUZK_TEST(fil_post_threads_match_sequential)
+{
+    /* 11 sectors of 3 challenges, tree 8-4-2: ranges of one sector on 2..4 threads; every mode
+     * with values gives the sequential run's inputs, aux, a, b, c and densities bit for bit. */
+    cuzk_fil_post_shape sh = {
+        .sector_count = 11, .challenge_count = 3, .depth = 3, .arities = {8, 4, 2}};
+    sectors_data d = make_sectors(&sh, 10);
+    static const cuzk_cs_mode MODES[] = {CUZK_CS_PROVE, CUZK_CS_PROVE_AB, CUZK_CS_WITNESS};
+    for (size_t m = 0; m < 3; m++) {
+        cuzk_cs *ref = synth_mt(&sh, &d, MODES[m], 1);
+        cuzk_prover_data x;
+        CHECK(cuzk_cs_take_prover_data(ref, &x) == CUZK_OK);
+        for (unsigned t = 2; t <= 4; t++) {
+            cuzk_cs *cs = synth_mt(&sh, &d, MODES[m], t);
+            cuzk_prover_data y;
+            CHECK(cuzk_cs_take_prover_data(cs, &y) == CUZK_OK);
+            CHECK(x.n_inputs == y.n_inputs && x.n_aux == y.n_aux && x.n_rows == y.n_rows &&
+                  x.n_constraints == y.n_constraints);
+            CHECK(!memcmp(x.input, y.input, x.n_inputs * sizeof(cuzk_fr_t)));
+            CHECK(!memcmp(x.aux, y.aux, x.n_aux * sizeof(cuzk_fr_t)));
+            if (x.a) {
+                CHECK(!memcmp(x.a, y.a, x.n_rows * sizeof(cuzk_fr_t)));
+                CHECK(!memcmp(x.b, y.b, x.n_rows * sizeof(cuzk_fr_t)));
+                CHECK((x.c == NULL) == (y.c == NULL));
+                if (x.c)
+                    CHECK(!memcmp(x.c, y.c, x.n_rows * sizeof(cuzk_fr_t)));
+                CHECK(same_bits(x.a_aux_density, y.a_aux_density, x.n_aux));
+                CHECK(same_bits(x.b_aux_density, y.b_aux_density, x.n_aux));
+                CHECK(same_bits(x.b_input_density, y.b_input_density, x.n_inputs));
+                CHECK(x.a_aux_popcount == y.a_aux_popcount &&
+                      x.b_aux_popcount == y.b_aux_popcount &&
+                      x.b_input_popcount == y.b_input_popcount);
+            }
+            cuzk_prover_data_free(&y);
+            cuzk_cs_destroy(cs);
+        }
+        cuzk_prover_data_free(&x);
+        cuzk_cs_destroy(ref);
+    }
+    /* CHECK mode: a leaf of sector 7 changed; the same first failing row and namespace. */
+    cuzk_fr_add(&d.lv[7 * 3 + 1], &d.lv[7 * 3 + 1], cuzk_r1cs_pow2(0));
+    size_t r1 = 0, r3 = 0;
+    const char *w1 = NULL, *w3 = NULL;
+    cuzk_cs *c1 = synth_mt(&sh, &d, CUZK_CS_CHECK, 1), *c3 = synth_mt(&sh, &d, CUZK_CS_CHECK, 3);
+    CHECK(!cuzk_cs_is_satisfied(c1, &r1, &w1) && !cuzk_cs_is_satisfied(c3, &r3, &w3));
+    CHECK_MSG(r1 == r3 && w1 && w3 && strcmp(w1, w3) == 0, "rows %zu / %zu, %s / %s", r1, r3,
+              w1 ? w1 : "-", w3 ? w3 : "-");
+    CHECK(strstr(w1, "sector_7") != NULL);
+    cuzk_cs_destroy(c1);
+    cuzk_cs_destroy(c3);
+    /* A range that fails (a sector without its paths) fails the whole synthesis with its
+     * message, on any thread count. */
+    d.sec[9].siblings = NULL;
+    d.sec[9].leaves = NULL;
+    for (unsigned t = 1; t <= 3; t += 2) {
+        cuzk_cs *cs = new_cs(CUZK_CS_PROVE);
+        CHECK(cuzk_fil_post_circuit_mt(cs, &sh, d.sec, t) == CUZK_ERR_INVALID_ARG);
+        CHECK(strstr(cuzk_last_error(), "leaf, path and root are required") != NULL);
+        cuzk_cs_destroy(cs);
+    }
+    free_sectors(&d);
+}
+
+CUZK_TEST(r1cs_extend_rejects)
+{
+    cuzk_cs *a = new_cs(CUZK_CS_PROVE), *b = new_cs(CUZK_CS_WITNESS), *k = new_cs(CUZK_CS_KEYGEN);
+    CHECK(cuzk_cs_extend(a, b) == CUZK_ERR_INVALID_ARG); /* modes differ */
+    CHECK(cuzk_cs_extend(k, k) == CUZK_ERR_INVALID_ARG); /* KEYGEN */
+    cuzk_cs *c = new_cs(CUZK_CS_PROVE);
+    CHECK(cuzk_cs_finalize(c) == CUZK_OK);
+    CHECK(cuzk_cs_extend(a, c) == CUZK_ERR_INVALID_ARG); /* finalised */
+    CHECK(cuzk_cs_extend(c, a) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_cs_num_inputs(a) == 1 && cuzk_cs_num_aux(a) == 0);
+    cuzk_cs_destroy(a);
+    cuzk_cs_destroy(b);
+    cuzk_cs_destroy(c);
+    cuzk_cs_destroy(k);
 }

@@ -65,7 +65,7 @@ static cuzk_status toy_synth(cuzk_cs *cs, const void *vp)
 
 static cuzk_groth16_params *make_params(uint64_t steps)
 {
-    cuzk_circuit c = {"toy", "toy chain", toy_synth, {steps, 0, NULL}};
+    cuzk_circuit c = {"toy", "toy chain", toy_synth, {.arg = steps, .seed = 0}};
     cuzk_cs *cs;
     cuzk_r1cs_matrices m;
     cuzk_groth16_params *p;
@@ -83,7 +83,7 @@ static cuzk_status prove_once(cuzk_groth16_proof *pr, const cuzk_groth16_params 
                               cuzk_backend *be, uint64_t steps, uint64_t seed, int how,
                               cuzk_prover_data *keep_inputs)
 {
-    cuzk_circuit c = {"toy", "toy chain", toy_synth, {steps, seed, NULL}};
+    cuzk_circuit c = {"toy", "toy chain", toy_synth, {.arg = steps, .seed = seed}};
     cuzk_cs *cs;
     cuzk_prover_data pd;
     const bool use_pce = how == 1;
@@ -331,7 +331,7 @@ static void prove_fixed_mode(uint8_t out[192], const cuzk_groth16_params *p, cuz
                              const cuzk_fr_t *sr, const cuzk_vec_alloc *va, size_t rows_hint,
                              cuzk_cs_mode mode)
 {
-    cuzk_circuit c = {"toy", "toy chain", toy_synth, {steps, seed, NULL}};
+    cuzk_circuit c = {"toy", "toy chain", toy_synth, {.arg = steps, .seed = seed}};
     cuzk_cs *cs;
     cuzk_prover_data pd;
     CHECK(cuzk_cs_create(&cs, mode, 0, rows_hint) == CUZK_OK);
@@ -425,7 +425,7 @@ CUZK_TEST(groth16_prove_abc_alloc)
     CHECK(cuzk_cs_create(&cs, CUZK_CS_PROVE, 0, 0) == CUZK_OK);
     cuzk_vec_alloc half = {.alloc = count_alloc, .free = NULL, .ctx = &k};
     CHECK(cuzk_cs_set_vec_alloc(cs, &half) == CUZK_ERR_INVALID_ARG);
-    cuzk_circuit c = {"toy", "toy chain", toy_synth, {3, seed, NULL}};
+    cuzk_circuit c = {"toy", "toy chain", toy_synth, {.arg = 3, .seed = seed}};
     CHECK(cuzk_circuit_synthesize(cs, &c) == CUZK_OK);
     CHECK(cuzk_cs_set_vec_alloc(cs, &va) == CUZK_ERR_INVALID_ARG); /* rows exist */
     cuzk_cs_destroy(cs);
@@ -444,7 +444,7 @@ CUZK_TEST(groth16_prove_abc_alloc)
     cuzk_prover_data_free(&pd);
     CHECK(k.live == 0);
     /* PCE: a, b, c in the witness's allocator, exactly n_rows long (padded by a copy). */
-    cuzk_circuit c2 = {"toy", "toy chain", toy_synth, {steps, seed, NULL}};
+    cuzk_circuit c2 = {"toy", "toy chain", toy_synth, {.arg = steps, .seed = seed}};
     CHECK(cuzk_cs_create(&cs, CUZK_CS_WITNESS, 0, 0) == CUZK_OK);
     CHECK(cuzk_circuit_synthesize(cs, &c2) == CUZK_OK);
     CHECK(cuzk_cs_take_prover_data(cs, &pd) == CUZK_OK);

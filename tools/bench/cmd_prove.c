@@ -276,6 +276,7 @@ int cmd_prove_params(int argc, char **argv)
         return 2;
     }
     cuzk_pool *pool = cuzk_backend_pool(be);
+    c.params.threads = pool ? cuzk_pool_threads(pool) : 1; /* circuits that split their synthesis */
     char path[4096];
     file_for(path, sizeof path, a.params, a.circuit, "params");
     cuzk_groth16_params *p = NULL;
