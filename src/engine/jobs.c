@@ -338,9 +338,10 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "witness value 0 (the constant wire) is not 1");
         }
     } else if (post) {
-        if ((s = cuzk_fil_post_partition_from_vanilla(
-                 &pp, req->registered_proof, req->randomness, req->partition_index,
-                 req->vanilla_proofs, req->vanilla_lens, req->n_vanilla)) != CUZK_OK)
+        if ((s = cuzk_fil_post_partition_from_vanilla(&pp, req->registered_proof, req->randomness,
+                                                      req->partition_index, req->vanilla_proofs,
+                                                      req->vanilla_lens, req->n_vanilla,
+                                                      cuzk_pool_threads(e->load_pool))) != CUZK_OK)
             return cuzk_fail(s == CUZK_ERR_NOMEM ? s : CUZK_ERR_INVALID_ARG, "vanilla proofs: %s",
                              cuzk_last_error());
     } else if (req->witness && req->witness_len) {

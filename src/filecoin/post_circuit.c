@@ -73,6 +73,70 @@ cuzk_status cuzk_fil_post_circuit(cuzk_cs *cs, const cuzk_fil_post_shape *shape,
 /* ---- several threads ------------------------------------------------------------------------ */
 
 typedef struct {
+    size_t n, next, bad; /* bad: lowest failing index (n: none) */
+    cuzk_status st;
+    char msg[256];
+    cuzk_status (*fn)(void *, size_t);
+    void *ctx;
+    pthread_mutex_t mu;
+} par_for_ctx;
+
+static void *par_for_worker(void *arg)
+{
+    par_for_ctx *c = arg;
+    for (;;) {
+        pthread_mutex_lock(&c->mu);
+        size_t i = c->next++;
+        pthread_mutex_unlock(&c->mu);
+        if (i >= c->n)
+            return NULL;
+        cuzk_status s = c->fn(c->ctx, i);
+        if (s != CUZK_OK) {
+            pthread_mutex_lock(&c->mu);
+            if (i < c->bad) {
+                c->bad = i;
+                c->st = s;
+                snprintf(c->msg, sizeof c->msg, "%s", cuzk_last_error());
+            }
+            pthread_mutex_unlock(&c->mu);
+        }
+    }
+}
+
+cuzk_status cuzk__fil_par_for(size_t n, unsigned threads, cuzk_status (*fn)(void *ctx, size_t i),
+                              void *ctx)
+{
+    if (threads > 256)
+        threads = 256;
+    if (threads > n)
+        threads = (unsigned)n;
+    if (threads < 2) {
+        cuzk_status first = CUZK_OK;
+        char msg[256] = "";
+        for (size_t i = 0; i < n; i++) {
+            cuzk_status s = fn(ctx, i);
+            if (s != CUZK_OK && first == CUZK_OK) {
+                first = s;
+                snprintf(msg, sizeof msg, "%s", cuzk_last_error());
+            }
+        }
+        return first == CUZK_OK ? CUZK_OK : cuzk_fail(first, "%s", msg);
+    }
+    par_for_ctx c = {.n = n, .bad = n, .fn = fn, .ctx = ctx};
+    pthread_mutex_init(&c.mu, NULL);
+    pthread_t tid[256];
+    unsigned started = 0;
+    for (; started + 1 < threads; started++)
+        if (pthread_create(&tid[started], NULL, par_for_worker, &c) != 0)
+            break;
+    par_for_worker(&c); /* this thread is one of them */
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&c.mu);
+    return c.bad == n ? CUZK_OK : cuzk_fail(c.st, "%s", c.msg);
+}
+
+typedef struct {
     cuzk_status st;
     char msg[256];
     cuzk_cs *cs; /* synthesised range, NULL until done or after the merge */
@@ -322,8 +386,21 @@ static cuzk_status synth_sector(cuzk_fil_post_partition *p, size_t r, size_t fir
     return CUZK_OK;
 }
 
+typedef struct {
+    cuzk_fil_post_partition *p;
+    uint64_t seed;
+    size_t path_len;
+} synth_ctx;
+
+static cuzk_status synth_one(void *ctx, size_t r)
+{
+    synth_ctx *c = ctx;
+    return synth_sector(c->p, r, r, 1, c->seed, c->path_len);
+}
+
 cuzk_status cuzk_fil_post_partition_synthetic(cuzk_fil_post_partition **out,
-                                              uint64_t post_proof_type, uint64_t seed)
+                                              uint64_t post_proof_type, uint64_t seed,
+                                              unsigned threads)
 {
     *out = NULL;
     cuzk_fil_post_info info;
@@ -344,10 +421,9 @@ cuzk_status cuzk_fil_post_partition_synthetic(cuzk_fil_post_partition **out,
     for (size_t i = 0; i < sh->sector_count; i++)
         for (size_t n = 0; n < sh->challenge_count; n++)
             p->challenges[i * sh->challenge_count + n] = cuzk__fil_post_challenge(p, i, n);
-    cuzk_status s = CUZK_OK;
-    for (size_t r = 0; r < p->nreal && s == CUZK_OK; r++)
-        s = winning ? synth_sector(p, 0, 0, sh->sector_count, seed, path_len)
-                    : synth_sector(p, r, r, 1, seed, path_len);
+    synth_ctx ctx = {.p = p, .seed = seed, .path_len = path_len};
+    cuzk_status s = winning ? synth_sector(p, 0, 0, sh->sector_count, seed, path_len)
+                            : cuzk__fil_par_for(p->nreal, threads, synth_one, &ctx);
     if (s != CUZK_OK) {
         cuzk_fil_post_partition_destroy(p);
         return s;
@@ -375,7 +451,7 @@ cuzk_status cuzk_circuit_fil_post(cuzk_cs *cs, const void *params_)
         return cuzk_fil_post_circuit_mt(cs, &given->shape, given->sectors, params->threads);
     }
     cuzk_fil_post_partition *p;
-    CUZK_TRY(cuzk_fil_post_partition_synthetic(&p, params->arg, params->seed));
+    CUZK_TRY(cuzk_fil_post_partition_synthetic(&p, params->arg, params->seed, params->threads));
     cuzk_status s = cuzk_fil_post_circuit_mt(cs, &p->shape, p->sectors, params->threads);
     cuzk_fil_post_partition_destroy(p);
     return s;

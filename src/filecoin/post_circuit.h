@@ -73,8 +73,8 @@ typedef struct {
 } cuzk_fil_post_partition;
 
 cuzk_status cuzk_fil_post_partition_synthetic(cuzk_fil_post_partition **out,
-                                              uint64_t post_proof_type,
-                                              uint64_t seed) CUZK_WARN_UNUSED_RESULT;
+                                              uint64_t post_proof_type, uint64_t seed,
+                                              unsigned threads) CUZK_WARN_UNUSED_RESULT;
 void cuzk_fil_post_partition_destroy(cuzk_fil_post_partition *p);
 
 /*
@@ -86,15 +86,18 @@ void cuzk_fil_post_partition_destroy(cuzk_fil_post_partition *p);
  * lengths against the published tree shape, each path's leaf index against the challenge
  * Filecoin derives from |randomness|, the sector id and the partition, each path hashed up to its
  * root, root = comm_r_last, Poseidon2(comm_c, comm_r_last) = comm_r, no trailing bytes.
+ * The path hashing runs per sector on |threads| threads (0 or 1: the caller's).
  * Returns: CUZK_OK; CUZK_ERR_FORMAT (truncated, malformed, or a check above failed: the message
- * names the proof, sector and challenge); CUZK_ERR_NOT_CANONICAL; CUZK_ERR_INVALID_ARG (count);
- * CUZK_ERR_UNSUPPORTED (unknown id); CUZK_ERR_NOMEM.
+ * names the proof, sector and challenge; the first proof in order when several fail);
+ * CUZK_ERR_NOT_CANONICAL; CUZK_ERR_INVALID_ARG (count); CUZK_ERR_UNSUPPORTED (unknown id);
+ * CUZK_ERR_NOMEM.
  */
 cuzk_status cuzk_fil_post_partition_from_vanilla(cuzk_fil_post_partition **out,
                                                  uint64_t post_proof_type,
                                                  const uint8_t randomness[32], uint32_t partition,
                                                  const uint8_t *const *proofs, const size_t *lens,
-                                                 size_t n) CUZK_WARN_UNUSED_RESULT;
+                                                 size_t n,
+                                                 unsigned threads) CUZK_WARN_UNUSED_RESULT;
 
 /* Writes real sector |r| of |p| as a FallbackPoStSectorProof (the inverse of the above; a
  * synthetic partition's Merkle proofs are Single / Sub / Top as the shape asks). *out is
@@ -106,6 +109,10 @@ cuzk_status cuzk_fil_post_vanilla_encode(const cuzk_fil_post_partition *p, size_
  * challenge of the circuit (nothing filled in). */
 cuzk_status cuzk__fil_post_partition_alloc(cuzk_fil_post_partition **out, uint64_t post_proof_type,
                                            size_t nreal) CUZK_WARN_UNUSED_RESULT;
+/* Internal: fn(ctx, i) for i in [0, n) on up to |threads| threads (0 or 1: this one); the status
+ * (and message) of the lowest i that failed, every i being run. */
+cuzk_status cuzk__fil_par_for(size_t n, unsigned threads, cuzk_status (*fn)(void *ctx, size_t i),
+                              void *ctx) CUZK_WARN_UNUSED_RESULT;
 /* Internal: the leaf challenge of the circuit's sector |i|, challenge |n|, as Filecoin derives it
  * from p->randomness, the sector id and p->partition (filecoin-circuits.md 3.2). */
 uint64_t cuzk__fil_post_challenge(const cuzk_fil_post_partition *p, size_t i, size_t n);

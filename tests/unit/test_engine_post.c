@@ -40,7 +40,7 @@ CUZK_TEST(engine_post_window)
     eng_add(e, "pm", ENG_SMALL, NULL);
     eng_add(e, "wpost", "fil-post:5", NULL);
     cuzk_fil_post_partition *p;
-    CHECK(cuzk_fil_post_partition_synthetic(&p, 5, test_rand_u64()) == CUZK_OK);
+    CHECK(cuzk_fil_post_partition_synthetic(&p, 5, test_rand_u64(), 1) == CUZK_OK);
     uint8_t *bufs[1];
     size_t lens[1];
     CHECK(cuzk_fil_post_vanilla_encode(p, 0, &bufs[0], &lens[0]) == CUZK_OK);

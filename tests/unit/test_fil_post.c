@@ -230,7 +230,8 @@ CUZK_TEST(fil_post_tampered_witness_unsatisfied)
 static void check_inputs(uint64_t id, uint64_t seed)
 {
     cuzk_fil_post_partition *p;
-    CHECK_MSG(cuzk_fil_post_partition_synthetic(&p, id, seed) == CUZK_OK, "%s", cuzk_last_error());
+    CHECK_MSG(cuzk_fil_post_partition_synthetic(&p, id, seed, 2) == CUZK_OK, "%s",
+              cuzk_last_error());
     cuzk_cs *cs = new_cs(CUZK_CS_PROVE);
     CHECK(cuzk_fil_post_circuit(cs, &p->shape, p->sectors) == CUZK_OK);
     CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
@@ -410,8 +411,8 @@ static cuzk_status decode(const cuzk_fil_post_partition *p, uint8_t **bufs, size
                           cuzk_fil_post_partition **out)
 {
     return cuzk_fil_post_partition_from_vanilla(out, p->post_proof_type, p->randomness,
-                                                p->partition, (const uint8_t *const *)bufs, lens,
-                                                n);
+                                                p->partition, (const uint8_t *const *)bufs, lens, n,
+                                                2);
 }
 
 CUZK_TEST(fil_post_vanilla_roundtrip)
@@ -420,7 +421,7 @@ CUZK_TEST(fil_post_vanilla_roundtrip)
     static const uint64_t IDS[] = {0, 3, 4, 5, 10};
     for (size_t t = 0; t < sizeof IDS / sizeof IDS[0]; t++) {
         cuzk_fil_post_partition *p, *q;
-        CHECK(cuzk_fil_post_partition_synthetic(&p, IDS[t], test_rand_u64()) == CUZK_OK);
+        CHECK(cuzk_fil_post_partition_synthetic(&p, IDS[t], test_rand_u64(), 1) == CUZK_OK);
         uint8_t *bufs[2];
         size_t lens[2];
         encode_all(p, bufs, lens);
@@ -454,7 +455,7 @@ CUZK_TEST(fil_post_vanilla_short_window_partition)
     /* One sector of a WindowPoSt partition of two: the circuit repeats it, and its inputs are
      * cuzk_fil_window_post_inputs' padded ones. */
     cuzk_fil_post_partition *p, *q;
-    CHECK(cuzk_fil_post_partition_synthetic(&p, 5, test_rand_u64()) == CUZK_OK);
+    CHECK(cuzk_fil_post_partition_synthetic(&p, 5, test_rand_u64(), 2) == CUZK_OK);
     uint8_t *bufs[2];
     size_t lens[2];
     encode_all(p, bufs, lens);
@@ -489,7 +490,7 @@ CUZK_TEST(fil_post_vanilla_short_window_partition)
 CUZK_TEST(fil_post_vanilla_rejects_bad_input)
 {
     cuzk_fil_post_partition *p, *q = NULL;
-    CHECK(cuzk_fil_post_partition_synthetic(&p, 3, test_rand_u64()) == CUZK_OK); /* 8-8-0 */
+    CHECK(cuzk_fil_post_partition_synthetic(&p, 3, test_rand_u64(), 1) == CUZK_OK); /* 8-8-0 */
     uint8_t *buf;
     size_t len;
     CHECK(cuzk_fil_post_vanilla_encode(p, 0, &buf, &len) == CUZK_OK);
@@ -502,7 +503,7 @@ CUZK_TEST(fil_post_vanilla_rejects_bad_input)
     for (size_t cut = 0; cut < len; cut += step) {
         memcpy(copy, buf, cut);
         lens[0] = cut;
-        CHECK_MSG(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 1) ==
+        CHECK_MSG(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 1, 2) ==
                       CUZK_ERR_FORMAT,
                   "cut at %zu", cut);
         CHECK(q == NULL);
@@ -511,7 +512,7 @@ CUZK_TEST(fil_post_vanilla_rejects_bad_input)
     memcpy(copy, buf, len);
     copy[len] = 0;
     lens[0] = len + 1;
-    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 1) ==
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 1, 2) ==
           CUZK_ERR_FORMAT);
     lens[0] = len;
     /* Offsets: sector_id 0, comm_r 8, sector proof count 40, inclusion count 48, the first
@@ -535,7 +536,8 @@ CUZK_TEST(fil_post_vanilla_rejects_bad_input)
     for (size_t i = 0; i < sizeof M / sizeof M[0]; i++) {
         memcpy(copy, buf, len);
         copy[M[i].at] ^= M[i].xor ;
-        cuzk_status s = cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 1);
+        cuzk_status s =
+            cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 1, 2);
         CHECK_MSG(s == M[i].want && strstr(cuzk_last_error(), M[i].msg), "mutation %zu: %d %s", i,
                   (int)s, cuzk_last_error());
         CHECK(q == NULL);
@@ -545,24 +547,25 @@ CUZK_TEST(fil_post_vanilla_rejects_bad_input)
     uint8_t rnd[32];
     memcpy(rnd, p->randomness, 32);
     rnd[0] ^= 1;
-    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, rnd, 0, one, lens, 1) == CUZK_ERR_FORMAT);
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, rnd, 0, one, lens, 1, 2) == CUZK_ERR_FORMAT);
     rnd[31] = 0xff;
-    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, rnd, 0, one, lens, 1) ==
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, rnd, 0, one, lens, 1, 2) ==
           CUZK_ERR_NOT_CANONICAL);
-    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 0) ==
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 0, 2) ==
           CUZK_ERR_INVALID_ARG);
     const uint8_t *two[2] = {copy, copy};
     size_t lens2[2] = {len, len};
-    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, two, lens2, 2) ==
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, two, lens2, 2, 2) ==
           CUZK_ERR_INVALID_ARG); /* WinningPoSt: one sector */
-    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 1, one, lens, 1) ==
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 1, one, lens, 1, 2) ==
           CUZK_ERR_INVALID_ARG); /* WinningPoSt: partition 0 only */
-    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 8, p->randomness, 0, one, lens, 1) ==
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 8, p->randomness, 0, one, lens, 1, 2) ==
           CUZK_ERR_FORMAT); /* a WindowPoSt id: 1 sector proof of 66 inclusion proofs, not 10 */
-    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 15, p->randomness, 0, one, lens, 1) ==
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 15, p->randomness, 0, one, lens, 1, 2) ==
           CUZK_ERR_UNSUPPORTED);
     /* Unchanged, it is accepted. */
-    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 1) == CUZK_OK);
+    CHECK(cuzk_fil_post_partition_from_vanilla(&q, 3, p->randomness, 0, one, lens, 1, 2) ==
+          CUZK_OK);
     cuzk_fil_post_partition_destroy(q);
     free(copy);
     cuzk_free(buf);
@@ -665,4 +668,27 @@ CUZK_TEST(r1cs_extend_rejects)
     cuzk_cs_destroy(b);
     cuzk_cs_destroy(c);
     cuzk_cs_destroy(k);
+}
+
+static cuzk_status visit(void *ctx, size_t i)
+{
+    int *seen = ctx;
+    __atomic_add_fetch(&seen[i], 1, __ATOMIC_RELAXED);
+    if (i == 9 || i == 5)
+        return cuzk_fail(i == 5 ? CUZK_ERR_FORMAT : CUZK_ERR_IO, "item %zu failed", i);
+    return CUZK_OK;
+}
+
+CUZK_TEST(fil_par_for_lowest_failure)
+{
+    for (unsigned t = 0; t <= 4; t++) {
+        int seen[40] = {0};
+        CHECK(cuzk__fil_par_for(40, t, visit, seen) == CUZK_ERR_FORMAT);
+        CHECK(strcmp(cuzk_last_error(), "item 5 failed") == 0);
+        for (size_t i = 0; i < 40; i++)
+            CHECK_MSG(seen[i] == 1, "%u threads: item %zu run %d times", t, i, seen[i]);
+    }
+    int seen[3] = {0};
+    CHECK(cuzk__fil_par_for(3, 8, visit, seen) == CUZK_OK && seen[2] == 1);
+    CHECK(cuzk__fil_par_for(0, 8, visit, seen) == CUZK_OK);
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #define EXIT_OK 0
 #define EXIT_ERROR 2
@@ -86,6 +87,8 @@ static char *inputs_text(const cuzk_fil_post_partition *p, size_t nsectors)
 int cmd_gen_vanilla(int argc, char **argv)
 {
     uint64_t id = UINT64_MAX, seed = 0, sectors = 0;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned threads = ncpu > 0 ? (unsigned)ncpu : 1;
     bool have_seed = false, json = false;
     const char *out = NULL, *inputs = NULL;
     for (int i = 0; i < argc; i++) {
@@ -132,7 +135,7 @@ int cmd_gen_vanilla(int argc, char **argv)
         return EXIT_ERROR;
     }
     cuzk_fil_post_partition *p;
-    if (cuzk_fil_post_partition_synthetic(&p, id, seed) != CUZK_OK) {
+    if (cuzk_fil_post_partition_synthetic(&p, id, seed, threads) != CUZK_OK) {
         fprintf(stderr, "cuzk-bench gen-vanilla: %s\n", cuzk_last_error());
         return EXIT_ERROR;
     }
