@@ -8,6 +8,7 @@
  * declares it). It receives a const cuzk_circuit_params * (arg, seed).
  */
 #include "cuzk/r1cs.h"
+#include "gadgets/circuit_rand.h"
 
 #include "gadgets/multipack.h"
 #include "gadgets/sha256.h"
@@ -103,14 +104,6 @@ cuzk_status cuzk_circuit_synthesize(cuzk_cs *cs, const cuzk_circuit *circuit)
 
 /* ---- sha256-chain:N ------------------------------------------------------------------------ */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /*
  * Private: a 512-bit block M (derived from the seed), allocated as bits. State h_0 = IV,
  * h_{i+1} = compress(M, h_i) for i < N. Public: h_N multipacked (254 + 2 bits: 2 inputs).
@@ -123,7 +116,7 @@ cuzk_status cuzk_circuit_sha256_chain(cuzk_cs *cs, const void *p)
     uint64_t seed = params->seed;
     uint8_t block[64];
     for (int i = 0; i < 8; i++) {
-        uint64_t r = splitmix64(&seed);
+        uint64_t r = cuzk__splitmix64(&seed);
         memcpy(block + 8 * i, &r, 8);
     }
     cuzk_bool bits[512];

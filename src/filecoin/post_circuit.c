@@ -4,6 +4,7 @@
  * storage-proofs-post src/fallback/{circuit.rs,compound.rs} (facts only; no code copied).
  */
 #include "filecoin/post_circuit.h"
+#include "gadgets/circuit_rand.h"
 
 #include "cuzk/alloc.h"
 #include "gadgets/merkle.h"
@@ -266,31 +267,13 @@ cuzk_status cuzk_fil_post_circuit_mt(cuzk_cs *cs, const cuzk_fil_post_shape *sha
 
 /* ---- synthetic partitions ------------------------------------------------------------------ */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* A field element below 2^254 (< r), and its 32-byte repr. */
-static void rand_fr(cuzk_fr_t *out, uint64_t *state)
-{
-    uint64_t l[CUZK_FR_LIMBS];
-    for (int i = 0; i < CUZK_FR_LIMBS; i++)
-        l[i] = splitmix64(state);
-    l[3] &= 0x3fffffffffffffffULL;
-    (void)cuzk_fr_from_canonical(out, l);
-}
-
 /* Leaf |index| of sector |sector_id|'s synthetic tree: the same value wherever it is asked. */
 static void leaf_value(cuzk_fr_t *out, uint64_t seed, uint64_t sector_id, uint64_t index)
 {
     uint64_t st = seed ^ 0x6c656166ULL;
-    st = splitmix64(&st) ^ sector_id;
-    st = splitmix64(&st) ^ index;
-    rand_fr(out, &st);
+    st = cuzk__splitmix64(&st) ^ sector_id;
+    st = cuzk__splitmix64(&st) ^ index;
+    cuzk__rand_fr_254(out, &st);
 }
 
 void cuzk_fil_post_partition_destroy(cuzk_fil_post_partition *p)
@@ -363,8 +346,8 @@ static cuzk_status synth_sector(cuzk_fil_post_partition *p, size_t r, size_t fir
     size_t per = sh->challenge_count, n = count * per, base = first * per;
     uint64_t st = seed ^ (0x636f6d6d ^ (p->sector_ids[r] << 20));
     cuzk_fr_t fill, comm_c, comm_r_last, comm_r, pre[2];
-    rand_fr(&fill, &st);
-    rand_fr(&comm_c, &st);
+    cuzk__rand_fr_254(&fill, &st);
+    cuzk__rand_fr_254(&comm_c, &st);
     for (size_t k = 0; k < n; k++)
         leaf_value(&p->leaves[base + k], seed, p->sector_ids[r], p->challenges[base + k]);
     CUZK_TRY(cuzk_merkle_sparse_paths(&comm_r_last, &p->siblings[base * path_len],
@@ -413,9 +396,9 @@ cuzk_status cuzk_fil_post_partition_synthetic(cuzk_fil_post_partition **out,
     size_t path_len = cuzk_merkle_path_len(sh->arities, sh->depth);
     uint64_t st = seed ^ 0x706f7374ULL; /* "post" */
     cuzk_fr_t rnd;
-    rand_fr(&rnd, &st);
+    cuzk__rand_fr_254(&rnd, &st);
     cuzk_fr_to_bytes_le(p->randomness, &rnd);
-    uint64_t first_id = splitmix64(&st) % 1000000;
+    uint64_t first_id = cuzk__splitmix64(&st) % 1000000;
     for (size_t r = 0; r < p->nreal; r++)
         p->sector_ids[r] = first_id + r;
     for (size_t i = 0; i < sh->sector_count; i++)

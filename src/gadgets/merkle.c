@@ -5,6 +5,7 @@
  * Written from those sources; no code copied.
  */
 #include "gadgets/merkle.h"
+#include "gadgets/circuit_rand.h"
 #include "gadgets/multipack.h"
 #include "gadgets/poseidon_circuit.h"
 #include "gadgets/sha256.h"
@@ -538,24 +539,6 @@ static cuzk_status sha256_level(cuzk_cs *cs, cuzk_num *out, const cuzk_num *in)
 
 /* ---- built-in circuit "poseidon-merkle:DEPTH" ---------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* A field element below 2^254 (< r) from the generator. */
-static void rand_fr(cuzk_fr_t *out, uint64_t *seed)
-{
-    uint64_t l[CUZK_FR_LIMBS];
-    for (int i = 0; i < CUZK_FR_LIMBS; i++)
-        l[i] = splitmix64(seed);
-    l[3] &= 0x3fffffffffffffffULL;
-    (void)cuzk_fr_from_canonical(out, l);
-}
-
 cuzk_status cuzk_circuit_poseidon_merkle(cuzk_cs *cs, const void *p)
 {
     const cuzk_circuit_params *params = p;
@@ -573,12 +556,12 @@ cuzk_status cuzk_circuit_poseidon_merkle(cuzk_cs *cs, const void *p)
     /* Private inputs from the seed: a leaf, its index and a path; the root follows. */
     cuzk_fr_t leaf, root, siblings[7 * CUZK_POSEIDON_MERKLE_MAX_DEPTH];
     uint64_t seed = params->seed ^ 0x706f736d65726b6cULL; /* "posmerkl" */
-    rand_fr(&leaf, &seed);
-    uint64_t index = splitmix64(&seed);
+    cuzk__rand_fr_254(&leaf, &seed);
+    uint64_t index = cuzk__splitmix64(&seed);
     if (3 * depth < 64)
         index &= ((uint64_t)1 << (3 * depth)) - 1;
     for (size_t i = 0; i < 7 * depth; i++)
-        rand_fr(&siblings[i], &seed);
+        cuzk__rand_fr_254(&siblings[i], &seed);
     CUZK_TRY(cuzk_merkle_root_from_path(&root, CUZK_MERKLE_POSEIDON, arities, depth, &leaf, index,
                                         siblings));
     return cuzk_merkle_por_circuit(cs, CUZK_MERKLE_POSEIDON, arities, depth, &leaf, index, siblings,

@@ -9,6 +9,7 @@
  * ones; WindowPoSt inputs pad a short partition by copying the last sector.
  */
 #include "test.h"
+#include "test_r1cs_util.h"
 
 #include "cuzk/alloc.h"
 #include "cuzk/groth16.h"
@@ -16,21 +17,6 @@
 #include "gadgets/merkle.h"
 
 #include <string.h>
-
-static void rand_fr(cuzk_fr_t *x)
-{
-    uint64_t l[CUZK_FR_LIMBS];
-    test_rand_bytes(l, sizeof l);
-    l[3] &= 0x3fffffffffffffffULL;
-    CHECK(cuzk_fr_from_canonical(x, l));
-}
-
-static cuzk_cs *new_cs(cuzk_cs_mode mode)
-{
-    cuzk_cs *cs;
-    CHECK(cuzk_cs_create(&cs, mode, 0, 0) == CUZK_OK);
-    return cs;
-}
 
 /* Constraints of one PoR over |sh|'s tree (filecoin-circuits.md 4.8: lvl(a) + 2). */
 static size_t por_cost(const cuzk_fil_post_shape *sh)
@@ -57,7 +43,7 @@ CUZK_TEST(fil_post_published_counts)
     for (size_t i = 0; i < sizeof W / sizeof W[0]; i++) {
         cuzk_fil_post_shape sh;
         CHECK(cuzk_fil_post_shape_get(&sh, W[i].id) == CUZK_OK);
-        cuzk_cs *cs = new_cs(CUZK_CS_KEYGEN);
+        cuzk_cs *cs = tu_cs(CUZK_CS_KEYGEN);
         CHECK_MSG(cuzk_fil_post_circuit(cs, &sh, NULL) == CUZK_OK, "%s", cuzk_last_error());
         CHECK_MSG(cuzk_cs_num_constraints(cs) == W[i].constraints, "id %llu: %zu, want %zu",
                   (unsigned long long)W[i].id, cuzk_cs_num_constraints(cs), W[i].constraints);
@@ -69,14 +55,14 @@ CUZK_TEST(fil_post_published_counts)
      * challenge a private PoR's less its root (Root::Var allocates nothing). */
     cuzk_fil_post_shape sh0;
     CHECK(cuzk_fil_post_shape_get(&sh0, 0) == CUZK_OK);
-    cuzk_cs *hc = new_cs(CUZK_CS_KEYGEN), *pc = new_cs(CUZK_CS_KEYGEN);
+    cuzk_cs *hc = tu_cs(CUZK_CS_KEYGEN), *pc = tu_cs(CUZK_CS_KEYGEN);
     cuzk_num pre[2], h;
     CHECK(cuzk_num_alloc(hc, &pre[0], NULL) == CUZK_OK && cuzk_num_alloc(hc, &pre[1], NULL) == 0);
     CHECK(cuzk_merkle_hash_circuit(hc, &h, CUZK_MERKLE_POSEIDON, 2, pre) == CUZK_OK);
     CHECK(cuzk_merkle_por_circuit(pc, CUZK_MERKLE_POSEIDON, sh0.arities, sh0.depth, NULL, 0, NULL,
                                   NULL, true) == CUZK_OK);
     size_t want_aux = 66 * (3 + (cuzk_cs_num_aux(hc) - 2) + (cuzk_cs_num_aux(pc) - 1));
-    cuzk_cs *cs0 = new_cs(CUZK_CS_KEYGEN);
+    cuzk_cs *cs0 = tu_cs(CUZK_CS_KEYGEN);
     CHECK(cuzk_fil_post_circuit(cs0, &sh0, NULL) == CUZK_OK);
     CHECK_MSG(cuzk_cs_num_aux(cs0) == want_aux, "aux %zu, want %zu", cuzk_cs_num_aux(cs0),
               want_aux);
@@ -119,12 +105,12 @@ static sectors_data make_sectors(const cuzk_fil_post_shape *sh, size_t nreal)
     CHECK(d.sec && d.lv && d.sib && d.ch && data);
     for (size_t s = 0; s < nreal; s++) {
         for (size_t i = 0; i < leaves; i++)
-            rand_fr(&data[i]);
+            data[i] = tu_fr_rand();
         cuzk_merkle_tree *t;
         CHECK(cuzk_merkle_tree_build(&t, CUZK_MERKLE_POSEIDON, sh->arities, sh->depth, data) ==
               CUZK_OK);
         cuzk_fr_t pre[2];
-        rand_fr(&pre[0]);
+        pre[0] = tu_fr_rand();
         pre[1] = *cuzk_merkle_tree_root(t);
         d.sec[s].comm_c = pre[0];
         d.sec[s].comm_r_last = pre[1];
@@ -181,7 +167,7 @@ static void run_complete(const cuzk_fil_post_shape *sh, size_t nreal, int tamper
                     cuzk_r1cs_pow2(0));
         break;
     }
-    cuzk_cs *cs = new_cs(CUZK_CS_CHECK);
+    cuzk_cs *cs = tu_cs(CUZK_CS_CHECK);
     CHECK_MSG(cuzk_fil_post_circuit(cs, sh, sec) == CUZK_OK, "%s", cuzk_last_error());
     CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
     CHECK(cuzk_cs_num_constraints(cs) == want + cuzk_cs_num_inputs(cs));
@@ -232,7 +218,7 @@ static void check_inputs(uint64_t id, uint64_t seed)
     cuzk_fil_post_partition *p;
     CHECK_MSG(cuzk_fil_post_partition_synthetic(&p, id, seed, 2) == CUZK_OK, "%s",
               cuzk_last_error());
-    cuzk_cs *cs = new_cs(CUZK_CS_PROVE);
+    cuzk_cs *cs = tu_cs(CUZK_CS_PROVE);
     CHECK(cuzk_fil_post_circuit(cs, &p->shape, p->sectors) == CUZK_OK);
     CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
     size_t row = 0;
@@ -281,7 +267,7 @@ CUZK_TEST(fil_post_real_key_fits)
     CHECK_MSG(cuzk_groth16_vk_load(&vk, path) == CUZK_OK, "%s", cuzk_last_error());
     cuzk_circuit c;
     CHECK(cuzk_circuit_find("fil-post:0", &c) == CUZK_OK);
-    cuzk_cs *cs = new_cs(CUZK_CS_KEYGEN);
+    cuzk_cs *cs = tu_cs(CUZK_CS_KEYGEN);
     CHECK(c.synth(cs, &c.params) == CUZK_OK);
     CHECK(cuzk_cs_num_inputs(cs) == vk->ic_len);
     cuzk_cs_destroy(cs);
@@ -294,7 +280,7 @@ CUZK_TEST(merkle_sparse_matches_complete)
     const size_t depth = 4, leaves = 8 * 4 * 2 * 8, path_len = 7 + 3 + 1 + 7;
     cuzk_fr_t fill, *data = malloc(leaves * sizeof *data);
     CHECK(data != NULL);
-    rand_fr(&fill);
+    fill = tu_fr_rand();
     for (size_t i = 0; i < leaves; i++)
         data[i] = fill;
     enum { K = 9 };
@@ -305,7 +291,7 @@ CUZK_TEST(merkle_sparse_matches_complete)
         if (k == K - 1)
             val[k] = val[0];
         else if (cuzk_fr_eq(&data[idx[k]], &fill))
-            rand_fr(&val[k]);
+            val[k] = tu_fr_rand();
         else
             val[k] = data[idx[k]];
         data[idx[k]] = val[k];
@@ -324,7 +310,7 @@ CUZK_TEST(merkle_sparse_matches_complete)
     uint64_t bad_idx[2] = {idx[0], idx[0]};
     cuzk_fr_t bad_val[2] = {val[0], fill};
     if (cuzk_fr_eq(&val[0], &fill))
-        rand_fr(&bad_val[1]);
+        bad_val[1] = tu_fr_rand();
     CHECK(cuzk_merkle_sparse_paths(&root, sib, CUZK_MERKLE_POSEIDON, AR, depth, &fill, 2, bad_idx,
                                    bad_val) == CUZK_ERR_INVALID_ARG);
     bad_idx[0] = leaves;
@@ -434,13 +420,13 @@ CUZK_TEST(fil_post_vanilla_roundtrip)
         snprintf(spec, sizeof spec, "fil-post:%llu", (unsigned long long)IDS[t]);
         CHECK(cuzk_circuit_find(spec, &c) == CUZK_OK);
         c.params.data = q;
-        cuzk_cs *cs = new_cs(CUZK_CS_CHECK);
+        cuzk_cs *cs = tu_cs(CUZK_CS_CHECK);
         CHECK(c.synth(cs, &c.params) == CUZK_OK);
         CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
         CHECK(cuzk_cs_is_satisfied(cs, NULL, NULL));
         cuzk_cs_destroy(cs);
         c.params.arg ^= 1; /* a partition of another proof type is refused */
-        cs = new_cs(CUZK_CS_CHECK);
+        cs = tu_cs(CUZK_CS_CHECK);
         CHECK(c.synth(cs, &c.params) == CUZK_ERR_INVALID_ARG);
         cuzk_cs_destroy(cs);
         cuzk_fil_post_partition_destroy(q);
@@ -461,7 +447,7 @@ CUZK_TEST(fil_post_vanilla_short_window_partition)
     encode_all(p, bufs, lens);
     CHECK(decode(p, bufs, lens, 1, &q) == CUZK_OK);
     CHECK(q->nreal == 1);
-    cuzk_cs *cs = new_cs(CUZK_CS_PROVE);
+    cuzk_cs *cs = tu_cs(CUZK_CS_PROVE);
     CHECK(cuzk_fil_post_circuit(cs, &q->shape, q->sectors) == CUZK_OK);
     CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
     CHECK(cuzk_cs_is_satisfied(cs, NULL, NULL));
@@ -572,19 +558,11 @@ CUZK_TEST(fil_post_vanilla_rejects_bad_input)
     cuzk_fil_post_partition_destroy(p);
 }
 
-static bool same_bits(const uint64_t *x, const uint64_t *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (((x[i / 64] >> (i % 64)) & 1) != ((y[i / 64] >> (i % 64)) & 1))
-            return false;
-    return true;
-}
-
 /* Synthesises |sh| over |d| in |mode| on |threads| threads; finalised. */
 static cuzk_cs *synth_mt(const cuzk_fil_post_shape *sh, const sectors_data *d, cuzk_cs_mode mode,
                          unsigned threads)
 {
-    cuzk_cs *cs = new_cs(mode);
+    cuzk_cs *cs = tu_cs(mode);
     CHECK_MSG(cuzk_fil_post_circuit_mt(cs, sh, d->sec, threads) == CUZK_OK, "%u threads: %s",
               threads, cuzk_last_error());
     CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
@@ -617,9 +595,9 @@ CUZK_TEST(fil_post_threads_match_sequential)
                 CHECK((x.c == NULL) == (y.c == NULL));
                 if (x.c)
                     CHECK(!memcmp(x.c, y.c, x.n_rows * sizeof(cuzk_fr_t)));
-                CHECK(same_bits(x.a_aux_density, y.a_aux_density, x.n_aux));
-                CHECK(same_bits(x.b_aux_density, y.b_aux_density, x.n_aux));
-                CHECK(same_bits(x.b_input_density, y.b_input_density, x.n_inputs));
+                CHECK(tu_bits_eq(x.a_aux_density, y.a_aux_density, x.n_aux));
+                CHECK(tu_bits_eq(x.b_aux_density, y.b_aux_density, x.n_aux));
+                CHECK(tu_bits_eq(x.b_input_density, y.b_input_density, x.n_inputs));
                 CHECK(x.a_aux_popcount == y.a_aux_popcount &&
                       x.b_aux_popcount == y.b_aux_popcount &&
                       x.b_input_popcount == y.b_input_popcount);
@@ -646,7 +624,7 @@ CUZK_TEST(fil_post_threads_match_sequential)
     d.sec[9].siblings = NULL;
     d.sec[9].leaves = NULL;
     for (unsigned t = 1; t <= 3; t += 2) {
-        cuzk_cs *cs = new_cs(CUZK_CS_PROVE);
+        cuzk_cs *cs = tu_cs(CUZK_CS_PROVE);
         CHECK(cuzk_fil_post_circuit_mt(cs, &sh, d.sec, t) == CUZK_ERR_INVALID_ARG);
         CHECK(strstr(cuzk_last_error(), "leaf, path and root are required") != NULL);
         cuzk_cs_destroy(cs);
@@ -656,10 +634,10 @@ CUZK_TEST(fil_post_threads_match_sequential)
 
 CUZK_TEST(r1cs_extend_rejects)
 {
-    cuzk_cs *a = new_cs(CUZK_CS_PROVE), *b = new_cs(CUZK_CS_WITNESS), *k = new_cs(CUZK_CS_KEYGEN);
+    cuzk_cs *a = tu_cs(CUZK_CS_PROVE), *b = tu_cs(CUZK_CS_WITNESS), *k = tu_cs(CUZK_CS_KEYGEN);
     CHECK(cuzk_cs_extend(a, b) == CUZK_ERR_INVALID_ARG); /* modes differ */
     CHECK(cuzk_cs_extend(k, k) == CUZK_ERR_INVALID_ARG); /* KEYGEN */
-    cuzk_cs *c = new_cs(CUZK_CS_PROVE);
+    cuzk_cs *c = tu_cs(CUZK_CS_PROVE);
     CHECK(cuzk_cs_finalize(c) == CUZK_OK);
     CHECK(cuzk_cs_extend(a, c) == CUZK_ERR_INVALID_ARG); /* finalised */
     CHECK(cuzk_cs_extend(c, a) == CUZK_ERR_INVALID_ARG);
