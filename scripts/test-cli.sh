@@ -80,6 +80,15 @@ expect 2 'need 132 inputs' -- "$BENCH" verify --vk "$VK" --proof "$TMP/proof.bin
 cat "$TMP/proof.bin" "$TMP/proof.bin" > "$TMP/proof2.bin"
 cat "$TMP/inputs.txt" "$TMP/inputs.txt" > "$TMP/inputs4.txt"
 expect 0 '^valid$' -- "$BENCH" verify --vk "$VK" --proof "$TMP/proof2.bin" --inputs "$TMP/inputs4.txt"
+# gen-vanilla: synthetic PoSt vanilla proofs; the same seed gives the same file; usage errors.
+expect 0 '^randomness [0-9a-f]{64}$' -- "$BENCH" gen-vanilla --post-proof 10 --seed 5 --out "$TMP/v1.json" --inputs "$TMP/v1.in"
+expect 0 '"sectors":1' -- "$BENCH" gen-vanilla --post-proof 10 --seed 5 --sectors 1 --out "$TMP/v2.json" --json
+"$BENCH" gen-vanilla --post-proof 10 --seed 5 --out "$TMP/v4.json" >/dev/null 2>&1
+cmp -s "$TMP/v1.json" "$TMP/v4.json" || { echo "not ok: gen-vanilla --seed 5 twice differs"; fails=$((fails + 1)); }
+[ "$(wc -l < "$TMP/v1.in")" = 22 ] || { echo "not ok: gen-vanilla --inputs: 22 lines expected"; fails=$((fails + 1)); }
+expect 2 'usage' -- "$BENCH" gen-vanilla --post-proof 5
+expect 2 'unknown RegisteredPoStProof 15' -- "$BENCH" gen-vanilla --post-proof 15 --out "$TMP/v3.json"
+expect 2 'the partition has 2' -- "$BENCH" gen-vanilla --post-proof 5 --sectors 3 --out "$TMP/v3.json"
 # Every built-in circuit: setup -> prove twice (fresh r, s: different bytes) -> both verify
 # with the written vk and public inputs; a changed input is rejected.
 for spec in sha256-chain:1 poseidon-merkle:2 fil-post:5; do
