@@ -204,7 +204,7 @@ static cuzk_status rd_sector(reader *r, cuzk_fil_post_partition *p, const tree_p
 }
 
 /* Every path of real sector |r| hashed up to its comm_r_last: the costly check (one Poseidon per
- * level and challenge: 2.3 M hashes for a 32 GiB WindowPoSt partition), so run per sector on the
+ * level and challenge: 235 k hashes for a 32 GiB WindowPoSt partition), so run per sector on the
  * caller's threads. */
 typedef struct {
     const cuzk_fil_post_partition *p;
