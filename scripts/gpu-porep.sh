@@ -7,7 +7,7 @@
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
 #   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt] [workers]
-#                                             [prefetch] [badd] [fp2ka]
+#                                             [prefetch] [badd] [fp2ka] [post]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -251,6 +251,27 @@ fp2ka)
             --repeat "${FULL_REPEAT:-5}" --threads "$NT" --h-rows "${HROWS:-4}"
     done
     grep -HE '^workers continuous|per partition' "$OUT"/fp2ka-part-*.log | tee -a "$OUT/summary.txt"
+    ;;
+post)
+    # Filecoin PoSt on the device: test parameters for WinningPoSt 2 KiB (fil-post:0) and
+    # WindowPoSt 2 KiB (fil-post:5) made here, each proved with the cuda backend and the cpu
+    # backend (the prover verifies every proof), then the daemon's PoSt test (t13: requests as
+    # Curio sends them, proofs checked client-side against inputs derived apart) with the daemon
+    # on the cuda backend.
+    PD=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-post.XXXXXX")
+    for id in ${POST_IDS:-0 5}; do
+        step 120 "post-setup-$id" "$B" setup --circuit "fil-post:$id" --out "$PD/p$id" --threads "$NT"
+        for be in cuda cpu cuda; do
+            CUZK_TIMING=1 step 120 "post-prove-$id-$be" "$B" prove --params "$PD/p$id" \
+                --circuit "fil-post:$id" --backend "$be" --threads "$NT" --repeat 3
+        done
+    done
+    grep -HE '^  (total|synthesis)|backend|error' "$OUT"/post-prove-*.log |
+        tee -a "$OUT/summary.txt"
+    rm -rf "$PD"
+    CUZK_TEST_BACKEND=cuda CUZK_TEST_NO_NODE=1 step 300 post-daemon tests/daemon/run.sh \
+        "$CARRY/bin/cuzk" "$B" t13
+    grep -E "^(ok|not ok)|daemon tests" "$OUT/post-daemon.log" | tee -a "$OUT/summary.txt"
     ;;
 compare)
     # Same inputs, same r and s: CPU prove, CUDA prove, resident partition; proofs must be equal.

@@ -2,7 +2,7 @@
 # Sourced by every tests/daemon/t*.sh: a fresh temporary directory, daemons started in it and
 # killed on exit, check helpers, the node client. Environment (set by run.sh, defaults for a
 # direct run from the repository root): CUZK, BENCH (binaries), CUZK_TEST_SEED, KEEP=1 keeps the
-# temporary directory.
+# temporary directory, CUZK_TEST_BACKEND (the daemons' backend, cpu unless set: cuda on a GPU host).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
@@ -103,7 +103,7 @@ start_daemon() {
     DSOCK=$DDIR/cuzk.sock
     DADDR=unix://$DSOCK
     DLOG=$DDIR/daemon.log
-    "$CUZK" --listen "$DADDR" --cache-dir "$DDIR/cache" --backend cpu "$@" >"$DLOG" 2>&1 &
+    "$CUZK" --listen "$DADDR" --cache-dir "$DDIR/cache" --backend "${CUZK_TEST_BACKEND:-cpu}" "$@" >"$DLOG" 2>&1 &
     DPID=$!
     DAEMONS="$DAEMONS $name:$DPID"
     echo "# daemon $name: pid $DPID, $DADDR, args: $*"

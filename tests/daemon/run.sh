@@ -4,7 +4,8 @@
 # client commands and an independent grpc-js client (tests/interop/grpc_client.mjs).
 # Usage: tests/daemon/run.sh [path/to/cuzk [path/to/cuzk-bench]] [NAME...]
 #   NAME selects tests by substring (e.g. wire, t04). Env: CUZK_TEST_SEED replays a run,
-#   KEEP=1 keeps each test's temporary directory, DAEMON_TEST_TIMEOUT (seconds per test, 420).
+#   KEEP=1 keeps each test's temporary directory, DAEMON_TEST_TIMEOUT (seconds per test, 420),
+#   CUZK_TEST_BACKEND (the daemons' backend; cpu unless set).
 # Exit 0: all passed (tests needing node are skipped, exit 77 each, when node is missing);
 # 1: a failure; 77: everything was skipped.
 set -u
