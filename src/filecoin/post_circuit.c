@@ -7,6 +7,7 @@
 #include "gadgets/circuit_rand.h"
 
 #include "cuzk/alloc.h"
+#include "cuzk/threadpool.h"
 #include "gadgets/merkle.h"
 
 #include <pthread.h>
@@ -74,7 +75,7 @@ cuzk_status cuzk_fil_post_circuit(cuzk_cs *cs, const cuzk_fil_post_shape *shape,
 /* ---- several threads ------------------------------------------------------------------------ */
 
 typedef struct {
-    size_t n, next, bad; /* bad: lowest failing index (n: none) */
+    size_t bad; /* lowest failing index (n: none) */
     cuzk_status st;
     char msg[256];
     cuzk_status (*fn)(void *, size_t);
@@ -82,28 +83,24 @@ typedef struct {
     pthread_mutex_t mu;
 } par_for_ctx;
 
-static void *par_for_worker(void *arg)
+static void par_for_one(void *arg, size_t i)
 {
     par_for_ctx *c = arg;
-    for (;;) {
-        pthread_mutex_lock(&c->mu);
-        size_t i = c->next++;
-        pthread_mutex_unlock(&c->mu);
-        if (i >= c->n)
-            return NULL;
-        cuzk_status s = c->fn(c->ctx, i);
-        if (s != CUZK_OK) {
-            pthread_mutex_lock(&c->mu);
-            if (i < c->bad) {
-                c->bad = i;
-                c->st = s;
-                snprintf(c->msg, sizeof c->msg, "%s", cuzk_last_error());
-            }
-            pthread_mutex_unlock(&c->mu);
-        }
+    cuzk_status s = c->fn(c->ctx, i);
+    if (s == CUZK_OK)
+        return;
+    pthread_mutex_lock(&c->mu);
+    if (i < c->bad) {
+        c->bad = i;
+        c->st = s;
+        snprintf(c->msg, sizeof c->msg, "%s", cuzk_last_error());
     }
+    pthread_mutex_unlock(&c->mu);
 }
 
+/* A pool made for the call: the callers (a submit's vanilla checks, a synthetic partition) come
+ * from threads that must not queue behind a long-running shared pool such as the engine's
+ * parameter loads. */
 cuzk_status cuzk__fil_par_for(size_t n, unsigned threads, cuzk_status (*fn)(void *ctx, size_t i),
                               void *ctx)
 {
@@ -111,28 +108,13 @@ cuzk_status cuzk__fil_par_for(size_t n, unsigned threads, cuzk_status (*fn)(void
         threads = 256;
     if (threads > n)
         threads = (unsigned)n;
-    if (threads < 2) {
-        cuzk_status first = CUZK_OK;
-        char msg[256] = "";
-        for (size_t i = 0; i < n; i++) {
-            cuzk_status s = fn(ctx, i);
-            if (s != CUZK_OK && first == CUZK_OK) {
-                first = s;
-                snprintf(msg, sizeof msg, "%s", cuzk_last_error());
-            }
-        }
-        return first == CUZK_OK ? CUZK_OK : cuzk_fail(first, "%s", msg);
-    }
-    par_for_ctx c = {.n = n, .bad = n, .fn = fn, .ctx = ctx};
+    cuzk_pool *pool = NULL;
+    if (threads > 1 && cuzk_pool_create(&pool, threads) != CUZK_OK)
+        pool = NULL; /* no threads to be had: the same work on this one */
+    par_for_ctx c = {.bad = n, .fn = fn, .ctx = ctx};
     pthread_mutex_init(&c.mu, NULL);
-    pthread_t tid[256];
-    unsigned started = 0;
-    for (; started + 1 < threads; started++)
-        if (pthread_create(&tid[started], NULL, par_for_worker, &c) != 0)
-            break;
-    par_for_worker(&c); /* this thread is one of them */
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
+    cuzk_pool_run(pool, n, par_for_one, &c);
+    cuzk_pool_destroy(pool);
     pthread_mutex_destroy(&c.mu);
     return c.bad == n ? CUZK_OK : cuzk_fail(c.st, "%s", c.msg);
 }
