@@ -2,6 +2,7 @@
 /* Fr, the BLS12-381 scalar field. Constants from scripts/gen_field_constants.py. */
 #include "cuzk/field.h"
 #include "field/fp_internal.h"
+#include "field/fr_internal.h"
 #include "field/mont.h"
 
 #include <string.h>
@@ -43,7 +44,7 @@ void cuzk_fr_set_one(cuzk_fr_t *out)
 void cuzk_fr_set_u64(cuzk_fr_t *out, uint64_t v)
 {
     uint64_t t[N] = {v};
-    mont_mul(out->l, t, FR_R2, R, FR_N0, N);
+    cuzk_fr_mul_impl(out->l, t, FR_R2);
 }
 
 bool cuzk_fr_is_zero(const cuzk_fr_t *a)
@@ -83,22 +84,37 @@ void cuzk_fr_dbl(cuzk_fr_t *out, const cuzk_fr_t *a)
 
 void cuzk_fr_mul(cuzk_fr_t *out, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
-    mont_mul(out->l, a->l, b->l, R, FR_N0, N);
+    cuzk_fr_mul_impl(out->l, a->l, b->l);
 }
 
 void cuzk_fr_sqr(cuzk_fr_t *out, const cuzk_fr_t *a)
 {
-    mont_mul(out->l, a->l, a->l, R, FR_N0, N);
+    cuzk_fr_sqr_impl(out->l, a->l);
+}
+
+void cuzk_fr_mul_portable(uint64_t out[N], const uint64_t a[N], const uint64_t b[N])
+{
+    mont_mul(out, a, b, R, FR_N0, N);
 }
 
 void cuzk_fr_pow(cuzk_fr_t *out, const cuzk_fr_t *a, const uint64_t *e, size_t n)
 {
-    mont_pow(out->l, a->l, e, n, FR_ONE, R, FR_N0, N);
+    cuzk_fr_t acc, base = *a;
+    cuzk_fr_set_one(&acc);
+    for (size_t w = n; w-- > 0;) {
+        for (int bit = 63; bit >= 0; bit--) {
+            cuzk_fr_sqr(&acc, &acc);
+            /* The exponent is public: branching on its bits leaks nothing about |a|. */
+            if ((e[w] >> bit) & 1)
+                cuzk_fr_mul(&acc, &acc, &base);
+        }
+    }
+    *out = acc;
 }
 
 void cuzk_fr_inv(cuzk_fr_t *out, const cuzk_fr_t *a)
 {
-    mont_pow(out->l, a->l, FR_R_MINUS_2, N, FR_ONE, R, FR_N0, N);
+    cuzk_fr_pow(out, a, FR_R_MINUS_2, N);
 }
 
 void cuzk_fr_inv_vartime(cuzk_fr_t *out, const cuzk_fr_t *a)
@@ -170,14 +186,14 @@ bool cuzk_fr_from_canonical(cuzk_fr_t *out, const uint64_t in[N])
 {
     if (mont_geq_vartime(in, R, N))
         return false;
-    mont_mul(out->l, in, FR_R2, R, FR_N0, N);
+    cuzk_fr_mul_impl(out->l, in, FR_R2);
     return true;
 }
 
 void cuzk_fr_to_canonical(uint64_t out[N], const cuzk_fr_t *a)
 {
     static const uint64_t one[N] = {1};
-    mont_mul(out, a->l, one, R, FR_N0, N);
+    cuzk_fr_mul_impl(out, a->l, one);
 }
 
 cuzk_status cuzk_fr_from_bytes_le(cuzk_fr_t *out, const uint8_t in[32])

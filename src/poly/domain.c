@@ -25,7 +25,7 @@ static void root_2_32(cuzk_fr_t *out, cuzk_roots roots)
         return;
     }
     /* r is odd, so r - 1 only clears bit 0 and t = (r - 1) >> 32 reads straight off r. */
-    const uint64_t *r = poly_fr_r;
+    const uint64_t *r = fri_r;
     uint64_t t[4] = {(r[0] >> 32) | (r[1] << 32), (r[1] >> 32) | (r[2] << 32),
                      (r[2] >> 32) | (r[3] << 32), r[3] >> 32};
     cuzk_fr_t five;
@@ -48,7 +48,7 @@ static void powers(cuzk_fr_t *out, const cuzk_fr_t *base, size_t n)
         return;
     cuzk_fr_set_one(&out[0]);
     for (size_t i = 1; i < n; i++)
-        poly_mul(&out[i], &out[i - 1], base);
+        fri_mul(&out[i], &out[i - 1], base);
 }
 
 /* out[bitrev_bits(i)] = base^i for i < 2^bits. */
@@ -59,7 +59,7 @@ static void powers_bitrev(cuzk_fr_t *out, const cuzk_fr_t *base, unsigned bits)
     cuzk_fr_set_one(&p);
     for (size_t i = 0; i < n; i++) {
         out[poly_bitrev(i, bits)] = p;
-        poly_mul(&p, &p, base);
+        fri_mul(&p, &p, base);
     }
 }
 

@@ -44,12 +44,12 @@ static void abc_task(void *p, size_t i)
 #endif
     for (size_t k = lo; k < hi; k++) {
         if (x->op == H_ADD) {
-            poly_add(&x->a[k], &x->a[k], &x->b[k]);
+            fri_add(&x->a[k], &x->a[k], &x->b[k]);
             continue;
         }
-        poly_mul(&x->a[k], &x->a[k], &x->b[k]);
+        fri_mul(&x->a[k], &x->a[k], &x->b[k]);
         if (x->op == H_MUL_SUB)
-            poly_sub(&x->a[k], &x->a[k], &x->c[k]);
+            fri_sub(&x->a[k], &x->a[k], &x->c[k]);
     }
 }
 
@@ -80,12 +80,12 @@ void cuzk_poly_h(const cuzk_domain *d, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c,
     cuzk_fr_set_u64(&two, 2);
     cuzk_fr_inv_vartime(&half, &two);
     poly_scale sn = {true, {{0}}, d->s_inv}; /* -N / 2 */
-    poly_mul(&sn.k, &d->n_inv, &half);
+    fri_mul(&sn.k, &d->n_inv, &half);
     cuzk_fr_neg(&sn.k, &sn.k);
     cuzk__bitrev_permute(d, a, pool);
     cuzk__ntt_dit(d, a, POLY_INV, &sn, pool);
     poly_scale sc = {true, {{0}}, {{0}}}; /* C / 2 */
-    poly_mul(&sc.k, &d->n_inv, &half);
+    fri_mul(&sc.k, &d->n_inv, &half);
     cuzk_fr_set_one(&sc.s);
     cuzk__bitrev_permute(d, c, pool);
     cuzk__ntt_dit(d, c, POLY_INV, &sc, pool);

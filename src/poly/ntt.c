@@ -27,8 +27,8 @@ MONT_INLINE void dif_block(cuzk_fr_t *x, size_t h, size_t vw, size_t stride, con
     cuzk_fr_t *y = x + h * stride;
     for (size_t i = 0; i < vw; i++) {
         cuzk_fr_t t;
-        poly_sub(&t, &x[i], &y[i]);
-        poly_add(&x[i], &x[i], &y[i]);
+        fri_sub(&t, &x[i], &y[i]);
+        fri_add(&x[i], &x[i], &y[i]);
         y[i] = t;
     }
     for (size_t j = 1; j < h; j++) {
@@ -36,9 +36,9 @@ MONT_INLINE void dif_block(cuzk_fr_t *x, size_t h, size_t vw, size_t stride, con
         const cuzk_fr_t wj = w[j];
         for (size_t i = 0; i < vw; i++) {
             cuzk_fr_t t;
-            poly_sub(&t, &xj[i], &yj[i]);
-            poly_add(&xj[i], &xj[i], &yj[i]);
-            poly_mul(&yj[i], &t, &wj);
+            fri_sub(&t, &xj[i], &yj[i]);
+            fri_add(&xj[i], &xj[i], &yj[i]);
+            fri_mul(&yj[i], &t, &wj);
         }
     }
 }
@@ -49,17 +49,17 @@ MONT_INLINE void dit_block(cuzk_fr_t *x, size_t h, size_t vw, size_t stride, con
     cuzk_fr_t *y = x + h * stride;
     for (size_t i = 0; i < vw; i++) {
         cuzk_fr_t t = y[i];
-        poly_sub(&y[i], &x[i], &t);
-        poly_add(&x[i], &x[i], &t);
+        fri_sub(&y[i], &x[i], &t);
+        fri_add(&x[i], &x[i], &t);
     }
     for (size_t j = 1; j < h; j++) {
         cuzk_fr_t *xj = x + j * stride, *yj = y + j * stride;
         const cuzk_fr_t wj = w[j];
         for (size_t i = 0; i < vw; i++) {
             cuzk_fr_t t;
-            poly_mul(&t, &yj[i], &wj);
-            poly_sub(&yj[i], &xj[i], &t);
-            poly_add(&xj[i], &xj[i], &t);
+            fri_mul(&t, &yj[i], &wj);
+            fri_sub(&yj[i], &xj[i], &t);
+            fri_add(&xj[i], &xj[i], &t);
         }
     }
 }
@@ -127,24 +127,24 @@ static void dit_rec(cuzk_fr_t *x, unsigned lm, size_t vw, size_t stride, const c
 static void scale_geometric(cuzk_fr_t *x, size_t n, const cuzk_fr_t *k, const cuzk_fr_t *r)
 {
     if (n == 1) {
-        poly_mul(&x[0], &x[0], k);
+        fri_mul(&x[0], &x[0], k);
         return;
     }
     cuzk_fr_t r2, p0 = *k, p1;
-    poly_mul(&r2, r, r);
-    poly_mul(&p1, k, r);
+    fri_mul(&r2, r, r);
+    fri_mul(&p1, k, r);
     for (size_t c = 0; c < n; c += 2) {
-        poly_mul(&x[c], &x[c], &p0);
-        poly_mul(&x[c + 1], &x[c + 1], &p1);
-        poly_mul(&p0, &p0, &r2);
-        poly_mul(&p1, &p1, &r2);
+        fri_mul(&x[c], &x[c], &p0);
+        fri_mul(&x[c + 1], &x[c + 1], &p1);
+        fri_mul(&p0, &p0, &r2);
+        fri_mul(&p1, &p1, &r2);
     }
 }
 
 static void scale_const(cuzk_fr_t *x, size_t n, const cuzk_fr_t *k)
 {
     for (size_t c = 0; c < n; c++)
-        poly_mul(&x[c], &x[c], k);
+        fri_mul(&x[c], &x[c], k);
 }
 
 /* The diagonal of row t fused with a natural scaling: x[c] *= K * (w^bitrev(t) * s)^c, with
@@ -156,11 +156,11 @@ static void row_diag(const cuzk_domain *d, cuzk_fr_t *row, size_t t, int dir, co
     cuzk_fr_t r = d->diag[dir][t], k;
     cuzk_fr_set_one(&k);
     if (sc && sc->on) {
-        poly_mul(&r, &r, &sc->s);
+        fri_mul(&r, &r, &sc->s);
         k = sc->k;
     }
     if (extra)
-        poly_mul(&k, &k, extra);
+        fri_mul(&k, &k, extra);
     if (!cuzk_fr_is_one(&r))
         scale_geometric(row, b, &k, &r);
     else if (!cuzk_fr_is_one(&k))
@@ -194,8 +194,8 @@ static void row_task(void *p, size_t t)
     CUZK_VERIFY_CHECK(!c->mid || c->dit_dir >= 0); /* the mid constant rides on the DIT diagonal */
     if (c->mid) {
         for (size_t i = 0; i < b; i++)
-            poly_mul(&row[i], &row[i], &d->col_s[i]);
-        poly_mul(&kmid, &d->n_inv, &d->row_s[t]);
+            fri_mul(&row[i], &row[i], &d->col_s[i]);
+        fri_mul(&kmid, &d->n_inv, &d->row_s[t]);
     }
     if (c->dit_dir >= 0) {
         dit_rec(row, d->l_in, 1, 1, d->tw[c->dit_dir]);
@@ -241,8 +241,8 @@ static void col_scale(cuzk_fr_t *buf, size_t n1, size_t w, size_t stride, const 
     for (size_t t = 1; t < n1; t++) {
         cuzk_fr_t *r = buf + t * stride;
         for (size_t i = 0; i < w; i++)
-            poly_mul(&r[i], &r[i], &f);
-        poly_mul(&f, &f, sB);
+            fri_mul(&r[i], &r[i], &f);
+        fri_mul(&f, &f, sB);
     }
 }
 
@@ -408,11 +408,11 @@ static void row_diag_x8(const cuzk_domain *d, fr52x8 *row, size_t t0, int dir, c
         rr[k] = d->diag[dir][t0 + k];
         cuzk_fr_set_one(&kk[k]);
         if (sc && sc->on) {
-            poly_mul(&rr[k], &rr[k], &sc->s);
+            fri_mul(&rr[k], &rr[k], &sc->s);
             kk[k] = sc->k;
         }
         if (extra)
-            poly_mul(&kk[k], &kk[k], &extra[k]);
+            fri_mul(&kk[k], &kk[k], &extra[k]);
         any |= !cuzk_fr_is_one(&rr[k]) || !cuzk_fr_is_one(&kk[k]);
     }
     if (!any)
@@ -473,7 +473,7 @@ static void row_task_x8(void *p, size_t task)
                 fr52x8_mul_p(&buf[i], &buf[i], &w);
             }
             for (int k = 0; k < 8; k++)
-                poly_mul(&kmid[k], &d->n_inv, &d->row_s[t0 + k]);
+                fri_mul(&kmid[k], &d->n_inv, &d->row_s[t0 + k]);
         }
         if (c->dit_dir >= 0) {
             dit_rec_x8(buf, d->l_in, 1, 1, d->tw52[c->dit_dir]);
@@ -521,7 +521,7 @@ static void col_scale_x8(fr52x8 *buf, size_t n1, size_t vw, const cuzk_fr_t *sB)
         fr52x8_bcast(&w, f52);
         for (size_t i = 0; i < vw; i++)
             fr52x8_mul_p(&buf[t * vw + i], &buf[t * vw + i], &w);
-        poly_mul(&f, &f, sB);
+        fri_mul(&f, &f, sB);
     }
 }
 
@@ -591,7 +591,7 @@ static void col_pass(const cuzk_domain *d, cuzk_fr_t *x, int dir, bool dit, cons
     if (sc && sc->on) {
         c.sB = sc->s;
         for (unsigned i = 0; i < d->l_in; i++)
-            poly_mul(&c.sB, &c.sB, &c.sB);
+            fri_mul(&c.sB, &c.sB, &c.sB);
         c.scale = !cuzk_fr_is_one(&c.sB);
     }
     c.groups = ((size_t)1 << d->l_in) / d->cols;

@@ -25,7 +25,7 @@
  */
 
 #include "cuzk/poly.h"
-#include "poly/fr_inline.h"
+#include "field/fr_inline.h"
 #include "field/fr_ifma.h"
 
 #include <stdbool.h>
@@ -96,9 +96,9 @@ void cuzk__bitrev_permute(const cuzk_domain *d, cuzk_fr_t *x, cuzk_pool *pool);
 /* o = 16 a: a factor for fr52x8_mul_p (field/fr_ifma.h), whose Montgomery radix is 2^260. */
 static inline void poly_x16(cuzk_fr_t *o, const cuzk_fr_t *a)
 {
-    poly_add(o, a, a);
+    fri_add(o, a, a);
     for (int i = 0; i < 3; i++)
-        poly_add(o, o, o);
+        fri_add(o, o, o);
 }
 
 /* Reverses the low |bits| bits of |i|. */

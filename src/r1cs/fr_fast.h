@@ -4,15 +4,13 @@
 
 /*
  * Inline Fr arithmetic for the synthesis hot loops (LC evaluation, SpMV), where a call per
- * addition would cost as much as the addition. Same Montgomery code and constants as
- * src/field/fr.c (field/mont.h), so results are bit-identical to cuzk_fr_*.
+ * addition would cost as much as the addition. The same canonical results as cuzk_fr_*.
  */
 
 #include "cuzk/field.h"
 #include "field/fp_internal.h"
+#include "field/fr_inline.h"
 #include "field/mont.h"
-
-#define FRF_N0 0xfffffffeffffffffULL
 
 MONT_INLINE void frf_add(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
@@ -24,7 +22,7 @@ MONT_INLINE void frf_sub(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b)
 }
 MONT_INLINE void frf_mul(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
-    mont_mul(r->l, a->l, b->l, cuzk_fr_modulus, FRF_N0, CUZK_FR_LIMBS);
+    fri_mul(r, a, b); /* mulx asm where built (field/fr_inline.h), else mont_mul */
 }
 MONT_INLINE bool frf_is_zero(const cuzk_fr_t *a)
 {

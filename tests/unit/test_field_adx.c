@@ -4,11 +4,13 @@
  * (src/field/fp_x86_64.c) must agree bit for bit with the portable C CIOS on random and edge
  * inputs, especially values close to p where the final conditional subtraction and the carry
  * words matter; and each back end is checked against GMP on raw limbs (a*b*2^-384 mod p),
- * whichever one the library uses by default.
+ * whichever one the library uses by default. The same for Fr's two back ends
+ * (src/field/fr_x86_64.c against the portable code and GMP, a*b*2^-256 mod r) at the end.
  */
 #include "test.h"
 #include "cuzk/field.h"
 #include "field/fp_internal.h"
+#include "field/fr_internal.h"
 #include "field/mont.h"
 
 #include <gmp.h>
@@ -288,5 +290,231 @@ CUZK_TEST(field_fp2_mul_lazy_adx)
     mpz_import(got, 6, -1, 8, 0, 0, r);
     CHECK(mpz_sgn(got) == 0); /* (p-1)^2 - (p-1)^2 */
     mpz_clears(p, rinv, a0, a1, b0, b1, t, u, want0, want1, got, NULL);
+#endif
+}
+
+/* ---- Fr: cuzk__fr_mul_adx / cuzk__fr_sqr_adx against the portable code and GMP ------------ */
+
+#define FR_R_HEX "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001"
+
+/* A canonical Fr limb vector (below r): uniform values mixed with the carry-stressing shapes,
+ * as rand_raw does for Fp. */
+static void fr_rand_raw(uint64_t out[4])
+{
+    const uint64_t *r = cuzk_fr_modulus;
+    for (;;) {
+        unsigned kind = (unsigned)(test_rand_u64() % 8);
+        memset(out, 0, 4 * sizeof out[0]);
+        switch (kind) {
+        case 0: { /* r - k for small k */
+            uint64_t k[4] = {1 + test_rand_u64() % 65536};
+            mont_sub_raw(out, r, k, 4);
+            break;
+        }
+        case 1: { /* r - (random 64-bit) */
+            uint64_t k[4] = {test_rand_u64() | 1};
+            mont_sub_raw(out, r, k, 4);
+            break;
+        }
+        case 2: { /* r - 2^j - 1 */
+            uint64_t k[4] = {0};
+            unsigned j = (unsigned)(test_rand_u64() % 254);
+            k[j / 64] = 1ULL << (j % 64);
+            mont_sub_raw(out, r, k, 4);
+            uint64_t one[4] = {1};
+            mont_sub_raw(out, out, one, 4);
+            break;
+        }
+        case 3: /* 2^j */
+            out[(test_rand_u64() % 255) / 64] |= 1ULL << (test_rand_u64() % 64);
+            break;
+        case 4: /* limbs drawn from {0, 1, all ones, 2^63, random} */
+            for (int i = 0; i < 4; i++) {
+                static const uint64_t pat[] = {0, 1, ~0ULL, 1ULL << 63};
+                uint64_t v = test_rand_u64();
+                out[i] = v % 5 < 4 ? pat[v % 5] : test_rand_u64();
+            }
+            out[3] &= 0x7fffffffffffffffULL;
+            break;
+        default: /* uniform below 2^255 (rejection below) */
+            test_rand_bytes(out, 4 * sizeof out[0]);
+            out[3] &= 0x7fffffffffffffffULL;
+            break;
+        }
+        if (!mont_geq_vartime(out, r, 4))
+            return;
+    }
+}
+
+static void check_below_r(const uint64_t v[4])
+{
+    CHECK(!mont_geq_vartime(v, cuzk_fr_modulus, 4));
+}
+
+/* Edge values: 0, 1, 2, (r - 1) / 2, R mod r (Montgomery one), R^2 mod r, the largest value with
+ * r's top limb minus one, alternating limbs, 2^254, then r - 1, r - 2, r - 2^32 - 1 (r's low limb
+ * is 2^64 - 2^32 + 1) and r - 2^64. */
+enum { FR_NFIXED = 13 };
+static void fr_fixed(uint64_t fixed[FR_NFIXED][4])
+{
+    static const uint64_t consts[][4] = {
+        {0},
+        {1},
+        {2},
+        {0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL, 0x199cec0404d0ec02ULL,
+         0x39f6d3a994cebea4ULL}, /* (r - 1) / 2 */
+        {0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL,
+         0x1824b159acc5056fULL}, /* R mod r */
+        {0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL,
+         0x0748d9d99f59ff11ULL}, /* R^2 mod r */
+        {~0ULL, ~0ULL, ~0ULL, 0x73eda753299d7d47ULL},
+        {~0ULL, 0, ~0ULL, 0},
+        {0, 0, 0, 1ULL << 62},
+    };
+    static const uint64_t below[][4] = {{1}, {2}, {0x100000001ULL}, {0, 1}};
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof consts / sizeof consts[0]; i++)
+        memcpy(fixed[k++], consts[i], sizeof consts[i]);
+    for (size_t i = 0; i < sizeof below / sizeof below[0]; i++)
+        mont_sub_raw(fixed[k++], cuzk_fr_modulus, below[i], 4);
+    CHECK(k == FR_NFIXED);
+}
+
+CUZK_TEST(field_fr_adx_vs_portable)
+{
+#if !CUZK_FR_HAVE_ADX
+    test_skip("the x86-64 mulx/adx back end is not built (needs x86-64 with -mbmi2 -madx)");
+#else
+    uint64_t fixed[FR_NFIXED][4], a[4], b[4], r1[4], r2[4], x[4];
+    fr_fixed(fixed);
+    for (size_t i = 0; i < FR_NFIXED; i++) {
+        check_below_r(fixed[i]);
+        for (size_t j = 0; j < FR_NFIXED; j++) {
+            cuzk__fr_mul_adx(r1, fixed[i], fixed[j]);
+            cuzk_fr_mul_portable(r2, fixed[i], fixed[j]);
+            CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "mul fixed[%zu] * fixed[%zu]", i, j);
+        }
+        cuzk__fr_sqr_adx(r1, fixed[i]);
+        cuzk_fr_mul_portable(r2, fixed[i], fixed[i]);
+        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "sqr fixed[%zu]", i);
+    }
+    for (unsigned long it = 0; it < test_iters(10000) * 20; it++) {
+        fr_rand_raw(a);
+        fr_rand_raw(b);
+        cuzk__fr_mul_adx(r1, a, b);
+        cuzk_fr_mul_portable(r2, a, b);
+        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0,
+                  "mul differs at iteration %lu: a[0]=%016llx b[0]=%016llx", it,
+                  (unsigned long long)a[0], (unsigned long long)b[0]);
+        check_below_r(r1);
+        memcpy(x, a, sizeof x); /* out aliases a */
+        cuzk__fr_mul_adx(x, x, b);
+        CHECK(memcmp(x, r2, sizeof x) == 0);
+        memcpy(x, b, sizeof x); /* out aliases b */
+        cuzk__fr_mul_adx(x, a, x);
+        CHECK(memcmp(x, r2, sizeof x) == 0);
+        cuzk__fr_sqr_adx(r1, a);
+        cuzk_fr_mul_portable(r2, a, a);
+        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "sqr differs at iteration %lu: a[0]=%016llx", it,
+                  (unsigned long long)a[0]);
+        check_below_r(r1);
+        memcpy(x, a, sizeof x);
+        cuzk__fr_sqr_adx(x, x);
+        CHECK(memcmp(x, r2, sizeof x) == 0);
+        cuzk__fr_mul_adx(x, a, a); /* mul with a == b equals sqr */
+        CHECK(memcmp(x, r2, sizeof x) == 0);
+    }
+#endif
+}
+
+/* Each Fr back end against GMP on raw limbs, out = a * b * 2^-256 mod r, on the edge values
+ * (every pair) and on random ones; and the public cuzk_fr_mul / cuzk_fr_sqr, whichever back end
+ * they use. */
+#if CUZK_FR_HAVE_ADX
+static void fr_sqr_adx_as_mul(uint64_t out[4], const uint64_t a[4], const uint64_t b[4])
+{
+    (void)b;
+    cuzk__fr_sqr_adx(out, a);
+}
+#endif
+
+static void fr_lib_mul(uint64_t out[4], const uint64_t a[4], const uint64_t b[4])
+{
+    cuzk_fr_t x, y, z;
+    memcpy(x.l, a, sizeof x.l);
+    memcpy(y.l, b, sizeof y.l);
+    cuzk_fr_mul(&z, &x, &y);
+    memcpy(out, z.l, sizeof z.l);
+}
+
+static void fr_lib_sqr(uint64_t out[4], const uint64_t a[4], const uint64_t b[4])
+{
+    (void)b;
+    cuzk_fr_t x, z;
+    memcpy(x.l, a, sizeof x.l);
+    cuzk_fr_sqr(&z, &x);
+    memcpy(out, z.l, sizeof z.l);
+}
+
+typedef void (*fr_mul_fn)(uint64_t out[4], const uint64_t a[4], const uint64_t b[4]);
+
+static void fr_check_one(fr_mul_fn fn, const char *name, const uint64_t a[4], const uint64_t b[4],
+                         mpz_t rmod, mpz_t rinv, unsigned long it)
+{
+    mpz_t za, zb, want, got;
+    mpz_inits(za, zb, want, got, NULL);
+    uint64_t out[4];
+    memset(out, 0xa5, sizeof out); /* poisoned */
+    fn(out, a, b);
+    check_below_r(out);
+    mpz_import(za, 4, -1, 8, 0, 0, a);
+    mpz_import(zb, 4, -1, 8, 0, 0, b);
+    mpz_import(got, 4, -1, 8, 0, 0, out);
+    mpz_mul(want, za, zb);
+    mpz_mul(want, want, rinv);
+    mpz_mod(want, want, rmod);
+    if (mpz_cmp(want, got) != 0) {
+        char *s = NULL;
+        gmp_asprintf(&s, "%s case %lu: a=%#Zx b=%#Zx want %#Zx got %#Zx", name, it, za, zb, want,
+                     got);
+        test_fail_at(__FILE__, __LINE__, "%s", s);
+    }
+    mpz_clears(za, zb, want, got, NULL);
+}
+
+static void fr_check_backend_vs_gmp(fr_mul_fn fn, bool square, const char *name)
+{
+    mpz_t rmod, rinv;
+    mpz_inits(rmod, rinv, NULL);
+    CHECK(mpz_set_str(rmod, FR_R_HEX, 16) == 0);
+    mpz_ui_pow_ui(rinv, 2, 256);
+    CHECK(mpz_invert(rinv, rinv, rmod));
+    uint64_t fixed[FR_NFIXED][4];
+    fr_fixed(fixed);
+    for (size_t i = 0; i < FR_NFIXED; i++)
+        for (size_t j = 0; j < FR_NFIXED; j++)
+            if (!square || i == j)
+                fr_check_one(fn, name, fixed[i], fixed[j], rmod, rinv, i * FR_NFIXED + j);
+    for (unsigned long it = 0; it < test_iters(10000); it++) {
+        uint64_t a[4], b[4];
+        fr_rand_raw(a);
+        if (square)
+            memcpy(b, a, sizeof b);
+        else
+            fr_rand_raw(b);
+        fr_check_one(fn, name, a, b, rmod, rinv, it);
+    }
+    mpz_clears(rmod, rinv, NULL);
+}
+
+CUZK_TEST(field_fr_mul_backends_vs_gmp)
+{
+    fr_check_backend_vs_gmp(cuzk_fr_mul_portable, false, "portable mul");
+    fr_check_backend_vs_gmp(cuzk_fr_mul_portable, true, "portable mul (a == b)");
+    fr_check_backend_vs_gmp(fr_lib_mul, false, "cuzk_fr_mul");
+    fr_check_backend_vs_gmp(fr_lib_sqr, true, "cuzk_fr_sqr");
+#if CUZK_FR_HAVE_ADX
+    fr_check_backend_vs_gmp(cuzk__fr_mul_adx, false, "adx mul");
+    fr_check_backend_vs_gmp(fr_sqr_adx_as_mul, true, "adx sqr");
 #endif
 }

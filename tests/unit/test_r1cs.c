@@ -276,6 +276,59 @@ CUZK_TEST(r1cs_lc_operations)
     cuzk_cs_destroy(cs);
 }
 
+/* Many general coefficients in one LC (Poseidon's MDS rows have ~10): coefficients and values
+ * at r - 1 - small and random, 2 to 3000 terms, values 0 and 1 mixed in (skipped or added
+ * without a product), against products and sums of cuzk_fr. */
+CUZK_TEST(r1cs_lc_eval_general_sums)
+{
+    cuzk_cs *cs = tu_cs(CUZK_CS_PROVE);
+    enum { NV = 64 };
+    cuzk_var v[NV];
+    cuzk_fr_t val[NV], m1;
+    cuzk_fr_set_one(&m1);
+    cuzk_fr_neg(&m1, &m1);
+    for (int i = 0; i < NV; i++) {
+        if (i == 0)
+            cuzk_fr_set_zero(&val[i]);
+        else if (i == 1)
+            cuzk_fr_set_one(&val[i]);
+        else if (i < 32)
+            cuzk_fr_sub(&val[i], &m1, &(cuzk_fr_t){{(uint64_t)i, 0, 0, 0}}); /* near r */
+        else
+            val[i] = tu_fr_rand();
+        CHECK_OK(cuzk_cs_alloc_aux(cs, &v[i], &val[i]));
+    }
+    const unsigned counts[] = {2, 3, 9, 10, 17, 100, 3000};
+    for (unsigned it = 0; it < test_iters(60); it++) {
+        unsigned n = counts[it % (sizeof counts / sizeof counts[0])];
+        cuzk_lc *x = cuzk_cs_lc_new(cs);
+        cuzk_fr_t ex, t;
+        cuzk_fr_set_zero(&ex);
+        for (unsigned k = 0; k < n; k++) {
+            unsigned i = (unsigned)(test_rand_u64() % NV);
+            cuzk_fr_t c;
+            if (it & 1)
+                cuzk_fr_sub(&c, &m1, &(cuzk_fr_t){{k, 0, 0, 0}}); /* largest representatives */
+            else
+                c = tu_fr_rand();
+            cuzk_lc_add(x, v[i], &c);
+            cuzk_fr_mul(&t, &c, &val[i]);
+            cuzk_fr_add(&ex, &ex, &t);
+        }
+        if (it % 3 == 0) { /* linear terms beside the products */
+            cuzk_lc_add_var(x, v[5]);
+            cuzk_lc_sub_var(x, v[40]);
+            cuzk_fr_add(&ex, &ex, &val[5]);
+            cuzk_fr_sub(&ex, &ex, &val[40]);
+        }
+        cuzk_fr_t got;
+        cuzk_lc_eval(x, &got);
+        CHECK_MSG(cuzk_fr_eq(&got, &ex), "iteration %u, %u terms", it, n);
+        cuzk_cs_lc_free(cs, x);
+    }
+    cuzk_cs_destroy(cs);
+}
+
 /* Density follows merged coefficients: x + x is dense, x - x is not, in A and in B. */
 CUZK_TEST(r1cs_density_merges_duplicates)
 {

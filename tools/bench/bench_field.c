@@ -16,11 +16,14 @@
  * fp2_mul is the library's Fp2 product (with the x86-64 back end: two reductions,
  * cuzk__fp2_mul_adx), fp2_mul_3red the Karatsuba over three Montgomery products it replaced;
  * the _t16 rows are 16 independent chains of each.
+ * fr_mul_portable / fr_mul_asm and fr_sqr_portable / fr_sqr_asm are the same A/B pair for Fr's
+ * back ends (src/field/fr_x86_64.c); fr_sqr_asm_mul is the Fr asm multiplication with a == b.
  */
 #include "bench.h"
 #include "cuzk/field.h"
 #include "field/fp_ifma.h"
 #include "field/fp_internal.h"
+#include "field/fr_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +115,13 @@ BENCH(b_fp_legendre, int l = cuzk_fp_legendre(&s->fx);
       cuzk_fp_add(&s->fx, &s->fx, l == 1 ? &s->fone : &s->ftwo))
 BENCH(b_fr_mul, cuzk_fr_mul(&s->rx, &s->rx, &s->ry))
 BENCH(b_fr_sqr, cuzk_fr_sqr(&s->rx, &s->rx))
+BENCH(b_fr_mul_portable, cuzk_fr_mul_portable(s->rx.l, s->rx.l, s->ry.l))
+BENCH(b_fr_sqr_portable, cuzk_fr_mul_portable(s->rx.l, s->rx.l, s->rx.l))
+#if CUZK_FR_HAVE_ADX
+BENCH(b_fr_mul_asm, cuzk__fr_mul_adx(s->rx.l, s->rx.l, s->ry.l))
+BENCH(b_fr_sqr_asm, cuzk__fr_sqr_adx(s->rx.l, s->rx.l))
+BENCH(b_fr_sqr_asm_mul, cuzk__fr_mul_adx(s->rx.l, s->rx.l, s->rx.l))
+#endif
 BENCH(b_fr_add, cuzk_fr_add(&s->rx, &s->rx, &s->ry))
 BENCH(b_fr_inv, cuzk_fr_inv(&s->rx, &s->rx); cuzk_fr_add(&s->rx, &s->rx, &s->rone))
 BENCH(b_fr_inv_vartime, cuzk_fr_inv_vartime(&s->rx, &s->rx); cuzk_fr_add(&s->rx, &s->rx, &s->rone))
@@ -237,7 +247,16 @@ int bench_field_main(const bench_opts *o)
         {"fp_legendre", 0, b_fp_legendre},
         {"fp_batch_inv", BATCH, b_fp_batch_inv},
         {"fr_mul", 0, b_fr_mul},
+        {"fr_mul_portable", 0, b_fr_mul_portable},
+#if CUZK_FR_HAVE_ADX
+        {"fr_mul_asm", 0, b_fr_mul_asm},
+#endif
         {"fr_sqr", 0, b_fr_sqr},
+        {"fr_sqr_portable", 0, b_fr_sqr_portable},
+#if CUZK_FR_HAVE_ADX
+        {"fr_sqr_asm", 0, b_fr_sqr_asm},
+        {"fr_sqr_asm_mul", 0, b_fr_sqr_asm_mul},
+#endif
         {"fr_add", 0, b_fr_add},
         {"fr_inv", 0, b_fr_inv},
         {"fr_inv_vartime", 0, b_fr_inv_vartime},

@@ -47,9 +47,9 @@ static void body_butterfly_inline(void *p, uint64_t reps)
     for (uint64_t r = 0; r < reps; r += BFLY_N)
         for (size_t j = 0; j < BFLY_N; j++) {
             cuzk_fr_t t;
-            poly_sub(&t, &x[j], &x[j + BFLY_N]);
-            poly_add(&x[j], &x[j], &x[j + BFLY_N]);
-            poly_mul(&x[j + BFLY_N], &t, &w[j]);
+            fri_sub(&t, &x[j], &x[j + BFLY_N]);
+            fri_add(&x[j], &x[j], &x[j + BFLY_N]);
+            fri_mul(&x[j + BFLY_N], &t, &w[j]);
         }
     bench_sink(x, sizeof *x);
 }

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-#ifndef CUZK_POLY_FR_INLINE_H
-#define CUZK_POLY_FR_INLINE_H
+#ifndef CUZK_FIELD_FR_INLINE_H
+#define CUZK_FIELD_FR_INLINE_H
 
 /*
- * Fr add / sub / Montgomery multiplication inlined into the NTT loops (the same values as
- * cuzk_fr_add/sub/mul, checked by tests/unit/test_poly.c against them). The library's cuzk_fr_*
- * are out-of-line calls to the generic n-limb code of field/mont.h; a butterfly made of them
+ * Fr add / sub / Montgomery multiplication inlined into hot loops: the NTT (src/poly), the
+ * synthesis accumulators (src/r1cs/fr_fast.h), and behind cuzk_fr_mul (src/field/fr_x86_64.c).
+ * Same values as the portable code of field/mont.h (tests/unit/test_poly.c and
+ * test_field_adx.c check them against it and GMP). A butterfly made of out-of-line generic calls
  * costs about twice as much as one made of the x86-64 versions below (`cuzk-bench ntt
- * --filter='butterfly*'`; docs/PERFORMANCE.md, "NTT (issue 3)"). Candidates to move into
- * src/field.
+ * --filter='butterfly*'`; docs/PERFORMANCE.md, "NTT (issue 3)").
  *
  * Multiplication: CIOS with mulx and two carry chains (adcx low halves, adox high halves), as in
  * src/field/fp_x86_64.c but for four limbs; the accumulator rotates through r8..r12. r's top limb
@@ -23,12 +23,12 @@
 
 #include <stdint.h>
 
-static const uint64_t poly_fr_r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
-                                      0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
-static const uint64_t poly_fr_n0 = 0xfffffffeffffffffULL; /* -r^-1 mod 2^64 */
+static const uint64_t fri_r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
+                                  0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+static const uint64_t fri_n0 = 0xfffffffeffffffffULL; /* -r^-1 mod 2^64 */
 
 #if defined(__x86_64__) && defined(__ADX__) && defined(__BMI2__)
-#define CUZK_POLY_FR_ASM 1
+#define CUZK_FR_INLINE_ASM 1
 
 /* clang-format off */
 #define PFR_NL "\n\t"
@@ -50,7 +50,7 @@ static const uint64_t poly_fr_n0 = 0xfffffffeffffffffULL; /* -r^-1 mod 2^64 */
     "adcq $0, " T4 PFR_NL
 
 /* o = a * b / 2^256 mod r; o may alias a or b (every load precedes the stores). */
-MONT_INLINE void poly_mul(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
+MONT_INLINE void fri_mul(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
     __asm__("movq 0(%[b]), %%rdx" PFR_NL "xorl %%eax, %%eax" PFR_NL
             "mulxq 0(%[a]), %%r8, %%r9" PFR_NL
@@ -76,12 +76,12 @@ MONT_INLINE void poly_mul(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
             "movq %%r10, 24(%[o])"
             : "=m"(*(uint64_t(*)[4])o->l)
             : [o] "r"(o->l), [a] "r"(a->l), [b] "r"(b->l), "m"(*(const uint64_t(*)[4])a->l),
-              "m"(*(const uint64_t(*)[4])b->l), [p] "m"(*(const uint64_t(*)[4])poly_fr_r),
-              [n0] "m"(poly_fr_n0)
+              "m"(*(const uint64_t(*)[4])b->l), [p] "m"(*(const uint64_t(*)[4])fri_r),
+              [n0] "m"(fri_n0)
             : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "cc");
 }
 
-MONT_INLINE void poly_add(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
+MONT_INLINE void fri_add(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
     uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], s0, s1, s2, s3;
     __asm__("addq %[b0], %[t0]" PFR_NL "adcq %[b1], %[t1]" PFR_NL "adcq %[b2], %[t2]" PFR_NL
@@ -95,8 +95,8 @@ MONT_INLINE void poly_add(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
             : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [s0] "=&r"(s0),
               [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
             : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3]),
-              [p0] "m"(poly_fr_r[0]), [p1] "m"(poly_fr_r[1]), [p2] "m"(poly_fr_r[2]),
-              [p3] "m"(poly_fr_r[3])
+              [p0] "m"(fri_r[0]), [p1] "m"(fri_r[1]), [p2] "m"(fri_r[2]),
+              [p3] "m"(fri_r[3])
             : "cc");
     o->l[0] = s0;
     o->l[1] = s1;
@@ -104,7 +104,7 @@ MONT_INLINE void poly_add(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
     o->l[3] = s3;
 }
 
-MONT_INLINE void poly_sub(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
+MONT_INLINE void fri_sub(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
     uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], m, u0, u1, u2, u3;
     __asm__("subq %[b0], %[t0]" PFR_NL "sbbq %[b1], %[t1]" PFR_NL "sbbq %[b2], %[t2]" PFR_NL
@@ -119,8 +119,8 @@ MONT_INLINE void poly_sub(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
             : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=&r"(m),
               [u0] "=&r"(u0), [u1] "=&r"(u1), [u2] "=&r"(u2), [u3] "=&r"(u3)
             : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3]),
-              [p0] "m"(poly_fr_r[0]), [p1] "m"(poly_fr_r[1]), [p2] "m"(poly_fr_r[2]),
-              [p3] "m"(poly_fr_r[3])
+              [p0] "m"(fri_r[0]), [p1] "m"(fri_r[1]), [p2] "m"(fri_r[2]),
+              [p3] "m"(fri_r[3])
             : "cc");
     o->l[0] = t0;
     o->l[1] = t1;
@@ -131,21 +131,21 @@ MONT_INLINE void poly_sub(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
 /* clang-format on */
 
 #else /* portable: the generic code of field/mont.h, inlined */
-#define CUZK_POLY_FR_ASM 0
+#define CUZK_FR_INLINE_ASM 0
 
-MONT_INLINE void poly_mul(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
+MONT_INLINE void fri_mul(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
-    mont_mul(o->l, a->l, b->l, poly_fr_r, poly_fr_n0, 4);
+    mont_mul(o->l, a->l, b->l, fri_r, fri_n0, 4);
 }
 
-MONT_INLINE void poly_add(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
+MONT_INLINE void fri_add(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
-    mont_add(o->l, a->l, b->l, poly_fr_r, 4);
+    mont_add(o->l, a->l, b->l, fri_r, 4);
 }
 
-MONT_INLINE void poly_sub(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
+MONT_INLINE void fri_sub(cuzk_fr_t *o, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
-    mont_sub(o->l, a->l, b->l, poly_fr_r, 4);
+    mont_sub(o->l, a->l, b->l, fri_r, 4);
 }
 #endif
 
