@@ -2,6 +2,7 @@
 /* Fr, the BLS12-381 scalar field. Constants from scripts/gen_field_constants.py. */
 #include "cuzk/field.h"
 #include "field/fp_internal.h"
+#include "field/fr_inline.h"
 #include "field/fr_internal.h"
 #include "field/mont.h"
 
@@ -62,14 +63,16 @@ bool cuzk_fr_eq(const cuzk_fr_t *a, const cuzk_fr_t *b)
     return mont_eq(a->l, b->l, N);
 }
 
+/* add, sub and mul: field/fr_inline.h's (asm carry chains and mulx product where built, else
+ * the generic code of field/mont.h). */
 void cuzk_fr_add(cuzk_fr_t *out, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
-    mont_add(out->l, a->l, b->l, R, N);
+    fri_add(out, a, b);
 }
 
 void cuzk_fr_sub(cuzk_fr_t *out, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
-    mont_sub(out->l, a->l, b->l, R, N);
+    fri_sub(out, a, b);
 }
 
 void cuzk_fr_neg(cuzk_fr_t *out, const cuzk_fr_t *a)
@@ -79,12 +82,12 @@ void cuzk_fr_neg(cuzk_fr_t *out, const cuzk_fr_t *a)
 
 void cuzk_fr_dbl(cuzk_fr_t *out, const cuzk_fr_t *a)
 {
-    mont_add(out->l, a->l, a->l, R, N);
+    fri_add(out, a, a);
 }
 
 void cuzk_fr_mul(cuzk_fr_t *out, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
-    cuzk_fr_mul_impl(out->l, a->l, b->l);
+    fri_mul(out, a, b);
 }
 
 void cuzk_fr_sqr(cuzk_fr_t *out, const cuzk_fr_t *a)

@@ -9,15 +9,16 @@
  * States are row vectors multiplied on the right (state x matrix), as in neptune.
  */
 #include "cuzk/poseidon.h"
+#include "field/fr_inline.h" /* inline products and sums: a hash is ~2,000 of each */
 
 #include <string.h>
 
 static void sbox(cuzk_fr_t *x)
 {
     cuzk_fr_t x2, x4;
-    cuzk_fr_sqr(&x2, x);
-    cuzk_fr_sqr(&x4, &x2);
-    cuzk_fr_mul(x, &x4, x);
+    fri_mul(&x2, x, x);
+    fri_mul(&x4, &x2, &x2);
+    fri_mul(x, &x4, x);
 }
 
 /* state = state x m (t x t, row-major). */
@@ -27,8 +28,8 @@ static void mix_dense(cuzk_fr_t *state, const cuzk_fr_t *m, size_t t)
     for (size_t j = 0; j < t; j++) {
         cuzk_fr_set_zero(&out[j]);
         for (size_t i = 0; i < t; i++) {
-            cuzk_fr_mul(&tmp, &state[i], &m[i * t + j]);
-            cuzk_fr_add(&out[j], &out[j], &tmp);
+            fri_mul(&tmp, &state[i], &m[i * t + j]);
+            fri_add(&out[j], &out[j], &tmp);
         }
     }
     memcpy(state, out, t * sizeof *state);
@@ -44,12 +45,12 @@ static void mix_sparse(cuzk_fr_t *state, const cuzk_poseidon_constants *c, size_
     cuzk_fr_t lane0, tmp;
     cuzk_fr_set_zero(&lane0);
     for (size_t i = 0; i < t; i++) {
-        cuzk_fr_mul(&tmp, &state[i], &w[i]);
-        cuzk_fr_add(&lane0, &lane0, &tmp);
+        fri_mul(&tmp, &state[i], &w[i]);
+        fri_add(&lane0, &lane0, &tmp);
     }
     for (size_t j = 1; j < t; j++) {
-        cuzk_fr_mul(&tmp, &state[0], &v[j - 1]);
-        cuzk_fr_add(&state[j], &state[j], &tmp);
+        fri_mul(&tmp, &state[0], &v[j - 1]);
+        fri_add(&state[j], &state[j], &tmp);
     }
     state[0] = lane0;
 }
@@ -60,12 +61,12 @@ void cuzk_poseidon_permute(const cuzk_poseidon_constants *c, cuzk_fr_t *state)
     const cuzk_fr_t *k = c->compressed_round_constants;
 
     for (size_t i = 0; i < t; i++)
-        cuzk_fr_add(&state[i], &state[i], &k[i]);
+        fri_add(&state[i], &state[i], &k[i]);
     k += t;
     for (size_t r = 0; r < half; r++) {
         for (size_t i = 0; i < t; i++) {
             sbox(&state[i]);
-            cuzk_fr_add(&state[i], &state[i], &k[i]);
+            fri_add(&state[i], &state[i], &k[i]);
         }
         k += t;
         if (r == half - 1)
@@ -75,13 +76,13 @@ void cuzk_poseidon_permute(const cuzk_poseidon_constants *c, cuzk_fr_t *state)
     }
     for (size_t r = 0; r < rp; r++) {
         sbox(&state[0]);
-        cuzk_fr_add(&state[0], &state[0], k++);
+        fri_add(&state[0], &state[0], k++);
         mix_sparse(state, c, r);
     }
     for (size_t r = 1; r < half; r++) {
         for (size_t i = 0; i < t; i++) {
             sbox(&state[i]);
-            cuzk_fr_add(&state[i], &state[i], &k[i]);
+            fri_add(&state[i], &state[i], &k[i]);
         }
         k += t;
         mix_dense(state, c->mds, t);
@@ -99,7 +100,7 @@ void cuzk_poseidon_permute_plain(const cuzk_poseidon_constants *c, cuzk_fr_t *st
     for (size_t r = 0; r < rounds; r++) {
         const cuzk_fr_t *k = &c->round_constants[r * t];
         for (size_t i = 0; i < t; i++)
-            cuzk_fr_add(&state[i], &state[i], &k[i]);
+            fri_add(&state[i], &state[i], &k[i]);
         if (r < half || r >= half + rp)
             for (size_t i = 0; i < t; i++)
                 sbox(&state[i]);

@@ -518,3 +518,59 @@ CUZK_TEST(field_fr_mul_backends_vs_gmp)
     fr_check_backend_vs_gmp(fr_sqr_adx_as_mul, true, "adx sqr");
 #endif
 }
+
+/* cuzk_fr_add / cuzk_fr_sub / cuzk_fr_dbl (field/fr_inline.h's add/sub chains where built)
+ * against GMP on the edge values (every pair) and random canonical ones; outputs poisoned. */
+static void fr_check_addsub(const uint64_t a[4], const uint64_t b[4], mpz_t rmod, unsigned long it)
+{
+    cuzk_fr_t x, y, s, d, w;
+    memcpy(x.l, a, sizeof x.l);
+    memcpy(y.l, b, sizeof y.l);
+    memset(&s, 0xa5, sizeof s);
+    memset(&d, 0xa5, sizeof d);
+    memset(&w, 0xa5, sizeof w);
+    cuzk_fr_add(&s, &x, &y);
+    cuzk_fr_sub(&d, &x, &y);
+    cuzk_fr_dbl(&w, &x);
+    mpz_t za, zb, want, got;
+    mpz_inits(za, zb, want, got, NULL);
+    mpz_import(za, 4, -1, 8, 0, 0, a);
+    mpz_import(zb, 4, -1, 8, 0, 0, b);
+    const cuzk_fr_t *outs[3] = {&s, &d, &w};
+    for (int k = 0; k < 3; k++) {
+        if (k == 0)
+            mpz_add(want, za, zb);
+        else if (k == 1)
+            mpz_sub(want, za, zb);
+        else
+            mpz_add(want, za, za);
+        mpz_mod(want, want, rmod); /* non-negative */
+        mpz_import(got, 4, -1, 8, 0, 0, outs[k]->l);
+        if (mpz_cmp(want, got) != 0) {
+            char *m = NULL;
+            gmp_asprintf(&m, "%s case %lu: a=%#Zx b=%#Zx want %#Zx got %#Zx",
+                         k == 0 ? "add" : k == 1 ? "sub" : "dbl", it, za, zb, want, got);
+            test_fail_at(__FILE__, __LINE__, "%s", m);
+        }
+    }
+    mpz_clears(za, zb, want, got, NULL);
+}
+
+CUZK_TEST(field_fr_add_sub_vs_gmp)
+{
+    mpz_t rmod;
+    mpz_init(rmod);
+    CHECK(mpz_set_str(rmod, FR_R_HEX, 16) == 0);
+    uint64_t fixed[FR_NFIXED][4];
+    fr_fixed(fixed);
+    for (size_t i = 0; i < FR_NFIXED; i++)
+        for (size_t j = 0; j < FR_NFIXED; j++)
+            fr_check_addsub(fixed[i], fixed[j], rmod, i * FR_NFIXED + j);
+    for (unsigned long it = 0; it < test_iters(20000); it++) {
+        uint64_t a[4], b[4];
+        fr_rand_raw(a);
+        fr_rand_raw(b);
+        fr_check_addsub(a, b, rmod, it);
+    }
+    mpz_clear(rmod);
+}
