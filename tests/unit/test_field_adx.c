@@ -548,8 +548,9 @@ static void fr_check_addsub(const uint64_t a[4], const uint64_t b[4], mpz_t rmod
         mpz_import(got, 4, -1, 8, 0, 0, outs[k]->l);
         if (mpz_cmp(want, got) != 0) {
             char *m = NULL;
-            gmp_asprintf(&m, "%s case %lu: a=%#Zx b=%#Zx want %#Zx got %#Zx",
-                         k == 0 ? "add" : k == 1 ? "sub" : "dbl", it, za, zb, want, got);
+            static const char *const op[3] = {"add", "sub", "dbl"};
+            gmp_asprintf(&m, "%s case %lu: a=%#Zx b=%#Zx want %#Zx got %#Zx", op[k], it, za, zb,
+                         want, got);
             test_fail_at(__FILE__, __LINE__, "%s", m);
         }
     }
