@@ -19,59 +19,123 @@
     "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffff" \
     "aaab"
 
-/* Any value below p is a valid raw Montgomery limb vector. Categories mix uniform values with
- * the shapes that stress carries: p - k, single bits, limbs of 0 / 1 / all ones. */
-static void rand_raw(uint64_t out[6])
+/* A canonical limb vector below the |n|-limb modulus |m| of |bits| bits: uniform values mixed
+ * with the shapes that stress carries: m - k, single bits, limbs of 0 / 1 / all ones. */
+static void rand_below(uint64_t *out, const uint64_t *m, int n, unsigned bits)
 {
-    const uint64_t *p = cuzk_fp_modulus;
+    const uint64_t top_mask = (1ULL << (bits - 64 * (unsigned)(n - 1))) - 1;
     for (;;) {
         unsigned kind = (unsigned)(test_rand_u64() % 8);
-        memset(out, 0, 6 * sizeof out[0]);
+        uint64_t k[6] = {0};
+        memset(out, 0, (size_t)n * sizeof out[0]);
         switch (kind) {
-        case 0: { /* p - k for small k */
-            uint64_t k[6] = {1 + test_rand_u64() % 65536};
-            mont_sub_raw(out, p, k, 6);
+        case 0: /* m - k for small k */
+            k[0] = 1 + test_rand_u64() % 65536;
+            mont_sub_raw(out, m, k, (size_t)n);
             break;
-        }
-        case 1: { /* p - (random 64-bit) */
-            uint64_t k[6] = {test_rand_u64() | 1};
-            mont_sub_raw(out, p, k, 6);
+        case 1: /* m - (random 64-bit) */
+            k[0] = test_rand_u64() | 1;
+            mont_sub_raw(out, m, k, (size_t)n);
             break;
-        }
-        case 2: { /* p - 2^j - 1 */
-            uint64_t k[6] = {0};
-            unsigned j = (unsigned)(test_rand_u64() % 380);
+        case 2: { /* m - 2^j - 1 */
+            unsigned j = (unsigned)(test_rand_u64() % (bits - 1));
             k[j / 64] = 1ULL << (j % 64);
-            mont_sub_raw(out, p, k, 6);
+            mont_sub_raw(out, m, k, (size_t)n);
             uint64_t one[6] = {1};
-            mont_sub_raw(out, out, one, 6);
+            mont_sub_raw(out, out, one, (size_t)n);
             break;
         }
         case 3: /* 2^j */
-            out[(test_rand_u64() % 381) / 64] |= 1ULL << (test_rand_u64() % 64);
+            out[(test_rand_u64() % bits) / 64] |= 1ULL << (test_rand_u64() % 64);
             break;
         case 4: /* limbs drawn from {0, 1, all ones, 2^63, random} */
-            for (int i = 0; i < 6; i++) {
+            for (int i = 0; i < n; i++) {
                 static const uint64_t pat[] = {0, 1, ~0ULL, 1ULL << 63};
                 uint64_t r = test_rand_u64();
                 out[i] = r % 5 < 4 ? pat[r % 5] : test_rand_u64();
             }
-            out[5] &= 0x1fffffffffffffffULL;
+            out[n - 1] &= top_mask;
             break;
-        default: /* uniform below 2^381 (rejection below) */
-            test_rand_bytes(out, 6 * sizeof out[0]);
-            out[5] &= 0x1fffffffffffffffULL;
+        default: /* uniform below 2^bits (rejection below) */
+            test_rand_bytes(out, (size_t)n * sizeof out[0]);
+            out[n - 1] &= top_mask;
             break;
         }
-        if (!mont_geq_vartime(out, p, 6))
+        if (!mont_geq_vartime(out, m, (size_t)n))
             return;
     }
+}
+
+static void rand_raw(uint64_t out[6])
+{
+    rand_below(out, cuzk_fp_modulus, 6, 381);
 }
 
 static void check_below_p(const uint64_t r[6])
 {
     CHECK(!mont_geq_vartime(r, cuzk_fp_modulus, 6));
 }
+
+#if CUZK_FP_HAVE_ADX /* the Fp and Fr asm are built together */
+/* A back end's product and squaring against the portable product on n-limb values: every pair
+ * of |fixed| values, then |iters| random pairs from |rnd|; outputs below the modulus, aliased
+ * outputs, and mul(a, a) = sqr(a). */
+typedef void (*limb_mul_fn)(uint64_t *out, const uint64_t *a, const uint64_t *b);
+typedef void (*limb_sqr_fn)(uint64_t *out, const uint64_t *a);
+typedef struct {
+    int n;
+    const uint64_t *modulus;
+    limb_mul_fn mul, portable;
+    limb_sqr_fn sqr;
+    void (*rnd)(uint64_t *out);
+} limb_backend;
+
+static void check_vs_portable(const limb_backend *bk, const uint64_t *fixed, size_t nf,
+                              unsigned long iters)
+{
+    size_t n = (size_t)bk->n, sz = n * sizeof(uint64_t);
+    uint64_t a[6], b[6], r1[6], r2[6], x[6];
+    for (size_t i = 0; i < nf; i++) {
+        const uint64_t *fi = fixed + i * n;
+        CHECK(!mont_geq_vartime(fi, bk->modulus, n));
+        for (size_t j = 0; j < nf; j++) {
+            bk->mul(r1, fi, fixed + j * n);
+            bk->portable(r2, fi, fixed + j * n);
+            CHECK_MSG(memcmp(r1, r2, sz) == 0, "mul fixed[%zu] * fixed[%zu]", i, j);
+        }
+        bk->sqr(r1, fi);
+        bk->portable(r2, fi, fi);
+        CHECK_MSG(memcmp(r1, r2, sz) == 0, "sqr fixed[%zu]", i);
+    }
+    for (unsigned long it = 0; it < iters; it++) {
+        bk->rnd(a);
+        bk->rnd(b);
+        bk->mul(r1, a, b);
+        bk->portable(r2, a, b);
+        CHECK_MSG(memcmp(r1, r2, sz) == 0,
+                  "mul differs at iteration %lu: a[0]=%016llx b[0]=%016llx", it,
+                  (unsigned long long)a[0], (unsigned long long)b[0]);
+        CHECK(!mont_geq_vartime(r1, bk->modulus, n));
+        memcpy(x, a, sz); /* out aliases a */
+        bk->mul(x, x, b);
+        CHECK(memcmp(x, r2, sz) == 0);
+        memcpy(x, b, sz); /* out aliases b */
+        bk->mul(x, a, x);
+        CHECK(memcmp(x, r2, sz) == 0);
+        bk->sqr(r1, a);
+        bk->portable(r2, a, a);
+        CHECK_MSG(memcmp(r1, r2, sz) == 0, "sqr differs at iteration %lu: a[0]=%016llx", it,
+                  (unsigned long long)a[0]);
+        CHECK(!mont_geq_vartime(r1, bk->modulus, n));
+        memcpy(x, a, sz);
+        bk->sqr(x, x);
+        CHECK(memcmp(x, r2, sz) == 0);
+        bk->mul(x, a, a); /* mul with a == b equals sqr */
+        CHECK(memcmp(x, r2, sz) == 0);
+    }
+}
+
+#endif
 
 CUZK_TEST(field_fp_adx_vs_portable)
 {
@@ -93,44 +157,9 @@ CUZK_TEST(field_fp_adx_vs_portable)
         {~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL, 0x1a0111ea397fe699ULL},
         {~0ULL, 0, ~0ULL, 0, ~0ULL, 0},
     };
-    size_t nf = sizeof fixed / sizeof fixed[0];
-    uint64_t a[6], b[6], r1[6], r2[6], x[6];
-    for (size_t i = 0; i < nf; i++) {
-        for (size_t j = 0; j < nf; j++) {
-            cuzk__fp_mul_adx(r1, fixed[i], fixed[j]);
-            cuzk_fp_mul_portable(r2, fixed[i], fixed[j]);
-            CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "mul fixed[%zu] * fixed[%zu]", i, j);
-        }
-        cuzk__fp_sqr_adx(r1, fixed[i]);
-        cuzk_fp_mul_portable(r2, fixed[i], fixed[i]);
-        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "sqr fixed[%zu]", i);
-    }
-    for (unsigned long it = 0; it < test_iters(10000) * 20; it++) {
-        rand_raw(a);
-        rand_raw(b);
-        cuzk__fp_mul_adx(r1, a, b);
-        cuzk_fp_mul_portable(r2, a, b);
-        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0,
-                  "mul differs at iteration %lu: a[0]=%016llx b[0]=%016llx", it,
-                  (unsigned long long)a[0], (unsigned long long)b[0]);
-        check_below_p(r1);
-        memcpy(x, a, sizeof x); /* out aliases a */
-        cuzk__fp_mul_adx(x, x, b);
-        CHECK(memcmp(x, r2, sizeof x) == 0);
-        memcpy(x, b, sizeof x); /* out aliases b */
-        cuzk__fp_mul_adx(x, a, x);
-        CHECK(memcmp(x, r2, sizeof x) == 0);
-        cuzk__fp_sqr_adx(r1, a);
-        cuzk_fp_mul_portable(r2, a, a);
-        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "sqr differs at iteration %lu: a[0]=%016llx", it,
-                  (unsigned long long)a[0]);
-        check_below_p(r1);
-        memcpy(x, a, sizeof x);
-        cuzk__fp_sqr_adx(x, x);
-        CHECK(memcmp(x, r2, sizeof x) == 0);
-        cuzk__fp_mul_adx(x, a, a); /* mul with a == b equals sqr */
-        CHECK(memcmp(x, r2, sizeof x) == 0);
-    }
+    const limb_backend bk = {
+        6, cuzk_fp_modulus, cuzk__fp_mul_adx, cuzk_fp_mul_portable, cuzk__fp_sqr_adx, rand_raw};
+    check_vs_portable(&bk, fixed[0], sizeof fixed / sizeof fixed[0], test_iters(10000) * 20);
 #endif
 }
 
@@ -297,53 +326,9 @@ CUZK_TEST(field_fp2_mul_lazy_adx)
 
 #define FR_R_HEX "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001"
 
-/* A canonical Fr limb vector (below r): uniform values mixed with the carry-stressing shapes,
- * as rand_raw does for Fp. */
 static void fr_rand_raw(uint64_t out[4])
 {
-    const uint64_t *r = cuzk_fr_modulus;
-    for (;;) {
-        unsigned kind = (unsigned)(test_rand_u64() % 8);
-        memset(out, 0, 4 * sizeof out[0]);
-        switch (kind) {
-        case 0: { /* r - k for small k */
-            uint64_t k[4] = {1 + test_rand_u64() % 65536};
-            mont_sub_raw(out, r, k, 4);
-            break;
-        }
-        case 1: { /* r - (random 64-bit) */
-            uint64_t k[4] = {test_rand_u64() | 1};
-            mont_sub_raw(out, r, k, 4);
-            break;
-        }
-        case 2: { /* r - 2^j - 1 */
-            uint64_t k[4] = {0};
-            unsigned j = (unsigned)(test_rand_u64() % 254);
-            k[j / 64] = 1ULL << (j % 64);
-            mont_sub_raw(out, r, k, 4);
-            uint64_t one[4] = {1};
-            mont_sub_raw(out, out, one, 4);
-            break;
-        }
-        case 3: /* 2^j */
-            out[(test_rand_u64() % 255) / 64] |= 1ULL << (test_rand_u64() % 64);
-            break;
-        case 4: /* limbs drawn from {0, 1, all ones, 2^63, random} */
-            for (int i = 0; i < 4; i++) {
-                static const uint64_t pat[] = {0, 1, ~0ULL, 1ULL << 63};
-                uint64_t v = test_rand_u64();
-                out[i] = v % 5 < 4 ? pat[v % 5] : test_rand_u64();
-            }
-            out[3] &= 0x7fffffffffffffffULL;
-            break;
-        default: /* uniform below 2^255 (rejection below) */
-            test_rand_bytes(out, 4 * sizeof out[0]);
-            out[3] &= 0x7fffffffffffffffULL;
-            break;
-        }
-        if (!mont_geq_vartime(out, r, 4))
-            return;
-    }
+    rand_below(out, cuzk_fr_modulus, 4, 255);
 }
 
 static void check_below_r(const uint64_t v[4])
@@ -385,45 +370,11 @@ CUZK_TEST(field_fr_adx_vs_portable)
 #if !CUZK_FR_HAVE_ADX
     test_skip("the x86-64 mulx/adx back end is not built (needs x86-64 with -mbmi2 -madx)");
 #else
-    uint64_t fixed[FR_NFIXED][4], a[4], b[4], r1[4], r2[4], x[4];
+    uint64_t fixed[FR_NFIXED][4];
     fr_fixed(fixed);
-    for (size_t i = 0; i < FR_NFIXED; i++) {
-        check_below_r(fixed[i]);
-        for (size_t j = 0; j < FR_NFIXED; j++) {
-            cuzk__fr_mul_adx(r1, fixed[i], fixed[j]);
-            cuzk_fr_mul_portable(r2, fixed[i], fixed[j]);
-            CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "mul fixed[%zu] * fixed[%zu]", i, j);
-        }
-        cuzk__fr_sqr_adx(r1, fixed[i]);
-        cuzk_fr_mul_portable(r2, fixed[i], fixed[i]);
-        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "sqr fixed[%zu]", i);
-    }
-    for (unsigned long it = 0; it < test_iters(10000) * 20; it++) {
-        fr_rand_raw(a);
-        fr_rand_raw(b);
-        cuzk__fr_mul_adx(r1, a, b);
-        cuzk_fr_mul_portable(r2, a, b);
-        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0,
-                  "mul differs at iteration %lu: a[0]=%016llx b[0]=%016llx", it,
-                  (unsigned long long)a[0], (unsigned long long)b[0]);
-        check_below_r(r1);
-        memcpy(x, a, sizeof x); /* out aliases a */
-        cuzk__fr_mul_adx(x, x, b);
-        CHECK(memcmp(x, r2, sizeof x) == 0);
-        memcpy(x, b, sizeof x); /* out aliases b */
-        cuzk__fr_mul_adx(x, a, x);
-        CHECK(memcmp(x, r2, sizeof x) == 0);
-        cuzk__fr_sqr_adx(r1, a);
-        cuzk_fr_mul_portable(r2, a, a);
-        CHECK_MSG(memcmp(r1, r2, sizeof r1) == 0, "sqr differs at iteration %lu: a[0]=%016llx", it,
-                  (unsigned long long)a[0]);
-        check_below_r(r1);
-        memcpy(x, a, sizeof x);
-        cuzk__fr_sqr_adx(x, x);
-        CHECK(memcmp(x, r2, sizeof x) == 0);
-        cuzk__fr_mul_adx(x, a, a); /* mul with a == b equals sqr */
-        CHECK(memcmp(x, r2, sizeof x) == 0);
-    }
+    const limb_backend bk = {
+        4, cuzk_fr_modulus, cuzk__fr_mul_adx, cuzk_fr_mul_portable, cuzk__fr_sqr_adx, fr_rand_raw};
+    check_vs_portable(&bk, fixed[0], FR_NFIXED, test_iters(10000) * 20);
 #endif
 }
 
