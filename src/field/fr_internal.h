@@ -25,7 +25,8 @@ void cuzk__fr_sqr_adx(uint64_t out[4], const uint64_t a[4]);
 #define CUZK_FR_HAVE_ADX 0
 #endif
 
-/* The multiplication and squaring every Fr operation uses: the fastest back end built in. */
+/* The fastest back end built in, for the out-of-line uses (conversions, squaring); cuzk_fr_mul
+ * itself inlines field/fr_inline.h's product, which is the same asm. */
 #if CUZK_FR_HAVE_ADX
 #define cuzk_fr_mul_impl cuzk__fr_mul_adx
 #define cuzk_fr_sqr_impl cuzk__fr_sqr_adx
