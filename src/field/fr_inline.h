@@ -4,7 +4,8 @@
 
 /*
  * Fr add / sub / Montgomery multiplication inlined into hot loops: the NTT (src/poly), the
- * synthesis accumulators (src/r1cs/fr_fast.h), and behind cuzk_fr_mul (src/field/fr_x86_64.c).
+ * synthesis accumulators (src/r1cs/fr_fast.h), native Poseidon, and behind cuzk_fr_add / sub /
+ * mul (src/field/fr.c) and cuzk__fr_mul_adx (src/field/fr_x86_64.c).
  * Same values as the portable code of field/mont.h (tests/unit/test_poly.c and
  * test_field_adx.c check them against it and GMP). A butterfly made of out-of-line generic calls
  * costs about twice as much as one made of the x86-64 versions below (`cuzk-bench ntt
