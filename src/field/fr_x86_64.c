@@ -2,8 +2,8 @@
 /*
  * Fr Montgomery multiplication and squaring for x86-64 with BMI2 (mulx) and ADX (adcx/adox).
  *
- * Multiplication: field/fr_inline.h's CIOS product (fri_mul, also inlined into the NTT and the
- * synthesis loops), out of line here for cuzk_fr_mul.
+ * Multiplication: field/fr_inline.h's CIOS product (fri_mul, which cuzk_fr_mul, the NTT and the
+ * synthesis loops inline), out of line here for fr.c's conversions, the tests and the bench.
  *
  * Squaring: SOS. The 6 cross products a[i]*a[j], i < j, are summed once, doubled, and the 4
  * squares added (10 mulx instead of 16), all 8 words of a^2 in registers; the low half w[0..3] is
