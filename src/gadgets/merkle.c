@@ -491,24 +491,6 @@ cuzk_status cuzk_merkle_por_no_challenge_input(cuzk_cs *cs, cuzk_merkle_hash has
     return cuzk_num_enforce_equal(cs, &cur, root);
 }
 
-/* multipack::pack_bits: x = sum 2^i b_i over the first |n| bits, (sum) * 1 = x. */
-static cuzk_status pack_bits(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *bits, size_t n)
-{
-    cuzk_fr_t v;
-    cuzk_fr_set_zero(&v);
-    for (size_t i = 0; i < n; i++)
-        if (bits[i].value)
-            cuzk_fr_add(&v, &v, cuzk_r1cs_pow2((unsigned)i));
-    CUZK_TRY(cuzk_num_alloc(cs, out, &v));
-    cuzk_lc *a, *b, *c;
-    cuzk_cs_lcs(cs, &a, &b, &c);
-    for (size_t i = 0; i < n; i++)
-        cuzk_bool_lc_add_pow2(a, bits[i], (unsigned)i);
-    cuzk_lc_add_one(b);
-    cuzk_lc_add_var(c, out->var);
-    return cuzk_cs_enforce(cs, a, b, c);
-}
-
 /*
  * Sha256Function::hash_multi_leaf_circuit for two nodes: to_bits_le of each (255 bits, padded
  * with a constant 0 to 256), each byte's bits reversed (SHA-256 reads bytes MSB first), SHA-256
@@ -534,7 +516,7 @@ static cuzk_status sha256_level(cuzk_cs *cs, cuzk_num *out, const cuzk_num *in)
     CUZK_TRY(s);
     for (size_t j = 0; j < CUZK_FR_CAPACITY; j++)
         packed[j] = digest[(j & ~(size_t)7) + (7 - (j & 7))];
-    return pack_bits(cs, out, packed, CUZK_FR_CAPACITY);
+    return cuzk_multipack_pack_bits(cs, out, packed, CUZK_FR_CAPACITY);
 }
 
 /* ---- built-in circuit "poseidon-merkle:DEPTH" ---------------------------------------------- */

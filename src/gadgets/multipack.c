@@ -29,6 +29,26 @@ cuzk_status cuzk_multipack_pack_into_inputs(cuzk_cs *cs, const cuzk_bool *bits, 
     return CUZK_OK;
 }
 
+cuzk_status cuzk_multipack_pack_bits(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *bits,
+                                     size_t n_bits)
+{
+    if (n_bits > CUZK_FR_CAPACITY)
+        n_bits = CUZK_FR_CAPACITY;
+    cuzk_fr_t v;
+    cuzk_fr_set_zero(&v);
+    for (size_t i = 0; i < n_bits; i++)
+        if (bits[i].value)
+            cuzk_fr_add(&v, &v, cuzk_r1cs_pow2((unsigned)i));
+    CUZK_TRY(cuzk_num_alloc(cs, out, &v));
+    cuzk_lc *a, *b, *c;
+    cuzk_cs_lcs(cs, &a, &b, &c);
+    for (size_t i = 0; i < n_bits; i++)
+        cuzk_bool_lc_add_pow2(a, bits[i], (unsigned)i);
+    cuzk_lc_add_one(b);
+    cuzk_lc_add_var(c, out->var);
+    return cuzk_cs_enforce(cs, a, b, c);
+}
+
 void cuzk_multipack_compute(cuzk_fr_t *out, const bool *bits, size_t n_bits)
 {
     for (size_t i = 0, chunk = 0; i < n_bits; i += CUZK_FR_CAPACITY, chunk++) {

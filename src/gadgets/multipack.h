@@ -19,6 +19,10 @@ static inline size_t cuzk_multipack_len(size_t n_bits)
 /* pack_into_inputs. */
 cuzk_status cuzk_multipack_pack_into_inputs(cuzk_cs *cs, const cuzk_bool *bits,
                                             size_t n_bits) CUZK_WARN_UNUSED_RESULT;
+/* multipack::pack_bits: a new aux |out| = sum 2^i b_i over the first min(|n_bits|, 254) bits and
+ * (sum) * ONE = out (1 constraint, also for |n_bits| = 0). */
+cuzk_status cuzk_multipack_pack_bits(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *bits,
+                                     size_t n_bits) CUZK_WARN_UNUSED_RESULT;
 /* compute_multipacking: the input values for |bits| (cuzk_multipack_len(n_bits) outputs). */
 void cuzk_multipack_compute(cuzk_fr_t *out, const bool *bits, size_t n_bits);
 /* bytes_to_bits (MSB first in each byte) and bytes_to_bits_le (LSB first). */
