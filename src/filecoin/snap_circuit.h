@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_FILECOIN_SNAP_CIRCUIT_H
+#define CUZK_FILECOIN_SNAP_CIRCUIT_H
+
+/*
+ * The SnapDeals (EmptySectorUpdate) circuit (storage-proofs-update src/circuit.rs and
+ * gadgets.rs), exact to the allocation and the constraint so that the published v28 parameters
+ * fit (filecoin-circuits.md 1.4, 3.3, 4.5, 4.8). One partition proves, for each of its
+ * challenges c (derived in the circuit from comm_r_new and the partition index k), that
+ * leaf_r_new = leaf_r_old + leaf_d_new * rho(c) and that the three leaves open tree R old, tree R
+ * new and tree D new; tree D is opened up to the partition's apex leaves, whose apex tree is
+ * opened once to comm_d_new. Public inputs: k | h_select << partition_bits, comm_r_old,
+ * comm_d_new, comm_r_new.
+ */
+
+#include "cuzk/filecoin.h"
+#include "cuzk/r1cs.h"
+
+#define CUZK_FIL_SNAP_NUM_HS 6
+
+typedef struct {
+    uint64_t update_proof_type; /* RegisteredUpdateProof id */
+    uint64_t sector_size;       /* bytes */
+    size_t partitions;          /* partition_count */
+    size_t challenge_count;     /* challenges per partition */
+    size_t apex_leaves;         /* apex leaves per partition */
+    unsigned challenge_bits;    /* log2(nodes) */
+    unsigned partition_bits;    /* log2(partitions) */
+    unsigned apex_bits;         /* log2(apex_leaves) */
+    unsigned hs[CUZK_FIL_SNAP_NUM_HS];
+    unsigned h_default; /* hs[3] */
+    size_t depth;       /* tree R levels */
+    size_t arities[CUZK_FIL_TREE_MAX_DEPTH];
+} cuzk_fil_snap_shape;
+
+/* The shape of RegisteredUpdateProof |update_proof_type| (0 .. 4 = StackedDrg 2 KiB, 8 MiB,
+ * 512 MiB, 32 GiB, 64 GiB V1; the registry has no other ids), from filecoin-circuits.md 1.4's
+ * rules. Returns: CUZK_OK; CUZK_ERR_UNSUPPORTED (unknown id). */
+cuzk_status cuzk_fil_snap_shape_get(cuzk_fil_snap_shape *out,
+                                    uint64_t update_proof_type) CUZK_WARN_UNUSED_RESULT;
+
+/* Internal: whether |shape| is one the circuit can take (power-of-two counts, tree R's index
+ * bits = challenge_bits, at most 16 partitions and 128 apex leaves, h_default in hs). */
+bool cuzk__fil_snap_shape_valid(const cuzk_fil_snap_shape *shape);
+
+/* Siblings of one tree R path, and of one tree D path from a challenged leaf to its apex leaf. */
+size_t cuzk_fil_snap_path_len_r(const cuzk_fil_snap_shape *shape);
+size_t cuzk_fil_snap_path_len_d(const cuzk_fil_snap_shape *shape);
+
+/* Digests per partition: ceil(challenges / (254 / (challenge_bits - partition_bits))). */
+size_t cuzk_fil_snap_digests(const cuzk_fil_snap_shape *shape);
+
+/* The model of filecoin-circuits.md 4.8 (snap(), without the 5 input constraints). */
+size_t cuzk_fil_snap_model_constraints(const cuzk_fil_snap_shape *shape);
+
+/* The witness of one partition, as the circuit takes it (all values Montgomery Fr). */
+typedef struct {
+    cuzk_fr_t comm_r_old, comm_d_new, comm_r_new; /* public */
+    unsigned h;                                   /* one of shape->hs */
+    cuzk_fr_t comm_c, root_r_old, root_r_new;
+    const cuzk_fr_t *apex_leaves;    /* shape->apex_leaves */
+    const cuzk_fr_t *partition_path; /* partition_bits siblings, apex root's level first */
+    const cuzk_fr_t *leaves_r_old;   /* challenge_count */
+    const cuzk_fr_t *leaves_d_new;   /* challenge_count */
+    const cuzk_fr_t *paths_r_old;    /* challenge_count * cuzk_fil_snap_path_len_r */
+    const cuzk_fr_t *paths_r_new;    /* challenge_count * cuzk_fil_snap_path_len_r */
+    const cuzk_fr_t *paths_d;        /* challenge_count * cuzk_fil_snap_path_len_d */
+} cuzk_fil_snap_witness;
+
+/*
+ * Synthesises partition |k| of |shape| into |cs| in circuit.rs's order (filecoin-circuits.md
+ * 4.5). |w| may be NULL when |cs| keeps no values (KEYGEN); the challenges are what the circuit
+ * derives from w->comm_r_new and |k|, so the paths must be those of the challenges Filecoin
+ * derives (cuzk_fil_snap_challenges). Constraints: cuzk_fil_snap_model_constraints.
+ * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (bad shape, k, h, values missing); any status of |cs|.
+ */
+cuzk_status cuzk_fil_snap_circuit(cuzk_cs *cs, const cuzk_fil_snap_shape *shape, uint64_t k,
+                                  const cuzk_fil_snap_witness *w) CUZK_WARN_UNUSED_RESULT;
+
+/* The challenges of partition |k| (challenges.rs; filecoin-circuits.md 3.3): |out| has
+ * shape->challenge_count node indices. */
+void cuzk_fil_snap_challenges(uint64_t *out, const cuzk_fil_snap_shape *shape,
+                              const cuzk_fr_t *comm_r_new, uint64_t k);
+
+/* rho(c) = Poseidon2_Custom(1)(phi, c >> (challenge_bits - h)). */
+void cuzk_fil_snap_rho(cuzk_fr_t *out, const cuzk_fil_snap_shape *shape, const cuzk_fr_t *phi,
+                       unsigned h, uint64_t c);
+
+/*
+ * A synthetic partition: the witness with its storage. Derived from |seed|: comm_c, a set S of
+ * nodes with random new data (tree D, SHA-256, 254-bit digests) and random old replica values
+ * (tree R old, Poseidon, the published shape); every other node has data 0 and one random
+ * replica fill value, so it encodes to itself and trees R old/new and D are sparse
+ * (cuzk_merkle_sparse_paths: any sector size). S is every node of sectors up to 512 nodes, 16
+ * random nodes of partition k above (whose challenged nodes then mostly hold data 0). comm_r =
+ * Poseidon2(comm_c, root) (MerkleTree tag), phi, rho and the challenges as Filecoin derives them,
+ * label_r_new = label_r_old + label_d_new * rho on S. |k| is reduced modulo the partition count; h
+ * = h_default.
+ */
+typedef struct {
+    cuzk_fil_snap_shape shape;
+    uint64_t k;
+    uint64_t *challenges; /* challenge_count */
+    cuzk_fil_snap_witness w;
+    cuzk_fr_t *storage; /* behind w's arrays */
+} cuzk_fil_snap_partition;
+
+cuzk_status cuzk_fil_snap_partition_synthetic(cuzk_fil_snap_partition **out,
+                                              uint64_t update_proof_type, uint64_t k, uint64_t seed,
+                                              unsigned threads) CUZK_WARN_UNUSED_RESULT;
+void cuzk_fil_snap_partition_destroy(cuzk_fil_snap_partition *p);
+/* Internal: the same for any shape the circuit accepts (tests use small ones with several
+ * partitions); shape->h_default is the h. */
+cuzk_status cuzk__fil_snap_partition_synthetic_shape(cuzk_fil_snap_partition **out,
+                                                     const cuzk_fil_snap_shape *shape, uint64_t k,
+                                                     uint64_t seed) CUZK_WARN_UNUSED_RESULT;
+
+/* The 4 public inputs of |p| (k_and_h_select, comm_r_old, comm_d_new, comm_r_new). */
+void cuzk_fil_snap_public_inputs(cuzk_fr_t out[4], const cuzk_fil_snap_partition *p);
+
+/* Built-in circuit "fil-snap:ID" (cuzk_circuit_fn): the circuit of RegisteredUpdateProof ID over
+ * the synthetic partition (ID, k = seed mod partitions, seed); KEYGEN needs no witness. */
+cuzk_status cuzk_circuit_fil_snap(cuzk_cs *cs, const void *params) CUZK_WARN_UNUSED_RESULT;
+
+#endif
