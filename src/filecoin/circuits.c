@@ -27,7 +27,11 @@
     X("fil-post", cuzk_circuit_fil_post, 0, 0, 14,                                                 \
       "Filecoin PoSt circuit of RegisteredPoStProof ARG (0-4 WinningPoSt 2KiB..64GiB, 5-9 "        \
       "WindowPoSt V1, 10-14 V1_2; src/filecoin/post_circuit.c) over a synthetic partition from "   \
-      "the seed; the published v28 parameters' R1CS")
+      "the seed; the published v28 parameters' R1CS")                                              \
+    X("fil-snap", cuzk_circuit_fil_snap, 0, 0, 4,                                                  \
+      "Filecoin SnapDeals (EmptySectorUpdate) partition of RegisteredUpdateProof ARG (0-4 = "      \
+      "2KiB..64GiB; src/filecoin/snap_circuit.c) over a synthetic partition from the seed "        \
+      "(partition seed mod partitions); the published v28 parameters' R1CS")
 
 #define CUZK_CIRCUIT_DECL_(name, fn, dflt, lo, hi, desc) cuzk_status fn(cuzk_cs *cs, const void *p);
 CUZK_CIRCUITS(CUZK_CIRCUIT_DECL_)
