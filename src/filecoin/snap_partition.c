@@ -74,7 +74,13 @@ static void fill_challenge_values(snap_nodes *s, const cuzk_fr_t *fill)
     }
 }
 
-static cuzk_status synth(cuzk_fil_snap_partition *p, snap_nodes *s, uint64_t seed)
+/* The partition's arrays (in p->storage) that synth fills; w's pointers are the same. */
+typedef struct {
+    cuzk_fr_t *apex, *ppath, *leaves_r_old, *leaves_d, *paths_r_old, *paths_r_new, *paths_d;
+} snap_arrays;
+
+static cuzk_status synth(cuzk_fil_snap_partition *p, const snap_arrays *o, snap_nodes *s,
+                         uint64_t seed)
 {
     const cuzk_fil_snap_shape *sh = &p->shape;
     cuzk_fil_snap_witness *w = &p->w;
@@ -143,25 +149,23 @@ static cuzk_status synth(cuzk_fil_snap_partition *p, snap_nodes *s, uint64_t see
     cuzk_fil_snap_challenges(p->challenges, sh, &w->comm_r_new, p->k);
     memcpy(&s->idx[s->ns], p->challenges, nc * sizeof *p->challenges);
     fill_challenge_values(s, &fill);
-    cuzk_fr_t *st_leaves_r_old = (cuzk_fr_t *)w->leaves_r_old;
-    cuzk_fr_t *st_leaves_d = (cuzk_fr_t *)w->leaves_d_new;
-    memcpy(st_leaves_r_old, &s->r_old[s->ns], nc * sizeof *s->r_old);
-    memcpy(st_leaves_d, &s->d[s->ns], nc * sizeof *s->d);
+    memcpy(o->leaves_r_old, &s->r_old[s->ns], nc * sizeof *s->r_old);
+    memcpy(o->leaves_d, &s->d[s->ns], nc * sizeof *s->d);
 
     cuzk_fr_t root;
     CUZK_TRY(cuzk_merkle_sparse_paths(&root, s->sib, CUZK_MERKLE_POSEIDON, sh->arities, sh->depth,
                                       &fill, s->n, s->idx, s->r_old));
-    memcpy((cuzk_fr_t *)w->paths_r_old, &s->sib[s->ns * lr], nc * lr * sizeof *s->sib);
+    memcpy(o->paths_r_old, &s->sib[s->ns * lr], nc * lr * sizeof *s->sib);
     CUZK_TRY(cuzk_merkle_sparse_paths(&root, s->sib, CUZK_MERKLE_POSEIDON, sh->arities, sh->depth,
                                       &fill, s->n, s->idx, s->r_new));
-    memcpy((cuzk_fr_t *)w->paths_r_new, &s->sib[s->ns * lr], nc * lr * sizeof *s->sib);
+    memcpy(o->paths_r_new, &s->sib[s->ns * lr], nc * lr * sizeof *s->sib);
     CUZK_TRY(cuzk_merkle_sparse_paths(&root, s->sib, CUZK_MERKLE_SHA256, twos, cb, &zero, s->n,
                                       s->idx, s->d));
     for (size_t i = 0; i < nc; i++)
-        memcpy((cuzk_fr_t *)&w->paths_d[i * ld], &s->sib[(s->ns + i) * len_d], ld * sizeof *s->sib);
+        memcpy(&o->paths_d[i * ld], &s->sib[(s->ns + i) * len_d], ld * sizeof *s->sib);
     /* Every challenge of partition k shares the partition path: the top partition_bits
      * siblings. */
-    memcpy((cuzk_fr_t *)w->partition_path, &s->sib[s->ns * len_d + ld + sh->apex_bits],
+    memcpy(o->ppath, &s->sib[s->ns * len_d + ld + sh->apex_bits],
            sh->partition_bits * sizeof *s->sib);
 
     /* Apex leaves: the level-ld nodes of partition k; one under a known node comes from that
@@ -171,7 +175,7 @@ static cuzk_status synth(cuzk_fil_snap_partition *p, snap_nodes *s, uint64_t see
         cuzk_fr_t two[2] = {zero_root, zero_root};
         CUZK_TRY(cuzk_merkle_hash_node(&zero_root, CUZK_MERKLE_SHA256, 2, two));
     }
-    cuzk_fr_t *apex = (cuzk_fr_t *)w->apex_leaves;
+    cuzk_fr_t *apex = o->apex;
     for (size_t a = 0; a < sh->apex_leaves; a++) {
         uint64_t node = p->k * sh->apex_leaves + a;
         apex[a] = zero_root;
@@ -226,22 +230,23 @@ cuzk_status cuzk__fil_snap_partition_synthetic_shape(cuzk_fil_snap_partition **o
         cuzk_fil_snap_partition_destroy(p);
         return cuzk_fail(CUZK_ERR_NOMEM, "SnapDeals partition of %zu values", total);
     }
-    cuzk_fr_t *q = p->storage;
-    p->w.apex_leaves = q;
-    q += sh->apex_leaves;
-    p->w.partition_path = q;
-    q += sh->partition_bits;
-    p->w.leaves_r_old = q;
-    q += nc;
-    p->w.leaves_d_new = q;
-    q += nc;
-    p->w.paths_r_old = q;
-    q += nc * lr;
-    p->w.paths_r_new = q;
-    q += nc * lr;
-    p->w.paths_d = q;
+    snap_arrays o;
+    o.apex = p->storage;
+    o.ppath = o.apex + sh->apex_leaves;
+    o.leaves_r_old = o.ppath + sh->partition_bits;
+    o.leaves_d = o.leaves_r_old + nc;
+    o.paths_r_old = o.leaves_d + nc;
+    o.paths_r_new = o.paths_r_old + nc * lr;
+    o.paths_d = o.paths_r_new + nc * lr;
+    p->w.apex_leaves = o.apex;
+    p->w.partition_path = o.ppath;
+    p->w.leaves_r_old = o.leaves_r_old;
+    p->w.leaves_d_new = o.leaves_d;
+    p->w.paths_r_old = o.paths_r_old;
+    p->w.paths_r_new = o.paths_r_new;
+    p->w.paths_d = o.paths_d;
     snap_nodes nodes = {0};
-    s = synth(p, &nodes, seed);
+    s = synth(p, &o, &nodes, seed);
     nodes_free(&nodes);
     if (s != CUZK_OK) {
         cuzk_fil_snap_partition_destroy(p);

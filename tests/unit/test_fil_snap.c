@@ -123,46 +123,53 @@ enum {
     T_COUNT
 };
 
+static cuzk_fr_t *dup(const cuzk_fr_t *a, size_t n)
+{
+    cuzk_fr_t *b = malloc((n ? n : 1) * sizeof *b);
+    CHECK(b);
+    if (n)
+        memcpy(b, a, n * sizeof *b);
+    return b;
+}
+
 /* Synthesises |p| in CHECK mode with one value poisoned (|t|); returns satisfaction. */
 static bool check_partition(const cuzk_fil_snap_partition *p, int t)
 {
     const cuzk_fil_snap_shape *sh = &p->shape;
     size_t nc = sh->challenge_count, lr = cuzk_fil_snap_path_len_r(sh),
            ld = cuzk_fil_snap_path_len_d(sh);
-    size_t total = sh->apex_leaves + sh->partition_bits + 2 * nc + nc * (2 * lr + ld);
-    cuzk_fr_t *copy = malloc(total * sizeof *copy);
-    CHECK(copy);
-    memcpy(copy, p->storage, total * sizeof *copy);
     cuzk_fil_snap_witness w = p->w;
-    /* The same layout as the partition's storage. */
-    size_t off_apex = 0, off_pp = sh->apex_leaves, off_lro = off_pp + sh->partition_bits,
-           off_ld = off_lro + nc, off_pro = off_ld + nc, off_prn = off_pro + nc * lr,
-           off_pd = off_prn + nc * lr;
-    w.apex_leaves = copy + off_apex;
-    w.partition_path = copy + off_pp;
-    w.leaves_r_old = copy + off_lro;
-    w.leaves_d_new = copy + off_ld;
-    w.paths_r_old = copy + off_pro;
-    w.paths_r_new = copy + off_prn;
-    w.paths_d = copy + off_pd;
+    /* Private copies of the arrays, one of which may be poisoned. */
+    cuzk_fr_t *apex = dup(w.apex_leaves, sh->apex_leaves);
+    cuzk_fr_t *pp = dup(w.partition_path, sh->partition_bits);
+    cuzk_fr_t *lro = dup(w.leaves_r_old, nc), *ldn = dup(w.leaves_d_new, nc);
+    cuzk_fr_t *pro = dup(w.paths_r_old, nc * lr), *prn = dup(w.paths_r_new, nc * lr);
+    cuzk_fr_t *pd = dup(w.paths_d, nc * ld);
+    w.apex_leaves = apex;
+    w.partition_path = pp;
+    w.leaves_r_old = lro;
+    w.leaves_d_new = ldn;
+    w.paths_r_old = pro;
+    w.paths_r_new = prn;
+    w.paths_d = pd;
     const cuzk_fr_t *one = cuzk_r1cs_pow2(0);
     size_t c = nc - 1; /* the last challenge */
     cuzk_fr_t *x = NULL;
     switch (t) {
     case T_SIB_R_OLD:
-        x = &copy[off_pro + c * lr + lr - 1];
+        x = &pro[c * lr + lr - 1];
         break;
     case T_SIB_R_NEW:
-        x = &copy[off_prn + c * lr];
+        x = &prn[c * lr];
         break;
     case T_SIB_D:
-        x = &copy[off_pd + c * ld + ld / 2];
+        x = &pd[c * ld + ld / 2];
         break;
     case T_LEAF_D:
-        x = &copy[off_ld + c];
+        x = &ldn[c];
         break;
     case T_APEX:
-        x = &copy[off_apex + sh->apex_leaves - 1];
+        x = &apex[sh->apex_leaves - 1];
         break;
     case T_COMM_R_NEW:
         x = &w.comm_r_new;
@@ -175,7 +182,7 @@ static bool check_partition(const cuzk_fil_snap_partition *p, int t)
         break;
     case T_PARTITION_PATH:
         if (sh->partition_bits)
-            x = &copy[off_pp];
+            x = &pp[0];
         break;
     }
     if (x)
@@ -198,7 +205,13 @@ static bool check_partition(const cuzk_fil_snap_partition *p, int t)
         }
     }
     cuzk_cs_destroy(cs);
-    free(copy);
+    free(apex);
+    free(pp);
+    free(lro);
+    free(ldn);
+    free(pro);
+    free(prn);
+    free(pd);
     return ok;
 }
 
