@@ -115,6 +115,55 @@ cuzk_status cuzk__fil_snap_partition_synthetic_shape(cuzk_fil_snap_partition **o
                                                      const cuzk_fil_snap_shape *shape, uint64_t k,
                                                      uint64_t seed) CUZK_WARN_UNUSED_RESULT;
 
+/* Internal: the writable arrays of a partition's storage (w's pointers are the same). */
+typedef struct {
+    cuzk_fr_t *apex, *ppath, *leaves_r_old, *leaves_d, *paths_r_old, *paths_r_new, *paths_d;
+} cuzk__fil_snap_arrays;
+
+/* Internal: a partition of |shape| (k reduced modulo the partitions, h = h_default) with every
+ * array allocated and zeroed, their writable views in |arrays|. */
+cuzk_status cuzk__fil_snap_partition_alloc(cuzk_fil_snap_partition **out,
+                                           const cuzk_fil_snap_shape *shape, uint64_t k,
+                                           cuzk__fil_snap_arrays *arrays) CUZK_WARN_UNUSED_RESULT;
+
+/*
+ * SnapDeals vanilla proofs, bincode (filecoin-circuits.md 7.2; storage-proofs-update
+ * vanilla.rs): one PartitionProof per partition = comm_c; u64 n + n apex leaves (TreeD domains);
+ * u64 n + n ChallengeProofs, each proof_r_old (MerkleProof of tree R: Single, Sub or Top as the
+ * sector size has it), proof_d_new (Single, binary SHA-256 tree D from the leaf to comm_d_new),
+ * proof_r_new. Partition |k| of RegisteredUpdateProof |update_proof_type| is decoded against
+ * the public |comm_r_old|, |comm_d_new|, |comm_r_new| (32-byte LE reprs) and |h| (0: h_default)
+ * into the circuit's witness, with every check a prover can make before it spends a proof:
+ * counts, MerkleProof variants and path lengths against the shape, every 32-byte value a
+ * canonical field element (SHA-256 tree D domains too: the circuit reads them as Fr; computed
+ * nodes are 254-bit by the truncation), each path's leaf index equal to the challenge the circuit
+ * derives (cuzk_fil_snap_challenges), every tree R path hashed to challenge 0's root and
+ * Poseidon2(comm_c, root) = comm_r (old and new), every tree D path hashed to comm_d_new through
+ * the apex leaf its challenge selects, its apex-level siblings those of the apex tree and its top
+ * partition_bits siblings the same for every challenge (the circuit's partition path), the apex
+ * root hashed over that path to comm_d_new, label_r_new = label_r_old + label_d_new * rho(c),
+ * no trailing bytes.
+ * Returns: CUZK_OK; CUZK_ERR_FORMAT (truncated, malformed, or a check above failed; the message
+ * names the partition and the challenge); CUZK_ERR_NOT_CANONICAL (a value, or a public comm, not
+ * below r); CUZK_ERR_INVALID_ARG (k, h); CUZK_ERR_UNSUPPORTED (unknown id); CUZK_ERR_NOMEM.
+ */
+cuzk_status cuzk_fil_snap_partition_from_vanilla(
+    cuzk_fil_snap_partition **out, uint64_t update_proof_type, uint64_t k,
+    const uint8_t comm_r_old[32], const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
+    unsigned h, const uint8_t *proof, size_t len) CUZK_WARN_UNUSED_RESULT;
+/* Internal: the same for any shape the circuit accepts (tree R proofs Single unless the sector
+ * size is 32 GiB (Sub) or 64 GiB (Top)). */
+cuzk_status cuzk__fil_snap_partition_from_vanilla_shape(
+    cuzk_fil_snap_partition **out, const cuzk_fil_snap_shape *shape, uint64_t k,
+    const uint8_t comm_r_old[32], const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
+    unsigned h, const uint8_t *proof, size_t len) CUZK_WARN_UNUSED_RESULT;
+
+/* Writes |p| as a PartitionProof (the inverse of the above; tree D paths rebuilt from the
+ * witness: the lower levels, the apex tree's, the partition path). *out is cuzk_alloc'd.
+ * Returns: CUZK_OK; CUZK_ERR_NOMEM. */
+cuzk_status cuzk_fil_snap_vanilla_encode(const cuzk_fil_snap_partition *p, uint8_t **out,
+                                         size_t *len) CUZK_WARN_UNUSED_RESULT;
+
 /* The 4 public inputs of |p| (k_and_h_select, comm_r_old, comm_d_new, comm_r_new). */
 void cuzk_fil_snap_public_inputs(cuzk_fr_t out[4], const cuzk_fil_snap_partition *p);
 

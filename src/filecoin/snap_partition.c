@@ -74,12 +74,7 @@ static void fill_challenge_values(snap_nodes *s, const cuzk_fr_t *fill)
     }
 }
 
-/* The partition's arrays (in p->storage) that synth fills; w's pointers are the same. */
-typedef struct {
-    cuzk_fr_t *apex, *ppath, *leaves_r_old, *leaves_d, *paths_r_old, *paths_r_new, *paths_d;
-} snap_arrays;
-
-static cuzk_status synth(cuzk_fil_snap_partition *p, const snap_arrays *o, snap_nodes *s,
+static cuzk_status synth(cuzk_fil_snap_partition *p, const cuzk__fil_snap_arrays *o, snap_nodes *s,
                          uint64_t seed)
 {
     const cuzk_fil_snap_shape *sh = &p->shape;
@@ -205,9 +200,9 @@ cuzk_status cuzk_fil_snap_partition_synthetic(cuzk_fil_snap_partition **out,
     return cuzk__fil_snap_partition_synthetic_shape(out, &shape, k, seed);
 }
 
-cuzk_status cuzk__fil_snap_partition_synthetic_shape(cuzk_fil_snap_partition **out,
-                                                     const cuzk_fil_snap_shape *shape, uint64_t k,
-                                                     uint64_t seed)
+cuzk_status cuzk__fil_snap_partition_alloc(cuzk_fil_snap_partition **out,
+                                           const cuzk_fil_snap_shape *shape, uint64_t k,
+                                           cuzk__fil_snap_arrays *o)
 {
     *out = NULL;
     if (!shape || !cuzk__fil_snap_shape_valid(shape))
@@ -217,7 +212,6 @@ cuzk_status cuzk__fil_snap_partition_synthetic_shape(cuzk_fil_snap_partition **o
         return cuzk_fail(CUZK_ERR_NOMEM, "SnapDeals partition");
     memset(p, 0, sizeof *p);
     p->shape = *shape;
-    cuzk_status s;
     const cuzk_fil_snap_shape *sh = &p->shape;
     p->k = k % sh->partitions;
     p->w.h = sh->h_default;
@@ -230,23 +224,35 @@ cuzk_status cuzk__fil_snap_partition_synthetic_shape(cuzk_fil_snap_partition **o
         cuzk_fil_snap_partition_destroy(p);
         return cuzk_fail(CUZK_ERR_NOMEM, "SnapDeals partition of %zu values", total);
     }
-    snap_arrays o;
-    o.apex = p->storage;
-    o.ppath = o.apex + sh->apex_leaves;
-    o.leaves_r_old = o.ppath + sh->partition_bits;
-    o.leaves_d = o.leaves_r_old + nc;
-    o.paths_r_old = o.leaves_d + nc;
-    o.paths_r_new = o.paths_r_old + nc * lr;
-    o.paths_d = o.paths_r_new + nc * lr;
-    p->w.apex_leaves = o.apex;
-    p->w.partition_path = o.ppath;
-    p->w.leaves_r_old = o.leaves_r_old;
-    p->w.leaves_d_new = o.leaves_d;
-    p->w.paths_r_old = o.paths_r_old;
-    p->w.paths_r_new = o.paths_r_new;
-    p->w.paths_d = o.paths_d;
+    memset(p->storage, 0, total * sizeof *p->storage);
+    o->apex = p->storage;
+    o->ppath = o->apex + sh->apex_leaves;
+    o->leaves_r_old = o->ppath + sh->partition_bits;
+    o->leaves_d = o->leaves_r_old + nc;
+    o->paths_r_old = o->leaves_d + nc;
+    o->paths_r_new = o->paths_r_old + nc * lr;
+    o->paths_d = o->paths_r_new + nc * lr;
+    p->w.apex_leaves = o->apex;
+    p->w.partition_path = o->ppath;
+    p->w.leaves_r_old = o->leaves_r_old;
+    p->w.leaves_d_new = o->leaves_d;
+    p->w.paths_r_old = o->paths_r_old;
+    p->w.paths_r_new = o->paths_r_new;
+    p->w.paths_d = o->paths_d;
+    *out = p;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk__fil_snap_partition_synthetic_shape(cuzk_fil_snap_partition **out,
+                                                     const cuzk_fil_snap_shape *shape, uint64_t k,
+                                                     uint64_t seed)
+{
+    *out = NULL;
+    cuzk_fil_snap_partition *p;
+    cuzk__fil_snap_arrays o;
+    CUZK_TRY(cuzk__fil_snap_partition_alloc(&p, shape, k, &o));
     snap_nodes nodes = {0};
-    s = synth(p, &o, &nodes, seed);
+    cuzk_status s = synth(p, &o, &nodes, seed);
     nodes_free(&nodes);
     if (s != CUZK_OK) {
         cuzk_fil_snap_partition_destroy(p);

@@ -1,0 +1,569 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * SnapDeals vanilla proofs in bincode (PartitionProof, filecoin-circuits.md 7.2; the checks of
+ * storage-proofs-update vanilla.rs' verifier and the assertions circuit.rs makes on its private
+ * inputs, facts only, no code copied) to the circuit's witness, and the inverse for synthetic
+ * partitions.
+ */
+#include "filecoin/snap_circuit.h"
+
+#include "cuzk/alloc.h"
+#include "gadgets/merkle.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NO_CHALLENGE ((size_t)-1)
+
+/* Tree R's MerkleProof variant: 0 Single (base levels only), 1 Sub (32 GiB: base + one sub
+ * level), 2 Top (64 GiB: base, sub, top); the last |variant| levels are one-level paths. */
+static unsigned tree_r_variant(const cuzk_fil_snap_shape *sh)
+{
+    return sh->sector_size == (64ULL << 30) ? 2 : sh->sector_size == (32ULL << 30) ? 1 : 0;
+}
+
+/* ---- reading ------------------------------------------------------------------------------- */
+
+typedef struct {
+    const uint8_t *p;
+    size_t left;
+    uint64_t k;
+    size_t challenge; /* NO_CHALLENGE outside the challenge proofs */
+} reader;
+
+static cuzk_status failv(const reader *r, cuzk_status st, const char *fmt, va_list ap)
+{
+    char what[384];
+    vsnprintf(what, sizeof what, fmt, ap);
+    if (r->challenge == NO_CHALLENGE)
+        return cuzk_fail(st, "SnapDeals partition %llu: %s", (unsigned long long)r->k, what);
+    return cuzk_fail(st, "SnapDeals partition %llu, challenge %zu: %s", (unsigned long long)r->k,
+                     r->challenge, what);
+}
+
+static cuzk_status fail(const reader *r, cuzk_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static cuzk_status fail(const reader *r, cuzk_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cuzk_status s = failv(r, st, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+static cuzk_status rd_u64(reader *r, uint64_t *v, const char *what)
+{
+    if (r->left < 8)
+        return fail(r, CUZK_ERR_FORMAT, "truncated in %s", what);
+    *v = 0;
+    for (int i = 7; i >= 0; i--)
+        *v = (*v << 8) | r->p[i];
+    r->p += 8;
+    r->left -= 8;
+    return CUZK_OK;
+}
+
+static cuzk_status rd_u32(reader *r, uint32_t *v, const char *what)
+{
+    if (r->left < 4)
+        return fail(r, CUZK_ERR_FORMAT, "truncated in %s", what);
+    *v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 |
+         (uint32_t)r->p[3] << 24;
+    r->p += 4;
+    r->left -= 4;
+    return CUZK_OK;
+}
+
+/* A 32-byte domain (Poseidon or SHA-256): the circuit reads both as Fr, so it must be canonical. */
+static cuzk_status rd_fr(reader *r, cuzk_fr_t *v, const char *what)
+{
+    if (r->left < 32)
+        return fail(r, CUZK_ERR_FORMAT, "truncated in %s", what);
+    if (cuzk_fr_from_bytes_le(v, r->p) != CUZK_OK)
+        return fail(r, CUZK_ERR_NOT_CANONICAL, "%s is not a canonical field element", what);
+    r->p += 32;
+    r->left -= 32;
+    return CUZK_OK;
+}
+
+/* A length prefix that must equal |want|. */
+static cuzk_status rd_len(reader *r, uint64_t want, const char *what)
+{
+    uint64_t n = 0;
+    CUZK_TRY(rd_u64(r, &n, what));
+    if (n != want)
+        return fail(r, CUZK_ERR_FORMAT, "%llu %s, the shape has %llu", (unsigned long long)n, what,
+                    (unsigned long long)want);
+    return CUZK_OK;
+}
+
+/* InclusionPath of the |nlev| levels |arities| (siblings to |sib|), positions folded into
+ * |*index| from bit |*shift| up. */
+static cuzk_status rd_path(reader *r, const size_t *arities, size_t nlev, cuzk_fr_t **sib,
+                           uint64_t *index, unsigned *shift, const char *tree)
+{
+    char what[64];
+    snprintf(what, sizeof what, "%s path levels", tree);
+    CUZK_TRY(rd_len(r, nlev, what));
+    for (size_t l = 0; l < nlev; l++) {
+        size_t a = arities[l];
+        snprintf(what, sizeof what, "siblings of a %s path level", tree);
+        CUZK_TRY(rd_len(r, a - 1, what));
+        snprintf(what, sizeof what, "a %s path sibling", tree);
+        for (size_t j = 0; j + 1 < a; j++)
+            CUZK_TRY(rd_fr(r, (*sib)++, what));
+        uint64_t pos = 0;
+        snprintf(what, sizeof what, "a %s path index", tree);
+        CUZK_TRY(rd_u64(r, &pos, what));
+        if (pos >= a)
+            return fail(r, CUZK_ERR_FORMAT, "%s path index %llu at a level of arity %zu", tree,
+                        (unsigned long long)pos, a);
+        *index |= pos << *shift;
+        *shift += (unsigned)__builtin_ctzll(a);
+    }
+    return CUZK_OK;
+}
+
+/* One MerkleProof of |depth| levels |arities| whose last |variant| levels are paths of their own
+ * (Sub / Top); Single carries root and leaf before the path, the others after. */
+static cuzk_status rd_merkle(reader *r, const size_t *arities, size_t depth, unsigned variant,
+                             cuzk_fr_t *sib, cuzk_fr_t *root, cuzk_fr_t *leaf, uint64_t *index,
+                             const char *tree)
+{
+    uint32_t v = 0;
+    char what[64];
+    snprintf(what, sizeof what, "the %s Merkle proof's variant", tree);
+    CUZK_TRY(rd_u32(r, &v, what));
+    if (v != variant)
+        return fail(r, CUZK_ERR_FORMAT, "%s Merkle proof variant %u, the shape takes %u", tree, v,
+                    variant);
+    *index = 0;
+    unsigned shift = 0;
+    char rw[64], lw[64];
+    snprintf(rw, sizeof rw, "the %s root", tree);
+    snprintf(lw, sizeof lw, "the %s leaf", tree);
+    if (variant == 0) {
+        CUZK_TRY(rd_fr(r, root, rw));
+        CUZK_TRY(rd_fr(r, leaf, lw));
+        return rd_path(r, arities, depth, &sib, index, &shift, tree);
+    }
+    size_t base = depth - variant;
+    CUZK_TRY(rd_path(r, arities, base, &sib, index, &shift, tree));
+    for (size_t l = base; l < depth; l++)
+        CUZK_TRY(rd_path(r, &arities[l], 1, &sib, index, &shift, tree));
+    CUZK_TRY(rd_fr(r, root, rw));
+    return rd_fr(r, leaf, lw);
+}
+
+/* What the checks need beyond the witness. */
+typedef struct {
+    cuzk_fil_snap_partition *p;
+    cuzk__fil_snap_arrays o;
+    cuzk_fr_t phi;
+    cuzk_fr_t *apex_tree; /* apex_leaves - 1 nodes: row 1 first, the apex root last */
+    cuzk_fr_t *dpath;     /* one full tree D path (challenge_bits siblings) */
+    size_t twos[64];
+} decode_ctx;
+
+/* The apex tree over the partition's apex leaves (rows left to right, row 1 first). */
+static cuzk_status apex_tree(decode_ctx *x)
+{
+    const cuzk_fr_t *row = x->o.apex;
+    cuzk_fr_t *next = x->apex_tree;
+    for (size_t n = x->p->shape.apex_leaves; n > 1; n /= 2) {
+        for (size_t j = 0; j < n / 2; j++)
+            CUZK_TRY(cuzk_merkle_hash_node(&next[j], CUZK_MERKLE_SHA256, 2, &row[2 * j]));
+        row = next;
+        next += n / 2;
+    }
+    return CUZK_OK;
+}
+
+/* The apex root (the tree's last node) hashed over the partition path (partition k's position)
+ * to comm_d_new: what the circuit's apex_por enforces. */
+static cuzk_status apex_check(reader *r, decode_ctx *x)
+{
+    const cuzk_fil_snap_shape *sh = &x->p->shape;
+    const cuzk_fr_t *apex_root =
+        sh->apex_leaves > 1 ? &x->apex_tree[sh->apex_leaves - 2] : &x->o.apex[0];
+    cuzk_fr_t root = *apex_root;
+    if (sh->partition_bits > 0)
+        CUZK_TRY(cuzk_merkle_root_from_path(&root, CUZK_MERKLE_SHA256, x->twos, sh->partition_bits,
+                                            apex_root, x->p->k, x->o.ppath));
+    if (!cuzk_fr_eq(&root, &x->p->w.comm_d_new))
+        return fail(r, CUZK_ERR_FORMAT,
+                    "the apex leaves do not hash to comm_d_new over the partition path");
+    return CUZK_OK;
+}
+
+/* The apex-tree sibling of apex leaf |a|'s ancestor at apex level |l| (0 = the leaves' row). */
+static const cuzk_fr_t *apex_sibling(const decode_ctx *x, size_t a, size_t l)
+{
+    size_t n = x->p->shape.apex_leaves, off = 0;
+    const cuzk_fr_t *row = x->o.apex;
+    for (size_t i = 0; i < l; i++) {
+        row = x->apex_tree + off;
+        off += n / 2;
+        n /= 2;
+    }
+    return &row[(a >> l) ^ 1];
+}
+
+/* Challenge |i|: its three Merkle proofs read, their indices, roots, paths and the encoding
+ * checked. */
+static cuzk_status rd_challenge(reader *r, decode_ctx *x, size_t i)
+{
+    cuzk_fil_snap_partition *p = x->p;
+    const cuzk_fil_snap_shape *sh = &p->shape;
+    cuzk_fil_snap_witness *w = &p->w;
+    size_t lr = cuzk_fil_snap_path_len_r(sh), ld = cuzk_fil_snap_path_len_d(sh);
+    unsigned variant = tree_r_variant(sh), cb = sh->challenge_bits;
+    uint64_t c = p->challenges[i], idx_old, idx_d, idx_new;
+    cuzk_fr_t root_old, root_d, root_new, leaf_new, got;
+    cuzk_fr_t *sib_old = &x->o.paths_r_old[i * lr], *sib_new = &x->o.paths_r_new[i * lr];
+    r->challenge = i;
+
+    CUZK_TRY(rd_merkle(r, sh->arities, sh->depth, variant, sib_old, &root_old,
+                       &x->o.leaves_r_old[i], &idx_old, "tree R old"));
+    CUZK_TRY(
+        rd_merkle(r, x->twos, cb, 0, x->dpath, &root_d, &x->o.leaves_d[i], &idx_d, "tree D new"));
+    CUZK_TRY(rd_merkle(r, sh->arities, sh->depth, variant, sib_new, &root_new, &leaf_new, &idx_new,
+                       "tree R new"));
+
+    /* Leaf indices: the challenge the circuit derives from comm_r_new and k. */
+    const char *tree = idx_old != c ? "tree R old" : idx_d != c ? "tree D new" : "tree R new";
+    uint64_t idx = idx_old != c ? idx_old : idx_d != c ? idx_d : idx_new;
+    if (idx != c)
+        return fail(r, CUZK_ERR_FORMAT, "the %s proof opens leaf %llu, the challenge is leaf %llu",
+                    tree, (unsigned long long)idx, (unsigned long long)c);
+
+    /* Tree R roots: challenge 0's are the circuit's root_r_old / root_r_new. */
+    if (i == 0) {
+        cuzk_fr_t pre[2] = {w->comm_c, root_old};
+        CUZK_TRY(cuzk_merkle_hash_node(&got, CUZK_MERKLE_POSEIDON, 2, pre));
+        if (!cuzk_fr_eq(&got, &w->comm_r_old))
+            return fail(r, CUZK_ERR_FORMAT,
+                        "Poseidon(comm_c, root of tree R old) is not "
+                        "comm_r_old");
+        pre[1] = root_new;
+        CUZK_TRY(cuzk_merkle_hash_node(&got, CUZK_MERKLE_POSEIDON, 2, pre));
+        if (!cuzk_fr_eq(&got, &w->comm_r_new))
+            return fail(r, CUZK_ERR_FORMAT,
+                        "Poseidon(comm_c, root of tree R new) is not "
+                        "comm_r_new");
+        w->root_r_old = root_old;
+        w->root_r_new = root_new;
+    } else if (!cuzk_fr_eq(&root_old, &w->root_r_old) || !cuzk_fr_eq(&root_new, &w->root_r_new)) {
+        return fail(r, CUZK_ERR_FORMAT, "the tree R %s root differs from challenge 0's",
+                    cuzk_fr_eq(&root_old, &w->root_r_old) ? "new" : "old");
+    }
+    if (!cuzk_fr_eq(&root_d, &w->comm_d_new))
+        return fail(r, CUZK_ERR_FORMAT, "the tree D root is not comm_d_new");
+
+    /* Tree D: the lower levels are the circuit's path to the apex leaf; the apex levels must be
+     * the apex tree's, the top ones the partition path (challenge 0's, the same for all). */
+    memcpy(&x->o.paths_d[i * ld], x->dpath, ld * sizeof *x->dpath);
+    const cuzk_fr_t *top = x->dpath + ld + sh->apex_bits;
+    if (i == 0)
+        memcpy(x->o.ppath, top, sh->partition_bits * sizeof *top);
+    else
+        for (size_t l = 0; l < sh->partition_bits; l++)
+            if (!cuzk_fr_eq(&top[l], &x->o.ppath[l]))
+                return fail(r, CUZK_ERR_FORMAT,
+                            "tree D sibling %zu differs from challenge 0's partition path",
+                            ld + sh->apex_bits + l);
+
+    /* The paths hashed: tree R old and new to their roots, tree D to the apex leaf. */
+    CUZK_TRY(cuzk_merkle_root_from_path(&got, CUZK_MERKLE_POSEIDON, sh->arities, sh->depth,
+                                        &x->o.leaves_r_old[i], c, sib_old));
+    if (!cuzk_fr_eq(&got, &w->root_r_old))
+        return fail(r, CUZK_ERR_FORMAT, "the tree R old path does not hash to its root");
+    CUZK_TRY(cuzk_merkle_root_from_path(&got, CUZK_MERKLE_POSEIDON, sh->arities, sh->depth,
+                                        &leaf_new, c, sib_new));
+    if (!cuzk_fr_eq(&got, &w->root_r_new))
+        return fail(r, CUZK_ERR_FORMAT, "the tree R new path does not hash to its root");
+    if (ld > 0)
+        CUZK_TRY(cuzk_merkle_root_from_path(&got, CUZK_MERKLE_SHA256, x->twos, ld,
+                                            &x->o.leaves_d[i], c & ((1ULL << ld) - 1), x->dpath));
+    else
+        got = x->o.leaves_d[i];
+    size_t a = (size_t)(c >> ld) & (sh->apex_leaves - 1);
+    if (!cuzk_fr_eq(&got, &x->o.apex[a]))
+        return fail(r, CUZK_ERR_FORMAT, "the tree D path does not hash to apex leaf %zu", a);
+    for (size_t l = 0; l < sh->apex_bits; l++)
+        if (!cuzk_fr_eq(&x->dpath[ld + l], apex_sibling(x, a, l)))
+            return fail(r, CUZK_ERR_FORMAT, "tree D sibling %zu is not the apex tree's", ld + l);
+
+    /* Encoding: label_r_new = label_r_old + label_d_new * rho(c). */
+    cuzk_fr_t rho, want;
+    cuzk_fil_snap_rho(&rho, sh, &x->phi, w->h, c);
+    cuzk_fr_mul(&want, &x->o.leaves_d[i], &rho);
+    cuzk_fr_add(&want, &want, &x->o.leaves_r_old[i]);
+    if (!cuzk_fr_eq(&want, &leaf_new))
+        return fail(r, CUZK_ERR_FORMAT,
+                    "label_r_new is not label_r_old + label_d_new * rho (h = %u)", w->h);
+    return CUZK_OK;
+}
+
+static cuzk_status decode(reader *r, decode_ctx *x)
+{
+    cuzk_fil_snap_partition *p = x->p;
+    const cuzk_fil_snap_shape *sh = &p->shape;
+    cuzk_fil_snap_witness *w = &p->w;
+    CUZK_TRY(rd_fr(r, &w->comm_c, "comm_c"));
+    CUZK_TRY(rd_len(r, sh->apex_leaves, "apex leaves"));
+    for (size_t a = 0; a < sh->apex_leaves; a++)
+        CUZK_TRY(rd_fr(r, &x->o.apex[a], "an apex leaf"));
+    CUZK_TRY(apex_tree(x));
+    CUZK_TRY(rd_len(r, sh->challenge_count, "challenge proofs"));
+    for (size_t i = 0; i < sh->challenge_count; i++)
+        CUZK_TRY(rd_challenge(r, x, i));
+    r->challenge = NO_CHALLENGE;
+    if (r->left)
+        return fail(r, CUZK_ERR_FORMAT, "%zu bytes after its end", r->left);
+    return apex_check(r, x);
+}
+
+/* phi = Poseidon2_Custom(1)(comm_d_new, comm_r_old) (vanilla.rs phi). */
+static cuzk_status phi_of(cuzk_fr_t *out, const cuzk_fr_t *comm_d_new, const cuzk_fr_t *comm_r_old)
+{
+    const cuzk_poseidon_constants *c1 = cuzk_poseidon_constants_get(2, CUZK_POSEIDON_CUSTOM_1);
+    if (!c1)
+        return cuzk_fail(CUZK_ERR_NOMEM, "Poseidon-2 Custom(1): %s", cuzk_last_error());
+    cuzk_fr_t pre[2] = {*comm_d_new, *comm_r_old};
+    cuzk_poseidon_hash(out, c1, pre);
+    return CUZK_OK;
+}
+
+static cuzk_status public_comm(cuzk_fr_t *out, const uint8_t *b, uint64_t k, const char *name)
+{
+    if (!b)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "SnapDeals partition %llu: %s is required",
+                         (unsigned long long)k, name);
+    if (cuzk_fr_from_bytes_le(out, b) != CUZK_OK)
+        return cuzk_fail(CUZK_ERR_NOT_CANONICAL,
+                         "SnapDeals partition %llu: %s is not a canonical field element",
+                         (unsigned long long)k, name);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk__fil_snap_partition_from_vanilla_shape(cuzk_fil_snap_partition **out,
+                                                        const cuzk_fil_snap_shape *shape,
+                                                        uint64_t k, const uint8_t comm_r_old[32],
+                                                        const uint8_t comm_d_new[32],
+                                                        const uint8_t comm_r_new[32], unsigned h,
+                                                        const uint8_t *proof, size_t len)
+{
+    *out = NULL;
+    if (!shape || !cuzk__fil_snap_shape_valid(shape))
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "SnapDeals vanilla proof: bad shape");
+    if (k >= shape->partitions)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "SnapDeals partition %llu of %zu",
+                         (unsigned long long)k, shape->partitions);
+    if (h == 0)
+        h = shape->h_default;
+    bool h_ok = false;
+    for (size_t i = 0; i < CUZK_FIL_SNAP_NUM_HS; i++)
+        h_ok |= shape->hs[i] == h;
+    if (!h_ok)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "SnapDeals: h = %u is not allowed for the sector "
+                         "size",
+                         h);
+    cuzk_fr_t cro, cdn, crn;
+    CUZK_TRY(public_comm(&cro, comm_r_old, k, "comm_r_old"));
+    CUZK_TRY(public_comm(&cdn, comm_d_new, k, "comm_d_new"));
+    CUZK_TRY(public_comm(&crn, comm_r_new, k, "comm_r_new"));
+
+    decode_ctx x = {0};
+    CUZK_TRY(cuzk__fil_snap_partition_alloc(&x.p, shape, k, &x.o));
+    cuzk_fil_snap_partition *p = x.p;
+    const cuzk_fil_snap_shape *sh = &p->shape;
+    p->w.h = h;
+    p->w.comm_r_old = cro;
+    p->w.comm_d_new = cdn;
+    p->w.comm_r_new = crn;
+    for (size_t l = 0; l < 64; l++)
+        x.twos[l] = 2;
+    cuzk_fil_snap_challenges(p->challenges, sh, &crn, p->k);
+    cuzk_status s = phi_of(&x.phi, &cdn, &cro);
+    if (s == CUZK_OK) {
+        x.apex_tree = cuzk_alloc_array(sh->apex_leaves, sizeof *x.apex_tree);
+        x.dpath = cuzk_alloc_array(sh->challenge_bits, sizeof *x.dpath);
+        if (!x.apex_tree || !x.dpath)
+            s = cuzk_fail(CUZK_ERR_NOMEM, "SnapDeals vanilla proof");
+    }
+    if (s == CUZK_OK) {
+        reader r = {.p = proof, .left = proof ? len : 0, .k = p->k, .challenge = NO_CHALLENGE};
+        s = decode(&r, &x);
+    }
+    cuzk_free(x.apex_tree);
+    cuzk_free(x.dpath);
+    if (s != CUZK_OK) {
+        cuzk_fil_snap_partition_destroy(p);
+        return s;
+    }
+    *out = p;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_fil_snap_partition_from_vanilla(cuzk_fil_snap_partition **out,
+                                                 uint64_t update_proof_type, uint64_t k,
+                                                 const uint8_t comm_r_old[32],
+                                                 const uint8_t comm_d_new[32],
+                                                 const uint8_t comm_r_new[32], unsigned h,
+                                                 const uint8_t *proof, size_t len)
+{
+    *out = NULL;
+    cuzk_fil_snap_shape shape;
+    CUZK_TRY(cuzk_fil_snap_shape_get(&shape, update_proof_type));
+    return cuzk__fil_snap_partition_from_vanilla_shape(out, &shape, k, comm_r_old, comm_d_new,
+                                                       comm_r_new, h, proof, len);
+}
+
+/* ---- writing ------------------------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t *p;
+    size_t len, cap;
+    bool nomem;
+} writer;
+
+static void put(writer *w, const void *src, size_t n)
+{
+    if (w->nomem)
+        return;
+    if (w->len + n > w->cap) {
+        size_t cap = w->cap ? w->cap * 2 : 4096;
+        while (cap < w->len + n)
+            cap *= 2;
+        uint8_t *q = cuzk_realloc(w->p, cap);
+        if (!q) {
+            w->nomem = true;
+            return;
+        }
+        w->p = q;
+        w->cap = cap;
+    }
+    memcpy(w->p + w->len, src, n);
+    w->len += n;
+}
+
+static void put_u64(writer *w, uint64_t v)
+{
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    put(w, b, 8);
+}
+
+static void put_fr(writer *w, const cuzk_fr_t *v)
+{
+    uint8_t b[32];
+    cuzk_fr_to_bytes_le(b, v);
+    put(w, b, 32);
+}
+
+static void put_path(writer *w, const size_t *arities, size_t nlev, const cuzk_fr_t **sib,
+                     uint64_t *index)
+{
+    put_u64(w, nlev);
+    for (size_t l = 0; l < nlev; l++) {
+        size_t a = arities[l];
+        put_u64(w, a - 1);
+        for (size_t j = 0; j + 1 < a; j++)
+            put_fr(w, (*sib)++);
+        put_u64(w, *index % a);
+        *index /= a;
+    }
+}
+
+static void put_merkle(writer *w, const size_t *arities, size_t depth, unsigned variant,
+                       const cuzk_fr_t *sib, const cuzk_fr_t *root, const cuzk_fr_t *leaf,
+                       uint64_t index)
+{
+    uint8_t v[4] = {(uint8_t)variant, 0, 0, 0};
+    put(w, v, 4);
+    if (variant == 0) {
+        put_fr(w, root);
+        put_fr(w, leaf);
+        put_path(w, arities, depth, &sib, &index);
+        return;
+    }
+    size_t base = depth - variant;
+    put_path(w, arities, base, &sib, &index);
+    for (size_t l = base; l < depth; l++)
+        put_path(w, &arities[l], 1, &sib, &index);
+    put_fr(w, root);
+    put_fr(w, leaf);
+}
+
+cuzk_status cuzk_fil_snap_vanilla_encode(const cuzk_fil_snap_partition *p, uint8_t **out,
+                                         size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    const cuzk_fil_snap_shape *sh = &p->shape;
+    const cuzk_fil_snap_witness *wt = &p->w;
+    size_t lr = cuzk_fil_snap_path_len_r(sh), ld = cuzk_fil_snap_path_len_d(sh);
+    unsigned variant = tree_r_variant(sh), cb = sh->challenge_bits;
+    size_t twos[64];
+    for (size_t l = 0; l < 64; l++)
+        twos[l] = 2;
+    /* The apex tree, rows bottom-up (row 0 = the leaves). */
+    cuzk_fr_t *tree = cuzk_alloc_array(2 * sh->apex_leaves, sizeof *tree);
+    cuzk_fr_t *dpath = cuzk_alloc_array(cb, sizeof *dpath);
+    writer w = {0};
+    cuzk_fr_t phi;
+    cuzk_status s = tree && dpath ? phi_of(&phi, &wt->comm_d_new, &wt->comm_r_old) : CUZK_ERR_NOMEM;
+    if (s == CUZK_OK) {
+        memcpy(tree, wt->apex_leaves, sh->apex_leaves * sizeof *tree);
+        size_t off = 0;
+        for (size_t n = sh->apex_leaves; n > 1 && s == CUZK_OK; n /= 2) {
+            for (size_t j = 0; j < n / 2 && s == CUZK_OK; j++)
+                s = cuzk_merkle_hash_node(&tree[off + n + j], CUZK_MERKLE_SHA256, 2,
+                                          &tree[off + 2 * j]);
+            off += n;
+        }
+    }
+    put_fr(&w, &wt->comm_c);
+    put_u64(&w, sh->apex_leaves);
+    for (size_t a = 0; a < sh->apex_leaves; a++)
+        put_fr(&w, &wt->apex_leaves[a]);
+    put_u64(&w, sh->challenge_count);
+    for (size_t i = 0; i < sh->challenge_count && s == CUZK_OK; i++) {
+        uint64_t c = p->challenges[i];
+        cuzk_fr_t rho, leaf_new;
+        cuzk_fil_snap_rho(&rho, sh, &phi, wt->h, c);
+        cuzk_fr_mul(&leaf_new, &wt->leaves_d_new[i], &rho);
+        cuzk_fr_add(&leaf_new, &leaf_new, &wt->leaves_r_old[i]);
+        memcpy(dpath, &wt->paths_d[i * ld], ld * sizeof *dpath);
+        size_t a = (size_t)(c >> ld) & (sh->apex_leaves - 1), off = 0;
+        for (size_t l = 0, n = sh->apex_leaves; l < sh->apex_bits; l++) {
+            dpath[ld + l] = tree[off + ((a >> l) ^ 1)];
+            off += n;
+            n /= 2;
+        }
+        memcpy(&dpath[ld + sh->apex_bits], wt->partition_path, sh->partition_bits * sizeof *dpath);
+        put_merkle(&w, sh->arities, sh->depth, variant, &wt->paths_r_old[i * lr], &wt->root_r_old,
+                   &wt->leaves_r_old[i], c);
+        put_merkle(&w, twos, cb, 0, dpath, &wt->comm_d_new, &wt->leaves_d_new[i], c);
+        put_merkle(&w, sh->arities, sh->depth, variant, &wt->paths_r_new[i * lr], &wt->root_r_new,
+                   &leaf_new, c);
+    }
+    cuzk_free(tree);
+    cuzk_free(dpath);
+    if (s == CUZK_OK && w.nomem)
+        s = CUZK_ERR_NOMEM;
+    if (s != CUZK_OK) {
+        cuzk_free(w.p);
+        return s == CUZK_ERR_NOMEM ? cuzk_fail(s, "SnapDeals vanilla proof of partition %llu",
+                                               (unsigned long long)p->k)
+                                   : s;
+    }
+    *out = w.p;
+    *len = w.len;
+    return CUZK_OK;
+}
