@@ -183,10 +183,10 @@ void cuzk_engine_circuit_info_clear(cuzk_engine_circuit_info *info);
 
 typedef struct {
     const char *request_id;   /* idempotency key; NULL or "" = a fresh UUIDv4 */
-    cuzk_proof_kind kind;     /* PoRep and SnapDeals: CUZK_ERR_UNSUPPORTED until their circuits
-                                 land */
-    const char *circuit_id;   /* GENERIC: a registered circuit; PoSt: NULL = the circuit
-                                 registered as builtin "fil-post:<registered_proof>" */
+    cuzk_proof_kind kind;     /* PoRep: CUZK_ERR_UNSUPPORTED until its circuit lands */
+    const char *circuit_id;   /* GENERIC: a registered circuit; PoSt / SnapDeals: NULL = the
+                                 circuit registered as builtin "fil-post:<registered_proof>" /
+                                 "fil-snap:<registered_proof>" */
     cuzk_priority priority;
     const uint8_t *witness;   /* ZKEY: .wtns bytes (copied); BUILTIN: NULL or 8-byte LE seed */
     size_t witness_len;
@@ -201,6 +201,11 @@ typedef struct {
     const uint8_t *const *vanilla_proofs;
     const size_t *vanilla_lens;
     size_t n_vanilla;
+    /* SNAP: registered_proof is the RegisteredUpdateProof (0 .. 4), vanilla_proofs the bincode
+     * PartitionProofs (one per partition, in order; parsed and checked at submit, not kept),
+     * and the public comms (32-byte LE reprs); partitions 0 = the shape's. */
+    const uint8_t *comm_r_old, *comm_d_new, *comm_r_new;
+    size_t comm_r_old_len, comm_d_new_len, comm_r_new_len;
 } cuzk_job_request;
 
 typedef struct {
@@ -214,9 +219,9 @@ typedef struct {
  * Accepts a job. The same request_id again returns the same job while it is pending, running or
  * kept as a finished COMPLETED result (never a second proof); an id whose job FAILED or was
  * CANCELLED starts a new job. Returns CUZK_OK; INVALID_ARG (unknown circuit, malformed witness,
- * id too long, partitions > 1024, PoSt vanilla proofs that fail their checks); UNSUPPORTED (PoRep
- * and SnapDeals, not built yet; a PoSt proof type no circuit is registered for); UNAVAILABLE
- * (shutting down). Nothing is queued on error.
+ * id too long, partitions > 1024, PoSt or SnapDeals vanilla proofs that fail their checks);
+ * UNSUPPORTED (PoRep, not built yet; a PoSt or SnapDeals proof type no circuit is registered
+ * for); UNAVAILABLE (shutting down). Nothing is queued on error.
  */
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req,
                                cuzk_submit_info *out) CUZK_WARN_UNUSED_RESULT;

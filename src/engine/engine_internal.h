@@ -26,6 +26,7 @@
 #include "cuzk/r1cs.h"
 #include "cuzk/snarkjs.h"
 #include "filecoin/post_circuit.h"
+#include "filecoin/snap_circuit.h"
 
 /* ---- SRS (parameter set) entries; never removed once registered ---------------------------- */
 
@@ -83,6 +84,7 @@ typedef struct job {
     uint64_t seed;            /* BUILTIN: partition p uses seed + p */
     cuzk_snarkjs_wtns *wtns;  /* ZKEY */
     cuzk_fil_post_partition *post; /* PoSt: the partition from the vanilla proofs */
+    cuzk_fil_snap_partition **snap; /* SnapDeals: n_parts partitions from the vanilla proofs */
     uint32_t n_parts, next_part, parts_done, in_flight;
     cuzk_job_outcome outcome; /* UNKNOWN while pending or running */
     bool started, superseded;
@@ -227,6 +229,8 @@ cuzk_status cuzk__srs_load(cuzk_engine *e, srs_entry *c) CUZK_WARN_UNUSED_RESULT
 void cuzk__srs_entry_free(srs_entry *c);
 
 /* jobs.c */
+/* Frees what a job's partitions are synthesised from (witness, PoSt / SnapDeals partitions). */
+void cuzk__job_inputs_free(job *j);
 void cuzk__job_finish_locked(cuzk_engine *e, job *j, cuzk_job_outcome o, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void cuzk__jobs_reap_locked(cuzk_engine *e, bool all);

@@ -54,10 +54,26 @@ static job *find_locked(cuzk_engine *e, const char *id)
     return NULL;
 }
 
-static void job_free(job *j)
+static void snap_parts_free(cuzk_fil_snap_partition **v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        cuzk_fil_snap_partition_destroy(v[i]);
+    cuzk_free(v);
+}
+
+void cuzk__job_inputs_free(job *j)
 {
     cuzk_snarkjs_wtns_free(j->wtns);
+    j->wtns = NULL;
     cuzk_fil_post_partition_destroy(j->post);
+    j->post = NULL;
+    snap_parts_free(j->snap, j->n_parts);
+    j->snap = NULL;
+}
+
+static void job_free(job *j)
+{
+    cuzk__job_inputs_free(j);
     cuzk_free(j->proof);
     cuzk_free(j->pub);
     cuzk_free(j->parts);
@@ -111,12 +127,8 @@ void cuzk__job_finish_locked(cuzk_engine *e, job *j, cuzk_job_outcome o, const c
         j->circ->cancelled++;
     }
     /* The witness is not needed any more once no partition holds it. */
-    if (j->in_flight == 0) {
-        cuzk_snarkjs_wtns_free(j->wtns);
-        j->wtns = NULL;
-        cuzk_fil_post_partition_destroy(j->post);
-        j->post = NULL;
-    }
+    if (j->in_flight == 0)
+        cuzk__job_inputs_free(j);
     pthread_cond_broadcast(&e->done_cv);
     pthread_cond_broadcast(&e->space_cv);
 }
@@ -153,7 +165,9 @@ static bool request_id_ok(const char *id)
 
 static const char *kind_label(cuzk_proof_kind k)
 {
-    return k == CUZK_PROOF_WINNING_POST ? "WinningPoSt" : "WindowPoSt";
+    return k == CUZK_PROOF_WINNING_POST ? "WinningPoSt"
+           : k == CUZK_PROOF_SNAP       ? "SnapDeals"
+                                        : "WindowPoSt";
 }
 
 /* A PoSt request's own fields; |spec| = the builtin circuit that proves it, "fil-post:<id>". */
@@ -181,25 +195,87 @@ static cuzk_status post_request_check(const cuzk_job_request *req, char *spec, s
     return CUZK_OK;
 }
 
-/* Whether |c| is the builtin PoSt circuit of |registered_proof| ("fil-post:<id>"). */
-static bool proves_post(const srs_entry *c, uint64_t registered_proof)
+/* A SnapDeals request's own fields (one vanilla proof per partition of the RegisteredUpdateProof's
+ * shape, the three comms); |spec| = "fil-snap:<id>", |*parts| = the shape's partitions. */
+static cuzk_status snap_request_check(const cuzk_job_request *req, char *spec, size_t len,
+                                      uint32_t *parts)
 {
-    return c->source == CUZK_CIRCUIT_BUILTIN && c->circuit.synth == cuzk_circuit_fil_post &&
+    cuzk_fil_snap_shape sh;
+    if (cuzk_fil_snap_shape_get(&sh, req->registered_proof) != CUZK_OK)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "SnapDeals: unknown RegisteredUpdateProof %llu",
+                         (unsigned long long)req->registered_proof);
+    const struct {
+        const char *name;
+        const uint8_t *p;
+        size_t len;
+    } comms[3] = {{"comm_r_old", req->comm_r_old, req->comm_r_old_len},
+                  {"comm_d_new", req->comm_d_new, req->comm_d_new_len},
+                  {"comm_r_new", req->comm_r_new, req->comm_r_new_len}};
+    for (int i = 0; i < 3; i++)
+        if (!comms[i].p || comms[i].len != 32)
+            return cuzk_fail(CUZK_ERR_INVALID_ARG, "SnapDeals needs %s of 32 bytes (got %zu)",
+                             comms[i].name, comms[i].p ? comms[i].len : 0);
+    if (req->partitions && req->partitions != sh.partitions)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "a SnapDeals proof of RegisteredUpdateProof %llu has %zu partitions "
+                         "(got %u)",
+                         (unsigned long long)req->registered_proof, sh.partitions, req->partitions);
+    if (req->n_vanilla != sh.partitions || !req->vanilla_proofs || !req->vanilla_lens)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "SnapDeals of RegisteredUpdateProof %llu needs %zu vanilla partition "
+                         "proofs (got %zu)",
+                         (unsigned long long)req->registered_proof, sh.partitions,
+                         req->vanilla_proofs ? req->n_vanilla : 0);
+    snprintf(spec, len, "fil-snap:%llu", (unsigned long long)req->registered_proof);
+    *parts = (uint32_t)sh.partitions;
+    return CUZK_OK;
+}
+
+/* Whether |c| is the builtin circuit |fn| of |registered_proof| ("fil-post:<id>",
+ * "fil-snap:<id>"). */
+static bool proves(const srs_entry *c, cuzk_circuit_fn fn, uint64_t registered_proof)
+{
+    return c->source == CUZK_CIRCUIT_BUILTIN && c->circuit.synth == fn &&
            c->circuit.params.arg == registered_proof;
 }
 
-/* The registered circuit for a PoSt request: the one named (which must prove it), else the first
- * that does. */
-static srs_entry *post_circuit_locked(cuzk_engine *e, const cuzk_job_request *req)
+/* The registered circuit for a PoSt or SnapDeals request: the one named (which must prove it),
+ * else the first that does. */
+static srs_entry *filecoin_circuit_locked(cuzk_engine *e, const cuzk_job_request *req)
 {
+    cuzk_circuit_fn fn =
+        req->kind == CUZK_PROOF_SNAP ? cuzk_circuit_fil_snap : cuzk_circuit_fil_post;
     if (req->circuit_id && req->circuit_id[0]) {
         srs_entry *c = cuzk__srs_find_locked(e, req->circuit_id);
-        return c && proves_post(c, req->registered_proof) ? c : NULL;
+        return c && proves(c, fn, req->registered_proof) ? c : NULL;
     }
     for (size_t i = 0; i < e->n_circs; i++)
-        if (proves_post(e->circs[i], req->registered_proof))
+        if (proves(e->circs[i], fn, req->registered_proof))
             return e->circs[i];
     return NULL;
+}
+
+/* Each partition of a SnapDeals request decoded and checked (partition k from vanilla proof k);
+ * |*out| has |n| entries. */
+static cuzk_status snap_decode(cuzk_fil_snap_partition ***out, const cuzk_job_request *req,
+                               size_t n)
+{
+    *out = NULL;
+    cuzk_fil_snap_partition **v = cuzk_calloc_array(n, sizeof *v);
+    if (!v)
+        return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        cuzk_status s = cuzk_fil_snap_partition_from_vanilla(
+            &v[k], req->registered_proof, k, req->comm_r_old, req->comm_d_new, req->comm_r_new, 0,
+            req->vanilla_proofs[k], req->vanilla_lens[k]);
+        if (s != CUZK_OK) {
+            snap_parts_free(v, n);
+            return cuzk_fail(s == CUZK_ERR_NOMEM ? s : CUZK_ERR_INVALID_ARG, "vanilla proofs: %s",
+                             cuzk_last_error());
+        }
+    }
+    *out = v;
+    return CUZK_OK;
 }
 
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk_submit_info *out)
@@ -207,7 +283,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     if (!e || !req || !out)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "submit: engine, request and output are required");
     memset(out, 0, sizeof *out);
-    bool post = false;
+    bool post = false; /* PoSt or SnapDeals: a builtin circuit chosen by the registered proof */
     switch (req->kind) {
     case CUZK_PROOF_GENERIC:
         break;
@@ -215,8 +291,6 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         return cuzk_fail(CUZK_ERR_UNSUPPORTED, "PoRep C2 proving is not built yet (circuit "
                                                "pending)");
     case CUZK_PROOF_SNAP:
-        return cuzk_fail(CUZK_ERR_UNSUPPORTED, "SnapDeals proving is not built yet (circuit "
-                                               "pending)");
     case CUZK_PROOF_WINDOW_POST:
     case CUZK_PROOF_WINNING_POST:
         post = true;
@@ -229,11 +303,14 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "request id must be at most %d bytes without "
                          "control characters", CUZK_ENGINE_ID_MAX - 1);
     char post_spec[32] = "";
-    if (post)
+    bool snap = req->kind == CUZK_PROOF_SNAP;
+    uint32_t parts = req->partitions ? req->partitions : 1;
+    if (snap)
+        CUZK_TRY(snap_request_check(req, post_spec, sizeof post_spec, &parts));
+    else if (post)
         CUZK_TRY(post_request_check(req, post_spec, sizeof post_spec));
     else if (!req->circuit_id || !req->circuit_id[0])
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "a generic proof needs a circuit id");
-    uint32_t parts = req->partitions ? req->partitions : 1;
     if (parts > 1024)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "%u partitions requested; at most 1024", parts);
     int prio = req->priority == CUZK_PRIORITY_DEFAULT ? kind_default_priority(req->kind)
@@ -247,16 +324,18 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         pthread_mutex_unlock(&e->mu);
         return cuzk_fail(CUZK_ERR_UNAVAILABLE, "the engine is shutting down");
     }
-    srs_entry *c = post ? post_circuit_locked(e, req) : cuzk__srs_find_locked(e, req->circuit_id);
+    srs_entry *c =
+        post ? filecoin_circuit_locked(e, req) : cuzk__srs_find_locked(e, req->circuit_id);
     if (!c) {
         pthread_mutex_unlock(&e->mu);
         if (post && (!req->circuit_id || !req->circuit_id[0]))
             return cuzk_fail(CUZK_ERR_UNSUPPORTED,
                              "no circuit is registered for %s proofs "
-                             "(RegisteredPoStProof %llu): add a [[circuits]] entry with builtin "
+                             "(%s %llu): add a [[circuits]] entry with builtin "
                              "= \"%s\" and its v28 parameters",
-                             kind_label(req->kind), (unsigned long long)req->registered_proof,
-                             post_spec);
+                             kind_label(req->kind),
+                             snap ? "RegisteredUpdateProof" : "RegisteredPoStProof",
+                             (unsigned long long)req->registered_proof, post_spec);
         if (post)
             return cuzk_fail(CUZK_ERR_INVALID_ARG,
                              "circuit %.128s is not registered as builtin "
@@ -285,6 +364,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     /* Validate the witness outside the lock (a zkey's header may have to be read first). */
     cuzk_snarkjs_wtns *w = NULL;
     cuzk_fil_post_partition *pp = NULL;
+    cuzk_fil_snap_partition **sp = NULL;
     uint64_t seed = 0;
     bool have_seed = false;
     cuzk_status s;
@@ -337,6 +417,9 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
             cuzk_snarkjs_wtns_free(w);
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "witness value 0 (the constant wire) is not 1");
         }
+    } else if (snap) {
+        if ((s = snap_decode(&sp, req, parts)) != CUZK_OK)
+            return s;
     } else if (post) {
         if ((s = cuzk_fil_post_partition_from_vanilla(&pp, req->registered_proof, req->randomness,
                                                       req->partition_index, req->vanilla_proofs,
@@ -360,6 +443,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         cuzk_free(pt);
         cuzk_snarkjs_wtns_free(w);
         cuzk_fil_post_partition_destroy(pp);
+        snap_parts_free(sp, parts);
         return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
     }
     j->parts = pt;
@@ -372,6 +456,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     j->prio = prio;
     j->wtns = w;
     j->post = pp;
+    j->snap = sp;
     j->seed = have_seed ? seed : fnv1a(j->id);
     j->n_parts = parts;
     j->outcome = CUZK_JOB_UNKNOWN;

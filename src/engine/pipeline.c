@@ -46,12 +46,8 @@ void cuzk__item_discard_locked(cuzk_engine *e, item *it)
     cuzk_prover_data_free(&it->pd);
     j->in_flight--;
     e->partitions_in_flight--;
-    if (j->outcome != CUZK_JOB_UNKNOWN && j->in_flight == 0) {
-        cuzk_snarkjs_wtns_free(j->wtns);
-        j->wtns = NULL;
-        cuzk_fil_post_partition_destroy(j->post);
-        j->post = NULL;
-    }
+    if (j->outcome != CUZK_JOB_UNKNOWN && j->in_flight == 0)
+        cuzk__job_inputs_free(j);
     pthread_cond_broadcast(&e->done_cv);
     cuzk_free(it);
 }
@@ -65,14 +61,15 @@ uint32_t cuzk__zkey_gpu_min_domain(void)
     return (uint32_t)1 << (v >= 0 && v <= 28 && end && *end == 0 ? v : CUZK_SNARKJS_GPU_MIN_LOG);
 }
 
-/* Builtin circuits: a PROVE-mode synthesis with the partition's seed, or a PoSt job's partition
- * (PROVE_AB on a CUDA engine: no c, which the device forms as a b). */
-static cuzk_status synthesize(cuzk_engine *e, const srs_entry *c, uint64_t seed,
-                              const cuzk_fil_post_partition *post, cuzk_prover_data *pd)
+/* Builtin circuits: a PROVE-mode synthesis with the partition's seed, or a PoSt job's partition,
+ * or a SnapDeals job's partition |data| (PROVE_AB on a CUDA engine: no c, which the device forms
+ * as a b). */
+static cuzk_status synthesize(cuzk_engine *e, const srs_entry *c, uint64_t seed, const void *data,
+                              cuzk_prover_data *pd)
 {
     cuzk_circuit circ = c->circuit;
     circ.params.seed = seed;
-    circ.params.data = post;
+    circ.params.data = data;
     circ.params.threads = cuzk_pool_threads(e->load_pool); /* PoSt: sector ranges in parallel */
     const cuzk_groth16_params *p = c->params;
     cuzk_cs *cs = NULL;
@@ -175,11 +172,12 @@ void *cuzk__synth_main(void *arg)
         e->mem_in_use += need;
         it->budget = need;
         uint64_t seed = j->seed + it->part;
+        const void *data = j->snap ? (const void *)j->snap[it->part] : (const void *)j->post;
         pthread_mutex_unlock(&e->mu);
 
         /* ZKEY: cuzk_snarkjs_prove builds a, b, c itself, in the prover stage. */
         double t2 = cuzk__engine_now_ms();
-        s = c->source == CUZK_CIRCUIT_BUILTIN ? synthesize(e, c, seed, j->post, &it->pd) : CUZK_OK;
+        s = c->source == CUZK_CIRCUIT_BUILTIN ? synthesize(e, c, seed, data, &it->pd) : CUZK_OK;
         it->synth_ms = c->source == CUZK_CIRCUIT_BUILTIN ? cuzk__engine_now_ms() - t2 : 0;
 
         pthread_mutex_lock(&e->mu);

@@ -39,6 +39,11 @@ typedef struct {
 cuzk_status cuzk_fil_snap_shape_get(cuzk_fil_snap_shape *out,
                                     uint64_t update_proof_type) CUZK_WARN_UNUSED_RESULT;
 
+/* Internal, tests only: when set, the shape cuzk_fil_snap_shape_get gives for id 0 (so that an
+ * engine test can prove whole SnapDeals jobs on a circuit of ~0.1 M constraints instead of 2 KiB's
+ * 1.7 M, whose test setup takes minutes). Never set outside tests. */
+extern const cuzk_fil_snap_shape *cuzk__fil_snap_test_shape;
+
 /* Internal: whether |shape| is one the circuit can take (power-of-two counts, tree R's index
  * bits = challenge_bits, at most 16 partitions and 128 apex leaves, h_default in hs). */
 bool cuzk__fil_snap_shape_valid(const cuzk_fil_snap_shape *shape);
@@ -92,7 +97,8 @@ void cuzk_fil_snap_rho(cuzk_fr_t *out, const cuzk_fil_snap_shape *shape, const c
  * (tree R old, Poseidon, the published shape); every other node has data 0 and one random
  * replica fill value, so it encodes to itself and trees R old/new and D are sparse
  * (cuzk_merkle_sparse_paths: any sector size). S is every node of sectors up to 512 nodes, 16
- * random nodes of partition k above (whose challenged nodes then mostly hold data 0). comm_r =
+ * random nodes in each partition above (challenged nodes then mostly hold data 0); S and the
+ * trees depend on |seed| only, so the partitions of one seed are those of one sector. comm_r =
  * Poseidon2(comm_c, root) (MerkleTree tag), phi, rho and the challenges as Filecoin derives them,
  * label_r_new = label_r_old + label_d_new * rho on S. |k| is reduced modulo the partition count; h
  * = h_default.

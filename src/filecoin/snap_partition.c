@@ -13,7 +13,8 @@
 #include <string.h>
 
 /* Nodes of S, the nodes with new data: every node of sectors up to this many nodes, else
- * SPARSE_SET random nodes of the partition. */
+ * SPARSE_SET random nodes in each partition (S does not depend on k: the partitions made from one
+ * seed share their trees and comms, as one sector's partitions do). */
 #define DENSE_NODES 512
 #define SPARSE_SET 16
 
@@ -87,7 +88,7 @@ static cuzk_status synth(cuzk_fil_snap_partition *p, const cuzk__fil_snap_arrays
     for (size_t l = 0; l < cb; l++)
         twos[l] = 2;
 
-    s->ns = nodes <= DENSE_NODES ? (size_t)nodes : SPARSE_SET;
+    s->ns = nodes <= DENSE_NODES ? (size_t)nodes : SPARSE_SET * sh->partitions;
     s->n = s->ns + nc;
     s->idx = cuzk_alloc_array(s->n, sizeof *s->idx);
     s->d = cuzk_alloc_array(s->n, sizeof *s->d);
@@ -103,7 +104,9 @@ static cuzk_status synth(cuzk_fil_snap_partition *p, const cuzk__fil_snap_arrays
     cuzk__rand_fr_254(&fill, &st);
     cuzk__rand_fr_254(&w->comm_c, &st);
     for (size_t i = 0; i < s->ns; i++) {
-        s->idx[i] = s->ns == nodes ? i : (p->k << rb) | (cuzk__splitmix64(&st) >> (64 - rb));
+        s->idx[i] = s->ns == nodes ? i
+                                   : ((uint64_t)(i % sh->partitions) << rb) |
+                                         (cuzk__splitmix64(&st) >> (64 - rb));
         cuzk__rand_fr_254(&s->d[i], &st); /* below 2^254: a Sha256Domain value */
         cuzk__rand_fr_254(&s->r_old[i], &st);
     }
@@ -269,6 +272,16 @@ cuzk_status cuzk_circuit_fil_snap(cuzk_cs *cs, const void *params_)
     CUZK_TRY(cuzk_fil_snap_shape_get(&shape, params->arg));
     if (!cuzk_cs_has_values(cs))
         return cuzk_fil_snap_circuit(cs, &shape, 0, NULL);
+    if (params->data) {
+        /* A partition decoded from vanilla proofs (the engine's SnapDeals jobs). */
+        const cuzk_fil_snap_partition *given = params->data;
+        if (given->shape.update_proof_type != params->arg)
+            return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                             "fil-snap:%llu given a partition of RegisteredUpdateProof %llu",
+                             (unsigned long long)params->arg,
+                             (unsigned long long)given->shape.update_proof_type);
+        return cuzk_fil_snap_circuit(cs, &given->shape, given->k, &given->w);
+    }
     cuzk_fil_snap_partition *p;
     CUZK_TRY(cuzk_fil_snap_partition_synthetic(&p, params->arg, params->seed, params->seed,
                                                params->threads));

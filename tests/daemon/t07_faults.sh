@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Test 7, faults: malformed protobuf, unknown methods, Filecoin kinds (UNIMPLEMENTED), bad
+# Test 7, faults: malformed protobuf, unknown methods, Filecoin kinds (PoRep UNIMPLEMENTED; PoSt and
+# SnapDeals UNIMPLEMENTED without a circuit, INVALID_ARGUMENT when malformed), bad
 # requests; a message over daemon.max_message_size; corrupt parameter files (a clear error at
 # preload, the daemon still proves "demo"); `cuzk --check-config`.
 . "$(dirname "$0")/lib.sh"

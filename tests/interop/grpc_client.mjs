@@ -538,7 +538,7 @@ async function scenarioFaults(addr) {
     r = await rawCall(addr, svc + 'GetStatus', Buffer.from('b83e01', 'hex'));
     eq(r.name, 'OK', 'GetStatus with an unknown field -> OK');
 
-    for (const [kind, name] of [['POREP_SEAL_COMMIT', 'PoRep'], ['SNAP_DEALS_UPDATE', 'SnapDeals']]) {
+    for (const [kind, name] of [['POREP_SEAL_COMMIT', 'PoRep']]) {
         const err = await expectCode(c, 'SubmitProof', { proof_kind: kind, sector_size: '2048', registered_proof: '0', vanilla_proof: Buffer.from('{}') },
             grpc.status.UNIMPLEMENTED, `SubmitProof ${kind}`);
         check(err && err.details.length >= 20 && /not|unsupported|implement/i.test(err.details), `${name}: the message says what is missing`, err?.details);
@@ -553,6 +553,15 @@ async function scenarioFaults(addr) {
         await expectCode(c, 'SubmitProof', { proof_kind: kind, registered_proof: rp, vanilla_proofs: [Buffer.from('00', 'hex')] },
             grpc.status.INVALID_ARGUMENT, `SubmitProof ${kind} without randomness`);
     }
+    // SnapDeals: the same, with the three comms and one partition proof per partition.
+    const comm = Buffer.alloc(32);
+    const serr = await expectCode(c, 'SubmitProof', { proof_kind: 'SNAP_DEALS_UPDATE', registered_proof: '0', comm_r_old: comm, comm_d_new: comm, comm_r_new: comm, vanilla_proofs: [Buffer.from('00', 'hex')] },
+        grpc.status.UNIMPLEMENTED, 'SubmitProof SNAP_DEALS_UPDATE with no circuit registered for it');
+    check(serr && /no circuit is registered/.test(serr.details) && serr.details.includes('fil-snap:0'), 'SnapDeals: the message names the circuit to register', serr?.details);
+    await expectCode(c, 'SubmitProof', { proof_kind: 'SNAP_DEALS_UPDATE', registered_proof: '0', comm_r_old: comm, comm_r_new: comm, vanilla_proofs: [Buffer.from('00', 'hex')] },
+        grpc.status.INVALID_ARGUMENT, 'SubmitProof SNAP_DEALS_UPDATE without comm_d_new');
+    await expectCode(c, 'SubmitProof', { proof_kind: 'SNAP_DEALS_UPDATE', registered_proof: '1', comm_r_old: comm, comm_d_new: comm, comm_r_new: comm, vanilla_proofs: [Buffer.from('00', 'hex')] },
+        grpc.status.INVALID_ARGUMENT, 'SubmitProof SNAP_DEALS_UPDATE (8 MiB: 4 partitions) with one partition proof');
     await expectCode(c, 'SubmitProof', { proof_kind: 'WINNING_POST', registered_proof: '5', randomness: rnd, vanilla_proofs: [Buffer.from('00', 'hex')] },
         grpc.status.INVALID_ARGUMENT, 'SubmitProof WINNING_POST with a WindowPoSt registered proof');
     const perr = await expectCode(c, 'Prove', { submit: { proof_kind: 'WINNING_POST', registered_proof: '0', randomness: rnd, vanilla_proofs: [Buffer.from('00', 'hex')] } },

@@ -406,9 +406,27 @@ CUZK_TEST(engine_bad_requests)
                                            CUZK_PROOF_WINDOW_POST, CUZK_PROOF_WINNING_POST};
     for (int i = 0; i < 4; i++) {
         cuzk_job_request r = {.kind = fil[i]};
-        if (i < 2) {
+        if (i == 0) {
             CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_UNSUPPORTED);
             CHECK(strstr(cuzk_last_error(), "not built yet"));
+            continue;
+        }
+        if (i == 1) {
+            /* SnapDeals: no comms, then well formed (2 KiB: one partition) with no circuit. */
+            uint8_t comm[32] = {0}, junk[4] = {0};
+            const uint8_t *vp[1] = {junk};
+            size_t vl[1] = {4};
+            CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_INVALID_ARG);
+            CHECK(strstr(cuzk_last_error(), "comm_r_old of 32 bytes"));
+            r.comm_r_old = r.comm_d_new = r.comm_r_new = comm;
+            r.comm_r_old_len = r.comm_d_new_len = r.comm_r_new_len = 32;
+            CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_INVALID_ARG);
+            CHECK(strstr(cuzk_last_error(), "needs 1 vanilla partition proofs (got 0)"));
+            r.vanilla_proofs = vp;
+            r.vanilla_lens = vl;
+            r.n_vanilla = 1;
+            CHECK(cuzk_engine_submit(e, &r, &si) == CUZK_ERR_UNSUPPORTED);
+            CHECK(strstr(cuzk_last_error(), "fil-snap:0"));
             continue;
         }
         /* PoSt: registered proof 0 is a WinningPoSt, and no randomness or vanilla proofs. */

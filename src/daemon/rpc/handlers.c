@@ -213,7 +213,8 @@ static bool job_request_of(cuzk_rpc_reply *r, const Cuzk__V1__SubmitProofRequest
     req->witness_len = m->witness.len;
     req->partitions = m->partitions;
     if (kind == CUZK__V1__PROOF_KIND__WINNING_POST ||
-        kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION) {
+        kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
+        kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE) {
         /* The engine parses the vanilla proofs during submit; these arrays only point into |m|. */
         size_t n = m->n_vanilla_proofs;
         const uint8_t **ptrs = n ? cuzk_alloc_array(n, sizeof *ptrs) : NULL;
@@ -236,6 +237,12 @@ static bool job_request_of(cuzk_rpc_reply *r, const Cuzk__V1__SubmitProofRequest
         req->vanilla_proofs = ptrs;
         req->vanilla_lens = lens;
         req->n_vanilla = n;
+        req->comm_r_old = m->comm_r_old.data;
+        req->comm_r_old_len = m->comm_r_old.len;
+        req->comm_d_new = m->comm_d_new.data;
+        req->comm_d_new_len = m->comm_d_new.len;
+        req->comm_r_new = m->comm_r_new.data;
+        req->comm_r_new_len = m->comm_r_new.len;
     }
     return true;
 }
