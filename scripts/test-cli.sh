@@ -89,6 +89,13 @@ cmp -s "$TMP/v1.json" "$TMP/v4.json" || { echo "not ok: gen-vanilla --seed 5 twi
 expect 2 'usage' -- "$BENCH" gen-vanilla --post-proof 5
 expect 2 'unknown RegisteredPoStProof 15' -- "$BENCH" gen-vanilla --post-proof 15 --out "$TMP/v3.json"
 expect 2 'the partition has 2' -- "$BENCH" gen-vanilla --post-proof 5 --sectors 3 --out "$TMP/v3.json"
+# gen-vanilla --update-proof: SnapDeals partition proofs (8 MiB: 4) and the comms; same seed, same file.
+expect 0 '"partitions":4,"comm_r_old":"[0-9a-f]{64}"' -- "$BENCH" gen-vanilla --update-proof 1 --seed 5 --out "$TMP/s1.json" --inputs "$TMP/s1.in" --json
+"$BENCH" gen-vanilla --update-proof 1 --seed 5 --out "$TMP/s2.json" >/dev/null 2>&1
+cmp -s "$TMP/s1.json" "$TMP/s2.json" || { echo "not ok: gen-vanilla --update-proof --seed 5 twice differs"; fails=$((fails + 1)); }
+[ "$(wc -l < "$TMP/s1.in")" = 16 ] || { echo "not ok: gen-vanilla --update-proof 1 --inputs: 16 lines expected"; fails=$((fails + 1)); }
+expect 2 'RegisteredUpdateProof 5 is not known' -- "$BENCH" gen-vanilla --update-proof 5 --out "$TMP/s3.json"
+expect 2 'usage' -- "$BENCH" gen-vanilla --update-proof 0 --post-proof 0 --out "$TMP/s3.json"
 # Every built-in circuit: setup -> prove twice (fresh r, s: different bytes) -> both verify
 # with the written vk and public inputs; a changed input is rejected.
 for spec in sha256-chain:1 poseidon-merkle:2 fil-post:5; do

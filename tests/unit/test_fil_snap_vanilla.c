@@ -3,11 +3,12 @@
  * SnapDeals vanilla proofs (src/filecoin/snap_vanilla.c): a synthetic partition written as a
  * bincode PartitionProof and read back gives the same witness, which satisfies the circuit
  * (2 KiB; a small shape with a partition path; 8 MiB, 32 GiB (Sub tree R proofs) and 64 GiB
- * (Top) partitions compared value by value). Rejected, each with its status and nothing
- * returned: truncation (every offset of the head and first challenge, then every 13th), trailing
- * bytes, a non-canonical value or comm, a wrong variant or count, a changed sibling, leaf, apex
- * leaf, apex-level or partition-path sibling, a wrong comm_r_old / comm_d_new / comm_r_new, a wrong
- * challenge index, another h, k out of range.
+ * (Top) partitions compared value by value; the four 8 MiB partitions of one seed decode against
+ * one set of comms). Rejected, each with its status and nothing returned: truncation (every
+ * offset of the head and first challenge, then every 13th), trailing bytes, a non-canonical value
+ * or comm, a wrong variant or count, a changed sibling, leaf, apex leaf, apex-level or
+ * partition-path sibling, a wrong comm_r_old / comm_d_new / comm_r_new, a wrong challenge index,
+ * another h, k out of range.
  */
 #include "test.h"
 #include "test_r1cs_util.h"
@@ -136,6 +137,25 @@ CUZK_TEST(fil_snap_vanilla_round_trip_sizes)
         CHECK(cuzk_fil_snap_partition_from_vanilla(&q, cases[t].id, other, ro, dn, rn, 0, buf,
                                                    len) == CUZK_ERR_FORMAT);
         CHECK(q == NULL);
+        cuzk_free(buf);
+        cuzk_fil_snap_partition_destroy(p);
+    }
+    /* The partitions of one seed are one sector's: 8 MiB's four decode against one set of
+     * comms. */
+    uint64_t seed = test_rand_u64();
+    uint8_t ro[32], dn[32], rn[32];
+    for (uint64_t k = 0; k < 4; k++) {
+        cuzk_fil_snap_partition *p, *q;
+        uint8_t *buf;
+        size_t len;
+        CHECK_OK(cuzk_fil_snap_partition_synthetic(&p, 1, k, seed, 1));
+        CHECK_OK(cuzk_fil_snap_vanilla_encode(p, &buf, &len));
+        if (k == 0)
+            comms(p, ro, dn, rn);
+        CHECK_MSG(cuzk_fil_snap_partition_from_vanilla(&q, 1, k, ro, dn, rn, 0, buf, len) ==
+                      CUZK_OK,
+                  "partition %llu: %s", (unsigned long long)k, cuzk_last_error());
+        cuzk_fil_snap_partition_destroy(q);
         cuzk_free(buf);
         cuzk_fil_snap_partition_destroy(p);
     }

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
- * gen-vanilla: synthetic PoSt vanilla proofs for driving the daemon without a sealed sector.
+ * gen-vanilla: synthetic PoSt and SnapDeals vanilla proofs for driving the daemon without a
+ * sealed sector.
  * A partition of RegisteredPoStProof N is made from a seed (cuzk_fil_post_partition_synthetic:
  * Poseidon trees R of the real shape whose untouched leaves share one value, challenges derived
  * from the randomness as Filecoin derives them) and written the way Curio's cuzk-bench reads
  * --vanilla: a JSON array of base64 bincode FallbackPoStSectorProofs. The randomness it was
  * made for is printed (pass it as --randomness); --inputs writes the public inputs the proof
  * must verify with, derived independently of the daemon (cuzk_fil_{winning,window}_post_inputs).
+ * --update-proof N writes SnapDeals instead: one bincode PartitionProof per partition of
+ * RegisteredUpdateProof N, all from one synthetic sector (cuzk_fil_snap_partition_synthetic), and
+ * prints the three comms to pass as --comm-r-old / --comm-d-new / --comm-r-new; --inputs then
+ * holds 4 inputs per partition (k | h_select, comm_r_old, comm_d_new, comm_r_new).
  * Exit codes: 0 written; 2 usage or I/O error.
  */
 #include "cmd_client.h"
@@ -14,6 +19,7 @@
 #include "hexutil.h"
 #include "cuzk/alloc.h"
 #include "filecoin/post_circuit.h"
+#include "filecoin/snap_circuit.h"
 
 #include <cjson/cJSON.h>
 #include <openssl/evp.h>
@@ -28,13 +34,19 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk-bench gen-vanilla --post-proof N --out FILE [--seed N] [--sectors K]\n"
-               "                              [--inputs FILE] [--json]\n"
-               "  Synthetic PoSt vanilla proofs (JSON array of base64 bincode) for\n"
-               "  RegisteredPoStProof N (0-4 WinningPoSt, 5-14 WindowPoSt) and the randomness\n"
-               "  they answer; --sectors K < the partition's sectors writes the first K only\n"
-               "  (the prover repeats the last); --inputs FILE: the public inputs, one 32-byte\n"
-               "  LE hex per line (cuzk-bench verify --inputs).\n");
+    fprintf(f,
+            "usage: cuzk-bench gen-vanilla --post-proof N --out FILE [--seed N] [--sectors K]\n"
+            "                              [--inputs FILE] [--json]\n"
+            "       cuzk-bench gen-vanilla --update-proof N --out FILE [--seed N] [--inputs FILE]\n"
+            "                              [--json]\n"
+            "  Synthetic PoSt vanilla proofs (JSON array of base64 bincode) for\n"
+            "  RegisteredPoStProof N (0-4 WinningPoSt, 5-14 WindowPoSt) and the randomness\n"
+            "  they answer; --sectors K < the partition's sectors writes the first K only\n"
+            "  (the prover repeats the last); --inputs FILE: the public inputs, one 32-byte\n"
+            "  LE hex per line (cuzk-bench verify --inputs).\n"
+            "  --update-proof N: SnapDeals partition proofs of RegisteredUpdateProof N (0-4),\n"
+            "  one per partition of one synthetic sector, and its comm_r_old, comm_d_new,\n"
+            "  comm_r_new (hex, as single --comm-* takes them).\n");
 }
 
 static bool write_file(const char *path, const char *text)
@@ -84,9 +96,87 @@ static char *inputs_text(const cuzk_fil_post_partition *p, size_t nsectors)
     return text;
 }
 
+/* The base64 of |len| bytes as a new JSON string in |arr|. */
+static bool add_b64(cJSON *arr, const uint8_t *buf, size_t len)
+{
+    char *b64 = cuzk_alloc(4 * ((len + 2) / 3) + 1);
+    if (b64)
+        EVP_EncodeBlock((unsigned char *)b64, buf, (int)len);
+    bool ok = b64 && cJSON_AddItemToArray(arr, cJSON_CreateString(b64));
+    cuzk_free(b64);
+    return ok;
+}
+
+/* --update-proof: every partition of one synthetic sector of RegisteredUpdateProof |id|. */
+static int gen_snap(uint64_t id, uint64_t seed, unsigned threads, const char *out,
+                    const char *inputs, bool json)
+{
+    cuzk_fil_snap_shape sh;
+    if (cuzk_fil_snap_shape_get(&sh, id) != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench gen-vanilla: %s\n", cuzk_last_error());
+        return EXIT_ERROR;
+    }
+    int rc = EXIT_ERROR;
+    cJSON *arr = cJSON_CreateArray();
+    char *text = NULL, *in_text = cuzk_alloc_array(4 * sh.partitions, 66), *o = in_text;
+    uint8_t comm[3][32];
+    for (size_t k = 0; arr && in_text && k < sh.partitions; k++) {
+        cuzk_fil_snap_partition *p = NULL;
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        if (cuzk_fil_snap_partition_synthetic(&p, id, k, seed, threads) != CUZK_OK ||
+            cuzk_fil_snap_vanilla_encode(p, &buf, &len) != CUZK_OK) {
+            fprintf(stderr, "cuzk-bench gen-vanilla: %s\n", cuzk_last_error());
+            cuzk_fil_snap_partition_destroy(p);
+            goto done;
+        }
+        cuzk_fr_t in[4];
+        cuzk_fil_snap_public_inputs(in, p);
+        for (int i = 0; i < 4; i++) {
+            uint8_t b[32];
+            cuzk_fr_to_bytes_le(b, &in[i]);
+            hex_encode(o, b, 32);
+            o += 64;
+            *o++ = '\n';
+            if (i > 0)
+                memcpy(comm[i - 1], b, 32);
+        }
+        *o = 0;
+        cuzk_fil_snap_partition_destroy(p);
+        bool ok = add_b64(arr, buf, len);
+        cuzk_free(buf);
+        if (!ok)
+            goto done;
+    }
+    text = arr ? cJSON_PrintUnformatted(arr) : NULL;
+    if (!text || !in_text || !write_file(out, text))
+        goto done;
+    if (inputs && !write_file(inputs, in_text))
+        goto done;
+    char hex[3][65];
+    for (int i = 0; i < 3; i++)
+        hex_encode(hex[i], comm[i], 32);
+    if (json)
+        printf("{\"update_proof\":%llu,\"seed\":%llu,\"partitions\":%zu,\"comm_r_old\":\"%s\","
+               "\"comm_d_new\":\"%s\",\"comm_r_new\":\"%s\"}\n",
+               (unsigned long long)id, (unsigned long long)seed, sh.partitions, hex[0], hex[1],
+               hex[2]);
+    else
+        printf("update proof %llu, seed %llu: %zu partition proof(s) written to %s\n"
+               "comm_r_old %s\ncomm_d_new %s\ncomm_r_new %s\n",
+               (unsigned long long)id, (unsigned long long)seed, sh.partitions, out, hex[0], hex[1],
+               hex[2]);
+    rc = EXIT_OK;
+done:
+    cJSON_free(text);
+    cuzk_free(in_text);
+    cJSON_Delete(arr);
+    return rc;
+}
+
 int cmd_gen_vanilla(int argc, char **argv)
 {
-    uint64_t id = UINT64_MAX, seed = 0, sectors = 0;
+    uint64_t id = UINT64_MAX, update = UINT64_MAX, seed = 0, sectors = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = ncpu > 0 ? (unsigned)ncpu : 1;
     bool have_seed = false, json = false;
@@ -109,6 +199,9 @@ int cmd_gen_vanilla(int argc, char **argv)
         if (strcmp(a, "--post-proof") == 0) {
             if (!cli_u64("gen-vanilla", a, v, &id))
                 return EXIT_ERROR;
+        } else if (strcmp(a, "--update-proof") == 0) {
+            if (!cli_u64("gen-vanilla", a, v, &update))
+                return EXIT_ERROR;
         } else if (strcmp(a, "--seed") == 0) {
             if (!cli_u64("gen-vanilla", a, v, &seed))
                 return EXIT_ERROR;
@@ -126,7 +219,7 @@ int cmd_gen_vanilla(int argc, char **argv)
             return EXIT_ERROR;
         }
     }
-    if (id == UINT64_MAX || !out) {
+    if ((id == UINT64_MAX) == (update == UINT64_MAX) || !out || (update != UINT64_MAX && sectors)) {
         usage(stderr);
         return EXIT_ERROR;
     }
@@ -134,6 +227,8 @@ int cmd_gen_vanilla(int argc, char **argv)
         fprintf(stderr, "cuzk-bench gen-vanilla: no seed from the operating system\n");
         return EXIT_ERROR;
     }
+    if (update != UINT64_MAX)
+        return gen_snap(update, seed, threads, out, inputs, json);
     cuzk_fil_post_partition *p;
     if (cuzk_fil_post_partition_synthetic(&p, id, seed, threads) != CUZK_OK) {
         fprintf(stderr, "cuzk-bench gen-vanilla: %s\n", cuzk_last_error());
@@ -156,15 +251,10 @@ int cmd_gen_vanilla(int argc, char **argv)
             fprintf(stderr, "cuzk-bench gen-vanilla: %s\n", cuzk_last_error());
             goto done;
         }
-        char *b64 = cuzk_alloc(4 * ((len + 2) / 3) + 1);
-        if (b64)
-            EVP_EncodeBlock((unsigned char *)b64, buf, (int)len);
+        bool ok = add_b64(arr, buf, len);
         cuzk_free(buf);
-        if (!b64 || !cJSON_AddItemToArray(arr, cJSON_CreateString(b64))) {
-            cuzk_free(b64);
+        if (!ok)
             goto done;
-        }
-        cuzk_free(b64);
     }
     text = cJSON_PrintUnformatted(arr);
     if (!text || !write_file(out, text))
