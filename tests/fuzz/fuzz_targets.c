@@ -4,6 +4,8 @@
 #include "cuzk/groth16.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/snarkjs.h"
+#include "cuzk/alloc.h"
+#include "filecoin/snap_circuit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,4 +159,59 @@ int cuzk_fuzz_pce(const uint8_t *data, size_t len)
     if (s == CUZK_OK)
         cuzk_pce_destroy(pce);
     return s == CUZK_OK;
+}
+
+/* The comms of the synthetic 2 KiB partition of seed 1 (made once). */
+static bool snap_comms(uint8_t comm[3][32])
+{
+    static uint8_t c[3][32];
+    static int state; /* 0 not made, 1 made, -1 failed */
+    if (state == 0) {
+        cuzk_fil_snap_partition *p;
+        state = -1;
+        if (cuzk_fil_snap_partition_synthetic(&p, 0, 0, 1, 1) == CUZK_OK) {
+            cuzk_fr_to_bytes_le(c[0], &p->w.comm_r_old);
+            cuzk_fr_to_bytes_le(c[1], &p->w.comm_d_new);
+            cuzk_fr_to_bytes_le(c[2], &p->w.comm_r_new);
+            cuzk_fil_snap_partition_destroy(p);
+            state = 1;
+        }
+    }
+    memcpy(comm, c, sizeof c);
+    return state == 1;
+}
+
+int cuzk_fuzz_snap_vanilla(const uint8_t *data, size_t len)
+{
+    uint8_t comm[3][32];
+    CONTRACT(snap_comms(comm));
+    cuzk_fil_snap_partition *p = (cuzk_fil_snap_partition *)(uintptr_t)1;
+    cuzk_status s =
+        cuzk_fil_snap_partition_from_vanilla(&p, 0, 0, comm[0], comm[1], comm[2], 0, data, len);
+    CONTRACT((s == CUZK_OK) == (p != NULL));
+    CONTRACT(s == CUZK_OK || s == CUZK_ERR_FORMAT || s == CUZK_ERR_NOT_CANONICAL);
+    if (s != CUZK_OK)
+        return 0;
+    /* What parsed encodes back to the same bytes. */
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    CONTRACT(cuzk_fil_snap_vanilla_encode(p, &buf, &n) == CUZK_OK);
+    CONTRACT(n == len && memcmp(buf, data, len) == 0);
+    cuzk_free(buf);
+    cuzk_fil_snap_partition_destroy(p);
+    return 1;
+}
+
+uint8_t *cuzk_fuzz_snap_vanilla_seed(size_t *len)
+{
+    cuzk_fil_snap_partition *p;
+    uint8_t *buf = NULL, *out = NULL;
+    *len = 0;
+    if (cuzk_fil_snap_partition_synthetic(&p, 0, 0, 1, 1) != CUZK_OK)
+        return NULL;
+    if (cuzk_fil_snap_vanilla_encode(p, &buf, len) == CUZK_OK && (out = malloc(*len)))
+        memcpy(out, buf, *len);
+    cuzk_free(buf);
+    cuzk_fil_snap_partition_destroy(p);
+    return out;
 }

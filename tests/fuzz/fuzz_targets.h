@@ -21,5 +21,10 @@ int cuzk_fuzz_zkey(const uint8_t *data, size_t len);
 int cuzk_fuzz_r1cs(const uint8_t *data, size_t len);
 int cuzk_fuzz_wtns(const uint8_t *data, size_t len);
 int cuzk_fuzz_pce(const uint8_t *data, size_t len);
+/* A SnapDeals PartitionProof of RegisteredUpdateProof 0 (2 KiB), checked against the comms of
+ * the synthetic partition of seed 1, whose encoding (cuzk_fuzz_snap_vanilla_seed) parses. */
+int cuzk_fuzz_snap_vanilla(const uint8_t *data, size_t len);
+/* That encoding (malloc'd) for seeding; NULL on failure. */
+uint8_t *cuzk_fuzz_snap_vanilla_seed(size_t *len);
 
 #endif

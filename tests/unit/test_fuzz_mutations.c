@@ -98,6 +98,16 @@ CUZK_TEST(fuzz_mutations_bellperson_and_cid)
     mutate_and_run("cid", cuzk_fuzz_cid, cid, 40, test_iters(3000));
 }
 
+/* A SnapDeals PartitionProof (2 KiB, ~7 KiB of bincode): most mutations fail a check. */
+CUZK_TEST(fuzz_mutations_snap_vanilla)
+{
+    size_t len;
+    uint8_t *seed = cuzk_fuzz_snap_vanilla_seed(&len);
+    CHECK(seed);
+    mutate_and_run("snap-vanilla", cuzk_fuzz_snap_vanilla, seed, len, test_iters(600));
+    free(seed);
+}
+
 CUZK_TEST(fuzz_mutations_params_and_pce)
 {
     cuzk_circuit c;
