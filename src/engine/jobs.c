@@ -255,26 +255,37 @@ static srs_entry *filecoin_circuit_locked(cuzk_engine *e, const cuzk_job_request
     return NULL;
 }
 
-/* Each partition of a SnapDeals request decoded and checked (partition k from vanilla proof k);
- * |*out| has |n| entries. */
+/* Each partition of a SnapDeals request decoded and checked (partition k from vanilla proof k),
+ * the partitions on |threads| threads (32 GiB: 16 x 86 challenges, ~2.2 s on one core of the
+ * development VM); |*out| has |n| entries. */
+typedef struct {
+    const cuzk_job_request *req;
+    cuzk_fil_snap_partition **v;
+} snap_decode_ctx;
+
+static cuzk_status snap_decode_one(void *ctx, size_t k)
+{
+    const snap_decode_ctx *x = ctx;
+    const cuzk_job_request *req = x->req;
+    return cuzk_fil_snap_partition_from_vanilla(&x->v[k], req->registered_proof, k, req->comm_r_old,
+                                                req->comm_d_new, req->comm_r_new, 0,
+                                                req->vanilla_proofs[k], req->vanilla_lens[k]);
+}
+
 static cuzk_status snap_decode(cuzk_fil_snap_partition ***out, const cuzk_job_request *req,
-                               size_t n)
+                               size_t n, unsigned threads)
 {
     *out = NULL;
-    cuzk_fil_snap_partition **v = cuzk_calloc_array(n, sizeof *v);
-    if (!v)
+    snap_decode_ctx x = {.req = req, .v = cuzk_calloc_array(n, sizeof *x.v)};
+    if (!x.v)
         return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
-    for (size_t k = 0; k < n; k++) {
-        cuzk_status s = cuzk_fil_snap_partition_from_vanilla(
-            &v[k], req->registered_proof, k, req->comm_r_old, req->comm_d_new, req->comm_r_new, 0,
-            req->vanilla_proofs[k], req->vanilla_lens[k]);
-        if (s != CUZK_OK) {
-            snap_parts_free(v, n);
-            return cuzk_fail(s == CUZK_ERR_NOMEM ? s : CUZK_ERR_INVALID_ARG, "vanilla proofs: %s",
-                             cuzk_last_error());
-        }
+    cuzk_status s = cuzk__fil_par_for(n, threads, snap_decode_one, &x);
+    if (s != CUZK_OK) {
+        snap_parts_free(x.v, n);
+        return cuzk_fail(s == CUZK_ERR_NOMEM ? s : CUZK_ERR_INVALID_ARG, "vanilla proofs: %s",
+                         cuzk_last_error());
     }
-    *out = v;
+    *out = x.v;
     return CUZK_OK;
 }
 
@@ -418,7 +429,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "witness value 0 (the constant wire) is not 1");
         }
     } else if (snap) {
-        if ((s = snap_decode(&sp, req, parts)) != CUZK_OK)
+        if ((s = snap_decode(&sp, req, parts, cuzk_pool_threads(e->load_pool))) != CUZK_OK)
             return s;
     } else if (post) {
         if ((s = cuzk_fil_post_partition_from_vanilla(&pp, req->registered_proof, req->randomness,
