@@ -7,8 +7,10 @@
 #include "filecoin/post_circuit.h"
 
 #include "cuzk/alloc.h"
+#include "filecoin/bincode.h"
 #include "gadgets/merkle.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Tree R as rust-fil-proofs splits it: base levels of 8, then an optional sub and top level. The
@@ -29,85 +31,24 @@ static tree_parts parts_of(const cuzk_fil_post_shape *sh, uint64_t sector_size)
 
 /* ---- reading ------------------------------------------------------------------------------- */
 
-typedef struct {
-    const uint8_t *p;
-    size_t left;
-    size_t proof; /* which vanilla proof, for messages */
-} reader;
-
-static cuzk_status truncated(const reader *r, const char *what)
-{
-    return cuzk_fail(CUZK_ERR_FORMAT, "PoSt vanilla proof %zu: truncated in %s", r->proof, what);
-}
-
-static cuzk_status rd_u64(reader *r, uint64_t *v, const char *what)
-{
-    if (r->left < 8)
-        return truncated(r, what);
-    *v = 0;
-    for (int i = 7; i >= 0; i--)
-        *v = (*v << 8) | r->p[i];
-    r->p += 8;
-    r->left -= 8;
-    return CUZK_OK;
-}
-
-static cuzk_status rd_u32(reader *r, uint32_t *v, const char *what)
-{
-    if (r->left < 4)
-        return truncated(r, what);
-    *v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 |
-         (uint32_t)r->p[3] << 24;
-    r->p += 4;
-    r->left -= 4;
-    return CUZK_OK;
-}
-
-/* A 32-byte domain that must be a canonical Fr repr (PoseidonDomain). */
-static cuzk_status rd_fr(reader *r, cuzk_fr_t *v, uint8_t raw[32], const char *what)
-{
-    if (r->left < 32)
-        return truncated(r, what);
-    if (raw)
-        memcpy(raw, r->p, 32);
-    if (cuzk_fr_from_bytes_le(v, r->p) != CUZK_OK)
-        return cuzk_fail(CUZK_ERR_NOT_CANONICAL,
-                         "PoSt vanilla proof %zu: %s is not a canonical field element", r->proof,
-                         what);
-    r->p += 32;
-    r->left -= 32;
-    return CUZK_OK;
-}
-
-/* A length prefix that must equal |want|. */
-static cuzk_status rd_len(reader *r, uint64_t want, const char *what)
-{
-    uint64_t n = 0;
-    CUZK_TRY(rd_u64(r, &n, what));
-    if (n != want)
-        return cuzk_fail(CUZK_ERR_FORMAT, "PoSt vanilla proof %zu: %llu %s, the shape has %llu",
-                         r->proof, (unsigned long long)n, what, (unsigned long long)want);
-    return CUZK_OK;
-}
+typedef cuzk__bin_reader reader; /* where: "PoSt vanilla proof <i>" */
 
 /* InclusionPath of |nlev| levels starting at level |lev|: per level the arity - 1 siblings and
  * the node's position, folded into the leaf index |*index|. */
 static cuzk_status rd_path(reader *r, const cuzk_fil_post_shape *sh, size_t lev, size_t nlev,
                            cuzk_fr_t **sib, uint64_t *index, unsigned *shift)
 {
-    CUZK_TRY(rd_len(r, nlev, "path levels"));
+    CUZK_TRY(cuzk__bin_len(r, nlev, "path levels"));
     for (size_t l = lev; l < lev + nlev; l++) {
         size_t a = sh->arities[l];
-        CUZK_TRY(rd_len(r, a - 1, "siblings in a path level"));
+        CUZK_TRY(cuzk__bin_len(r, a - 1, "siblings in a path level"));
         for (size_t j = 0; j + 1 < a; j++)
-            CUZK_TRY(rd_fr(r, (*sib)++, NULL, "a path sibling"));
+            CUZK_TRY(cuzk__bin_fr(r, (*sib)++, NULL, "a path sibling"));
         uint64_t pos = 0;
-        CUZK_TRY(rd_u64(r, &pos, "a path index"));
+        CUZK_TRY(cuzk__bin_u64(r, &pos, "a path index"));
         if (pos >= a)
-            return cuzk_fail(CUZK_ERR_FORMAT,
-                             "PoSt vanilla proof %zu: path index %llu at a level "
-                             "of arity %zu",
-                             r->proof, (unsigned long long)pos, a);
+            return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "path index %llu at a level of arity %zu",
+                                  (unsigned long long)pos, a);
         *index |= pos << *shift;
         *shift += (a == 8 ? 3 : a == 4 ? 2 : 1);
     }
@@ -119,32 +60,31 @@ static cuzk_status rd_merkle(reader *r, cuzk_fil_post_partition *p, const tree_p
                              cuzk_fr_t *root)
 {
     uint32_t variant = 0;
-    CUZK_TRY(rd_u32(r, &variant, "a Merkle proof's variant"));
+    CUZK_TRY(cuzk__bin_u32(r, &variant, "a Merkle proof's variant"));
     if (variant != t->variant)
-        return cuzk_fail(CUZK_ERR_FORMAT,
-                         "PoSt vanilla proof %zu: Merkle proof variant %u, the "
-                         "sector size takes %u",
-                         r->proof, variant, t->variant);
+        return cuzk__bin_fail(r, CUZK_ERR_FORMAT,
+                              "Merkle proof variant %u, the sector size takes %u", variant,
+                              t->variant);
     cuzk_fr_t *sib = &p->siblings[k * t->path_len];
     uint64_t index = 0;
     unsigned shift = 0;
     if (variant == 0) {
-        CUZK_TRY(rd_fr(r, root, NULL, "a Merkle root"));
-        CUZK_TRY(rd_fr(r, &p->leaves[k], NULL, "a Merkle leaf"));
+        CUZK_TRY(cuzk__bin_fr(r, root, NULL, "a Merkle root"));
+        CUZK_TRY(cuzk__bin_fr(r, &p->leaves[k], NULL, "a Merkle leaf"));
         CUZK_TRY(rd_path(r, &p->shape, 0, t->base, &sib, &index, &shift));
     } else {
         CUZK_TRY(rd_path(r, &p->shape, 0, t->base, &sib, &index, &shift));
         CUZK_TRY(rd_path(r, &p->shape, t->base, 1, &sib, &index, &shift));
         if (variant == 2)
             CUZK_TRY(rd_path(r, &p->shape, t->base + 1, 1, &sib, &index, &shift));
-        CUZK_TRY(rd_fr(r, root, NULL, "a Merkle root"));
-        CUZK_TRY(rd_fr(r, &p->leaves[k], NULL, "a Merkle leaf"));
+        CUZK_TRY(cuzk__bin_fr(r, root, NULL, "a Merkle root"));
+        CUZK_TRY(cuzk__bin_fr(r, &p->leaves[k], NULL, "a Merkle leaf"));
     }
     p->challenges[k] = index;
     return CUZK_OK;
 }
 
-/* Real sector |rs| (vanilla proof |r->proof|): its circuit sectors are |first| .. |first| +
+/* Real sector |rs| (the vanilla proof |r| reads): its circuit sectors are |first| .. |first| +
  * |count| - 1, challenge_count each (WinningPoSt: 66 of one). */
 static cuzk_status rd_sector(reader *r, cuzk_fil_post_partition *p, const tree_parts *t, size_t rs,
                              size_t first, size_t count)
@@ -152,29 +92,29 @@ static cuzk_status rd_sector(reader *r, cuzk_fil_post_partition *p, const tree_p
     const cuzk_fil_post_shape *sh = &p->shape;
     size_t per = sh->challenge_count, nproofs = count * per;
     cuzk_fr_t comm_r, comm_c, comm_r_last, pre[2], h;
-    CUZK_TRY(rd_u64(r, &p->sector_ids[rs], "sector_id"));
-    CUZK_TRY(rd_fr(r, &comm_r, p->comm_rs[rs], "comm_r"));
-    CUZK_TRY(rd_len(r, 1, "sector proofs"));
-    CUZK_TRY(rd_len(r, nproofs, "inclusion proofs"));
+    CUZK_TRY(cuzk__bin_u64(r, &p->sector_ids[rs], "sector_id"));
+    CUZK_TRY(cuzk__bin_fr(r, &comm_r, p->comm_rs[rs], "comm_r"));
+    CUZK_TRY(cuzk__bin_len(r, 1, "sector proofs"));
+    CUZK_TRY(cuzk__bin_len(r, nproofs, "inclusion proofs"));
     cuzk_fr_t *roots = cuzk_alloc_array(nproofs, sizeof *roots);
     if (!roots)
-        return cuzk_fail(CUZK_ERR_NOMEM, "PoSt vanilla proof %zu", r->proof);
+        return cuzk_fail(CUZK_ERR_NOMEM, "%s", r->where);
     cuzk_status s = CUZK_OK;
     for (size_t k = 0; k < nproofs && s == CUZK_OK; k++)
         s = rd_merkle(r, p, t, first * per + k, &roots[k]);
     if (s == CUZK_OK)
-        s = rd_fr(r, &comm_c, NULL, "comm_c");
+        s = cuzk__bin_fr(r, &comm_c, NULL, "comm_c");
     if (s == CUZK_OK)
-        s = rd_fr(r, &comm_r_last, NULL, "comm_r_last");
+        s = cuzk__bin_fr(r, &comm_r_last, NULL, "comm_r_last");
     pre[0] = comm_c;
     pre[1] = comm_r_last;
     if (s == CUZK_OK)
         s = cuzk_merkle_hash_node(&h, CUZK_MERKLE_POSEIDON, 2, pre);
     if (s == CUZK_OK && !cuzk_fr_eq(&h, &comm_r))
         s = cuzk_fail(CUZK_ERR_FORMAT,
-                      "PoSt vanilla proof %zu (sector %llu): Poseidon(comm_c, "
+                      "%s (sector %llu): Poseidon(comm_c, "
                       "comm_r_last) is not comm_r",
-                      r->proof, (unsigned long long)p->sector_ids[rs]);
+                      r->where, (unsigned long long)p->sector_ids[rs]);
     for (size_t i = first; i < first + count && s == CUZK_OK; i++) {
         cuzk_fil_post_sector *sec = &p->sectors[i];
         sec->comm_r = comm_r;
@@ -188,15 +128,15 @@ static cuzk_status rd_sector(reader *r, cuzk_fil_post_partition *p, const tree_p
             uint64_t want = cuzk__fil_post_challenge(p, i, n);
             if (p->challenges[k] != want)
                 s = cuzk_fail(CUZK_ERR_FORMAT,
-                              "PoSt vanilla proof %zu (sector %llu): challenge "
+                              "%s (sector %llu): challenge "
                               "%zu opens leaf %llu, the randomness asks for leaf %llu",
-                              r->proof, (unsigned long long)p->sector_ids[rs], k - first * per,
+                              r->where, (unsigned long long)p->sector_ids[rs], k - first * per,
                               (unsigned long long)p->challenges[k], (unsigned long long)want);
             else if (!cuzk_fr_eq(&roots[k - first * per], &comm_r_last))
                 s = cuzk_fail(CUZK_ERR_FORMAT,
-                              "PoSt vanilla proof %zu (sector %llu): challenge "
+                              "%s (sector %llu): challenge "
                               "%zu: the Merkle root is not comm_r_last",
-                              r->proof, (unsigned long long)p->sector_ids[rs], k - first * per);
+                              r->where, (unsigned long long)p->sector_ids[rs], k - first * per);
         }
     }
     cuzk_free(roots);
@@ -264,7 +204,8 @@ cuzk_status cuzk_fil_post_partition_from_vanilla(cuzk_fil_post_partition **out,
     tree_parts t = parts_of(&p->shape, info.sector_size);
     cuzk_status s = CUZK_OK;
     for (size_t i = 0; i < n && s == CUZK_OK; i++) {
-        reader r = {.p = proofs[i], .left = proofs[i] ? lens[i] : 0, .proof = i};
+        reader r = {.p = proofs[i], .left = proofs[i] ? lens[i] : 0};
+        snprintf(r.where, sizeof r.where, "PoSt vanilla proof %zu", i);
         s = winning ? rd_sector(&r, p, &t, 0, 0, p->shape.sector_count)
                     : rd_sector(&r, p, &t, i, i, 1);
         if (s == CUZK_OK && r.left)
@@ -288,57 +229,16 @@ cuzk_status cuzk_fil_post_partition_from_vanilla(cuzk_fil_post_partition **out,
 
 /* ---- writing ------------------------------------------------------------------------------- */
 
-typedef struct {
-    uint8_t *p;
-    size_t len, cap;
-    bool nomem;
-} writer;
-
-static void put(writer *w, const void *src, size_t n)
-{
-    if (w->nomem)
-        return;
-    if (w->len + n > w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 4096;
-        while (cap < w->len + n)
-            cap *= 2;
-        uint8_t *q = cuzk_realloc(w->p, cap);
-        if (!q) {
-            w->nomem = true;
-            return;
-        }
-        w->p = q;
-        w->cap = cap;
-    }
-    memcpy(w->p + w->len, src, n);
-    w->len += n;
-}
-
-static void put_u64(writer *w, uint64_t v)
-{
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    put(w, b, 8);
-}
-
-static void put_fr(writer *w, const cuzk_fr_t *v)
-{
-    uint8_t b[32];
-    cuzk_fr_to_bytes_le(b, v);
-    put(w, b, 32);
-}
-
-static void put_path(writer *w, const cuzk_fil_post_shape *sh, size_t lev, size_t nlev,
+static void put_path(cuzk__bin_writer *w, const cuzk_fil_post_shape *sh, size_t lev, size_t nlev,
                      const cuzk_fr_t **sib, uint64_t *index)
 {
-    put_u64(w, nlev);
+    cuzk__bin_put_u64(w, nlev);
     for (size_t l = lev; l < lev + nlev; l++) {
         size_t a = sh->arities[l];
-        put_u64(w, a - 1);
+        cuzk__bin_put_u64(w, a - 1);
         for (size_t j = 0; j + 1 < a; j++)
-            put_fr(w, (*sib)++);
-        put_u64(w, *index % a);
+            cuzk__bin_put_fr(w, (*sib)++);
+        cuzk__bin_put_u64(w, *index % a);
         *index /= a;
     }
 }
@@ -357,21 +257,20 @@ cuzk_status cuzk_fil_post_vanilla_encode(const cuzk_fil_post_partition *p, size_
     tree_parts t = parts_of(sh, info.sector_size);
     size_t first = winning ? 0 : r, count = winning ? sh->sector_count : 1;
     const cuzk_fil_post_sector *s0 = &p->sectors[first];
-    writer w = {0};
-    put_u64(&w, p->sector_ids[r]);
-    put(&w, p->comm_rs[r], 32);
-    put_u64(&w, 1);
-    put_u64(&w, count * sh->challenge_count);
+    cuzk__bin_writer w = {0};
+    cuzk__bin_put_u64(&w, p->sector_ids[r]);
+    cuzk__bin_put(&w, p->comm_rs[r], 32);
+    cuzk__bin_put_u64(&w, 1);
+    cuzk__bin_put_u64(&w, count * sh->challenge_count);
     for (size_t i = first; i < first + count; i++)
         for (size_t n = 0; n < sh->challenge_count; n++) {
             const cuzk_fil_post_sector *s = &p->sectors[i];
             const cuzk_fr_t *sib = s->siblings + n * t.path_len;
             uint64_t index = s->challenges[n];
-            uint8_t v[4] = {(uint8_t)t.variant, 0, 0, 0};
-            put(&w, v, 4);
+            cuzk__bin_put_u32(&w, t.variant);
             if (t.variant == 0) {
-                put_fr(&w, &s->comm_r_last);
-                put_fr(&w, &s->leaves[n]);
+                cuzk__bin_put_fr(&w, &s->comm_r_last);
+                cuzk__bin_put_fr(&w, &s->leaves[n]);
             }
             put_path(&w, sh, 0, t.base, &sib, &index);
             if (t.variant >= 1)
@@ -379,12 +278,12 @@ cuzk_status cuzk_fil_post_vanilla_encode(const cuzk_fil_post_partition *p, size_
             if (t.variant == 2)
                 put_path(&w, sh, t.base + 1, 1, &sib, &index);
             if (t.variant != 0) {
-                put_fr(&w, &s->comm_r_last);
-                put_fr(&w, &s->leaves[n]);
+                cuzk__bin_put_fr(&w, &s->comm_r_last);
+                cuzk__bin_put_fr(&w, &s->leaves[n]);
             }
         }
-    put_fr(&w, &s0->comm_c);
-    put_fr(&w, &s0->comm_r_last);
+    cuzk__bin_put_fr(&w, &s0->comm_c);
+    cuzk__bin_put_fr(&w, &s0->comm_r_last);
     if (w.nomem) {
         cuzk_free(w.p);
         return cuzk_fail(CUZK_ERR_NOMEM, "PoSt vanilla proof of sector %zu", r);

@@ -8,9 +8,9 @@
 #include "filecoin/snap_circuit.h"
 
 #include "cuzk/alloc.h"
+#include "filecoin/bincode.h"
 #include "gadgets/merkle.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,78 +25,17 @@ static unsigned tree_r_variant(const cuzk_fil_snap_shape *sh)
 
 /* ---- reading ------------------------------------------------------------------------------- */
 
-typedef struct {
-    const uint8_t *p;
-    size_t left;
-    uint64_t k;
-    size_t challenge; /* NO_CHALLENGE outside the challenge proofs */
-} reader;
+typedef cuzk__bin_reader reader;
 
-static cuzk_status failv(const reader *r, cuzk_status st, const char *fmt, va_list ap)
+/* The messages' prefix: the partition, and the challenge proof being read (NO_CHALLENGE:
+ * outside them). */
+static void set_where(reader *r, uint64_t k, size_t challenge)
 {
-    char what[384];
-    vsnprintf(what, sizeof what, fmt, ap);
-    if (r->challenge == NO_CHALLENGE)
-        return cuzk_fail(st, "SnapDeals partition %llu: %s", (unsigned long long)r->k, what);
-    return cuzk_fail(st, "SnapDeals partition %llu, challenge %zu: %s", (unsigned long long)r->k,
-                     r->challenge, what);
-}
-
-static cuzk_status fail(const reader *r, cuzk_status st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static cuzk_status fail(const reader *r, cuzk_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    cuzk_status s = failv(r, st, fmt, ap);
-    va_end(ap);
-    return s;
-}
-
-static cuzk_status rd_u64(reader *r, uint64_t *v, const char *what)
-{
-    if (r->left < 8)
-        return fail(r, CUZK_ERR_FORMAT, "truncated in %s", what);
-    *v = 0;
-    for (int i = 7; i >= 0; i--)
-        *v = (*v << 8) | r->p[i];
-    r->p += 8;
-    r->left -= 8;
-    return CUZK_OK;
-}
-
-static cuzk_status rd_u32(reader *r, uint32_t *v, const char *what)
-{
-    if (r->left < 4)
-        return fail(r, CUZK_ERR_FORMAT, "truncated in %s", what);
-    *v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 |
-         (uint32_t)r->p[3] << 24;
-    r->p += 4;
-    r->left -= 4;
-    return CUZK_OK;
-}
-
-/* A 32-byte domain (Poseidon or SHA-256): the circuit reads both as Fr, so it must be canonical. */
-static cuzk_status rd_fr(reader *r, cuzk_fr_t *v, const char *what)
-{
-    if (r->left < 32)
-        return fail(r, CUZK_ERR_FORMAT, "truncated in %s", what);
-    if (cuzk_fr_from_bytes_le(v, r->p) != CUZK_OK)
-        return fail(r, CUZK_ERR_NOT_CANONICAL, "%s is not a canonical field element", what);
-    r->p += 32;
-    r->left -= 32;
-    return CUZK_OK;
-}
-
-/* A length prefix that must equal |want|. */
-static cuzk_status rd_len(reader *r, uint64_t want, const char *what)
-{
-    uint64_t n = 0;
-    CUZK_TRY(rd_u64(r, &n, what));
-    if (n != want)
-        return fail(r, CUZK_ERR_FORMAT, "%llu %s, the shape has %llu", (unsigned long long)n, what,
-                    (unsigned long long)want);
-    return CUZK_OK;
+    if (challenge == NO_CHALLENGE)
+        snprintf(r->where, sizeof r->where, "SnapDeals partition %llu", (unsigned long long)k);
+    else
+        snprintf(r->where, sizeof r->where, "SnapDeals partition %llu, challenge %zu",
+                 (unsigned long long)k, challenge);
 }
 
 /* InclusionPath of the |nlev| levels |arities| (siblings to |sib|), positions folded into
@@ -106,20 +45,20 @@ static cuzk_status rd_path(reader *r, const size_t *arities, size_t nlev, cuzk_f
 {
     char what[64];
     snprintf(what, sizeof what, "%s path levels", tree);
-    CUZK_TRY(rd_len(r, nlev, what));
+    CUZK_TRY(cuzk__bin_len(r, nlev, what));
     for (size_t l = 0; l < nlev; l++) {
         size_t a = arities[l];
         snprintf(what, sizeof what, "siblings of a %s path level", tree);
-        CUZK_TRY(rd_len(r, a - 1, what));
+        CUZK_TRY(cuzk__bin_len(r, a - 1, what));
         snprintf(what, sizeof what, "a %s path sibling", tree);
         for (size_t j = 0; j + 1 < a; j++)
-            CUZK_TRY(rd_fr(r, (*sib)++, what));
+            CUZK_TRY(cuzk__bin_fr(r, (*sib)++, NULL, what));
         uint64_t pos = 0;
         snprintf(what, sizeof what, "a %s path index", tree);
-        CUZK_TRY(rd_u64(r, &pos, what));
+        CUZK_TRY(cuzk__bin_u64(r, &pos, what));
         if (pos >= a)
-            return fail(r, CUZK_ERR_FORMAT, "%s path index %llu at a level of arity %zu", tree,
-                        (unsigned long long)pos, a);
+            return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "%s path index %llu at a level of arity %zu",
+                                  tree, (unsigned long long)pos, a);
         *index |= pos << *shift;
         *shift += (unsigned)__builtin_ctzll(a);
     }
@@ -135,26 +74,26 @@ static cuzk_status rd_merkle(reader *r, const size_t *arities, size_t depth, uns
     uint32_t v = 0;
     char what[64];
     snprintf(what, sizeof what, "the %s Merkle proof's variant", tree);
-    CUZK_TRY(rd_u32(r, &v, what));
+    CUZK_TRY(cuzk__bin_u32(r, &v, what));
     if (v != variant)
-        return fail(r, CUZK_ERR_FORMAT, "%s Merkle proof variant %u, the shape takes %u", tree, v,
-                    variant);
+        return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "%s Merkle proof variant %u, the shape takes %u",
+                              tree, v, variant);
     *index = 0;
     unsigned shift = 0;
     char rw[64], lw[64];
     snprintf(rw, sizeof rw, "the %s root", tree);
     snprintf(lw, sizeof lw, "the %s leaf", tree);
     if (variant == 0) {
-        CUZK_TRY(rd_fr(r, root, rw));
-        CUZK_TRY(rd_fr(r, leaf, lw));
+        CUZK_TRY(cuzk__bin_fr(r, root, NULL, rw));
+        CUZK_TRY(cuzk__bin_fr(r, leaf, NULL, lw));
         return rd_path(r, arities, depth, &sib, index, &shift, tree);
     }
     size_t base = depth - variant;
     CUZK_TRY(rd_path(r, arities, base, &sib, index, &shift, tree));
     for (size_t l = base; l < depth; l++)
         CUZK_TRY(rd_path(r, &arities[l], 1, &sib, index, &shift, tree));
-    CUZK_TRY(rd_fr(r, root, rw));
-    return rd_fr(r, leaf, lw);
+    CUZK_TRY(cuzk__bin_fr(r, root, NULL, rw));
+    return cuzk__bin_fr(r, leaf, NULL, lw);
 }
 
 /* What the checks need beyond the witness. */
@@ -193,8 +132,8 @@ static cuzk_status apex_check(reader *r, decode_ctx *x)
         CUZK_TRY(cuzk_merkle_root_from_path(&root, CUZK_MERKLE_SHA256, x->twos, sh->partition_bits,
                                             apex_root, x->p->k, x->o.ppath));
     if (!cuzk_fr_eq(&root, &x->p->w.comm_d_new))
-        return fail(r, CUZK_ERR_FORMAT,
-                    "the apex leaves do not hash to comm_d_new over the partition path");
+        return cuzk__bin_fail(r, CUZK_ERR_FORMAT,
+                              "the apex leaves do not hash to comm_d_new over the partition path");
     return CUZK_OK;
 }
 
@@ -223,7 +162,7 @@ static cuzk_status rd_challenge(reader *r, decode_ctx *x, size_t i)
     uint64_t c = p->challenges[i], idx_old, idx_d, idx_new;
     cuzk_fr_t root_old, root_d, root_new, leaf_new, got;
     cuzk_fr_t *sib_old = &x->o.paths_r_old[i * lr], *sib_new = &x->o.paths_r_new[i * lr];
-    r->challenge = i;
+    set_where(r, p->k, i);
 
     CUZK_TRY(rd_merkle(r, sh->arities, sh->depth, variant, sib_old, &root_old,
                        &x->o.leaves_r_old[i], &idx_old, "tree R old"));
@@ -236,31 +175,32 @@ static cuzk_status rd_challenge(reader *r, decode_ctx *x, size_t i)
     const char *tree = idx_old != c ? "tree R old" : idx_d != c ? "tree D new" : "tree R new";
     uint64_t idx = idx_old != c ? idx_old : idx_d != c ? idx_d : idx_new;
     if (idx != c)
-        return fail(r, CUZK_ERR_FORMAT, "the %s proof opens leaf %llu, the challenge is leaf %llu",
-                    tree, (unsigned long long)idx, (unsigned long long)c);
+        return cuzk__bin_fail(r, CUZK_ERR_FORMAT,
+                              "the %s proof opens leaf %llu, the challenge is leaf %llu", tree,
+                              (unsigned long long)idx, (unsigned long long)c);
 
     /* Tree R roots: challenge 0's are the circuit's root_r_old / root_r_new. */
     if (i == 0) {
         cuzk_fr_t pre[2] = {w->comm_c, root_old};
         CUZK_TRY(cuzk_merkle_hash_node(&got, CUZK_MERKLE_POSEIDON, 2, pre));
         if (!cuzk_fr_eq(&got, &w->comm_r_old))
-            return fail(r, CUZK_ERR_FORMAT,
-                        "Poseidon(comm_c, root of tree R old) is not "
-                        "comm_r_old");
+            return cuzk__bin_fail(r, CUZK_ERR_FORMAT,
+                                  "Poseidon(comm_c, root of tree R old) is not "
+                                  "comm_r_old");
         pre[1] = root_new;
         CUZK_TRY(cuzk_merkle_hash_node(&got, CUZK_MERKLE_POSEIDON, 2, pre));
         if (!cuzk_fr_eq(&got, &w->comm_r_new))
-            return fail(r, CUZK_ERR_FORMAT,
-                        "Poseidon(comm_c, root of tree R new) is not "
-                        "comm_r_new");
+            return cuzk__bin_fail(r, CUZK_ERR_FORMAT,
+                                  "Poseidon(comm_c, root of tree R new) is not "
+                                  "comm_r_new");
         w->root_r_old = root_old;
         w->root_r_new = root_new;
     } else if (!cuzk_fr_eq(&root_old, &w->root_r_old) || !cuzk_fr_eq(&root_new, &w->root_r_new)) {
-        return fail(r, CUZK_ERR_FORMAT, "the tree R %s root differs from challenge 0's",
-                    cuzk_fr_eq(&root_old, &w->root_r_old) ? "new" : "old");
+        return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "the tree R %s root differs from challenge 0's",
+                              cuzk_fr_eq(&root_old, &w->root_r_old) ? "new" : "old");
     }
     if (!cuzk_fr_eq(&root_d, &w->comm_d_new))
-        return fail(r, CUZK_ERR_FORMAT, "the tree D root is not comm_d_new");
+        return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "the tree D root is not comm_d_new");
 
     /* Tree D: the lower levels are the circuit's path to the apex leaf; the apex levels must be
      * the apex tree's, the top ones the partition path (challenge 0's, the same for all). */
@@ -271,19 +211,20 @@ static cuzk_status rd_challenge(reader *r, decode_ctx *x, size_t i)
     else
         for (size_t l = 0; l < sh->partition_bits; l++)
             if (!cuzk_fr_eq(&top[l], &x->o.ppath[l]))
-                return fail(r, CUZK_ERR_FORMAT,
-                            "tree D sibling %zu differs from challenge 0's partition path",
-                            ld + sh->apex_bits + l);
+                return cuzk__bin_fail(
+                    r, CUZK_ERR_FORMAT,
+                    "tree D sibling %zu differs from challenge 0's partition path",
+                    ld + sh->apex_bits + l);
 
     /* The paths hashed: tree R old and new to their roots, tree D to the apex leaf. */
     CUZK_TRY(cuzk_merkle_root_from_path(&got, CUZK_MERKLE_POSEIDON, sh->arities, sh->depth,
                                         &x->o.leaves_r_old[i], c, sib_old));
     if (!cuzk_fr_eq(&got, &w->root_r_old))
-        return fail(r, CUZK_ERR_FORMAT, "the tree R old path does not hash to its root");
+        return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "the tree R old path does not hash to its root");
     CUZK_TRY(cuzk_merkle_root_from_path(&got, CUZK_MERKLE_POSEIDON, sh->arities, sh->depth,
                                         &leaf_new, c, sib_new));
     if (!cuzk_fr_eq(&got, &w->root_r_new))
-        return fail(r, CUZK_ERR_FORMAT, "the tree R new path does not hash to its root");
+        return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "the tree R new path does not hash to its root");
     if (ld > 0)
         CUZK_TRY(cuzk_merkle_root_from_path(&got, CUZK_MERKLE_SHA256, x->twos, ld,
                                             &x->o.leaves_d[i], c & ((1ULL << ld) - 1), x->dpath));
@@ -291,10 +232,12 @@ static cuzk_status rd_challenge(reader *r, decode_ctx *x, size_t i)
         got = x->o.leaves_d[i];
     size_t a = (size_t)(c >> ld) & (sh->apex_leaves - 1);
     if (!cuzk_fr_eq(&got, &x->o.apex[a]))
-        return fail(r, CUZK_ERR_FORMAT, "the tree D path does not hash to apex leaf %zu", a);
+        return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "the tree D path does not hash to apex leaf %zu",
+                              a);
     for (size_t l = 0; l < sh->apex_bits; l++)
         if (!cuzk_fr_eq(&x->dpath[ld + l], apex_sibling(x, a, l)))
-            return fail(r, CUZK_ERR_FORMAT, "tree D sibling %zu is not the apex tree's", ld + l);
+            return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "tree D sibling %zu is not the apex tree's",
+                                  ld + l);
 
     /* Encoding: label_r_new = label_r_old + label_d_new * rho(c). */
     cuzk_fr_t rho, want;
@@ -302,8 +245,8 @@ static cuzk_status rd_challenge(reader *r, decode_ctx *x, size_t i)
     cuzk_fr_mul(&want, &x->o.leaves_d[i], &rho);
     cuzk_fr_add(&want, &want, &x->o.leaves_r_old[i]);
     if (!cuzk_fr_eq(&want, &leaf_new))
-        return fail(r, CUZK_ERR_FORMAT,
-                    "label_r_new is not label_r_old + label_d_new * rho (h = %u)", w->h);
+        return cuzk__bin_fail(r, CUZK_ERR_FORMAT,
+                              "label_r_new is not label_r_old + label_d_new * rho (h = %u)", w->h);
     return CUZK_OK;
 }
 
@@ -312,17 +255,17 @@ static cuzk_status decode(reader *r, decode_ctx *x)
     cuzk_fil_snap_partition *p = x->p;
     const cuzk_fil_snap_shape *sh = &p->shape;
     cuzk_fil_snap_witness *w = &p->w;
-    CUZK_TRY(rd_fr(r, &w->comm_c, "comm_c"));
-    CUZK_TRY(rd_len(r, sh->apex_leaves, "apex leaves"));
+    CUZK_TRY(cuzk__bin_fr(r, &w->comm_c, NULL, "comm_c"));
+    CUZK_TRY(cuzk__bin_len(r, sh->apex_leaves, "apex leaves"));
     for (size_t a = 0; a < sh->apex_leaves; a++)
-        CUZK_TRY(rd_fr(r, &x->o.apex[a], "an apex leaf"));
+        CUZK_TRY(cuzk__bin_fr(r, &x->o.apex[a], NULL, "an apex leaf"));
     CUZK_TRY(apex_tree(x));
-    CUZK_TRY(rd_len(r, sh->challenge_count, "challenge proofs"));
+    CUZK_TRY(cuzk__bin_len(r, sh->challenge_count, "challenge proofs"));
     for (size_t i = 0; i < sh->challenge_count; i++)
         CUZK_TRY(rd_challenge(r, x, i));
-    r->challenge = NO_CHALLENGE;
+    set_where(r, x->p->k, NO_CHALLENGE);
     if (r->left)
-        return fail(r, CUZK_ERR_FORMAT, "%zu bytes after its end", r->left);
+        return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "%zu bytes after its end", r->left);
     return apex_check(r, x);
 }
 
@@ -396,7 +339,8 @@ cuzk_status cuzk__fil_snap_partition_from_vanilla_shape(cuzk_fil_snap_partition 
             s = cuzk_fail(CUZK_ERR_NOMEM, "SnapDeals vanilla proof");
     }
     if (s == CUZK_OK) {
-        reader r = {.p = proof, .left = proof ? len : 0, .k = p->k, .challenge = NO_CHALLENGE};
+        reader r = {.p = proof, .left = proof ? len : 0};
+        set_where(&r, p->k, NO_CHALLENGE);
         s = decode(&r, &x);
     }
     cuzk_free(x.apex_tree);
@@ -425,70 +369,28 @@ cuzk_status cuzk_fil_snap_partition_from_vanilla(cuzk_fil_snap_partition **out,
 
 /* ---- writing ------------------------------------------------------------------------------- */
 
-typedef struct {
-    uint8_t *p;
-    size_t len, cap;
-    bool nomem;
-} writer;
-
-static void put(writer *w, const void *src, size_t n)
-{
-    if (w->nomem)
-        return;
-    if (w->len + n > w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 4096;
-        while (cap < w->len + n)
-            cap *= 2;
-        uint8_t *q = cuzk_realloc(w->p, cap);
-        if (!q) {
-            w->nomem = true;
-            return;
-        }
-        w->p = q;
-        w->cap = cap;
-    }
-    memcpy(w->p + w->len, src, n);
-    w->len += n;
-}
-
-static void put_u64(writer *w, uint64_t v)
-{
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    put(w, b, 8);
-}
-
-static void put_fr(writer *w, const cuzk_fr_t *v)
-{
-    uint8_t b[32];
-    cuzk_fr_to_bytes_le(b, v);
-    put(w, b, 32);
-}
-
-static void put_path(writer *w, const size_t *arities, size_t nlev, const cuzk_fr_t **sib,
+static void put_path(cuzk__bin_writer *w, const size_t *arities, size_t nlev, const cuzk_fr_t **sib,
                      uint64_t *index)
 {
-    put_u64(w, nlev);
+    cuzk__bin_put_u64(w, nlev);
     for (size_t l = 0; l < nlev; l++) {
         size_t a = arities[l];
-        put_u64(w, a - 1);
+        cuzk__bin_put_u64(w, a - 1);
         for (size_t j = 0; j + 1 < a; j++)
-            put_fr(w, (*sib)++);
-        put_u64(w, *index % a);
+            cuzk__bin_put_fr(w, (*sib)++);
+        cuzk__bin_put_u64(w, *index % a);
         *index /= a;
     }
 }
 
-static void put_merkle(writer *w, const size_t *arities, size_t depth, unsigned variant,
+static void put_merkle(cuzk__bin_writer *w, const size_t *arities, size_t depth, unsigned variant,
                        const cuzk_fr_t *sib, const cuzk_fr_t *root, const cuzk_fr_t *leaf,
                        uint64_t index)
 {
-    uint8_t v[4] = {(uint8_t)variant, 0, 0, 0};
-    put(w, v, 4);
+    cuzk__bin_put_u32(w, variant);
     if (variant == 0) {
-        put_fr(w, root);
-        put_fr(w, leaf);
+        cuzk__bin_put_fr(w, root);
+        cuzk__bin_put_fr(w, leaf);
         put_path(w, arities, depth, &sib, &index);
         return;
     }
@@ -496,8 +398,8 @@ static void put_merkle(writer *w, const size_t *arities, size_t depth, unsigned 
     put_path(w, arities, base, &sib, &index);
     for (size_t l = base; l < depth; l++)
         put_path(w, &arities[l], 1, &sib, &index);
-    put_fr(w, root);
-    put_fr(w, leaf);
+    cuzk__bin_put_fr(w, root);
+    cuzk__bin_put_fr(w, leaf);
 }
 
 cuzk_status cuzk_fil_snap_vanilla_encode(const cuzk_fil_snap_partition *p, uint8_t **out,
@@ -515,7 +417,7 @@ cuzk_status cuzk_fil_snap_vanilla_encode(const cuzk_fil_snap_partition *p, uint8
     /* The apex tree, rows bottom-up (row 0 = the leaves). */
     cuzk_fr_t *tree = cuzk_alloc_array(2 * sh->apex_leaves, sizeof *tree);
     cuzk_fr_t *dpath = cuzk_alloc_array(cb, sizeof *dpath);
-    writer w = {0};
+    cuzk__bin_writer w = {0};
     cuzk_fr_t phi;
     cuzk_status s = tree && dpath ? phi_of(&phi, &wt->comm_d_new, &wt->comm_r_old) : CUZK_ERR_NOMEM;
     if (s == CUZK_OK) {
@@ -528,11 +430,11 @@ cuzk_status cuzk_fil_snap_vanilla_encode(const cuzk_fil_snap_partition *p, uint8
             off += n;
         }
     }
-    put_fr(&w, &wt->comm_c);
-    put_u64(&w, sh->apex_leaves);
+    cuzk__bin_put_fr(&w, &wt->comm_c);
+    cuzk__bin_put_u64(&w, sh->apex_leaves);
     for (size_t a = 0; a < sh->apex_leaves; a++)
-        put_fr(&w, &wt->apex_leaves[a]);
-    put_u64(&w, sh->challenge_count);
+        cuzk__bin_put_fr(&w, &wt->apex_leaves[a]);
+    cuzk__bin_put_u64(&w, sh->challenge_count);
     for (size_t i = 0; i < sh->challenge_count && s == CUZK_OK; i++) {
         uint64_t c = p->challenges[i];
         cuzk_fr_t rho, leaf_new;
