@@ -7,6 +7,7 @@
  * circuit's; a wrong sibling, leaf, apex leaf, comm value or h is caught.
  */
 #include "test.h"
+#include "test_fil_snap_util.h"
 #include "test_r1cs_util.h"
 
 #include "filecoin/snap_circuit.h"
@@ -242,18 +243,7 @@ CUZK_TEST(fil_snap_synthetic_satisfies)
  * including another allowed h (a different rho). */
 CUZK_TEST(fil_snap_small_shape_poisoned)
 {
-    cuzk_fil_snap_shape sh = {.update_proof_type = 0,
-                              .sector_size = 512 * 32,
-                              .partitions = 2,
-                              .challenge_count = 3,
-                              .apex_leaves = 8,
-                              .challenge_bits = 9,
-                              .partition_bits = 1,
-                              .apex_bits = 3,
-                              .hs = {1, 2, 3, 4, 5, 6},
-                              .h_default = 4,
-                              .depth = 3,
-                              .arities = {8, 8, 8}};
+    cuzk_fil_snap_shape sh = test_snap_small_shape();
     cuzk_fil_snap_partition *p;
     CHECK_OK(cuzk__fil_snap_partition_synthetic_shape(&p, &sh, 1, test_rand_u64()));
     CHECK(p->k == 1);

@@ -11,6 +11,7 @@
  * another h, k out of range.
  */
 #include "test.h"
+#include "test_fil_snap_util.h"
 #include "test_r1cs_util.h"
 
 #include "cuzk/alloc.h"
@@ -161,23 +162,6 @@ CUZK_TEST(fil_snap_vanilla_round_trip_sizes)
     }
 }
 
-/* The small shape of test_fil_snap.c: two partitions, six distinct h, 3 challenges. */
-static cuzk_fil_snap_shape small_shape(void)
-{
-    cuzk_fil_snap_shape sh = {.update_proof_type = 0,
-                              .sector_size = 512 * 32,
-                              .partitions = 2,
-                              .challenge_count = 3,
-                              .apex_leaves = 8,
-                              .challenge_bits = 9,
-                              .partition_bits = 1,
-                              .apex_bits = 3,
-                              .hs = {1, 2, 3, 4, 5, 6},
-                              .h_default = 4,
-                              .depth = 3,
-                              .arities = {8, 8, 8}};
-    return sh;
-}
 
 /* Offsets in the small shape's encoding: challenge |i|'s proofs. */
 #define SMALL_R (4 + 64 + 8 + 3 * (8 + 7 * 32 + 8))
@@ -204,7 +188,7 @@ static void expect(cuzk_status got, cuzk_status want, const char *needle, const 
 
 CUZK_TEST(fil_snap_vanilla_small_round_trip)
 {
-    cuzk_fil_snap_shape sh = small_shape();
+    cuzk_fil_snap_shape sh = test_snap_small_shape();
     cuzk_fil_snap_partition *p, *q;
     CHECK_OK(cuzk__fil_snap_partition_synthetic_shape(&p, &sh, 1, test_rand_u64()));
     uint8_t *buf, ro[32], dn[32], rn[32];
@@ -224,7 +208,7 @@ CUZK_TEST(fil_snap_vanilla_small_round_trip)
 
 CUZK_TEST(fil_snap_vanilla_rejects)
 {
-    cuzk_fil_snap_shape sh = small_shape();
+    cuzk_fil_snap_shape sh = test_snap_small_shape();
     cuzk_fil_snap_partition *p;
     CHECK_OK(cuzk__fil_snap_partition_synthetic_shape(&p, &sh, 1, test_rand_u64()));
     uint8_t *buf;
