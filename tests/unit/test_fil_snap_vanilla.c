@@ -162,7 +162,6 @@ CUZK_TEST(fil_snap_vanilla_round_trip_sizes)
     }
 }
 
-
 /* Offsets in the small shape's encoding: challenge |i|'s proofs. */
 #define SMALL_R (4 + 64 + 8 + 3 * (8 + 7 * 32 + 8))
 #define SMALL_D (4 + 64 + 8 + 9 * (8 + 32 + 8))
