@@ -124,7 +124,9 @@ bool cuzk__fil_snap_shape_valid(const cuzk_fil_snap_shape *sh)
 static void poseidon2(cuzk_fr_t *out, cuzk_poseidon_hash_type t, const cuzk_fr_t *a,
                       const cuzk_fr_t *b)
 {
-    /* Arity 2 is always supported: the lookup cannot fail but for memory at first use. */
+    /* Arity 2 is always supported: the lookup fails only for memory at first use, and every
+     * caller has fetched the Custom(1) constants before (phi), which stay built; zero here is
+     * unreachable, not a value a proof could use. */
     const cuzk_poseidon_constants *c = cuzk_poseidon_constants_get(2, t);
     cuzk_fr_t pre[2] = {*a, *b};
     if (c)

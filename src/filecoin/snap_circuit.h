@@ -83,7 +83,9 @@ cuzk_status cuzk_fil_snap_circuit(cuzk_cs *cs, const cuzk_fil_snap_shape *shape,
                                   const cuzk_fil_snap_witness *w) CUZK_WARN_UNUSED_RESULT;
 
 /* The challenges of partition |k| (challenges.rs; filecoin-circuits.md 3.3): |out| has
- * shape->challenge_count node indices. */
+ * shape->challenge_count node indices. This and cuzk_fil_snap_rho hash with the Poseidon-2
+ * Custom(1) constants, which the caller must have built (cuzk_poseidon_constants_get succeeded,
+ * as computing phi does): they cannot report their allocation failing. */
 void cuzk_fil_snap_challenges(uint64_t *out, const cuzk_fil_snap_shape *shape,
                               const cuzk_fr_t *comm_r_new, uint64_t k);
 

@@ -330,9 +330,10 @@ cuzk_status cuzk__fil_snap_partition_from_vanilla_shape(cuzk_fil_snap_partition 
     p->w.comm_r_new = crn;
     for (size_t l = 0; l < 64; l++)
         x.twos[l] = 2;
-    cuzk_fil_snap_challenges(p->challenges, sh, &crn, p->k);
+    /* phi first: it builds the Custom(1) constants the challenges use, or reports NOMEM. */
     cuzk_status s = phi_of(&x.phi, &cdn, &cro);
     if (s == CUZK_OK) {
+        cuzk_fil_snap_challenges(p->challenges, sh, &crn, p->k);
         x.apex_tree = cuzk_alloc_array(sh->apex_leaves, sizeof *x.apex_tree);
         x.dpath = cuzk_alloc_array(sh->challenge_bits, sizeof *x.dpath);
         if (!x.apex_tree || !x.dpath)
