@@ -176,29 +176,15 @@ static cuzk_status hash2_circuit(cuzk_cs *cs, cuzk_num *out, cuzk_poseidon_hash_
     return cuzk_poseidon_circuit_hash(cs, out, c, pre);
 }
 
-/* (sum 2^i b_i) * ONE = n over |n_bits| allocated bits (gadgets.rs le_bits' decomposition and
- * circuit.rs's k_and_h_select one; not to_bits_le's 0 * 0 = sum - n). */
-static cuzk_status enforce_decomposition(cuzk_cs *cs, const cuzk_bool *bits, size_t n_bits,
-                                         const cuzk_num *n)
-{
-    cuzk_lc *a, *b, *c;
-    cuzk_cs_lcs(cs, &a, &b, &c);
-    for (size_t i = 0; i < n_bits; i++)
-        cuzk_bool_lc_add_pow2(a, bits[i], (unsigned)i);
-    cuzk_lc_add_one(b);
-    cuzk_lc_add_var(c, n->var);
-    return cuzk_cs_enforce(cs, a, b, c);
-}
-
 /* gadgets.rs le_bits: 255 allocated bits of the canonical value, then the decomposition
- * (256 constraints). */
+ * (sum) * ONE = n (256 constraints; not to_bits_le's form). */
 static cuzk_status le_bits(cuzk_cs *cs, cuzk_bool *bits, const cuzk_num *n)
 {
     uint8_t bytes[32];
     cuzk_fr_to_bytes_le(bytes, &n->value);
     for (size_t i = 0; i < CUZK_FR_NUM_BITS; i++)
         CUZK_TRY(cuzk_bit_alloc(cs, &bits[i], (bytes[i / 8] >> (i % 8)) & 1));
-    return enforce_decomposition(cs, bits, CUZK_FR_NUM_BITS, n);
+    return cuzk_multipack_enforce_sum(cs, bits, CUZK_FR_NUM_BITS, n->var);
 }
 
 /* Allocates |n| numbers (values from |v| when it is not NULL). */
@@ -307,14 +293,29 @@ typedef struct {
 
 #define WV(field) (x->w ? x->w->field : NULL)
 
+/* Challenge |i|'s path in tree R old or new: its siblings allocated (values from |paths| when
+ * given), then the PoR of |leaf| to |root| under |c_bits|. */
+static cuzk_status por_r(snap_ctx *x, size_t i, const char *which, const cuzk_bool *c_bits,
+                         const cuzk_num *leaf, const cuzk_fr_t *paths, const cuzk_num *root)
+{
+    const cuzk_fil_snap_shape *sh = x->sh;
+    size_t lr = cuzk_fil_snap_path_len_r(sh);
+    cuzk_num sib[7 * CUZK_FIL_TREE_MAX_DEPTH];
+    CUZK_TRY(alloc_nums(x->cs, sib, lr, paths ? &paths[i * lr] : NULL));
+    cuzk_cs_push_nsf(x->cs, "por tree_r_%s (c_index=%zu)", which, i);
+    cuzk_status s = cuzk_merkle_por_no_challenge_input(x->cs, CUZK_MERKLE_POSEIDON, sh->arities,
+                                                       sh->depth, c_bits, leaf, sib, root);
+    cuzk_cs_pop_ns(x->cs);
+    return s;
+}
+
 /* One challenge, |i|: circuit.rs's loop body. */
 static cuzk_status snap_challenge(snap_ctx *x, size_t i)
 {
     cuzk_cs *cs = x->cs;
     const cuzk_fil_snap_shape *sh = x->sh;
     unsigned cb = sh->challenge_bits, pb = sh->partition_bits, rb = rand_bits(sh);
-    size_t cpd = per_digest(sh), lr = cuzk_fil_snap_path_len_r(sh),
-           ld = cuzk_fil_snap_path_len_d(sh);
+    size_t cpd = per_digest(sh), ld = cuzk_fil_snap_path_len_d(sh);
     cuzk_bool c_bits[64];
     for (unsigned t = 0; t < rb; t++)
         c_bits[t] = x->gen[(i / cpd) * CUZK_FR_NUM_BITS + (i % cpd) * rb + t];
@@ -332,18 +333,8 @@ static cuzk_status snap_challenge(snap_ctx *x, size_t i)
     CUZK_TRY(cuzk_num_alloc(cs, &leaf_d_new, x->w ? &x->w->leaves_d_new[i] : NULL));
     CUZK_TRY(label_r_new(cs, &leaf_r_new, &leaf_r_old, &leaf_d_new, &rho));
 
-    CUZK_TRY(alloc_nums(cs, sib, lr, x->w ? &x->w->paths_r_old[i * lr] : NULL));
-    cuzk_cs_push_nsf(cs, "por tree_r_old (c_index=%zu)", i);
-    s = cuzk_merkle_por_no_challenge_input(cs, CUZK_MERKLE_POSEIDON, sh->arities, sh->depth, c_bits,
-                                           &leaf_r_old, sib, &x->root_r_old);
-    cuzk_cs_pop_ns(cs);
-    CUZK_TRY(s);
-    CUZK_TRY(alloc_nums(cs, sib, lr, x->w ? &x->w->paths_r_new[i * lr] : NULL));
-    cuzk_cs_push_nsf(cs, "por tree_r_new (c_index=%zu)", i);
-    s = cuzk_merkle_por_no_challenge_input(cs, CUZK_MERKLE_POSEIDON, sh->arities, sh->depth, c_bits,
-                                           &leaf_r_new, sib, &x->root_r_new);
-    cuzk_cs_pop_ns(cs);
-    CUZK_TRY(s);
+    CUZK_TRY(por_r(x, i, "old", c_bits, &leaf_r_old, WV(paths_r_old), &x->root_r_old));
+    CUZK_TRY(por_r(x, i, "new", c_bits, &leaf_r_new, WV(paths_r_new), &x->root_r_new));
 
     cuzk_num state[SNAP_MAX_APEX];
     memcpy(state, x->apex, sh->apex_leaves * sizeof *state);
@@ -378,7 +369,8 @@ static cuzk_status snap_body(snap_ctx *x, uint64_t k)
     CUZK_TRY(cuzk_num_inputize(cs, &khs_num));
     for (unsigned i = 0; i < nb; i++)
         CUZK_TRY(cuzk_bit_alloc(cs, &x->kbits[i], (khs >> i) & 1));
-    CUZK_TRY(enforce_decomposition(cs, x->kbits, nb, &khs_num));
+    /* circuit.rs decomposes k_and_h_select as (sum) * ONE = k_and_h_select. */
+    CUZK_TRY(cuzk_multipack_enforce_sum(cs, x->kbits, nb, khs_num.var));
     CUZK_TRY(cuzk_multipack_pack_bits(cs, &partition, x->kbits, pb));
 
     CUZK_TRY(cuzk_num_alloc(cs, &comm_r_old, w ? &w->comm_r_old : NULL));

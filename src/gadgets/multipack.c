@@ -40,12 +40,18 @@ cuzk_status cuzk_multipack_pack_bits(cuzk_cs *cs, cuzk_num *out, const cuzk_bool
         if (bits[i].value)
             cuzk_fr_add(&v, &v, cuzk_r1cs_pow2((unsigned)i));
     CUZK_TRY(cuzk_num_alloc(cs, out, &v));
+    return cuzk_multipack_enforce_sum(cs, bits, n_bits, out->var);
+}
+
+cuzk_status cuzk_multipack_enforce_sum(cuzk_cs *cs, const cuzk_bool *bits, size_t n_bits,
+                                       cuzk_var var)
+{
     cuzk_lc *a, *b, *c;
     cuzk_cs_lcs(cs, &a, &b, &c);
     for (size_t i = 0; i < n_bits; i++)
         cuzk_bool_lc_add_pow2(a, bits[i], (unsigned)i);
     cuzk_lc_add_one(b);
-    cuzk_lc_add_var(c, out->var);
+    cuzk_lc_add_var(c, var);
     return cuzk_cs_enforce(cs, a, b, c);
 }
 

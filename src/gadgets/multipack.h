@@ -23,6 +23,11 @@ cuzk_status cuzk_multipack_pack_into_inputs(cuzk_cs *cs, const cuzk_bool *bits,
  * (sum) * ONE = out (1 constraint, also for |n_bits| = 0). */
 cuzk_status cuzk_multipack_pack_bits(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *bits,
                                      size_t n_bits) CUZK_WARN_UNUSED_RESULT;
+/* (sum 2^i b_i) * ONE = |var| over all |n_bits| bits (1 constraint): pack_bits' constraint, and
+ * the bit decompositions of storage-proofs-update's gadgets (255 bits, unlike to_bits_le's
+ * 0 * 0 = sum - var). */
+cuzk_status cuzk_multipack_enforce_sum(cuzk_cs *cs, const cuzk_bool *bits, size_t n_bits,
+                                       cuzk_var var) CUZK_WARN_UNUSED_RESULT;
 /* compute_multipacking: the input values for |bits| (cuzk_multipack_len(n_bits) outputs). */
 void cuzk_multipack_compute(cuzk_fr_t *out, const bool *bits, size_t n_bits);
 /* bytes_to_bits (MSB first in each byte) and bytes_to_bits_le (LSB first). */
