@@ -6,7 +6,6 @@
  * can make a handler crash or change engine state before it is validated.
  */
 #include <grpc/status.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -14,246 +13,10 @@
 #include "cuzk/alloc.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "daemon/log.h"
-#include "daemon/rpc/rpc.h"
+#include "daemon/rpc/handlers.h"
 
 /* How often a long wait checks whether its client is still there. */
 #define AWAIT_SLICE_MS 250
-
-/* ---- protobuf-c through the counting allocator --------------------------------------------- */
-
-static void *pb_alloc(void *data, size_t size)
-{
-    (void)data;
-    return cuzk_alloc(size ? size : 1);
-}
-
-static void pb_free(void *data, void *p)
-{
-    (void)data;
-    cuzk_free(p);
-}
-
-static ProtobufCAllocator pb_allocator = {pb_alloc, pb_free, NULL};
-
-/* ---- replies ------------------------------------------------------------------------------- */
-
-static void reply_error(cuzk_rpc_reply *r, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void reply_error(cuzk_rpc_reply *r, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->message, sizeof r->message, fmt, ap);
-    va_end(ap);
-    r->code = code;
-}
-
-/* The one mapping of engine statuses to gRPC codes (STYLE.md section 4). */
-static int grpc_code_of(cuzk_status st)
-{
-    switch (st) {
-    case CUZK_OK:
-        return GRPC_STATUS_OK;
-    case CUZK_ERR_INVALID_ARG:
-    case CUZK_ERR_FORMAT:
-        return GRPC_STATUS_INVALID_ARGUMENT;
-    case CUZK_ERR_NOT_FOUND:
-        return GRPC_STATUS_NOT_FOUND;
-    case CUZK_ERR_UNSUPPORTED:
-        return GRPC_STATUS_UNIMPLEMENTED;
-    case CUZK_ERR_NOMEM:
-        return GRPC_STATUS_RESOURCE_EXHAUSTED;
-    case CUZK_ERR_UNAVAILABLE:
-        return GRPC_STATUS_UNAVAILABLE;
-    case CUZK_ERR_TIMEOUT:
-        return GRPC_STATUS_DEADLINE_EXCEEDED;
-    case CUZK_ERR_CANCELLED:
-        return GRPC_STATUS_CANCELLED;
-    default:
-        return GRPC_STATUS_INTERNAL;
-    }
-}
-
-/* Call right after the failing engine call: cuzk_last_error() is per thread. */
-static void reply_engine_error(cuzk_rpc_reply *r, cuzk_status st, const char *what)
-{
-    const char *msg = cuzk_last_error();
-    if (!msg || !msg[0])
-        msg = cuzk_status_str(st);
-    reply_error(r, grpc_code_of(st), "%s", msg);
-    cuzk__log_debug("%s failed: %s: %s", what, cuzk_status_name(st), msg);
-}
-
-static void reply_message(cuzk_rpc_reply *r, const ProtobufCMessage *m)
-{
-    size_t n = protobuf_c_message_get_packed_size(m);
-    uint8_t *buf = n ? cuzk_alloc(n) : NULL;
-    if (n && !buf) {
-        reply_error(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory packing a %zu-byte reply",
-                    n);
-        return;
-    }
-    if (n)
-        protobuf_c_message_pack(m, buf);
-    r->code = GRPC_STATUS_OK;
-    r->body = buf;
-    r->body_len = n;
-}
-
-/* ---- request validation -------------------------------------------------------------------- */
-
-/* Strings go back to clients in replies and logs: proto3 requires UTF-8, so reject anything else
- * here rather than emit a message a strict client cannot decode. */
-static bool utf8_valid(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        unsigned char c = *p;
-        size_t n;
-        uint32_t cp;
-        if (c < 0x80) {
-            p++;
-            continue;
-        } else if ((c & 0xe0) == 0xc0) {
-            n = 1;
-            cp = c & 0x1f;
-        } else if ((c & 0xf0) == 0xe0) {
-            n = 2;
-            cp = c & 0x0f;
-        } else if ((c & 0xf8) == 0xf0) {
-            n = 3;
-            cp = c & 0x07;
-        } else {
-            return false;
-        }
-        for (size_t i = 1; i <= n; i++) {
-            if ((p[i] & 0xc0) != 0x80)
-                return false;
-            cp = cp << 6 | (p[i] & 0x3f);
-        }
-        if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-            cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return false;
-        p += n + 1;
-    }
-    return true;
-}
-
-/* An id field: at most CUZK_ENGINE_ID_MAX - 1 bytes of UTF-8 without control characters. */
-static bool check_id(cuzk_rpc_reply *r, const char *field, const char *s, bool required)
-{
-    size_t n = strlen(s);
-    if (required && n == 0) {
-        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "%s is required", field);
-        return false;
-    }
-    if (n >= CUZK_ENGINE_ID_MAX) {
-        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "%s is %zu bytes; at most %d are allowed",
-                    field, n, CUZK_ENGINE_ID_MAX - 1);
-        return false;
-    }
-    if (!utf8_valid(s)) {
-        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "%s is not valid UTF-8", field);
-        return false;
-    }
-    for (const char *p = s; *p; p++) {
-        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-            reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "%s contains a control character",
-                        field);
-            return false;
-        }
-    }
-    return true;
-}
-
-static const char *kind_name(int kind)
-{
-    switch (kind) {
-    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
-        return "porep-c2";
-    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
-        return "snap-update";
-    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
-        return "window-post";
-    case CUZK__V1__PROOF_KIND__WINNING_POST:
-        return "winning-post";
-    default:
-        return "circuit";
-    }
-}
-
-/* SubmitProofRequest -> cuzk_job_request (pointers into |m|). */
-static bool job_request_of(cuzk_rpc_reply *r, const Cuzk__V1__SubmitProofRequest *m,
-                           cuzk_job_request *req)
-{
-    memset(req, 0, sizeof *req);
-    if (!check_id(r, "request_id", m->request_id, false) ||
-        !check_id(r, "circuit_id", m->circuit_id, false))
-        return false;
-    int kind = (int)m->proof_kind;
-    if (kind < 0 || kind > CUZK__V1__PROOF_KIND__WINNING_POST) {
-        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "invalid proof_kind %d", kind);
-        return false;
-    }
-    if (kind == CUZK__V1__PROOF_KIND__PROOF_KIND_UNSPECIFIED && !m->circuit_id[0]) {
-        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT,
-                    "invalid proof_kind: PROOF_KIND_UNSPECIFIED needs circuit_id (a circuit "
-                    "registered in the daemon)");
-        return false;
-    }
-    int prio = (int)m->priority;
-    if (prio < CUZK_PRIORITY_DEFAULT || prio > CUZK_PRIORITY_CRITICAL)
-        prio = CUZK_PRIORITY_NORMAL; /* Curio: any other unknown value is NORMAL */
-    req->request_id = m->request_id;
-    req->kind = (cuzk_proof_kind)kind;
-    req->circuit_id = m->circuit_id[0] ? m->circuit_id : NULL;
-    req->priority = (cuzk_priority)prio;
-    req->witness = m->witness.len ? m->witness.data : NULL;
-    req->witness_len = m->witness.len;
-    req->partitions = m->partitions;
-    if (kind == CUZK__V1__PROOF_KIND__WINNING_POST ||
-        kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
-        kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE) {
-        /* The engine parses the vanilla proofs during submit; these arrays only point into |m|. */
-        size_t n = m->n_vanilla_proofs;
-        const uint8_t **ptrs = n ? cuzk_alloc_array(n, sizeof *ptrs) : NULL;
-        size_t *lens = n ? cuzk_alloc_array(n, sizeof *lens) : NULL;
-        if (n && (!ptrs || !lens)) {
-            cuzk_free(ptrs);
-            cuzk_free(lens);
-            reply_error(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory for %zu vanilla proofs",
-                        n);
-            return false;
-        }
-        for (size_t i = 0; i < n; i++) {
-            ptrs[i] = m->vanilla_proofs[i].data;
-            lens[i] = m->vanilla_proofs[i].len;
-        }
-        req->registered_proof = m->registered_proof;
-        req->randomness = m->randomness.data;
-        req->randomness_len = m->randomness.len;
-        req->partition_index = m->partition_index;
-        req->vanilla_proofs = ptrs;
-        req->vanilla_lens = lens;
-        req->n_vanilla = n;
-        req->comm_r_old = m->comm_r_old.data;
-        req->comm_r_old_len = m->comm_r_old.len;
-        req->comm_d_new = m->comm_d_new.data;
-        req->comm_d_new_len = m->comm_d_new.len;
-        req->comm_r_new = m->comm_r_new.data;
-        req->comm_r_new_len = m->comm_r_new.len;
-    }
-    return true;
-}
-
-static void job_request_clear(cuzk_job_request *req)
-{
-    cuzk_free((void *)req->vanilla_proofs);
-    cuzk_free((void *)req->vanilla_lens);
-    req->vanilla_proofs = NULL;
-    req->vanilla_lens = NULL;
-}
 
 /* ---- waiting for a job --------------------------------------------------------------------- */
 
@@ -379,11 +142,12 @@ static void wait_and_reply(cuzk_engine *e, cuzk_rpc_call *call, const char *job_
     cuzk_status st = CUZK_OK;
     wait_result w = await_job(e, call, job_id, timeout_ms, &res, &st);
     if (w == WAIT_ERROR) {
-        reply_engine_error(r, st, "AwaitProof");
+        cuzk__rpc_reply_engine_error(r, st, "AwaitProof");
         return;
     }
     if (w == WAIT_GONE) {
-        reply_error(r, GRPC_STATUS_CANCELLED, "the client went away; job %s goes on", job_id);
+        cuzk__rpc_reply_error(r, GRPC_STATUS_CANCELLED, "the client went away; job %s goes on",
+                              job_id);
         return;
     }
     if (w == WAIT_TIMEOUT) {
@@ -403,9 +167,9 @@ static void wait_and_reply(cuzk_engine *e, cuzk_rpc_call *call, const char *job_
     if (wrap_prove) {
         Cuzk__V1__ProveResponse pr = CUZK__V1__PROVE_RESPONSE__INIT;
         pr.result = &resp;
-        reply_message(r, &pr.base);
+        cuzk__rpc_reply_message(r, &pr.base);
     } else {
-        reply_message(r, &resp.base);
+        cuzk__rpc_reply_message(r, &resp.base);
     }
     if (w == WAIT_DONE)
         cuzk_job_result_clear(&res);
@@ -415,10 +179,10 @@ static void wait_and_reply(cuzk_engine *e, cuzk_rpc_call *call, const char *job_
 
 /* Decodes the request into |var| or answers INVALID_ARGUMENT naming the expected message. */
 #define UNPACK(type, prefix, var, data, len, r)                                                    \
-    type *var = prefix##__unpack(&pb_allocator, len, data);                                        \
+    type *var = prefix##__unpack(&cuzk__rpc_pb_allocator, len, data);                              \
     if (!var) {                                                                                    \
-        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "the request is not a valid %s message",     \
-                    prefix##__descriptor.name);                                                    \
+        cuzk__rpc_reply_error(r, GRPC_STATUS_INVALID_ARGUMENT,                                     \
+                              "the request is not a valid %s message", prefix##__descriptor.name); \
         return;                                                                                    \
     }
 
@@ -427,18 +191,18 @@ static bool submit(cuzk_engine *e, const Cuzk__V1__SubmitProofRequest *m, cuzk_s
                    cuzk_rpc_reply *r)
 {
     cuzk_job_request req;
-    if (!job_request_of(r, m, &req))
+    if (!cuzk__rpc_job_request_of(r, m, &req))
         return false;
     memset(info, 0, sizeof *info);
     cuzk_status st = cuzk_engine_submit(e, &req, info);
-    job_request_clear(&req);
+    cuzk__rpc_job_request_clear(&req);
     if (st != CUZK_OK) {
-        reply_engine_error(r, st, "SubmitProof");
+        cuzk__rpc_reply_engine_error(r, st, "SubmitProof");
         return false;
     }
     cuzk__log_info("job %s %s: %s %s, %u partition(s), priority %d, queue position %u",
                    info->job_id, info->existing ? "already known" : "accepted",
-                   kind_name(req.kind), req.circuit_id ? req.circuit_id : "",
+                   cuzk__rpc_kind_name(req.kind), req.circuit_id ? req.circuit_id : "",
                    req.partitions ? req.partitions : 1, (int)req.priority, info->queue_position);
     return true;
 }
@@ -455,18 +219,18 @@ static void h_submit(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, s
         resp.queue_position = info.queue_position;
         resp.assigned_gpu = info.assigned_gpu;
         resp.existing_job = info.existing;
-        reply_message(r, &resp.base);
+        cuzk__rpc_reply_message(r, &resp.base);
     }
-    cuzk__v1__submit_proof_request__free_unpacked(m, &pb_allocator);
+    cuzk__v1__submit_proof_request__free_unpacked(m, &cuzk__rpc_pb_allocator);
 }
 
 static void h_await(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
                     cuzk_rpc_reply *r)
 {
     UNPACK(Cuzk__V1__AwaitProofRequest, cuzk__v1__await_proof_request, m, data, len, r);
-    if (check_id(r, "job_id", m->job_id, true))
+    if (cuzk__rpc_check_id(r, "job_id", m->job_id, true))
         wait_and_reply(e, call, m->job_id, m->timeout_ms, false, r);
-    cuzk__v1__await_proof_request__free_unpacked(m, &pb_allocator);
+    cuzk__v1__await_proof_request__free_unpacked(m, &cuzk__rpc_pb_allocator);
 }
 
 static void h_prove(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
@@ -475,10 +239,10 @@ static void h_prove(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, si
     UNPACK(Cuzk__V1__ProveRequest, cuzk__v1__prove_request, m, data, len, r);
     cuzk_submit_info info;
     if (!m->submit)
-        reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "Prove needs its submit field");
+        cuzk__rpc_reply_error(r, GRPC_STATUS_INVALID_ARGUMENT, "Prove needs its submit field");
     else if (submit(e, m->submit, &info, r))
         wait_and_reply(e, call, info.job_id, 0, true, r);
-    cuzk__v1__prove_request__free_unpacked(m, &pb_allocator);
+    cuzk__v1__prove_request__free_unpacked(m, &cuzk__rpc_pb_allocator);
 }
 
 static void h_cancel(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
@@ -486,11 +250,11 @@ static void h_cancel(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, s
 {
     (void)call;
     UNPACK(Cuzk__V1__CancelProofRequest, cuzk__v1__cancel_proof_request, m, data, len, r);
-    if (check_id(r, "job_id", m->job_id, true)) {
+    if (cuzk__rpc_check_id(r, "job_id", m->job_id, true)) {
         bool was_running = false, cancelled = false;
         cuzk_status st = cuzk_engine_cancel(e, m->job_id, &was_running, &cancelled);
         if (st != CUZK_OK) {
-            reply_engine_error(r, st, "CancelProof");
+            cuzk__rpc_reply_engine_error(r, st, "CancelProof");
         } else {
             cuzk__log_info("job %s: cancel requested (%s)", m->job_id,
                            !cancelled ? "already finished"
@@ -498,10 +262,10 @@ static void h_cancel(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, s
             Cuzk__V1__CancelProofResponse resp = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
             resp.was_running = was_running;
             resp.cancelled = cancelled;
-            reply_message(r, &resp.base);
+            cuzk__rpc_reply_message(r, &resp.base);
         }
     }
-    cuzk__v1__cancel_proof_request__free_unpacked(m, &pb_allocator);
+    cuzk__v1__cancel_proof_request__free_unpacked(m, &cuzk__rpc_pb_allocator);
 }
 
 static void free_strings(char **v, size_t n)
@@ -589,19 +353,19 @@ static void h_status(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, s
 {
     (void)call;
     UNPACK(Cuzk__V1__GetStatusRequest, cuzk__v1__get_status_request, m, data, len, r);
-    cuzk__v1__get_status_request__free_unpacked(m, &pb_allocator);
+    cuzk__v1__get_status_request__free_unpacked(m, &cuzk__rpc_pb_allocator);
 
     cuzk_engine_status s;
     memset(&s, 0, sizeof s);
     cuzk_status st = cuzk_engine_status_get(e, &s);
     if (st != CUZK_OK) {
-        reply_engine_error(r, st, "GetStatus");
+        cuzk__rpc_reply_engine_error(r, st, "GetStatus");
         return;
     }
     char **ids = NULL;
     size_t n_ids = 0;
     if ((st = cuzk_engine_circuits(e, &ids, &n_ids)) != CUZK_OK) {
-        reply_engine_error(r, st, "GetStatus");
+        cuzk__rpc_reply_engine_error(r, st, "GetStatus");
         cuzk_engine_status_clear(&s);
         return;
     }
@@ -613,7 +377,8 @@ static void h_status(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, s
     status_ext ext = {0};
     Cuzk__V1__GetStatusResponse resp = CUZK__V1__GET_STATUS_RESPONSE__INIT;
     if (!gpus || !srs || !qs || !ptrs || !status_ext_fill(&ext, &s, &resp)) {
-        reply_error(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory building the status");
+        cuzk__rpc_reply_error(r, GRPC_STATUS_RESOURCE_EXHAUSTED,
+                              "out of memory building the status");
         goto out;
     }
     void **pp = ptrs;
@@ -661,7 +426,7 @@ static void h_status(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, s
     resp.version = (char *)CUZK_VERSION;
     resp.circuits = ids;
     resp.n_circuits = n_ids;
-    reply_message(r, &resp.base);
+    cuzk__rpc_reply_message(r, &resp.base);
 out:
     cuzk_free(gpus);
     cuzk_free(srs);
@@ -676,18 +441,19 @@ static void h_metrics(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, 
                       cuzk_rpc_reply *r)
 {
     UNPACK(Cuzk__V1__GetMetricsRequest, cuzk__v1__get_metrics_request, m, data, len, r);
-    cuzk__v1__get_metrics_request__free_unpacked(m, &pb_allocator);
+    cuzk__v1__get_metrics_request__free_unpacked(m, &cuzk__rpc_pb_allocator);
     char *text = NULL;
     cuzk_status st = cuzk_engine_metrics(e, &text);
     if (st != CUZK_OK) {
-        reply_engine_error(r, st, "GetMetrics");
+        cuzk__rpc_reply_engine_error(r, st, "GetMetrics");
         return;
     }
     char *ours = cuzk__rpc_call_server_metrics(call);
     size_t a = strlen(text), b = ours ? strlen(ours) : 0;
     char *all = cuzk_alloc(a + b + 1);
     if (!all) {
-        reply_error(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory building the metrics");
+        cuzk__rpc_reply_error(r, GRPC_STATUS_RESOURCE_EXHAUSTED,
+                              "out of memory building the metrics");
     } else {
         memcpy(all, text, a);
         if (b)
@@ -695,7 +461,7 @@ static void h_metrics(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, 
         all[a + b] = '\0';
         Cuzk__V1__GetMetricsResponse resp = CUZK__V1__GET_METRICS_RESPONSE__INIT;
         resp.prometheus_text = all;
-        reply_message(r, &resp.base);
+        cuzk__rpc_reply_message(r, &resp.base);
     }
     cuzk_free(all);
     cuzk_free(ours);
@@ -707,22 +473,22 @@ static void h_preload(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, 
 {
     (void)call;
     UNPACK(Cuzk__V1__PreloadSrsRequest, cuzk__v1__preload_srs_request, m, data, len, r);
-    if (check_id(r, "circuit_id", m->circuit_id, true)) {
+    if (cuzk__rpc_check_id(r, "circuit_id", m->circuit_id, true)) {
         bool already = false;
         uint64_t ms = 0;
         cuzk_status st = cuzk_engine_preload(e, m->circuit_id, &already, &ms);
         if (st != CUZK_OK) {
-            reply_engine_error(r, st, "PreloadSRS");
+            cuzk__rpc_reply_engine_error(r, st, "PreloadSRS");
         } else {
             cuzk__log_info("circuit %s: parameters %s (%llu ms)", m->circuit_id,
                            already ? "already loaded" : "loaded", (unsigned long long)ms);
             Cuzk__V1__PreloadSrsResponse resp = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
             resp.already_loaded = already;
             resp.load_time_ms = ms;
-            reply_message(r, &resp.base);
+            cuzk__rpc_reply_message(r, &resp.base);
         }
     }
-    cuzk__v1__preload_srs_request__free_unpacked(m, &pb_allocator);
+    cuzk__v1__preload_srs_request__free_unpacked(m, &cuzk__rpc_pb_allocator);
 }
 
 static void h_evict(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
@@ -730,12 +496,12 @@ static void h_evict(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, si
 {
     (void)call;
     UNPACK(Cuzk__V1__EvictSrsRequest, cuzk__v1__evict_srs_request, m, data, len, r);
-    if (check_id(r, "circuit_id", m->circuit_id, true)) {
+    if (cuzk__rpc_check_id(r, "circuit_id", m->circuit_id, true)) {
         bool was_loaded = false;
         uint64_t freed = 0;
         cuzk_status st = cuzk_engine_evict(e, m->circuit_id, &was_loaded, &freed);
         if (st != CUZK_OK) {
-            reply_engine_error(r, st, "EvictSRS");
+            cuzk__rpc_reply_engine_error(r, st, "EvictSRS");
         } else {
             cuzk__log_info("circuit %s: parameters %s (%llu bytes freed)", m->circuit_id,
                            was_loaded ? "evicted" : "were not loaded",
@@ -743,10 +509,10 @@ static void h_evict(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, si
             Cuzk__V1__EvictSrsResponse resp = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
             resp.was_loaded = was_loaded;
             resp.freed_bytes = freed;
-            reply_message(r, &resp.base);
+            cuzk__rpc_reply_message(r, &resp.base);
         }
     }
-    cuzk__v1__evict_srs_request__free_unpacked(m, &pb_allocator);
+    cuzk__v1__evict_srs_request__free_unpacked(m, &cuzk__rpc_pb_allocator);
 }
 
 static void h_circuit_info(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *data, size_t len,
@@ -755,12 +521,12 @@ static void h_circuit_info(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *d
     (void)call;
     UNPACK(Cuzk__V1__GetCircuitInfoRequest, cuzk__v1__get_circuit_info_request, m, data,
            len, r);
-    if (check_id(r, "circuit_id", m->circuit_id, true)) {
+    if (cuzk__rpc_check_id(r, "circuit_id", m->circuit_id, true)) {
         cuzk_engine_circuit_info info;
         memset(&info, 0, sizeof info);
         cuzk_status st = cuzk_engine_circuit_info_get(e, m->circuit_id, &info);
         if (st != CUZK_OK) {
-            reply_engine_error(r, st, "GetCircuitInfo");
+            cuzk__rpc_reply_engine_error(r, st, "GetCircuitInfo");
         } else {
             Cuzk__V1__GetCircuitInfoResponse resp = CUZK__V1__GET_CIRCUIT_INFO_RESPONSE__INIT;
             resp.circuit_id = info.id;
@@ -769,11 +535,11 @@ static void h_circuit_info(cuzk_engine *e, cuzk_rpc_call *call, const uint8_t *d
             resp.verifying_key.len = info.vk_len;
             resp.num_public_inputs = info.n_public_inputs;
             resp.num_constraints = info.n_constraints;
-            reply_message(r, &resp.base);
+            cuzk__rpc_reply_message(r, &resp.base);
             cuzk_engine_circuit_info_clear(&info);
         }
     }
-    cuzk__v1__get_circuit_info_request__free_unpacked(m, &pb_allocator);
+    cuzk__v1__get_circuit_info_request__free_unpacked(m, &cuzk__rpc_pb_allocator);
 }
 
 #define SERVICE "/cuzk.v1.ProvingEngine/"

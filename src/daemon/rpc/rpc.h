@@ -6,8 +6,8 @@
  * The cuzk.v1 gRPC service on the gRPC C core (STYLE.md section 7, option A). server.c owns the
  * gRPC objects: listening, the accept loop, one worker thread per call (bounded), reading the
  * request and sending the reply, shutdown. handlers.c turns request bytes into engine calls and
- * engine results into reply bytes (protobuf-c). Only files in this folder include gRPC or
- * protobuf headers.
+ * engine results into reply bytes (protobuf-c), with request.c's translation and reply.c's
+ * replies (handlers.h). Only files in this folder include gRPC or protobuf headers.
  */
 
 #include <signal.h>
