@@ -3,6 +3,7 @@
 #include "filecoin/bincode.h"
 
 #include "cuzk/alloc.h"
+#include "cuzk/r1cs.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -113,4 +114,95 @@ void cuzk__bin_put_fr(cuzk__bin_writer *w, const cuzk_fr_t *v)
     uint8_t b[32];
     cuzk_fr_to_bytes_le(b, v);
     cuzk__bin_put(w, b, 32);
+}
+
+/* ---- Merkle proofs --------------------------------------------------------------------------- */
+
+/* InclusionPath of the |nlev| levels |arities| (siblings to |sib|), positions folded into
+ * |*index| from bit |*shift| up. */
+static cuzk_status rd_path(cuzk__bin_reader *r, const size_t *arities, size_t nlev, cuzk_fr_t **sib,
+                           uint64_t *index, unsigned *shift, const char *tree)
+{
+    char what[64];
+    snprintf(what, sizeof what, "%s path levels", tree);
+    CUZK_TRY(cuzk__bin_len(r, nlev, what));
+    for (size_t l = 0; l < nlev; l++) {
+        size_t a = arities[l];
+        snprintf(what, sizeof what, "siblings of a %s path level", tree);
+        CUZK_TRY(cuzk__bin_len(r, a - 1, what));
+        snprintf(what, sizeof what, "a %s path sibling", tree);
+        for (size_t j = 0; j + 1 < a; j++)
+            CUZK_TRY(cuzk__bin_fr(r, (*sib)++, NULL, what));
+        uint64_t pos = 0;
+        snprintf(what, sizeof what, "a %s path index", tree);
+        CUZK_TRY(cuzk__bin_u64(r, &pos, what));
+        if (pos >= a)
+            return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "%s path index %llu at a level of arity %zu",
+                                  tree, (unsigned long long)pos, a);
+        *index |= pos << *shift;
+        *shift += (unsigned)__builtin_ctzll(a);
+    }
+    return CUZK_OK;
+}
+
+cuzk_status cuzk__bin_merkle(cuzk__bin_reader *r, const size_t *arities, size_t depth,
+                             unsigned variant, cuzk_fr_t *sib, cuzk_fr_t *root, cuzk_fr_t *leaf,
+                             uint64_t *index, const char *tree)
+{
+    uint32_t v = 0;
+    char what[64];
+    snprintf(what, sizeof what, "the %s Merkle proof's variant", tree);
+    CUZK_TRY(cuzk__bin_u32(r, &v, what));
+    if (v != variant)
+        return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "%s Merkle proof variant %u, the shape takes %u",
+                              tree, v, variant);
+    *index = 0;
+    unsigned shift = 0;
+    char rw[64], lw[64];
+    snprintf(rw, sizeof rw, "the %s root", tree);
+    snprintf(lw, sizeof lw, "the %s leaf", tree);
+    if (variant == 0) {
+        CUZK_TRY(cuzk__bin_fr(r, root, NULL, rw));
+        CUZK_TRY(cuzk__bin_fr(r, leaf, NULL, lw));
+        return rd_path(r, arities, depth, &sib, index, &shift, tree);
+    }
+    size_t base = depth - variant;
+    CUZK_TRY(rd_path(r, arities, base, &sib, index, &shift, tree));
+    for (size_t l = base; l < depth; l++)
+        CUZK_TRY(rd_path(r, &arities[l], 1, &sib, index, &shift, tree));
+    CUZK_TRY(cuzk__bin_fr(r, root, NULL, rw));
+    return cuzk__bin_fr(r, leaf, NULL, lw);
+}
+
+static void put_path(cuzk__bin_writer *w, const size_t *arities, size_t nlev, const cuzk_fr_t **sib,
+                     uint64_t *index)
+{
+    cuzk__bin_put_u64(w, nlev);
+    for (size_t l = 0; l < nlev; l++) {
+        size_t a = arities[l];
+        cuzk__bin_put_u64(w, a - 1);
+        for (size_t j = 0; j + 1 < a; j++)
+            cuzk__bin_put_fr(w, (*sib)++);
+        cuzk__bin_put_u64(w, *index % a);
+        *index /= a;
+    }
+}
+
+void cuzk__bin_put_merkle(cuzk__bin_writer *w, const size_t *arities, size_t depth,
+                          unsigned variant, const cuzk_fr_t *sib, const cuzk_fr_t *root,
+                          const cuzk_fr_t *leaf, uint64_t index)
+{
+    cuzk__bin_put_u32(w, variant);
+    if (variant == 0) {
+        cuzk__bin_put_fr(w, root);
+        cuzk__bin_put_fr(w, leaf);
+        put_path(w, arities, depth, &sib, &index);
+        return;
+    }
+    size_t base = depth - variant;
+    put_path(w, arities, base, &sib, &index);
+    for (size_t l = base; l < depth; l++)
+        put_path(w, &arities[l], 1, &sib, &index);
+    cuzk__bin_put_fr(w, root);
+    cuzk__bin_put_fr(w, leaf);
 }

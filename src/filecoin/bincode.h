@@ -51,4 +51,17 @@ void cuzk__bin_put_u64(cuzk__bin_writer *w, uint64_t v);
 void cuzk__bin_put_u32(cuzk__bin_writer *w, uint32_t v);
 void cuzk__bin_put_fr(cuzk__bin_writer *w, const cuzk_fr_t *v);
 
+/* One MerkleProof (filecoin-circuits.md 7.2) of |depth| levels |arities| (leaves first) whose
+ * last |variant| levels are paths of their own (0 Single, 1 Sub, 2 Top); Single carries root and
+ * leaf before its path, the others after. Reads the siblings into |sib| (path_len of them), the
+ * leaf index from the per-level positions; |tree| names the tree in messages. CUZK_ERR_FORMAT
+ * for another variant, a level count or sibling count off the shape, a position >= its arity. */
+cuzk_status cuzk__bin_merkle(cuzk__bin_reader *r, const size_t *arities, size_t depth,
+                             unsigned variant, cuzk_fr_t *sib, cuzk_fr_t *root, cuzk_fr_t *leaf,
+                             uint64_t *index, const char *tree) CUZK_WARN_UNUSED_RESULT;
+/* The inverse: leaf |index|'s proof with those siblings. */
+void cuzk__bin_put_merkle(cuzk__bin_writer *w, const size_t *arities, size_t depth,
+                          unsigned variant, const cuzk_fr_t *sib, const cuzk_fr_t *root,
+                          const cuzk_fr_t *leaf, uint64_t index);
+
 #endif

@@ -38,64 +38,6 @@ static void set_where(reader *r, uint64_t k, size_t challenge)
                  (unsigned long long)k, challenge);
 }
 
-/* InclusionPath of the |nlev| levels |arities| (siblings to |sib|), positions folded into
- * |*index| from bit |*shift| up. */
-static cuzk_status rd_path(reader *r, const size_t *arities, size_t nlev, cuzk_fr_t **sib,
-                           uint64_t *index, unsigned *shift, const char *tree)
-{
-    char what[64];
-    snprintf(what, sizeof what, "%s path levels", tree);
-    CUZK_TRY(cuzk__bin_len(r, nlev, what));
-    for (size_t l = 0; l < nlev; l++) {
-        size_t a = arities[l];
-        snprintf(what, sizeof what, "siblings of a %s path level", tree);
-        CUZK_TRY(cuzk__bin_len(r, a - 1, what));
-        snprintf(what, sizeof what, "a %s path sibling", tree);
-        for (size_t j = 0; j + 1 < a; j++)
-            CUZK_TRY(cuzk__bin_fr(r, (*sib)++, NULL, what));
-        uint64_t pos = 0;
-        snprintf(what, sizeof what, "a %s path index", tree);
-        CUZK_TRY(cuzk__bin_u64(r, &pos, what));
-        if (pos >= a)
-            return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "%s path index %llu at a level of arity %zu",
-                                  tree, (unsigned long long)pos, a);
-        *index |= pos << *shift;
-        *shift += (unsigned)__builtin_ctzll(a);
-    }
-    return CUZK_OK;
-}
-
-/* One MerkleProof of |depth| levels |arities| whose last |variant| levels are paths of their own
- * (Sub / Top); Single carries root and leaf before the path, the others after. */
-static cuzk_status rd_merkle(reader *r, const size_t *arities, size_t depth, unsigned variant,
-                             cuzk_fr_t *sib, cuzk_fr_t *root, cuzk_fr_t *leaf, uint64_t *index,
-                             const char *tree)
-{
-    uint32_t v = 0;
-    char what[64];
-    snprintf(what, sizeof what, "the %s Merkle proof's variant", tree);
-    CUZK_TRY(cuzk__bin_u32(r, &v, what));
-    if (v != variant)
-        return cuzk__bin_fail(r, CUZK_ERR_FORMAT, "%s Merkle proof variant %u, the shape takes %u",
-                              tree, v, variant);
-    *index = 0;
-    unsigned shift = 0;
-    char rw[64], lw[64];
-    snprintf(rw, sizeof rw, "the %s root", tree);
-    snprintf(lw, sizeof lw, "the %s leaf", tree);
-    if (variant == 0) {
-        CUZK_TRY(cuzk__bin_fr(r, root, NULL, rw));
-        CUZK_TRY(cuzk__bin_fr(r, leaf, NULL, lw));
-        return rd_path(r, arities, depth, &sib, index, &shift, tree);
-    }
-    size_t base = depth - variant;
-    CUZK_TRY(rd_path(r, arities, base, &sib, index, &shift, tree));
-    for (size_t l = base; l < depth; l++)
-        CUZK_TRY(rd_path(r, &arities[l], 1, &sib, index, &shift, tree));
-    CUZK_TRY(cuzk__bin_fr(r, root, NULL, rw));
-    return cuzk__bin_fr(r, leaf, NULL, lw);
-}
-
 /* What the checks need beyond the witness. */
 typedef struct {
     cuzk_fil_snap_partition *p;
@@ -164,12 +106,12 @@ static cuzk_status rd_challenge(reader *r, decode_ctx *x, size_t i)
     cuzk_fr_t *sib_old = &x->o.paths_r_old[i * lr], *sib_new = &x->o.paths_r_new[i * lr];
     set_where(r, p->k, i);
 
-    CUZK_TRY(rd_merkle(r, sh->arities, sh->depth, variant, sib_old, &root_old,
-                       &x->o.leaves_r_old[i], &idx_old, "tree R old"));
-    CUZK_TRY(
-        rd_merkle(r, x->twos, cb, 0, x->dpath, &root_d, &x->o.leaves_d[i], &idx_d, "tree D new"));
-    CUZK_TRY(rd_merkle(r, sh->arities, sh->depth, variant, sib_new, &root_new, &leaf_new, &idx_new,
-                       "tree R new"));
+    CUZK_TRY(cuzk__bin_merkle(r, sh->arities, sh->depth, variant, sib_old, &root_old,
+                              &x->o.leaves_r_old[i], &idx_old, "tree R old"));
+    CUZK_TRY(cuzk__bin_merkle(r, x->twos, cb, 0, x->dpath, &root_d, &x->o.leaves_d[i], &idx_d,
+                              "tree D new"));
+    CUZK_TRY(cuzk__bin_merkle(r, sh->arities, sh->depth, variant, sib_new, &root_new, &leaf_new,
+                              &idx_new, "tree R new"));
 
     /* Leaf indices: the challenge the circuit derives from comm_r_new and k. */
     const char *tree = idx_old != c ? "tree R old" : idx_d != c ? "tree D new" : "tree R new";
@@ -370,39 +312,6 @@ cuzk_status cuzk_fil_snap_partition_from_vanilla(cuzk_fil_snap_partition **out,
 
 /* ---- writing ------------------------------------------------------------------------------- */
 
-static void put_path(cuzk__bin_writer *w, const size_t *arities, size_t nlev, const cuzk_fr_t **sib,
-                     uint64_t *index)
-{
-    cuzk__bin_put_u64(w, nlev);
-    for (size_t l = 0; l < nlev; l++) {
-        size_t a = arities[l];
-        cuzk__bin_put_u64(w, a - 1);
-        for (size_t j = 0; j + 1 < a; j++)
-            cuzk__bin_put_fr(w, (*sib)++);
-        cuzk__bin_put_u64(w, *index % a);
-        *index /= a;
-    }
-}
-
-static void put_merkle(cuzk__bin_writer *w, const size_t *arities, size_t depth, unsigned variant,
-                       const cuzk_fr_t *sib, const cuzk_fr_t *root, const cuzk_fr_t *leaf,
-                       uint64_t index)
-{
-    cuzk__bin_put_u32(w, variant);
-    if (variant == 0) {
-        cuzk__bin_put_fr(w, root);
-        cuzk__bin_put_fr(w, leaf);
-        put_path(w, arities, depth, &sib, &index);
-        return;
-    }
-    size_t base = depth - variant;
-    put_path(w, arities, base, &sib, &index);
-    for (size_t l = base; l < depth; l++)
-        put_path(w, &arities[l], 1, &sib, &index);
-    cuzk__bin_put_fr(w, root);
-    cuzk__bin_put_fr(w, leaf);
-}
-
 cuzk_status cuzk_fil_snap_vanilla_encode(const cuzk_fil_snap_partition *p, uint8_t **out,
                                          size_t *len)
 {
@@ -450,11 +359,11 @@ cuzk_status cuzk_fil_snap_vanilla_encode(const cuzk_fil_snap_partition *p, uint8
             n /= 2;
         }
         memcpy(&dpath[ld + sh->apex_bits], wt->partition_path, sh->partition_bits * sizeof *dpath);
-        put_merkle(&w, sh->arities, sh->depth, variant, &wt->paths_r_old[i * lr], &wt->root_r_old,
-                   &wt->leaves_r_old[i], c);
-        put_merkle(&w, twos, cb, 0, dpath, &wt->comm_d_new, &wt->leaves_d_new[i], c);
-        put_merkle(&w, sh->arities, sh->depth, variant, &wt->paths_r_new[i * lr], &wt->root_r_new,
-                   &leaf_new, c);
+        cuzk__bin_put_merkle(&w, sh->arities, sh->depth, variant, &wt->paths_r_old[i * lr],
+                             &wt->root_r_old, &wt->leaves_r_old[i], c);
+        cuzk__bin_put_merkle(&w, twos, cb, 0, dpath, &wt->comm_d_new, &wt->leaves_d_new[i], c);
+        cuzk__bin_put_merkle(&w, sh->arities, sh->depth, variant, &wt->paths_r_new[i * lr],
+                             &wt->root_r_new, &leaf_new, c);
     }
     cuzk_free(tree);
     cuzk_free(dpath);

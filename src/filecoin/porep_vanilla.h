@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_FILECOIN_POREP_VANILLA_H
+#define CUZK_FILECOIN_POREP_VANILLA_H
+
+/*
+ * PoRep C1 output (SealCommitPhase1Output): the vanilla proofs a PoRep C2 proves, read from the
+ * forms they travel in (filecoin-circuits.md 7.1, 7.2):
+ *   - serde_json, as filecoin-ffi hands it over, and Curio's wrapper around it
+ *     ({"SectorNum", "Phase1Out": base64(serde_json C1), "SectorSize"}, what Curio puts in
+ *     SubmitProofRequest.vanilla_proof for a PoRep);
+ *   - bincode "raw C1" (storage-proofs level: partitions, proofs, comm_r, comm_d, replica_id,
+ *     seed, ticket).
+ * Each challenge's proof is kept as the circuit needs it: the tree D opening of the data leaf,
+ * the tree R_last opening of the replica leaf, and 15 columns (the challenged node, 6 DRG and 8
+ * expander parents) with their tree C openings, and the labeling and encoding proofs (which
+ * the circuit does not take: it recomputes the labels from the columns).
+ *
+ * Every check that needs no graph is made on reading: counts and Merkle variants against the
+ * published shape, canonical values, every path hashed to its root, one comm_d, one comm_c
+ * (tree C root) and one comm_r_last for the whole sector, Poseidon2(comm_c, comm_r_last) =
+ * comm_r, each column's leaf = the Poseidon hash of its rows, indices that agree (c_x, tree D,
+ * tree R_last and every labeling proof name the challenge; a column's index is its opening's),
+ * each labeling proof's parents equal to the parent columns' rows and its label
+ * (create_label) equal to c_x's row, and replica leaf = last-layer label + data leaf. What
+ * needs the graph (the challenges derived from replica_id and seed, the parent indices) is not
+ * checked here.
+ */
+
+#include "cuzk/filecoin.h"
+
+#define CUZK_FIL_POREP_DRG 6
+#define CUZK_FIL_POREP_EXP 8
+#define CUZK_FIL_POREP_PARENTS 14
+#define CUZK_FIL_POREP_MAX_LAYERS 11
+
+/* What a RegisteredSealProof id fixes for its C1 output. */
+typedef struct {
+    uint64_t seal_proof_type; /* 0 .. 19 */
+    uint64_t sector_size, nodes;
+    size_t layers;
+    size_t partitions; /* interactive and synthetic; NI (15 .. 19) has its own count */
+    size_t challenges; /* per partition */
+    size_t depth_d;    /* tree D (binary SHA-256) levels: log2(nodes) */
+    size_t depth;      /* tree R_last / C levels */
+    size_t arities[CUZK_FIL_TREE_MAX_DEPTH];
+    unsigned variant; /* MerkleProof of trees R_last / C: 0 Single, 1 Sub, 2 Top */
+    size_t path_len;  /* siblings of one tree R_last / C path */
+} cuzk_fil_porep_c1_shape;
+
+/* Returns: CUZK_OK; CUZK_ERR_UNSUPPORTED (unknown id). */
+cuzk_status cuzk_fil_porep_c1_shape_get(cuzk_fil_porep_c1_shape *out,
+                                        uint64_t seal_proof_type) CUZK_WARN_UNUSED_RESULT;
+/* The serde name of a RegisteredSealProof id ("StackedDrg2KiBV1_1", ...), and back. */
+const char *cuzk_fil_seal_proof_name(uint64_t seal_proof_type);
+cuzk_status cuzk_fil_seal_proof_from_name(uint64_t *out, const char *name) CUZK_WARN_UNUSED_RESULT;
+
+/* A Merkle opening: leaf |index|, its value, the root, the siblings (leaf level first, arity - 1
+ * per level; Sub / Top paths follow the base path). */
+typedef struct {
+    uint64_t index;
+    cuzk_fr_t leaf, root;
+    cuzk_fr_t *siblings;
+} cuzk_fil_porep_opening;
+
+/* A node's column: its label in every layer (rows[0] = layer 1), opened in tree C by the
+ * Poseidon hash of the rows. */
+typedef struct {
+    uint32_t index;
+    cuzk_fr_t *rows;
+    cuzk_fil_porep_opening proof;
+} cuzk_fil_porep_column;
+
+typedef struct {
+    cuzk_fil_porep_opening comm_d;      /* leaf: the data node (a Sha256 domain) */
+    cuzk_fil_porep_opening comm_r_last; /* leaf: the replica node */
+    cuzk_fil_porep_column c_x;
+    cuzk_fil_porep_column drg[CUZK_FIL_POREP_DRG];
+    cuzk_fil_porep_column exp[CUZK_FIL_POREP_EXP];
+    /* Labeling proofs, one per layer: layer l's parents at label_parents[(l - 1) * 14] (6 at
+     * layer 1, then 6 DRG parents in layer l and 8 expander parents in layer l - 1), its
+     * layer_index and node. The encoding proof: the last layer's parents again. */
+    cuzk_fr_t *label_parents;
+    uint32_t label_layer[CUZK_FIL_POREP_MAX_LAYERS];
+    uint64_t label_node[CUZK_FIL_POREP_MAX_LAYERS];
+    cuzk_fr_t *enc_parents;
+    uint32_t enc_layer;
+    uint64_t enc_node;
+} cuzk_fil_porep_challenge_proof;
+
+typedef struct {
+    cuzk_fil_porep_c1_shape shape;
+    uint8_t comm_r[32], comm_d[32], replica_id[32], seed[32], ticket[32]; /* LE reprs */
+    cuzk_fr_t comm_c, comm_r_last; /* the roots every opening agreed on */
+    size_t npartitions;
+    cuzk_fil_porep_challenge_proof *proofs; /* npartitions * shape.challenges, partition-major */
+    cuzk_fr_t *storage;                     /* behind every siblings and rows pointer */
+} cuzk_fil_porep_c1;
+
+/* A C1 of |npartitions| partitions with every array allocated and zeroed. */
+cuzk_status cuzk_fil_porep_c1_alloc(cuzk_fil_porep_c1 **out, const cuzk_fil_porep_c1_shape *shape,
+                                    size_t npartitions) CUZK_WARN_UNUSED_RESULT;
+void cuzk_fil_porep_c1_destroy(cuzk_fil_porep_c1 *c1);
+
+/* The checks above on a filled-in C1 (every reader runs them; comm_c and comm_r_last are set
+ * from the openings). The message names the partition, the challenge and what failed.
+ * Returns: CUZK_OK; CUZK_ERR_FORMAT; CUZK_ERR_NOT_CANONICAL (comm_r, comm_d or replica_id);
+ * CUZK_ERR_NOMEM. */
+cuzk_status cuzk_fil_porep_c1_check(cuzk_fil_porep_c1 *c1) CUZK_WARN_UNUSED_RESULT;
+
+/* The label of |node| in |layer| (1-based) from its parents' labels (6 at layer 1, 14 above):
+ * SHA-256 over replica_id, layer u32 BE, node u64 BE, zeros to 64 bytes, then the parents
+ * expanded to 37 (filecoin-circuits.md 3.5), truncated to 254 bits. |nparents| must be 6 or 14. */
+void cuzk_fil_porep_label(cuzk_fr_t *out, const uint8_t replica_id[32], uint32_t layer,
+                          uint64_t node, const cuzk_fr_t *parents, size_t nparents);
+
+/* Readers. Each fills a new C1 and runs cuzk_fil_porep_c1_check; nothing is returned on error.
+ * Returns: CUZK_OK; CUZK_ERR_FORMAT (malformed, truncated, trailing bytes, a count or variant
+ * against the shape, a failed check); CUZK_ERR_NOT_CANONICAL; CUZK_ERR_UNSUPPORTED (an unknown
+ * registered proof); CUZK_ERR_INVALID_ARG (a wrapper's SectorSize against the proof's);
+ * CUZK_ERR_NOMEM. */
+/* serde_json SealCommitPhase1Output. */
+cuzk_status cuzk_fil_porep_c1_from_json(cuzk_fil_porep_c1 **out, const char *json,
+                                        size_t len) CUZK_WARN_UNUSED_RESULT;
+/* Curio's wrapper; |sector_num| (may be NULL) gets SectorNum. */
+cuzk_status cuzk_fil_porep_c1_from_curio(cuzk_fil_porep_c1 **out, uint64_t *sector_num,
+                                         const char *json, size_t len) CUZK_WARN_UNUSED_RESULT;
+/* bincode raw C1 of RegisteredSealProof |seal_proof_type| (the bytes do not name it). */
+cuzk_status cuzk_fil_porep_c1_from_bincode(cuzk_fil_porep_c1 **out, uint64_t seal_proof_type,
+                                           const uint8_t *bytes,
+                                           size_t len) CUZK_WARN_UNUSED_RESULT;
+
+/* Internal (tests): the readers with the checks skipped, and any count of whole partitions up
+ * to the shape's taken, when |check| is false (layouts of sizes no synthetic sector reaches can
+ * then be read back and compared). */
+cuzk_status cuzk__fil_porep_c1_decode_json(cuzk_fil_porep_c1 **out, const char *json, size_t len,
+                                           bool check) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk__fil_porep_c1_decode_bincode(cuzk_fil_porep_c1 **out, uint64_t seal_proof_type,
+                                              const uint8_t *bytes, size_t len,
+                                              bool check) CUZK_WARN_UNUSED_RESULT;
+
+/* Writers, the inverses of the readers. *out is cuzk_alloc'd (the JSON forms NUL-terminated, |len|
+ * without the NUL). Returns: CUZK_OK; CUZK_ERR_NOMEM. */
+cuzk_status cuzk_fil_porep_c1_to_json(const cuzk_fil_porep_c1 *c1, char **out,
+                                      size_t *len) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_fil_porep_c1_to_curio(const cuzk_fil_porep_c1 *c1, uint64_t sector_num, char **out,
+                                       size_t *len) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk_fil_porep_c1_to_bincode(const cuzk_fil_porep_c1 *c1, uint8_t **out,
+                                         size_t *len) CUZK_WARN_UNUSED_RESULT;
+
+/*
+ * A whole synthetic sector of a size with at most 2^18 nodes (2 KiB, 8 MiB), replicated for
+ * real: random data (seeded by |seed|), every node's label in every layer computed with
+ * cuzk_fil_porep_label from its parents, full trees D, C and R_last, and the C1 of
+ * |npartitions| partitions whose challenges are |challenges| (npartitions * shape.challenges
+ * nodes in 1 .. nodes - 1). |parents|(ctx, node, out) gives a node's 6 DRG parents (each below
+ * the node for node >= 2; 0 for nodes 0 and 1) and 8 expander parents; the PoRep graph is the
+ * one to pass, any function of the same form makes a consistent sector for tests.
+ * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (size, a challenge or a parent out of range);
+ * CUZK_ERR_NOMEM.
+ */
+typedef void (*cuzk_fil_porep_parents_fn)(void *ctx, uint64_t node,
+                                          uint64_t out[CUZK_FIL_POREP_PARENTS]);
+cuzk_status cuzk_fil_porep_c1_synthetic(cuzk_fil_porep_c1 **out, uint64_t seal_proof_type,
+                                        uint64_t seed, const uint64_t *challenges,
+                                        size_t npartitions, cuzk_fil_porep_parents_fn parents,
+                                        void *ctx) CUZK_WARN_UNUSED_RESULT;
+
+#endif
