@@ -267,6 +267,21 @@ static cuzk_status j_c1(const cJSON *root, cuzk_fil_porep_c1 **out, bool check)
     return CUZK_OK;
 }
 
+/* The whole of |json| as one value: trailing bytes other than white space are refused. (cJSON
+ * reports running out of memory as a parse error: the message says both.) */
+static cJSON *parse_all(const char *json, size_t len)
+{
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
+    for (const char *p = end; root && p && p < json + len; p++) {
+        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t' && *p != '\0') {
+            cJSON_Delete(root);
+            root = NULL;
+        }
+    }
+    return root;
+}
+
 cuzk_status cuzk_fil_porep_c1_from_json(cuzk_fil_porep_c1 **out, const char *json, size_t len)
 {
     return cuzk__fil_porep_c1_decode_json(out, json, len, true);
@@ -276,10 +291,9 @@ cuzk_status cuzk__fil_porep_c1_decode_json(cuzk_fil_porep_c1 **out, const char *
                                            bool check)
 {
     *out = NULL;
-    cJSON *root = cJSON_ParseWithLength(json, len);
+    cJSON *root = parse_all(json, len);
     if (!root)
-        return cJSON_GetErrorPtr() ? cuzk_fail(CUZK_ERR_FORMAT, "PoRep C1: not valid JSON")
-                                   : cuzk_fail(CUZK_ERR_NOMEM, "PoRep C1: parsing the JSON");
+        return cuzk_fail(CUZK_ERR_FORMAT, "PoRep C1: not valid JSON (or no memory to parse it)");
     cuzk_status s = j_c1(root, out, check);
     cJSON_Delete(root);
     return s;
@@ -290,9 +304,10 @@ cuzk_status cuzk_fil_porep_c1_from_curio(cuzk_fil_porep_c1 **out, uint64_t *sect
 {
     *out = NULL;
     jctx x = {"Curio C1 wrapper"};
-    cJSON *root = cJSON_ParseWithLength(json, len);
+    cJSON *root = parse_all(json, len);
     if (!root)
-        return cuzk_fail(CUZK_ERR_FORMAT, "Curio C1 wrapper: not valid JSON");
+        return cuzk_fail(CUZK_ERR_FORMAT,
+                         "Curio C1 wrapper: not valid JSON (or no memory to parse it)");
     const cJSON *b64;
     uint64_t num = 0, size = 0;
     uint8_t *raw = NULL;

@@ -133,6 +133,16 @@ static void prove(cuzk_fil_porep_challenge_proof *cp, const sector *s, uint64_t 
     cp->enc_node = x;
 }
 
+void cuzk__fil_porep_test_parents(void *ctx, uint64_t node, uint64_t out[CUZK_FIL_POREP_PARENTS])
+{
+    const cuzk__fil_porep_test_graph *g = ctx;
+    uint64_t s = g->seed ^ (node * 0x9e3779b97f4a7c15ULL);
+    for (int j = 0; j < CUZK_FIL_POREP_DRG; j++)
+        out[j] = node < 2 ? 0 : (j == 0 ? node - 1 : cuzk__splitmix64(&s) % node);
+    for (int j = 0; j < CUZK_FIL_POREP_EXP; j++)
+        out[CUZK_FIL_POREP_DRG + j] = cuzk__splitmix64(&s) % g->nodes;
+}
+
 static void rand_bytes(uint8_t out[32], uint64_t *rng)
 {
     for (int i = 0; i < 4; i++) {

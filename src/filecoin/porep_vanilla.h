@@ -160,6 +160,14 @@ cuzk_status cuzk_fil_porep_c1_to_bincode(const cuzk_fil_porep_c1 *c1, uint8_t **
  */
 typedef void (*cuzk_fil_porep_parents_fn)(void *ctx, uint64_t node,
                                           uint64_t out[CUZK_FIL_POREP_PARENTS]);
+/* Internal (tests, fuzzing): a graph of the right form that is not Filecoin's: for node v >= 2,
+ * DRG parent 0 is v - 1 and the others are below v, the expander parents anywhere, all drawn
+ * from the seed and v; |ctx| is a cuzk__fil_porep_test_graph. */
+typedef struct {
+    uint64_t seed, nodes;
+} cuzk__fil_porep_test_graph;
+void cuzk__fil_porep_test_parents(void *ctx, uint64_t node, uint64_t out[CUZK_FIL_POREP_PARENTS]);
+
 cuzk_status cuzk_fil_porep_c1_synthetic(cuzk_fil_porep_c1 **out, uint64_t seal_proof_type,
                                         uint64_t seed, const uint64_t *challenges,
                                         size_t npartitions, cuzk_fil_porep_parents_fn parents,

@@ -5,6 +5,7 @@
 #include "cuzk/r1cs.h"
 #include "cuzk/snarkjs.h"
 #include "cuzk/alloc.h"
+#include "filecoin/porep_vanilla.h"
 #include "filecoin/snap_circuit.h"
 
 #include <stdio.h>
@@ -213,5 +214,75 @@ uint8_t *cuzk_fuzz_snap_vanilla_seed(size_t *len)
         memcpy(out, buf, *len);
     cuzk_free(buf);
     cuzk_fil_snap_partition_destroy(p);
+    return out;
+}
+
+/* ---- PoRep C1 ------------------------------------------------------------------------------ */
+
+static int porep_c1_result(cuzk_status s, cuzk_fil_porep_c1 *c1, const uint8_t *data, size_t len,
+                           bool json)
+{
+    CONTRACT((s == CUZK_OK) == (c1 != NULL));
+    CONTRACT(s == CUZK_OK || s == CUZK_ERR_FORMAT || s == CUZK_ERR_NOT_CANONICAL ||
+             (json && s == CUZK_ERR_UNSUPPORTED));
+    if (s != CUZK_OK)
+        return 0;
+    /* What parsed encodes back to the same bytes (JSON: to the same C1, through bincode). */
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    CONTRACT(cuzk_fil_porep_c1_to_bincode(c1, &buf, &n) == CUZK_OK);
+    if (!json)
+        CONTRACT(n == len && memcmp(buf, data, len) == 0);
+    cuzk_free(buf);
+    cuzk_fil_porep_c1_destroy(c1);
+    return 1;
+}
+
+int cuzk_fuzz_porep_c1(const uint8_t *data, size_t len)
+{
+    cuzk_fil_porep_c1 *c1 = (cuzk_fil_porep_c1 *)(uintptr_t)1;
+    cuzk_status s = cuzk_fil_porep_c1_from_bincode(&c1, 0, data, len);
+    return porep_c1_result(s, c1, data, len, false);
+}
+
+int cuzk_fuzz_porep_c1_json(const uint8_t *data, size_t len)
+{
+    cuzk_fil_porep_c1 *c1 = (cuzk_fil_porep_c1 *)(uintptr_t)1;
+    cuzk_status s = cuzk_fil_porep_c1_from_json(&c1, (const char *)data, len);
+    return porep_c1_result(s, c1, data, len, true);
+}
+
+static cuzk_fil_porep_c1 *porep_c1_sample(void)
+{
+    uint64_t ch[2] = {5, 63};
+    cuzk__fil_porep_test_graph g = {1, 64};
+    cuzk_fil_porep_c1 *c1 = NULL;
+    if (cuzk_fil_porep_c1_synthetic(&c1, 0, 1, ch, 1, cuzk__fil_porep_test_parents, &g) != CUZK_OK)
+        return NULL;
+    return c1;
+}
+
+uint8_t *cuzk_fuzz_porep_c1_seed(size_t *len)
+{
+    cuzk_fil_porep_c1 *c1 = porep_c1_sample();
+    uint8_t *buf = NULL, *out = NULL;
+    *len = 0;
+    if (c1 && cuzk_fil_porep_c1_to_bincode(c1, &buf, len) == CUZK_OK && (out = malloc(*len)))
+        memcpy(out, buf, *len);
+    cuzk_free(buf);
+    cuzk_fil_porep_c1_destroy(c1);
+    return out;
+}
+
+uint8_t *cuzk_fuzz_porep_c1_json_seed(size_t *len)
+{
+    cuzk_fil_porep_c1 *c1 = porep_c1_sample();
+    char *buf = NULL;
+    uint8_t *out = NULL;
+    *len = 0;
+    if (c1 && cuzk_fil_porep_c1_to_json(c1, &buf, len) == CUZK_OK && (out = malloc(*len)))
+        memcpy(out, buf, *len);
+    cuzk_free(buf);
+    cuzk_fil_porep_c1_destroy(c1);
     return out;
 }

@@ -26,5 +26,12 @@ int cuzk_fuzz_pce(const uint8_t *data, size_t len);
 int cuzk_fuzz_snap_vanilla(const uint8_t *data, size_t len);
 /* That encoding (malloc'd) for seeding; NULL on failure. */
 uint8_t *cuzk_fuzz_snap_vanilla_seed(size_t *len);
+/* A PoRep C1 of RegisteredSealProof 0 (2 KiB) in bincode, checked; what parses encodes back to
+ * the same bytes. The seed (cuzk_fuzz_porep_c1_seed, malloc'd) is a synthetic sector's C1. */
+int cuzk_fuzz_porep_c1(const uint8_t *data, size_t len);
+uint8_t *cuzk_fuzz_porep_c1_seed(size_t *len);
+/* The same C1 as serde JSON. */
+int cuzk_fuzz_porep_c1_json(const uint8_t *data, size_t len);
+uint8_t *cuzk_fuzz_porep_c1_json_seed(size_t *len);
 
 #endif

@@ -2,13 +2,13 @@
 /*
  * PoRep C1 output (src/filecoin/porep_vanilla.c, porep_c1_{bin,json,synth}.c): shapes and
  * names of the 20 RegisteredSealProof ids; create_label against a message assembled here the
- * long way; a 2 KiB sector replicated for real (a test graph: random DRG parents below the node,
- * random expander parents) whose C1 passes every check and survives bincode, serde JSON and
- * Curio's wrapper byte for byte; the 13 partitions of an NI 2 KiB C1; the Sub (32 GiB) and Top
- * (64 GiB) MerkleProof layouts read back unchecked. Rejected, each with its status and
- * message and nothing returned: truncation at every offset (bincode), trailing bytes, bad JSON,
- * missing keys, wrong counts, a non-byte, an unknown proof name, bad base64, a SectorSize
- * mismatch, and one tampered value of each kind the checks cover.
+ * long way; a 2 KiB sector replicated for real (cuzk__fil_porep_test_parents' graph) whose C1
+ * passes every check and survives bincode, serde JSON and Curio's wrapper byte for byte; the 13
+ * partitions of an NI 2 KiB C1; the Sub (32 GiB) and Top (64 GiB) MerkleProof layouts read back
+ * unchecked. Rejected, each with its status and message and nothing returned: truncation at every
+ * offset (bincode), trailing bytes, bad JSON, missing keys, wrong counts, a non-byte, an unknown
+ * proof name, bad base64, a SectorSize mismatch, and one tampered value of each kind the checks
+ * cover.
  */
 #include "test.h"
 
@@ -19,21 +19,6 @@
 #include <openssl/evp.h>
 #include <string.h>
 
-/* A test graph: DRG parents below the node (0 for nodes 0, 1), expander parents anywhere. */
-typedef struct {
-    uint64_t seed, nodes;
-} test_graph;
-
-static void graph_parents(void *ctx, uint64_t node, uint64_t out[CUZK_FIL_POREP_PARENTS])
-{
-    const test_graph *g = ctx;
-    uint64_t s = g->seed ^ (node * 0x9e3779b97f4a7c15ULL);
-    for (int j = 0; j < CUZK_FIL_POREP_DRG; j++)
-        out[j] = node < 2 ? 0 : (j == 0 ? node - 1 : cuzk__splitmix64(&s) % node);
-    for (int j = 0; j < CUZK_FIL_POREP_EXP; j++)
-        out[CUZK_FIL_POREP_DRG + j] = cuzk__splitmix64(&s) % g->nodes;
-}
-
 static cuzk_fil_porep_c1 *make(uint64_t id, uint64_t seed)
 {
     cuzk_fil_porep_c1_shape sh;
@@ -42,10 +27,10 @@ static cuzk_fil_porep_c1 *make(uint64_t id, uint64_t seed)
     uint64_t *ch = cuzk_alloc_array(n, sizeof *ch), s = seed;
     for (size_t i = 0; i < n; i++)
         ch[i] = 1 + cuzk__splitmix64(&s) % (sh.nodes - 1);
-    test_graph g = {seed, sh.nodes};
+    cuzk__fil_porep_test_graph g = {seed, sh.nodes};
     cuzk_fil_porep_c1 *c1 = NULL;
-    cuzk_status st =
-        cuzk_fil_porep_c1_synthetic(&c1, id, seed, ch, sh.partitions, graph_parents, &g);
+    cuzk_status st = cuzk_fil_porep_c1_synthetic(&c1, id, seed, ch, sh.partitions,
+                                                 cuzk__fil_porep_test_parents, &g);
     CHECK_MSG(st == CUZK_OK, "%s", cuzk_last_error());
     cuzk_free(ch);
     return c1;
@@ -394,6 +379,14 @@ CUZK_TEST(fil_porep_c1_rejects)
     CHECK(cuzk_fil_porep_c1_to_json(c1, &js, &jn) == CUZK_OK);
     CHECK(cuzk_fil_porep_c1_from_json(&m, js, jn - 1) == CUZK_ERR_FORMAT && !m);
     CHECK(strstr(cuzk_last_error(), "not valid JSON") != NULL);
+    char *tail = cuzk_alloc(jn + 3);
+    memcpy(tail, js, jn);
+    memcpy(tail + jn, " \n{", 3);
+    CHECK(cuzk_fil_porep_c1_from_json(&m, tail, jn + 2) == CUZK_OK && m);
+    cuzk_fil_porep_c1_destroy(m);
+    m = NULL;
+    CHECK(cuzk_fil_porep_c1_from_json(&m, tail, jn + 3) == CUZK_ERR_FORMAT && !m);
+    cuzk_free(tail);
     struct {
         const char *from, *to, *msg;
         cuzk_status st;

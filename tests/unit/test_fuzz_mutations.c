@@ -108,6 +108,20 @@ CUZK_TEST(fuzz_mutations_snap_vanilla)
     free(seed);
 }
 
+/* A PoRep C1 (2 KiB, ~25 KiB of bincode; ~300 KiB of JSON): most mutations fail a check. */
+CUZK_TEST(fuzz_mutations_porep_c1)
+{
+    size_t len;
+    uint8_t *seed = cuzk_fuzz_porep_c1_seed(&len);
+    CHECK(seed);
+    mutate_and_run("porep-c1", cuzk_fuzz_porep_c1, seed, len, test_iters(300));
+    free(seed);
+    seed = cuzk_fuzz_porep_c1_json_seed(&len);
+    CHECK(seed);
+    mutate_and_run("porep-c1-json", cuzk_fuzz_porep_c1_json, seed, len, test_iters(100));
+    free(seed);
+}
+
 CUZK_TEST(fuzz_mutations_params_and_pce)
 {
     cuzk_circuit c;
