@@ -10,6 +10,8 @@
 #include "test.h"
 #include "test_r1cs_util.h"
 
+#include "cuzk/backend.h"
+#include "cuzk/groth16.h"
 #include "filecoin/porep_circuit.h"
 #include "gadgets/multipack.h"
 
@@ -282,4 +284,58 @@ CUZK_TEST(fil_porep_synthetic_satisfies)
     for (int t = T_NONE + 1; t < T_COUNT; t++)
         CHECK_MSG(!check_partition(p, t), "poison %d went unnoticed", t);
     cuzk_fil_porep_partition_destroy(p);
+}
+
+/* Setup, prove, verify over the anchor shape (the smallest exact PoRep circuit: 1.2 M
+ * constraints, labels cannot shrink). Minutes of test setup on 2 cores, so it runs only with
+ * CUZK_TEST_SLOW=1; otherwise skipped (never "passed"). The proof verifies against the inputs
+ * cuzk_fil_porep_public_inputs derives; a changed parent index or challenge fails. */
+CUZK_TEST(fil_porep_roundtrip)
+{
+    if (!getenv("CUZK_TEST_SLOW"))
+        test_skip("1.2 M-constraint test setup; set CUZK_TEST_SLOW=1");
+    cuzk_fil_porep_shape sh = anchor_shape();
+    cuzk_cs *cs = tu_cs(CUZK_CS_KEYGEN);
+    CHECK_OK(cuzk_fil_porep_circuit(cs, &sh, NULL));
+    CHECK_OK(cuzk_cs_finalize(cs));
+    cuzk_r1cs_matrices m;
+    CHECK_OK(cuzk_cs_take_matrices(cs, &m));
+    cuzk_cs_destroy(cs);
+    cuzk_backend *be;
+    CHECK_OK(cuzk_backend_create(&be, CUZK_BACKEND_CPU, 0));
+    cuzk_groth16_params *params;
+    CHECK_MSG(cuzk_groth16_setup(&params, &m, cuzk_backend_pool(be)) == CUZK_OK, "%s",
+              cuzk_last_error());
+    cuzk_r1cs_matrices_free(&m);
+
+    cuzk_fil_porep_partition *p;
+    CHECK_OK(cuzk__fil_porep_partition_synthetic_shape(&p, &sh, 0, test_rand_u64(), NULL, NULL));
+    cs = tu_cs(CUZK_CS_PROVE);
+    CHECK_OK(cuzk_fil_porep_circuit(cs, &sh, &p->w));
+    CHECK_OK(cuzk_cs_finalize(cs));
+    cuzk_prover_data pd;
+    CHECK_OK(cuzk_cs_take_prover_data(cs, &pd));
+    cuzk_cs_destroy(cs);
+    cuzk_groth16_proof pr;
+    cuzk_prove_opts o = {.verify = true};
+    CHECK_MSG(cuzk_groth16_prove(&pr, params, &pd, be, &o, NULL) == CUZK_OK, "%s",
+              cuzk_last_error());
+    cuzk_prover_data_free(&pd);
+
+    size_t ni = cuzk_fil_porep_num_inputs(&sh);
+    cuzk_fr_t want[21];
+    CHECK(ni == 21);
+    cuzk_fil_porep_public_inputs(want, &sh, &p->w);
+    CHECK(cuzk_groth16_verify(params->vk, &pr, want, ni) == CUZK_OK);
+    cuzk_fr_t one;
+    cuzk_fr_set_one(&one);
+    cuzk_fr_add(&want[4], &want[4], &one); /* DRG parent 0 */
+    CHECK(cuzk_groth16_verify(params->vk, &pr, want, ni) == CUZK_ERR_VERIFY_FAILED);
+    cuzk_fr_sub(&want[4], &want[4], &one);
+    cuzk_fr_add(&want[18], &want[18], &one); /* the challenge */
+    CHECK(cuzk_groth16_verify(params->vk, &pr, want, ni) == CUZK_ERR_VERIFY_FAILED);
+
+    cuzk_fil_porep_partition_destroy(p);
+    cuzk_groth16_params_free(params);
+    cuzk_backend_destroy(be);
 }
