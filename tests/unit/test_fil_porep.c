@@ -339,3 +339,23 @@ CUZK_TEST(fil_porep_roundtrip)
     cuzk_groth16_params_free(params);
     cuzk_backend_destroy(be);
 }
+
+/* Sparse trees at published sizes: 8 MiB (tree D of 18 levels, tree R/C 8-0-0 of 6) and the
+ * 32 GiB shape cut to one challenge (11 layers: arity-11 column hashes, 8-8-0 trees of 10
+ * levels, tree D of 30), satisfied in CHECK mode with their public inputs. */
+CUZK_TEST(fil_porep_synthetic_sparse)
+{
+    cuzk_fil_porep_partition *p;
+    CHECK_OK(cuzk_fil_porep_partition_synthetic(&p, 6, 0, test_rand_u64()));
+    CHECK(check_partition(p, T_NONE));
+    cuzk_fil_porep_partition_destroy(p);
+
+    cuzk_fil_porep_shape sh;
+    CHECK_OK(cuzk_fil_porep_shape_get(&sh, 8));
+    sh.challenges = 1;
+    CHECK_OK(cuzk__fil_porep_partition_synthetic_shape(&p, &sh, 3, test_rand_u64(), NULL, NULL));
+    CHECK(p->k == 3);
+    CHECK(check_partition(p, T_NONE));
+    CHECK(!check_partition(p, T_PARENT_ROW));
+    cuzk_fil_porep_partition_destroy(p);
+}
