@@ -128,7 +128,7 @@ cuzk_status cuzk__fil_porep_create_label_circuit(cuzk_cs *cs, cuzk_num *out,
  * Parent hook: the 14 parents of |node| (6 DRG, then 8 expander). The real graph (DRG bucket
  * graph + Feistel expander, filecoin-circuits.md 3.5) plugs in here; until then synthetic
  * partitions use cuzk__fil_porep_parents_synthetic. A hook must give DRG parents below |node|
- * (node >= 2; nodes 0 and 1 may have parent 0) and parents below shape->nodes.
+ * (challenged nodes are >= 1; node 1's are all 0) and expander parents below shape->nodes.
  */
 typedef cuzk_status (*cuzk_fil_porep_parents_fn)(void *ctx,
                                                  uint64_t parents[CUZK_FIL_POREP_PARENTS],
@@ -156,8 +156,9 @@ typedef struct {
  * are its own), random 254-bit data; sparse trees D (SHA-256 over the data), C (column hashes)
  * and R_last (label L + data), comm_r = Poseidon2(comm_c, comm_r_last). |k| is reduced modulo
  * the partitions and mixed into the challenge choice.
- * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (bad shape, a hook's parent out of range or a DRG parent
- * that is a not yet labelled challenged node); CUZK_ERR_UNSUPPORTED; CUZK_ERR_NOMEM.
+ * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (bad shape, more challenges than nodes - 1, a hook's
+ * parent outside the sector or a DRG parent not below its node); CUZK_ERR_UNSUPPORTED;
+ * CUZK_ERR_NOMEM; any status of the hook.
  */
 cuzk_status cuzk_fil_porep_partition_synthetic(cuzk_fil_porep_partition **out,
                                                uint64_t seal_proof_type, uint64_t k,

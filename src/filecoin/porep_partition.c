@@ -115,7 +115,7 @@ static cuzk_status synth(cuzk_fil_porep_partition *p, node_set *s, uint64_t seed
                             : cuzk__fil_porep_parents_synthetic(&pseed, &par[i * P], sh, chal[i]));
         for (size_t j = 0; j < P; j++) {
             uint64_t q = par[i * P + j];
-            if (q >= sh->nodes || (j < CUZK_FIL_POREP_DRG_PARENTS && q >= chal[i] && chal[i] > 1))
+            if (q >= sh->nodes || (j < CUZK_FIL_POREP_DRG_PARENTS && q >= chal[i]))
                 return cuzk_fail(CUZK_ERR_INVALID_ARG,
                                  "PoRep partition: node %llu parent %zu = %llu",
                                  (unsigned long long)chal[i], j, (unsigned long long)q);

@@ -359,3 +359,43 @@ CUZK_TEST(fil_porep_synthetic_sparse)
     CHECK(!check_partition(p, T_PARENT_ROW));
     cuzk_fil_porep_partition_destroy(p);
 }
+
+/* A parent hook whose parents are themselves challenged: with 3 challenges of 4 nodes (one
+ * level of arity 4) every node but 0 is challenged; DRG parents node - 1, expander parents
+ * (node mod 3) + 1 (above or below the node), so labels must be computed layer by layer for the
+ * columns to agree. */
+static cuzk_status chain_parents(void *ctx, uint64_t parents[CUZK_FIL_POREP_PARENTS],
+                                 const cuzk_fil_porep_shape *shape, uint64_t node)
+{
+    (void)shape;
+    int *bad = ctx;
+    for (size_t j = 0; j < CUZK_FIL_POREP_PARENTS; j++)
+        parents[j] = j < CUZK_FIL_POREP_DRG_PARENTS ? node - 1 : (node % 3) + 1;
+    if (*bad)
+        parents[2] = node; /* a DRG parent not below its node */
+    return CUZK_OK;
+}
+
+CUZK_TEST(fil_porep_parent_hook)
+{
+    cuzk_fil_porep_shape sh = anchor_shape();
+    sh.sector_size = 4 * 32;
+    sh.nodes = 4;
+    sh.node_bits = 2;
+    sh.arities[0] = 4;
+    sh.challenges = 3;
+    int bad = 0;
+    cuzk_fil_porep_partition *p;
+    CHECK_OK(cuzk__fil_porep_partition_synthetic_shape(&p, &sh, 0, test_rand_u64(), chain_parents,
+                                                       &bad));
+    CHECK(p->w.parents[CUZK_FIL_POREP_PARENTS * 2 + 13] == (p->w.challenges[2] % 3) + 1);
+    CHECK(check_partition(p, T_NONE));
+    cuzk_fil_porep_partition_destroy(p);
+    bad = 1;
+    CHECK(cuzk__fil_porep_partition_synthetic_shape(&p, &sh, 0, 1, chain_parents, &bad) ==
+          CUZK_ERR_INVALID_ARG);
+    CHECK(p == NULL);
+    sh.challenges = 4; /* more than the 3 nodes that can be challenged */
+    CHECK(cuzk__fil_porep_partition_synthetic_shape(&p, &sh, 0, 1, NULL, NULL) ==
+          CUZK_ERR_INVALID_ARG);
+}
