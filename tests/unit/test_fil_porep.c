@@ -399,3 +399,66 @@ CUZK_TEST(fil_porep_parent_hook)
     CHECK(cuzk__fil_porep_partition_synthetic_shape(&p, &sh, 0, 1, NULL, NULL) ==
           CUZK_ERR_INVALID_ARG);
 }
+
+/* Column use of one CSR matrix: used[c] = 1 when column c has a non-zero. */
+static void used_cols(unsigned char *used, size_t ncols, const cuzk_csr *m)
+{
+    memset(used, 0, ncols);
+    for (uint64_t i = 0; i < m->nnz; i++)
+        used[m->col[i]] = 1;
+}
+
+/* {rows, aux, nnz A, B, C, aux used in A, inputs used in B, aux used in B} of the KEYGEN
+ * matrices of |sh|. */
+static void matrix_stats(uint64_t out[8], const cuzk_fil_porep_shape *sh)
+{
+    cuzk_cs *cs = tu_cs(CUZK_CS_KEYGEN);
+    CHECK_OK(cuzk_fil_porep_circuit(cs, sh, NULL));
+    CHECK_OK(cuzk_cs_finalize(cs));
+    cuzk_r1cs_matrices m;
+    CHECK_OK(cuzk_cs_take_matrices(cs, &m));
+    cuzk_cs_destroy(cs);
+    size_t nc = m.n_inputs + m.n_aux;
+    unsigned char *u = malloc(nc);
+    CHECK(u);
+    memset(out, 0, 8 * sizeof *out);
+    out[0] = m.n_rows;
+    out[1] = m.n_aux;
+    out[2] = m.a.nnz;
+    out[3] = m.b.nnz;
+    out[4] = m.c.nnz;
+    used_cols(u, nc, &m.a);
+    for (size_t i = m.n_inputs; i < nc; i++)
+        out[5] += u[i];
+    used_cols(u, nc, &m.b);
+    for (size_t i = 0; i < m.n_inputs; i++)
+        out[6] += u[i];
+    for (size_t i = m.n_inputs; i < nc; i++)
+        out[7] += u[i];
+    free(u);
+    cuzk_r1cs_matrices_free(&m);
+}
+
+/* The 32 GiB checksums of filecoin-circuits.md 4.6 [pce]: the challenges use disjoint
+ * variables, so every count is linear in the challenge count, and 18 challenges give
+ * x(1) + 17 (x(2) - x(1)) (ONE is the only input in B at any count). 11-33 s and 4 GiB on the
+ * 2-core VM: CUZK_TEST_SLOW=1 only. */
+CUZK_TEST(fil_porep_32g_checksums)
+{
+    if (!getenv("CUZK_TEST_SLOW"))
+        test_skip("KEYGEN of 14.5 M constraints (4 GiB); set CUZK_TEST_SLOW=1");
+    cuzk_fil_porep_shape sh;
+    CHECK_OK(cuzk_fil_porep_shape_get(&sh, 3));
+    uint64_t x1[8], x2[8], x18[8];
+    sh.challenges = 1;
+    matrix_stats(x1, &sh);
+    sh.challenges = 2;
+    matrix_stats(x2, &sh);
+    for (int i = 0; i < 8; i++)
+        x18[i] = x1[i] + 17 * (x2[i] - x1[i]);
+    static const uint64_t want[8] = {130278869, 130169893, 309405051, 130327340,
+                                     282656500, 129753292, 1,         33112281};
+    for (int i = 0; i < 8; i++)
+        CHECK_MSG(x18[i] == want[i], "checksum %d: %llu, want %llu", i, (unsigned long long)x18[i],
+                  (unsigned long long)want[i]);
+}
