@@ -31,7 +31,11 @@
     X("fil-snap", cuzk_circuit_fil_snap, 0, 0, 4,                                                  \
       "Filecoin SnapDeals (EmptySectorUpdate) partition of RegisteredUpdateProof ARG (0-4 = "      \
       "2KiB..64GiB; src/filecoin/snap_circuit.c) over a synthetic partition from the seed "        \
-      "(partition seed mod partitions); the published v28 parameters' R1CS")
+      "(partition seed mod partitions); the published v28 parameters' R1CS")                   \
+    X("fil-porep", cuzk_circuit_fil_porep, 0, 0, 19,                                               \
+      "Filecoin PoRep C2 (StackedDrg) partition of RegisteredSealProof ARG (0-19; "                \
+      "src/filecoin/porep_circuit.c) over a synthetic partition from the seed (synthetic parent "  \
+      "indices until the graph is wired in); the published v28 parameters' R1CS")
 
 #define CUZK_CIRCUIT_DECL_(name, fn, dflt, lo, hi, desc) cuzk_status fn(cuzk_cs *cs, const void *p);
 CUZK_CIRCUITS(CUZK_CIRCUIT_DECL_)
