@@ -66,20 +66,20 @@ static cuzk_status rd_proof(reader *r, const cuzk_fil_porep_c1_shape *sh,
                               &cp->comm_r_last.root, &cp->comm_r_last.leaf, &cp->comm_r_last.index,
                               "tree R_last"));
     CUZK_TRY(rd_column(r, sh, &cp->c_x, "c_x"));
-    CUZK_TRY(cuzk__bin_len(r, CUZK_FIL_POREP_DRG, "DRG parent columns"));
-    for (size_t j = 0; j < CUZK_FIL_POREP_DRG; j++)
+    CUZK_TRY(cuzk__bin_len(r, CUZK_FIL_POREP_DRG_PARENTS, "DRG parent columns"));
+    for (size_t j = 0; j < CUZK_FIL_POREP_DRG_PARENTS; j++)
         CUZK_TRY(rd_column(r, sh, &cp->drg[j], "DRG parent"));
-    CUZK_TRY(cuzk__bin_len(r, CUZK_FIL_POREP_EXP, "expander parent columns"));
-    for (size_t j = 0; j < CUZK_FIL_POREP_EXP; j++)
+    CUZK_TRY(cuzk__bin_len(r, CUZK_FIL_POREP_EXP_PARENTS, "expander parent columns"));
+    for (size_t j = 0; j < CUZK_FIL_POREP_EXP_PARENTS; j++)
         CUZK_TRY(rd_column(r, sh, &cp->exp[j], "expander parent"));
     CUZK_TRY(cuzk__bin_len(r, sh->layers, "labeling proofs"));
     for (size_t l = 0; l < sh->layers; l++)
         CUZK_TRY(rd_labeling(r, &cp->label_parents[l * CUZK_FIL_POREP_PARENTS],
-                             l ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG, &cp->label_layer[l],
-                             &cp->label_node[l], "labeling proof"));
+                             l ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG_PARENTS,
+                             &cp->label_layer[l], &cp->label_node[l], "labeling proof"));
     return rd_labeling(r, cp->enc_parents,
-                       sh->layers > 1 ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG, &cp->enc_layer,
-                       &cp->enc_node, "encoding proof");
+                       sh->layers > 1 ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG_PARENTS,
+                       &cp->enc_layer, &cp->enc_node, "encoding proof");
 }
 
 static cuzk_status rd_raw(uint8_t out[32], reader *r, const char *what)
@@ -185,19 +185,19 @@ cuzk_status cuzk_fil_porep_c1_to_bincode(const cuzk_fil_porep_c1 *c1, uint8_t **
                                  &cp->comm_r_last.root, &cp->comm_r_last.leaf,
                                  cp->comm_r_last.index);
             put_column(&w, sh, &cp->c_x);
-            cuzk__bin_put_u64(&w, CUZK_FIL_POREP_DRG);
-            for (size_t j = 0; j < CUZK_FIL_POREP_DRG; j++)
+            cuzk__bin_put_u64(&w, CUZK_FIL_POREP_DRG_PARENTS);
+            for (size_t j = 0; j < CUZK_FIL_POREP_DRG_PARENTS; j++)
                 put_column(&w, sh, &cp->drg[j]);
-            cuzk__bin_put_u64(&w, CUZK_FIL_POREP_EXP);
-            for (size_t j = 0; j < CUZK_FIL_POREP_EXP; j++)
+            cuzk__bin_put_u64(&w, CUZK_FIL_POREP_EXP_PARENTS);
+            for (size_t j = 0; j < CUZK_FIL_POREP_EXP_PARENTS; j++)
                 put_column(&w, sh, &cp->exp[j]);
             cuzk__bin_put_u64(&w, sh->layers);
             for (size_t l = 0; l < sh->layers; l++)
                 put_labeling(&w, &cp->label_parents[l * CUZK_FIL_POREP_PARENTS],
-                             l ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG, cp->label_layer[l],
-                             cp->label_node[l]);
+                             l ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG_PARENTS,
+                             cp->label_layer[l], cp->label_node[l]);
             put_labeling(&w, cp->enc_parents,
-                         sh->layers > 1 ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG,
+                         sh->layers > 1 ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG_PARENTS,
                          cp->enc_layer, cp->enc_node);
         }
     }

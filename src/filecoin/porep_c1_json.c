@@ -187,24 +187,24 @@ static cuzk_status j_proof(const jctx *x, const cJSON *pr, const cuzk_fil_porep_
     CUZK_TRY(j_get(x, &it, rc, "c_x"));
     CUZK_TRY(j_column(x, it, sh, &cp->c_x));
     size_t j = 0;
-    CUZK_TRY(j_array(x, &it, rc, "drg_parents", CUZK_FIL_POREP_DRG));
+    CUZK_TRY(j_array(x, &it, rc, "drg_parents", CUZK_FIL_POREP_DRG_PARENTS));
     cJSON_ArrayForEach(e, it) CUZK_TRY(j_column(x, e, sh, &cp->drg[j++]));
     j = 0;
-    CUZK_TRY(j_array(x, &it, rc, "exp_parents", CUZK_FIL_POREP_EXP));
+    CUZK_TRY(j_array(x, &it, rc, "exp_parents", CUZK_FIL_POREP_EXP_PARENTS));
     cJSON_ArrayForEach(e, it) CUZK_TRY(j_column(x, e, sh, &cp->exp[j++]));
     size_t l = 0;
     CUZK_TRY(j_array(x, &it, pr, "labeling_proofs", sh->layers));
     cJSON_ArrayForEach(e, it)
     {
         CUZK_TRY(j_labeling(x, e, &cp->label_parents[l * CUZK_FIL_POREP_PARENTS],
-                            l ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG, &cp->label_layer[l],
-                            &cp->label_node[l]));
+                            l ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG_PARENTS,
+                            &cp->label_layer[l], &cp->label_node[l]));
         l++;
     }
     CUZK_TRY(j_get(x, &it, pr, "encoding_proof"));
     return j_labeling(x, it, cp->enc_parents,
-                      sh->layers > 1 ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG, &cp->enc_layer,
-                      &cp->enc_node);
+                      sh->layers > 1 ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG_PARENTS,
+                      &cp->enc_layer, &cp->enc_node);
 }
 
 static cuzk_status j_c1(const cJSON *root, cuzk_fil_porep_c1 **out, bool check)
@@ -481,19 +481,19 @@ static void w_proof(jw *w, cJSON *parent, const cuzk_fil_porep_c1_shape *sh,
     if (rc) {
         w_column(w, rc, "c_x", sh, &cp->c_x);
         cJSON *a = add(w, rc, "drg_parents", cJSON_CreateArray());
-        for (size_t j = 0; a && j < CUZK_FIL_POREP_DRG; j++)
+        for (size_t j = 0; a && j < CUZK_FIL_POREP_DRG_PARENTS; j++)
             w_column(w, a, NULL, sh, &cp->drg[j]);
         a = add(w, rc, "exp_parents", cJSON_CreateArray());
-        for (size_t j = 0; a && j < CUZK_FIL_POREP_EXP; j++)
+        for (size_t j = 0; a && j < CUZK_FIL_POREP_EXP_PARENTS; j++)
             w_column(w, a, NULL, sh, &cp->exp[j]);
     }
     cJSON *ls = add(w, pr, "labeling_proofs", cJSON_CreateArray());
     for (size_t l = 0; ls && l < sh->layers; l++)
         w_labeling(w, ls, NULL, &cp->label_parents[l * CUZK_FIL_POREP_PARENTS],
-                   l ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG, cp->label_layer[l],
+                   l ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG_PARENTS, cp->label_layer[l],
                    cp->label_node[l]);
     w_labeling(w, pr, "encoding_proof", cp->enc_parents,
-               sh->layers > 1 ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG, cp->enc_layer,
+               sh->layers > 1 ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG_PARENTS, cp->enc_layer,
                cp->enc_node);
 }
 

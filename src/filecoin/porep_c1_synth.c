@@ -2,7 +2,7 @@
 /*
  * A small sector replicated for real (every label of every layer, full trees D, C and R_last)
  * and the C1 of chosen challenges: the test and benchmark source of PoRep vanilla proofs until
- * a sealed sector's C1 is at hand. The graph is the caller's (cuzk_fil_porep_parents_fn).
+ * a sealed sector's C1 is at hand. The graph is the caller's (a cuzk_fil_porep_parents_fn).
  */
 #include "filecoin/porep_vanilla.h"
 
@@ -32,8 +32,9 @@ static void sector_free(sector *s)
     cuzk_merkle_tree_destroy(s->r);
 }
 
-static cuzk_status replicate(sector *s, const uint8_t replica_id[32], uint64_t *rng,
-                             cuzk_fil_porep_parents_fn parents_fn, void *ctx)
+static cuzk_status replicate(sector *s, const cuzk_fr_t *replica_id, uint64_t *rng,
+                             const cuzk_fil_porep_shape *ps, cuzk_fil_porep_parents_fn parents_fn,
+                             void *ctx)
 {
     const cuzk_fil_porep_c1_shape *sh = s->sh;
     uint64_t n = sh->nodes;
@@ -48,9 +49,10 @@ static cuzk_status replicate(sector *s, const uint8_t replica_id[32], uint64_t *
         st = cuzk_fail(CUZK_ERR_NOMEM, "a synthetic sector of %llu nodes", (unsigned long long)n);
     for (uint64_t v = 0; st == CUZK_OK && v < n; v++) {
         uint64_t *p = &s->parents[v * CUZK_FIL_POREP_PARENTS];
-        parents_fn(ctx, v, p);
+        if ((st = parents_fn(ctx, p, ps, v)) != CUZK_OK)
+            break;
         for (int j = 0; j < CUZK_FIL_POREP_PARENTS; j++) {
-            bool ok = j < CUZK_FIL_POREP_DRG ? (v < 2 ? p[j] == 0 : p[j] < v) : p[j] < n;
+            bool ok = j < CUZK_FIL_POREP_DRG_PARENTS ? (v == 0 ? p[j] == 0 : p[j] < v) : p[j] < n;
             if (!ok)
                 st = cuzk_fail(CUZK_ERR_INVALID_ARG, "node %llu's parent %d (%llu) is out of range",
                                (unsigned long long)v, j, (unsigned long long)p[j]);
@@ -60,12 +62,12 @@ static cuzk_status replicate(sector *s, const uint8_t replica_id[32], uint64_t *
     cuzk_fr_t par[CUZK_FIL_POREP_PARENTS];
     for (size_t l = 0; st == CUZK_OK && l < L; l++) {
         cuzk_fr_t *cur = &s->labels[l * n], *prev = l ? &s->labels[(l - 1) * n] : NULL;
-        size_t np = l ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG;
+        size_t np = l ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG_PARENTS;
         for (uint64_t v = 0; v < n; v++) {
             const uint64_t *p = &s->parents[v * CUZK_FIL_POREP_PARENTS];
             for (size_t j = 0; j < np; j++)
-                par[j] = j < CUZK_FIL_POREP_DRG ? cur[p[j]] : prev[p[j]];
-            cuzk_fil_porep_label(&cur[v], replica_id, (uint32_t)(l + 1), v, par, np);
+                par[j] = j < CUZK_FIL_POREP_DRG_PARENTS ? cur[p[j]] : prev[p[j]];
+            cuzk_fil_porep_create_label(&cur[v], replica_id, (uint32_t)(l + 1), v, par);
         }
     }
     const cuzk_poseidon_constants *k = cuzk_poseidon_constants_get(L, CUZK_POSEIDON_MERKLE_TREE);
@@ -115,15 +117,16 @@ static void prove(cuzk_fil_porep_challenge_proof *cp, const sector *s, uint64_t 
     open_at(&cp->comm_d, s->d, x);
     open_at(&cp->comm_r_last, s->r, x);
     column_at(&cp->c_x, s, x);
-    for (size_t j = 0; j < CUZK_FIL_POREP_DRG; j++)
+    for (size_t j = 0; j < CUZK_FIL_POREP_DRG_PARENTS; j++)
         column_at(&cp->drg[j], s, p[j]);
-    for (size_t j = 0; j < CUZK_FIL_POREP_EXP; j++)
-        column_at(&cp->exp[j], s, p[CUZK_FIL_POREP_DRG + j]);
+    for (size_t j = 0; j < CUZK_FIL_POREP_EXP_PARENTS; j++)
+        column_at(&cp->exp[j], s, p[CUZK_FIL_POREP_DRG_PARENTS + j]);
     for (size_t l = 0; l < L; l++) {
         cuzk_fr_t *par = &cp->label_parents[l * CUZK_FIL_POREP_PARENTS];
-        for (size_t j = 0; j < (l ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG); j++)
-            par[j] = j < CUZK_FIL_POREP_DRG ? cp->drg[j].rows[l]
-                                            : cp->exp[j - CUZK_FIL_POREP_DRG].rows[l - 1];
+        for (size_t j = 0; j < (l ? CUZK_FIL_POREP_PARENTS : CUZK_FIL_POREP_DRG_PARENTS); j++)
+            par[j] = j < CUZK_FIL_POREP_DRG_PARENTS
+                         ? cp->drg[j].rows[l]
+                         : cp->exp[j - CUZK_FIL_POREP_DRG_PARENTS].rows[l - 1];
         cp->label_layer[l] = (uint32_t)(l + 1);
         cp->label_node[l] = x;
     }
@@ -131,16 +134,6 @@ static void prove(cuzk_fil_porep_challenge_proof *cp, const sector *s, uint64_t 
            CUZK_FIL_POREP_PARENTS * sizeof *cp->enc_parents);
     cp->enc_layer = (uint32_t)L;
     cp->enc_node = x;
-}
-
-void cuzk__fil_porep_test_parents(void *ctx, uint64_t node, uint64_t out[CUZK_FIL_POREP_PARENTS])
-{
-    const cuzk__fil_porep_test_graph *g = ctx;
-    uint64_t s = g->seed ^ (node * 0x9e3779b97f4a7c15ULL);
-    for (int j = 0; j < CUZK_FIL_POREP_DRG; j++)
-        out[j] = node < 2 ? 0 : (j == 0 ? node - 1 : cuzk__splitmix64(&s) % node);
-    for (int j = 0; j < CUZK_FIL_POREP_EXP; j++)
-        out[CUZK_FIL_POREP_DRG + j] = cuzk__splitmix64(&s) % g->nodes;
 }
 
 static void rand_bytes(uint8_t out[32], uint64_t *rng)
@@ -159,7 +152,9 @@ cuzk_status cuzk_fil_porep_c1_synthetic(cuzk_fil_porep_c1 **out, uint64_t seal_p
 {
     *out = NULL;
     cuzk_fil_porep_c1_shape sh;
+    cuzk_fil_porep_shape ps;
     CUZK_TRY(cuzk_fil_porep_c1_shape_get(&sh, seal_proof_type));
+    CUZK_TRY(cuzk_fil_porep_shape_get(&ps, seal_proof_type));
     if (sh.nodes > MAX_NODES)
         return cuzk_fail(CUZK_ERR_INVALID_ARG,
                          "a synthetic PoRep sector has at most %llu nodes; %s has %llu",
@@ -178,7 +173,10 @@ cuzk_status cuzk_fil_porep_c1_synthetic(cuzk_fil_porep_c1 **out, uint64_t seal_p
     rand_bytes(c1->seed, &rng);
     rand_bytes(c1->ticket, &rng);
     sector s = {&sh, NULL, NULL, NULL, NULL, NULL, NULL};
-    cuzk_status st = replicate(&s, c1->replica_id, &rng, parents, ctx);
+    cuzk_fr_t rid;
+    cuzk_status st = cuzk_fr_from_bytes_le(&rid, c1->replica_id);
+    if (st == CUZK_OK)
+        st = replicate(&s, &rid, &rng, &ps, parents, ctx);
     if (st == CUZK_OK) {
         cuzk_fr_t pre[2] = {*cuzk_merkle_tree_root(s.c), *cuzk_merkle_tree_root(s.r)}, comm_r;
         st = cuzk_merkle_hash_node(&comm_r, CUZK_MERKLE_POSEIDON, 2, pre);

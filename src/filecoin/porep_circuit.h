@@ -99,9 +99,10 @@ void cuzk_fil_porep_public_inputs(cuzk_fr_t *out, const cuzk_fil_porep_shape *sh
 /*
  * create_label (storage-proofs-porep vanilla create_label; filecoin-circuits.md 3.5): SHA-256 of
  * replica_id (32 B repr) || layer u32 BE || node u64 BE || zeros to 64 B || the 37 expanded
- * parent labels (32 B reprs), truncated to 254 bits. |parents| holds the node's own 14 parent
- * values for this layer (layer 1: the 6 DRG parents' layer-1 labels, the other 8 ignored; layer
- * l >= 2: 6 DRG parents' layer-l labels, then 8 expander parents' layer-(l-1) labels).
+ * parent labels (32 B reprs), truncated to 254 bits; node 0 hashes the 64 header bytes alone.
+ * |parents| holds the node's own 14 parent values for this layer (layer 1: the 6 DRG parents'
+ * layer-1 labels, the other 8 ignored; layer l >= 2: 6 DRG parents' layer-l labels, then 8 expander
+ * parents' layer-(l-1) labels).
  */
 void cuzk_fil_porep_create_label(cuzk_fr_t *out, const cuzk_fr_t *replica_id, uint32_t layer,
                                  uint64_t node, const cuzk_fr_t parents[CUZK_FIL_POREP_PARENTS]);

@@ -34,15 +34,17 @@ void cuzk_fil_porep_create_label(cuzk_fr_t *out, const cuzk_fr_t *replica_id, ui
         msg[32 + i] = (uint8_t)(layer >> (24 - 8 * i));
     for (int i = 0; i < 8; i++)
         msg[36 + i] = (uint8_t)(node >> (56 - 8 * i));
-    for (size_t j = 0; j < CUZK_FIL_POREP_TOTAL_PARENTS; j++)
+    /* Node 0 has no parents: create_label hashes its 64 header bytes alone (2 blocks). */
+    size_t len = node ? LABEL_BYTES : 64, blocks = node ? sizeof msg / 64 : 2;
+    for (size_t j = 0; node && j < CUZK_FIL_POREP_TOTAL_PARENTS; j++)
         cuzk_fr_to_bytes_le(msg + 64 + 32 * j, &parents[expanded(layer, j)]);
-    msg[LABEL_BYTES] = 0x80;
-    uint64_t bits = (uint64_t)LABEL_BYTES * 8;
+    msg[len] = 0x80;
+    uint64_t bits = (uint64_t)len * 8;
     for (int i = 0; i < 8; i++)
-        msg[sizeof msg - 1 - i] = (uint8_t)(bits >> (8 * i));
+        msg[64 * blocks - 1 - i] = (uint8_t)(bits >> (8 * i));
     uint32_t st[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    for (size_t b = 0; b < sizeof msg / 64; b++)
+    for (size_t b = 0; b < blocks; b++)
         cuzk_sha256_compress_native(st, msg + 64 * b);
     uint8_t md[32];
     for (int i = 0; i < 8; i++)

@@ -47,18 +47,20 @@ cuzk_status cuzk_fil_seal_proof_from_name(uint64_t *out, const char *name)
 cuzk_status cuzk_fil_porep_c1_shape_get(cuzk_fil_porep_c1_shape *out, uint64_t seal_proof_type)
 {
     memset(out, 0, sizeof *out);
-    CUZK_TRY(cuzk_fil_seal_sector_size(&out->sector_size, seal_proof_type));
-    bool big = out->sector_size >= (32ULL << 30);
-    bool ni = seal_proof_type >= 15;
+    cuzk_fil_porep_shape ps;
+    CUZK_TRY(cuzk_fil_porep_shape_get(&ps, seal_proof_type));
     out->seal_proof_type = seal_proof_type;
-    out->nodes = out->sector_size / 32;
-    out->layers = big ? 11 : 2;
-    out->challenges = big ? 18 : 2; /* filecoin-circuits.md 1.1 */
-    out->partitions = ni ? (big ? 126 : 13) : (big ? 10 : 1);
-    out->depth_d = (size_t)__builtin_ctzll(out->nodes);
-    CUZK_TRY(cuzk_fil_tree_r_shape(out->arities, &out->depth, out->sector_size));
-    out->variant = out->sector_size == (64ULL << 30) ? 2 : big ? 1 : 0;
-    out->path_len = cuzk_merkle_path_len(out->arities, out->depth);
+    out->sector_size = ps.sector_size;
+    out->nodes = ps.nodes;
+    out->layers = ps.layers;
+    out->challenges = ps.challenges;
+    out->partitions = ps.partitions;
+    out->depth_d = ps.node_bits;
+    out->depth = ps.depth;
+    memcpy(out->arities, ps.arities, sizeof out->arities);
+    /* MerkleProof variants: Sub at 32 GiB (base + one sub level), Top at 64 GiB. */
+    out->variant = ps.sector_size == (64ULL << 30) ? 2 : ps.sector_size == (32ULL << 30) ? 1 : 0;
+    out->path_len = cuzk_fil_porep_path_len(&ps);
     return CUZK_OK;
 }
 
@@ -106,9 +108,9 @@ cuzk_status cuzk_fil_porep_c1_alloc(cuzk_fil_porep_c1 **out, const cuzk_fil_pore
         cp->comm_r_last.siblings = p;
         p += shape->path_len;
         column_at(&cp->c_x, &p, shape);
-        for (size_t j = 0; j < CUZK_FIL_POREP_DRG; j++)
+        for (size_t j = 0; j < CUZK_FIL_POREP_DRG_PARENTS; j++)
             column_at(&cp->drg[j], &p, shape);
-        for (size_t j = 0; j < CUZK_FIL_POREP_EXP; j++)
+        for (size_t j = 0; j < CUZK_FIL_POREP_EXP_PARENTS; j++)
             column_at(&cp->exp[j], &p, shape);
         cp->label_parents = p;
         p += shape->layers * CUZK_FIL_POREP_PARENTS;
@@ -128,43 +130,12 @@ void cuzk_fil_porep_c1_destroy(cuzk_fil_porep_c1 *c1)
     cuzk_free(c1);
 }
 
-void cuzk_fil_porep_label(cuzk_fr_t *out, const uint8_t replica_id[32], uint32_t layer,
-                          uint64_t node, const cuzk_fr_t *parents, size_t nparents)
-{
-    /* replica_id, layer u32 BE, node u64 BE, zeros: one 64-byte block; then 37 parents (the
-     * DRG ones six times and the first once more at layer 1, all 14 twice and the first 9
-     * above). Node 0 hashes the first block only (create_label: no parents). */
-    uint8_t buf[64 + 37 * 32];
-    memcpy(buf, replica_id, 32);
-    memset(buf + 32, 0, 32);
-    for (int i = 0; i < 4; i++)
-        buf[32 + i] = (uint8_t)(layer >> (24 - 8 * i));
-    for (int i = 0; i < 8; i++)
-        buf[36 + i] = (uint8_t)(node >> (56 - 8 * i));
-    size_t len = 64;
-    if (node > 0) {
-        for (size_t k = 0; k < 37; k++) {
-            cuzk_fr_to_bytes_le(buf + len, &parents[k % nparents]);
-            len += 32;
-        }
-    }
-    uint8_t md[32];
-    unsigned mdlen = 0;
-    /* SHA-256 over a stack buffer fails only when OpenSSL cannot get memory for its context;
-     * the label is then unusable, so it is made the one value no check accepts by chance. */
-    if (EVP_Digest(buf, len, md, &mdlen, EVP_sha256(), NULL) != 1 || mdlen != 32) {
-        memset(md, 0xff, sizeof md);
-    }
-    md[31] &= 0x3f;
-    if (cuzk_fr_from_bytes_le(out, md) != CUZK_OK)
-        memset(out, 0xff, sizeof *out);
-}
-
 /* ---- checks -------------------------------------------------------------------------------- */
 
 typedef struct {
     const cuzk_fil_porep_c1 *c1;
     size_t part, chal;
+    cuzk_fr_t replica_id;
 } where;
 
 static cuzk_status bad(const where *w, const char *fmt, const char *a)
@@ -212,22 +183,22 @@ static cuzk_status labels(const where *w, const cuzk_fil_porep_challenge_proof *
         if (cp->label_layer[l] != l + 1 || cp->label_node[l] != x)
             return bad(w, "a labeling proof names another layer or node: layer ", what);
         const cuzk_fr_t *par = &cp->label_parents[l * CUZK_FIL_POREP_PARENTS];
-        size_t np = l == 0 ? CUZK_FIL_POREP_DRG : CUZK_FIL_POREP_PARENTS;
+        size_t np = l == 0 ? CUZK_FIL_POREP_DRG_PARENTS : CUZK_FIL_POREP_PARENTS;
         for (size_t j = 0; j < np; j++) {
-            const cuzk_fr_t *want = j < CUZK_FIL_POREP_DRG
+            const cuzk_fr_t *want = j < CUZK_FIL_POREP_DRG_PARENTS
                                         ? &cp->drg[j].rows[l]
-                                        : &cp->exp[j - CUZK_FIL_POREP_DRG].rows[l - 1];
+                                        : &cp->exp[j - CUZK_FIL_POREP_DRG_PARENTS].rows[l - 1];
             if (!cuzk_fr_eq(&par[j], want))
                 return bad(w, "a labeling proof's parent is not the parent column's row: layer ",
                            what);
         }
         cuzk_fr_t label;
-        cuzk_fil_porep_label(&label, c1->replica_id, (uint32_t)(l + 1), x, par, np);
+        cuzk_fil_porep_create_label(&label, &w->replica_id, (uint32_t)(l + 1), x, par);
         if (!cuzk_fr_eq(&label, &cp->c_x.rows[l]))
             return bad(w, "create_label of the parents is not the challenged column's row: layer ",
                        what);
     }
-    size_t np = L == 1 ? CUZK_FIL_POREP_DRG : CUZK_FIL_POREP_PARENTS;
+    size_t np = L == 1 ? CUZK_FIL_POREP_DRG_PARENTS : CUZK_FIL_POREP_PARENTS;
     if (cp->enc_layer != L || cp->enc_node != x ||
         memcmp(cp->enc_parents, &cp->label_parents[(L - 1) * CUZK_FIL_POREP_PARENTS],
                np * sizeof *cp->enc_parents) != 0)
@@ -260,13 +231,13 @@ static cuzk_status challenge(const where *w, const cuzk_fil_porep_challenge_proo
         opening(w, &cp->comm_r_last, CUZK_MERKLE_POSEIDON, sh->arities, sh->depth, "tree R_last"));
     CUZK_TRY(column(w, &cp->c_x, "c_x"));
     char name[32];
-    for (size_t j = 0; j < CUZK_FIL_POREP_DRG; j++) {
+    for (size_t j = 0; j < CUZK_FIL_POREP_DRG_PARENTS; j++) {
         snprintf(name, sizeof name, "DRG parent %zu", j);
         if (x >= 2 && cp->drg[j].index >= x)
             return bad(w, "a DRG parent is not below the challenge: ", name);
         CUZK_TRY(column(w, &cp->drg[j], name));
     }
-    for (size_t j = 0; j < CUZK_FIL_POREP_EXP; j++) {
+    for (size_t j = 0; j < CUZK_FIL_POREP_EXP_PARENTS; j++) {
         snprintf(name, sizeof name, "expander parent %zu", j);
         if (cp->exp[j].index >= sh->nodes)
             return bad(w, "an expander parent is outside the sector: ", name);
@@ -301,7 +272,7 @@ cuzk_status cuzk_fil_porep_c1_check(cuzk_fil_porep_c1 *c1)
         return cuzk_fail(CUZK_ERR_FORMAT,
                          "PoRep C1: Poseidon(comm_c, comm_r_last) of the openings is not comm_r");
     for (size_t i = 0; i < n; i++) {
-        where w = {c1, i / c1->shape.challenges, i % c1->shape.challenges};
+        where w = {c1, i / c1->shape.challenges, i % c1->shape.challenges, rid};
         CUZK_TRY(challenge(&w, &c1->proofs[i], &comm_d));
     }
     return CUZK_OK;

@@ -26,14 +26,10 @@
  * checked here.
  */
 
-#include "cuzk/filecoin.h"
+#include "filecoin/porep_circuit.h"
 
-#define CUZK_FIL_POREP_DRG 6
-#define CUZK_FIL_POREP_EXP 8
-#define CUZK_FIL_POREP_PARENTS 14
-#define CUZK_FIL_POREP_MAX_LAYERS 11
-
-/* What a RegisteredSealProof id fixes for its C1 output. */
+/* What a RegisteredSealProof id fixes for its C1 output (cuzk_fil_porep_shape, plus the MerkleProof
+ * layout). */
 typedef struct {
     uint64_t seal_proof_type; /* 0 .. 19 */
     uint64_t sector_size, nodes;
@@ -74,8 +70,8 @@ typedef struct {
     cuzk_fil_porep_opening comm_d;      /* leaf: the data node (a Sha256 domain) */
     cuzk_fil_porep_opening comm_r_last; /* leaf: the replica node */
     cuzk_fil_porep_column c_x;
-    cuzk_fil_porep_column drg[CUZK_FIL_POREP_DRG];
-    cuzk_fil_porep_column exp[CUZK_FIL_POREP_EXP];
+    cuzk_fil_porep_column drg[CUZK_FIL_POREP_DRG_PARENTS];
+    cuzk_fil_porep_column exp[CUZK_FIL_POREP_EXP_PARENTS];
     /* Labeling proofs, one per layer: layer l's parents at label_parents[(l - 1) * 14] (6 at
      * layer 1, then 6 DRG parents in layer l and 8 expander parents in layer l - 1), its
      * layer_index and node. The encoding proof: the last layer's parents again. */
@@ -106,12 +102,6 @@ void cuzk_fil_porep_c1_destroy(cuzk_fil_porep_c1 *c1);
  * Returns: CUZK_OK; CUZK_ERR_FORMAT; CUZK_ERR_NOT_CANONICAL (comm_r, comm_d or replica_id);
  * CUZK_ERR_NOMEM. */
 cuzk_status cuzk_fil_porep_c1_check(cuzk_fil_porep_c1 *c1) CUZK_WARN_UNUSED_RESULT;
-
-/* The label of |node| in |layer| (1-based) from its parents' labels (6 at layer 1, 14 above):
- * SHA-256 over replica_id, layer u32 BE, node u64 BE, zeros to 64 bytes, then the parents
- * expanded to 37 (filecoin-circuits.md 3.5), truncated to 254 bits. |nparents| must be 6 or 14. */
-void cuzk_fil_porep_label(cuzk_fr_t *out, const uint8_t replica_id[32], uint32_t layer,
-                          uint64_t node, const cuzk_fr_t *parents, size_t nparents);
 
 /* Readers. Each fills a new C1 and runs cuzk_fil_porep_c1_check; nothing is returned on error.
  * Returns: CUZK_OK; CUZK_ERR_FORMAT (malformed, truncated, trailing bytes, a count or variant
@@ -150,24 +140,14 @@ cuzk_status cuzk_fil_porep_c1_to_bincode(const cuzk_fil_porep_c1 *c1, uint8_t **
 /*
  * A whole synthetic sector of a size with at most 2^18 nodes (2 KiB, 8 MiB), replicated for
  * real: random data (seeded by |seed|), every node's label in every layer computed with
- * cuzk_fil_porep_label from its parents, full trees D, C and R_last, and the C1 of
+ * cuzk_fil_porep_create_label from its parents, full trees D, C and R_last, and the C1 of
  * |npartitions| partitions whose challenges are |challenges| (npartitions * shape.challenges
- * nodes in 1 .. nodes - 1). |parents|(ctx, node, out) gives a node's 6 DRG parents (each below
- * the node for node >= 2; 0 for nodes 0 and 1) and 8 expander parents; the PoRep graph is the
- * one to pass, any function of the same form makes a consistent sector for tests.
+ * nodes in 1 .. nodes - 1). |parents| gives each node's 6 DRG parents (below the node; 0 for
+ * node 0) and 8 expander parents: the PoRep graph is the one to pass; any hook of that form
+ * (cuzk__fil_porep_parents_synthetic) makes a consistent sector for tests.
  * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (size, a challenge or a parent out of range);
  * CUZK_ERR_NOMEM.
  */
-typedef void (*cuzk_fil_porep_parents_fn)(void *ctx, uint64_t node,
-                                          uint64_t out[CUZK_FIL_POREP_PARENTS]);
-/* Internal (tests, fuzzing): a graph of the right form that is not Filecoin's: for node v >= 2,
- * DRG parent 0 is v - 1 and the others are below v, the expander parents anywhere, all drawn
- * from the seed and v; |ctx| is a cuzk__fil_porep_test_graph. */
-typedef struct {
-    uint64_t seed, nodes;
-} cuzk__fil_porep_test_graph;
-void cuzk__fil_porep_test_parents(void *ctx, uint64_t node, uint64_t out[CUZK_FIL_POREP_PARENTS]);
-
 cuzk_status cuzk_fil_porep_c1_synthetic(cuzk_fil_porep_c1 **out, uint64_t seal_proof_type,
                                         uint64_t seed, const uint64_t *challenges,
                                         size_t npartitions, cuzk_fil_porep_parents_fn parents,

@@ -255,9 +255,10 @@ int cuzk_fuzz_porep_c1_json(const uint8_t *data, size_t len)
 static cuzk_fil_porep_c1 *porep_c1_sample(void)
 {
     uint64_t ch[2] = {5, 63};
-    cuzk__fil_porep_test_graph g = {1, 64};
+    uint64_t pseed = 1;
     cuzk_fil_porep_c1 *c1 = NULL;
-    if (cuzk_fil_porep_c1_synthetic(&c1, 0, 1, ch, 1, cuzk__fil_porep_test_parents, &g) != CUZK_OK)
+    if (cuzk_fil_porep_c1_synthetic(&c1, 0, 1, ch, 1, cuzk__fil_porep_parents_synthetic, &pseed) !=
+        CUZK_OK)
         return NULL;
     return c1;
 }

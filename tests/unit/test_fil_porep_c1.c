@@ -2,7 +2,7 @@
 /*
  * PoRep C1 output (src/filecoin/porep_vanilla.c, porep_c1_{bin,json,synth}.c): shapes and
  * names of the 20 RegisteredSealProof ids; create_label against a message assembled here the
- * long way; a 2 KiB sector replicated for real (cuzk__fil_porep_test_parents' graph) whose C1
+ * long way; a 2 KiB sector replicated for real (cuzk__fil_porep_parents_synthetic's graph) whose C1
  * passes every check and survives bincode, serde JSON and Curio's wrapper byte for byte; the 13
  * partitions of an NI 2 KiB C1; the Sub (32 GiB) and Top (64 GiB) MerkleProof layouts read back
  * unchecked. Rejected, each with its status and message and nothing returned: truncation at every
@@ -27,10 +27,10 @@ static cuzk_fil_porep_c1 *make(uint64_t id, uint64_t seed)
     uint64_t *ch = cuzk_alloc_array(n, sizeof *ch), s = seed;
     for (size_t i = 0; i < n; i++)
         ch[i] = 1 + cuzk__splitmix64(&s) % (sh.nodes - 1);
-    cuzk__fil_porep_test_graph g = {seed, sh.nodes};
+    uint64_t pseed = seed;
     cuzk_fil_porep_c1 *c1 = NULL;
     cuzk_status st = cuzk_fil_porep_c1_synthetic(&c1, id, seed, ch, sh.partitions,
-                                                 cuzk__fil_porep_test_parents, &g);
+                                                 cuzk__fil_porep_parents_synthetic, &pseed);
     CHECK_MSG(st == CUZK_OK, "%s", cuzk_last_error());
     cuzk_free(ch);
     return c1;
@@ -73,7 +73,8 @@ CUZK_TEST(fil_porep_c1_label)
     for (int i = 0; i < 32; i++)
         rid[i] = (uint8_t)cuzk__splitmix64(&s);
     rid[31] &= 0x3f;
-    cuzk_fr_t par[14];
+    cuzk_fr_t par[14], rid_fr;
+    CHECK(cuzk_fr_from_bytes_le(&rid_fr, rid) == CUZK_OK);
     for (int j = 0; j < 14; j++)
         cuzk__rand_fr_254(&par[j], &s);
     for (int layer = 1; layer <= 3; layer++) {
@@ -83,7 +84,6 @@ CUZK_TEST(fil_porep_c1_label)
         msg[35] = (uint8_t)layer; /* u32 BE */
         for (int i = 0; i < 8; i++)
             msg[36 + i] = (uint8_t)(node >> (8 * (7 - i)));
-        size_t np = layer == 1 ? 6 : 14;
         for (int k = 0; k < 37; k++) {
             /* layer 1: 6 parents, 6 times, then parents[0]; above: 14 twice, then the first 9 */
             int j = layer == 1 ? (k < 36 ? k % 6 : 0) : (k < 28 ? k % 14 : k - 28);
@@ -95,7 +95,7 @@ CUZK_TEST(fil_porep_c1_label)
         md[31] &= 0x3f;
         cuzk_fr_t want, got;
         CHECK(cuzk_fr_from_bytes_le(&want, md) == CUZK_OK);
-        cuzk_fil_porep_label(&got, rid, (uint32_t)layer, node, par, np);
+        cuzk_fil_porep_create_label(&got, &rid_fr, (uint32_t)layer, node, par);
         CHECK(cuzk_fr_eq(&got, &want));
     }
     /* node 0: the first block only */
@@ -107,7 +107,7 @@ CUZK_TEST(fil_porep_c1_label)
     md[31] &= 0x3f;
     cuzk_fr_t want, got;
     CHECK(cuzk_fr_from_bytes_le(&want, md) == CUZK_OK);
-    cuzk_fil_porep_label(&got, rid, 1, 0, par, 6);
+    cuzk_fil_porep_create_label(&got, &rid_fr, 1, 0, par);
     CHECK(cuzk_fr_eq(&got, &want));
 }
 
