@@ -170,9 +170,16 @@ cuzk_status cuzk__fil_porep_partition_synthetic_shape(cuzk_fil_porep_partition *
                                                       cuzk_fil_porep_parents_fn parents,
                                                       void *ctx) CUZK_WARN_UNUSED_RESULT;
 void cuzk_fil_porep_partition_destroy(cuzk_fil_porep_partition *p);
+/* Internal: a partition of |shape| (k reduced modulo the partitions) with every array allocated
+ * and zeroed, w's pointers set. */
+cuzk_status cuzk__fil_porep_partition_alloc(cuzk_fil_porep_partition **out,
+                                            const cuzk_fil_porep_shape *shape,
+                                            uint64_t k) CUZK_WARN_UNUSED_RESULT;
 
 /* Built-in circuit "fil-porep:ID" (cuzk_circuit_fn): the circuit of RegisteredSealProof ID over
- * the synthetic partition (ID, k = seed, seed); KEYGEN needs no witness. */
+ * the partition given in params->data (the engine's PoRep jobs: one of a C1 output's, any id of
+ * the same sector size), else over the synthetic partition (ID, k = seed, seed); KEYGEN needs no
+ * witness. */
 cuzk_status cuzk_circuit_fil_porep(cuzk_cs *cs, const void *params) CUZK_WARN_UNUSED_RESULT;
 
 #endif

@@ -199,10 +199,8 @@ static cuzk_status synth(cuzk_fil_porep_partition *p, node_set *s, uint64_t seed
     return cuzk_merkle_hash_node(&w->comm_r, CUZK_MERKLE_POSEIDON, 2, pre);
 }
 
-cuzk_status cuzk__fil_porep_partition_synthetic_shape(cuzk_fil_porep_partition **out,
-                                                      const cuzk_fil_porep_shape *shape, uint64_t k,
-                                                      uint64_t seed,
-                                                      cuzk_fil_porep_parents_fn parents, void *ctx)
+cuzk_status cuzk__fil_porep_partition_alloc(cuzk_fil_porep_partition **out,
+                                            const cuzk_fil_porep_shape *shape, uint64_t k)
 {
     *out = NULL;
     if (!shape || !cuzk__fil_porep_shape_valid(shape))
@@ -240,7 +238,17 @@ cuzk_status cuzk__fil_porep_partition_synthetic_shape(cuzk_fil_porep_partition *
     w->paths_r = o;
     o += nc * lp;
     p->labels = o;
+    *out = p;
+    return CUZK_OK;
+}
 
+cuzk_status cuzk__fil_porep_partition_synthetic_shape(cuzk_fil_porep_partition **out,
+                                                      const cuzk_fil_porep_shape *shape, uint64_t k,
+                                                      uint64_t seed,
+                                                      cuzk_fil_porep_parents_fn parents, void *ctx)
+{
+    cuzk_fil_porep_partition *p;
+    CUZK_TRY(cuzk__fil_porep_partition_alloc(&p, shape, k));
     node_set s = {0};
     cuzk_status st = synth(p, &s, seed, parents, ctx);
     set_free(&s);
@@ -268,6 +276,16 @@ cuzk_status cuzk_circuit_fil_porep(cuzk_cs *cs, const void *params_)
     CUZK_TRY(cuzk_fil_porep_shape_get(&shape, params->arg));
     if (!cuzk_cs_has_values(cs))
         return cuzk_fil_porep_circuit(cs, &shape, NULL);
+    if (params->data) {
+        /* A partition of a C1 output (the engine's PoRep jobs). */
+        const cuzk_fil_porep_partition *given = params->data;
+        if (given->shape.sector_size != shape.sector_size)
+            return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                             "fil-porep:%llu given a partition of RegisteredSealProof %llu",
+                             (unsigned long long)params->arg,
+                             (unsigned long long)given->shape.seal_proof_type);
+        return cuzk_fil_porep_circuit(cs, &given->shape, &given->w);
+    }
     cuzk_fil_porep_partition *p;
     CUZK_TRY(cuzk__fil_porep_partition_synthetic_shape(&p, &shape, params->seed, params->seed, NULL,
                                                        NULL));

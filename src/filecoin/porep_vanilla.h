@@ -137,6 +137,12 @@ cuzk_status cuzk_fil_porep_c1_to_curio(const cuzk_fil_porep_c1 *c1, uint64_t sec
 cuzk_status cuzk_fil_porep_c1_to_bincode(const cuzk_fil_porep_c1 *c1, uint8_t **out,
                                          size_t *len) CUZK_WARN_UNUSED_RESULT;
 
+/* Partition |k| of a checked C1 as the circuit's witness (its own storage).
+ * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (k); CUZK_ERR_NOT_CANONICAL; CUZK_ERR_NOMEM. */
+cuzk_status cuzk_fil_porep_partition_from_c1(cuzk_fil_porep_partition **out,
+                                             const cuzk_fil_porep_c1 *c1,
+                                             size_t k) CUZK_WARN_UNUSED_RESULT;
+
 /*
  * A whole synthetic sector of a size with at most 2^18 nodes (2 KiB, 8 MiB), replicated for
  * real: random data (seeded by |seed|), every node's label in every layer computed with

@@ -11,6 +11,7 @@
  * cover.
  */
 #include "test.h"
+#include "test_r1cs_util.h"
 
 #include "cuzk/alloc.h"
 #include "filecoin/porep_vanilla.h"
@@ -227,6 +228,54 @@ CUZK_TEST(fil_porep_c1_layouts_big)
         cuzk_free(b0);
         cuzk_fil_porep_c1_destroy(c1);
     }
+}
+
+/* The witness of each partition of a C1 satisfies the circuit, its public inputs those the
+ * circuit inputizes; the 2 KiB sector and the NI one (13 partitions, two of them proved here). */
+static void satisfies(const cuzk_fil_porep_c1 *c1, size_t k)
+{
+    cuzk_fil_porep_partition *p = NULL;
+    CHECK_MSG(cuzk_fil_porep_partition_from_c1(&p, c1, k) == CUZK_OK, "%s", cuzk_last_error());
+    if (!p)
+        return;
+    cuzk_cs *cs = tu_cs(CUZK_CS_CHECK);
+    CHECK_MSG(cuzk_fil_porep_circuit(cs, &p->shape, &p->w) == CUZK_OK, "%s", cuzk_last_error());
+    CHECK(cuzk_cs_finalize(cs) == CUZK_OK);
+    size_t row = 0;
+    const char *where = NULL;
+    CHECK_MSG(cuzk_cs_is_satisfied(cs, &row, &where), "partition %zu: row %zu (%s)", k, row,
+              where ? where : "-");
+    size_t ni = cuzk_fil_porep_num_inputs(&p->shape);
+    cuzk_fr_t *want = cuzk_alloc_array(ni, sizeof *want), got;
+    cuzk_fil_porep_public_inputs(want, &p->shape, &p->w);
+    for (size_t i = 0; i < ni; i++) {
+        cuzk_cs_value(cs, &got, cuzk_var_input((uint32_t)i + 1));
+        CHECK_MSG(cuzk_fr_eq(&got, &want[i]), "public input %zu", i);
+    }
+    /* the challenge input is the C1's challenge */
+    cuzk_fr_t x;
+    cuzk_fr_set_u64(&x, c1->proofs[k * c1->shape.challenges].c_x.index);
+    CHECK(cuzk_fr_eq(&want[3 + 15], &x));
+    cuzk_free(want);
+    cuzk_cs_destroy(cs);
+    cuzk_fil_porep_partition_destroy(p);
+}
+
+CUZK_TEST(fil_porep_c1_witness_satisfies)
+{
+    uint64_t seed = test_rand_u64();
+    cuzk_fil_porep_c1 *c1 = make(5, seed);
+    if (c1)
+        satisfies(c1, 0);
+    cuzk_fil_porep_partition *p = (cuzk_fil_porep_partition *)1;
+    CHECK(c1 && cuzk_fil_porep_partition_from_c1(&p, c1, 1) == CUZK_ERR_INVALID_ARG && !p);
+    cuzk_fil_porep_c1_destroy(c1);
+    c1 = make(15, seed + 1);
+    if (c1) {
+        satisfies(c1, 0);
+        satisfies(c1, 12);
+    }
+    cuzk_fil_porep_c1_destroy(c1);
 }
 
 /* |mutate| applied to a copy of |c1|, written as bincode and read back: |st| and |msg|. */
