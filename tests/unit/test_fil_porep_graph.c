@@ -16,6 +16,7 @@
 #include "filecoin/porep_graph.h"
 
 #include <openssl/evp.h>
+#include <math.h>
 #include <time.h>
 
 static void block_bytes(uint8_t out[64], const uint32_t w[16])
@@ -238,4 +239,288 @@ CUZK_TEST(fil_porep_graph_parent_cache_8m)
     CHECK_MSG(digest_listed(v1, D8M, 2), "V1 8 MiB cache digest %s not published", v1);
     CHECK_MSG(digest_listed(v11, D8M, 2), "V1_1 8 MiB cache digest %s not published", v11);
     CHECK(strcmp(v1, v11) != 0);
+}
+
+/* Fr::from(v).to_repr(): |v| as a 32-byte little-endian integer. */
+static void fr_small(uint8_t out[32], uint64_t v)
+{
+    memset(out, 0, 32);
+    for (int i = 0; i < 8; i++)
+        out[i] = (uint8_t)(v >> (8 * i));
+}
+
+CUZK_TEST(fil_porep_graph_synth_hardcoded)
+{
+    /* challenges.rs test_synth_challenges_against_hardcoded: sector_nodes = 2^10, replica_id =
+     * Fr(55), comm_r = Fr(101), 21 synthetic challenges, 10 porep challenges with rand = [1; 32].
+     */
+    static const uint64_t SYNTH[21] = {178, 297, 869, 211, 875, 477, 94,  781, 124, 332, 856,
+                                       801, 176, 692, 429, 691, 290, 204, 986, 210, 973};
+    static const uint64_t POREP[10] = {176, 781, 801, 986, 290, 211, 692, 856, 986, 332};
+    uint8_t replica[32], comm_r[32], rand[32];
+    fr_small(replica, 55);
+    fr_small(comm_r, 101);
+    memset(rand, 1, 32);
+    uint64_t got[21];
+    CHECK(cuzk_fil_porep_synth_challenges(got, 0, 21, 1024, replica, comm_r) == CUZK_OK);
+    for (int i = 0; i < 21; i++)
+        CHECK_MSG(got[i] == SYNTH[i], "synthetic %d: %llu, want %llu", i,
+                  (unsigned long long)got[i], (unsigned long long)SYNTH[i]);
+    /* One at a time, backwards (the upstream seek test). */
+    for (int i = 20; i >= 0; i--) {
+        uint64_t one;
+        CHECK(cuzk_fil_porep_synth_challenges(&one, (uint64_t)i, 1, 1024, replica, comm_r) ==
+              CUZK_OK);
+        CHECK(one == SYNTH[i]);
+    }
+    uint64_t idx[10];
+    CHECK(cuzk_fil_porep_synth_select(idx, 0, 10, 21, replica, rand) == CUZK_OK);
+    for (int i = 0; i < 10; i++) {
+        CHECK(idx[i] < 21);
+        CHECK_MSG(SYNTH[idx[i]] == POREP[i], "porep %d: index %llu gives %llu, want %llu", i,
+                  (unsigned long long)idx[i], (unsigned long long)SYNTH[idx[i]],
+                  (unsigned long long)POREP[i]);
+    }
+    /* Selection of a later window equals the tail of a longer one (keystream seek). */
+    uint64_t idx2[7];
+    CHECK(cuzk_fil_porep_synth_select(idx2, 3, 7, 21, replica, rand) == CUZK_OK);
+    CHECK(memcmp(idx2, idx + 3, sizeof idx2) == 0);
+    CHECK(cuzk_fil_porep_num_synth(1024) == 1024);
+    CHECK(cuzk_fil_porep_num_synth(1ULL << 30) == 1ULL << 18);
+    CHECK(cuzk_fil_porep_synth_select(idx, 0, 1, 0, replica, rand) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_fil_porep_synth_challenges(got, 0, 1, 2, replica, comm_r) == CUZK_ERR_INVALID_ARG);
+}
+
+CUZK_TEST(fil_porep_graph_challenge_reduce)
+{
+    uint8_t h[32];
+    fr_small(h, 12345);
+    CHECK(cuzk_fil_porep_challenge_reduce(h, 1ULL << 30) == 12346);
+    CHECK(cuzk_fil_porep_challenge_reduce(h, 12346) == 1); /* 12345 mod 12345 = 0 */
+    /* 2^256 - 1 mod (2^30 - 1): 2^30 = 1 there, so 2^256 = 2^(256 mod 30) = 2^16. */
+    memset(h, 0xff, 32);
+    CHECK(cuzk_fil_porep_challenge_reduce(h, 1ULL << 30) == (1ULL << 16) - 1 + 1);
+    /* 2^256 - 1 mod (2^32 - 1) = 2^(256 mod 32) - 1 = 0. */
+    CHECK(cuzk_fil_porep_challenge_reduce(h, 1ULL << 32) == 1);
+}
+
+CUZK_TEST(fil_porep_graph_challenges)
+{
+    uint8_t replica[32], seed[32], comm_r[32], msg[128], md[32];
+    test_rand_bytes(replica, 32);
+    test_rand_bytes(seed, 32);
+    test_rand_bytes(comm_r, 32);
+    replica[31] &= 0x3f;
+    comm_r[31] &= 0x3f;
+    const uint64_t nodes = 1ULL << 30;
+    /* challenges.rs challenge_partition_equivalence: 5 partitions of 40 = one of 200. */
+    uint64_t all[200], part[40];
+    CHECK(cuzk_fil_porep_challenges_interactive(all, 200, nodes, replica, seed, 0) == CUZK_OK);
+    for (unsigned k = 0; k < 5; k++) {
+        CHECK(cuzk_fil_porep_challenges_interactive(part, 40, nodes, replica, seed, k) == CUZK_OK);
+        CHECK(memcmp(part, all + 40 * k, sizeof part) == 0);
+    }
+    for (int i = 0; i < 200; i++)
+        CHECK(all[i] >= 1 && all[i] < nodes);
+    /* Layout: challenge 37 = reduce(SHA256(replica_id || seed || 37 u32 LE)). */
+    memcpy(msg, replica, 32);
+    memcpy(msg + 32, seed, 32);
+    msg[64] = 37, msg[65] = msg[66] = msg[67] = 0;
+    unsigned int len = 0;
+    CHECK(EVP_Digest(msg, 68, md, &len, EVP_sha256(), NULL) == 1);
+    CHECK(all[37] == cuzk_fil_porep_challenge_reduce(md, nodes));
+    /* NI: the tag, replica_id, comm_r, then j. */
+    uint64_t ni[18];
+    CHECK(cuzk_fil_porep_challenges_ni(ni, 18, nodes, replica, comm_r, 125) == CUZK_OK);
+    const char *tag = "filecoin.io|PoRep|1|NonInteractive|1";
+    size_t tl = strlen(tag);
+    memcpy(msg, tag, tl);
+    memcpy(msg + tl, replica, 32);
+    memcpy(msg + tl + 32, comm_r, 32);
+    uint32_t j = 18 * 125 + 17;
+    for (int b = 0; b < 4; b++)
+        msg[tl + 64 + b] = (uint8_t)(j >> (8 * b));
+    CHECK(EVP_Digest(msg, tl + 68, md, &len, EVP_sha256(), NULL) == 1);
+    CHECK(ni[17] == cuzk_fil_porep_challenge_reduce(md, nodes));
+
+    /* The per-id entry point. */
+    uint64_t out[18];
+    size_t n = 99;
+    CHECK(cuzk_fil_porep_challenges(out, 18, &n, 3, replica, NULL, seed, 9) == CUZK_OK);
+    CHECK(n == 18);
+    uint64_t direct[18];
+    CHECK(cuzk_fil_porep_challenges_interactive(direct, 18, nodes, replica, seed, 9) == CUZK_OK);
+    CHECK(memcmp(out, direct, sizeof out) == 0);
+    CHECK(cuzk_fil_porep_challenges(out, 18, &n, 3, replica, NULL, seed, 10) ==
+          CUZK_ERR_INVALID_ARG);
+    CHECK(n == 0);
+    CHECK(cuzk_fil_porep_challenges(out, 17, &n, 3, replica, NULL, seed, 0) ==
+          CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_fil_porep_challenges(out, 18, &n, 3, replica, NULL, NULL, 0) ==
+          CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_fil_porep_challenges(out, 18, &n, 20, replica, comm_r, seed, 0) ==
+          CUZK_ERR_UNSUPPORTED);
+    CHECK(cuzk_fil_porep_challenges(out, 18, &n, 18, replica, comm_r, NULL, 125) == CUZK_OK);
+    CHECK(n == 18 && memcmp(out, ni, sizeof ni) == 0);
+    CHECK(cuzk_fil_porep_challenges(out, 18, &n, 18, replica, comm_r, NULL, 126) ==
+          CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_fil_porep_challenges(out, 18, &n, 18, replica, NULL, NULL, 0) ==
+          CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_fil_porep_challenges(out, 2, &n, 15, replica, comm_r, NULL, 12) == CUZK_OK);
+    CHECK(n == 2);
+
+    /* Synthetic 32 GiB (id 13): partition k selects porep challenges 18k .. 18k + 17 of one
+     * stream (challenges.rs test_synth_challenges_32gib), each a synthetic challenge. */
+    uint64_t idx[180];
+    CHECK(cuzk_fil_porep_synth_select(idx, 0, 180, 1ULL << 18, replica, seed) == CUZK_OK);
+    for (unsigned k = 0; k < 10; k += 3) {
+        CHECK(cuzk_fil_porep_challenges(out, 18, &n, 13, replica, comm_r, seed, k) == CUZK_OK);
+        for (int i = 0; i < 18; i++) {
+            uint64_t want;
+            CHECK(idx[18 * k + i] < (1ULL << 18));
+            CHECK(cuzk_fil_porep_synth_challenges(&want, idx[18 * k + i], 1, nodes, replica,
+                                                  comm_r) == CUZK_OK);
+            CHECK(out[i] == want && want >= 1 && want < nodes);
+        }
+    }
+    CHECK(cuzk_fil_porep_challenges(out, 18, &n, 13, replica, NULL, seed, 0) ==
+          CUZK_ERR_INVALID_ARG);
+}
+
+CUZK_TEST(fil_porep_graph_drg_properties)
+{
+    /* drgraph.rs graph_bucket_aux: no self reference, the predecessor in slot 5 (API 1.0) or 0
+     * (later); nodes 0 and 1 have all parents 0. The same porep_id under both versions draws the
+     * same five random parents, only shifted. */
+    uint8_t porep_id[32];
+    CHECK(cuzk_fil_porep_id(porep_id, 6) == CUZK_OK);
+    cuzk_fil_porep_graph g0, g1;
+    CHECK(cuzk_fil_porep_graph_init(&g0, 1ULL << 18, porep_id, 0) == CUZK_OK);
+    CHECK(cuzk_fil_porep_graph_init(&g1, 1ULL << 18, porep_id, 1) == CUZK_OK);
+    for (uint64_t node = 0; node < 2; node++) {
+        uint32_t p[6];
+        cuzk_fil_porep_drg_parents(&g1, p, node);
+        for (int i = 0; i < 6; i++)
+            CHECK(p[i] == 0);
+    }
+    unsigned long iters = test_iters(20000);
+    for (unsigned long it = 0; it < iters; it++) {
+        uint64_t node = it < 100 ? 2 + it : 2 + test_rand_u64() % (g0.nodes - 2);
+        uint32_t a[6], b[6], c[6];
+        cuzk_fil_porep_drg_parents(&g0, a, node);
+        cuzk_fil_porep_drg_parents(&g1, b, node);
+        cuzk_fil_porep_drg_parents(&g1, c, node);
+        CHECK(memcmp(b, c, sizeof b) == 0);
+        CHECK(a[5] == node - 1 && b[0] == node - 1);
+        for (int i = 0; i < 5; i++) {
+            CHECK(a[i] == b[i + 1]);
+            CHECK(a[i] < node);
+        }
+    }
+    /* The integer ceil(log2(M)) the code uses equals upstream's f64 log2().ceil() for every
+     * metagraph size of 64 GiB sectors around powers of two and at random. */
+    for (unsigned e = 3; e < 35; e++)
+        for (int d = -3; d <= 3; d++) {
+            uint64_t m = (1ULL << e) + (uint64_t)(int64_t)d;
+            CHECK((uint64_t)(64 - __builtin_clzll(m - 1)) == (uint64_t)ceil(log2((double)m)));
+        }
+    for (int i = 0; i < 100000; i++) {
+        uint64_t m = 10 + test_rand_u64() % ((5ULL << 31) - 10);
+        CHECK((uint64_t)(64 - __builtin_clzll(m - 1)) == (uint64_t)ceil(log2((double)m)));
+    }
+    cuzk_fil_porep_graph_clear(&g0);
+    cuzk_fil_porep_graph_clear(&g1);
+}
+
+CUZK_TEST(fil_porep_graph_feistel_bijection)
+{
+    /* feistel.rs tests: over a power of four (128 nodes: 1,024 = 4^5 indexes) and over a domain
+     * that needs cycle walking (100 nodes: 800 of 1,024), permute is a bijection into range. */
+    uint8_t porep_id[32];
+    CHECK(cuzk_fil_porep_id(porep_id, 5) == CUZK_OK);
+    cuzk_fil_porep_hasher h;
+    CHECK(cuzk_fil_porep_hasher_init(&h) == CUZK_OK);
+    static const uint64_t NODES[] = {128, 100, 3};
+    for (size_t t = 0; t < 3; t++) {
+        cuzk_fil_porep_graph g;
+        CHECK(cuzk_fil_porep_graph_init(&g, NODES[t], porep_id, 1) == CUZK_OK);
+        uint64_t n = NODES[t] * 8;
+        static uint8_t seen[1024];
+        memset(seen, 0, sizeof seen);
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t p;
+            CHECK(cuzk_fil_porep_feistel_permute(&g, &h, &p, i) == CUZK_OK);
+            CHECK(p < n && !seen[p]);
+            seen[p] = 1;
+        }
+        uint64_t p;
+        CHECK(cuzk_fil_porep_feistel_permute(&g, &h, &p, n) == CUZK_ERR_INVALID_ARG);
+        uint32_t par[14];
+        CHECK(cuzk_fil_porep_parents(&g, &h, par, NODES[t]) == CUZK_ERR_INVALID_ARG);
+        CHECK(cuzk_fil_porep_parents(&g, &h, par, NODES[t] - 1) == CUZK_OK);
+        for (int i = 6; i < 14; i++)
+            CHECK(par[i] < NODES[t]);
+        cuzk_fil_porep_graph_clear(&g);
+    }
+    cuzk_fil_porep_graph g;
+    CHECK(cuzk_fil_porep_graph_init(&g, 2, porep_id, 1) == CUZK_ERR_INVALID_ARG);
+    cuzk_fil_porep_graph_clear(&g);
+    CHECK(cuzk_fil_porep_graph_init(&g, (1ULL << 32) + 1, porep_id, 1) == CUZK_ERR_INVALID_ARG);
+    cuzk_fil_porep_graph_clear(&g);
+    cuzk_fil_porep_hasher_clear(&h);
+}
+
+/* graph.rs test_pathology_aux: do any of the first |test_n| nodes have an expander parent in the
+ * upper half of the sector? */
+static bool has_upper_half_parent(uint8_t id_byte, uint64_t nodes, unsigned api_minor,
+                                  unsigned test_n)
+{
+    uint8_t porep_id[32] = {0};
+    porep_id[0] = id_byte;
+    cuzk_fil_porep_graph g;
+    cuzk_fil_porep_hasher h;
+    CHECK(cuzk_fil_porep_graph_init(&g, nodes, porep_id, api_minor) == CUZK_OK);
+    CHECK(cuzk_fil_porep_hasher_init(&h) == CUZK_OK);
+    bool found = false;
+    for (unsigned v = 0; v < test_n && !found; v++) {
+        uint32_t p[8];
+        CHECK(cuzk_fil_porep_exp_parents(&g, &h, p, v) == CUZK_OK);
+        for (int i = 0; i < 8; i++) {
+            CHECK(p[i] < nodes);
+            found |= p[i] >= nodes / 2;
+        }
+    }
+    cuzk_fil_porep_hasher_clear(&h);
+    cuzk_fil_porep_graph_clear(&g);
+    return found;
+}
+
+CUZK_TEST(fil_porep_graph_api10_truncation)
+{
+    /* test_graph_distribution_pathology: API 1.0 truncates the permuted index to u32 before
+     * dividing by 8, so 32 / 64 GiB V1 graphs never reach the upper half (the first 1,000 nodes
+     * show it); API >= 1.1 graphs do. */
+    CHECK(!has_upper_half_parent(3, 1ULL << 30, 0, 1000));
+    CHECK(!has_upper_half_parent(4, 1ULL << 31, 0, 1000));
+    CHECK(has_upper_half_parent(8, 1ULL << 30, 1, 1000));
+    CHECK(has_upper_half_parent(9, 1ULL << 31, 1, 1000));
+    CHECK(has_upper_half_parent(10, 1ULL << 30, 2, 1000));
+    CHECK(has_upper_half_parent(11, 1ULL << 31, 2, 1000));
+    /* test_high_parent_bits: 64 GiB, porep_id 5, API 1.1: one of the first 3 nodes has an
+     * expander parent >= 2^29 (impossible after u32 truncation). */
+    uint8_t porep_id[32] = {5};
+    cuzk_fil_porep_graph g;
+    cuzk_fil_porep_hasher h;
+    CHECK(cuzk_fil_porep_graph_init(&g, 1ULL << 31, porep_id, 1) == CUZK_OK);
+    CHECK(cuzk_fil_porep_hasher_init(&h) == CUZK_OK);
+    bool high = false;
+    for (uint64_t v = 0; v < 3; v++) {
+        uint32_t p[8];
+        CHECK(cuzk_fil_porep_exp_parents(&g, &h, p, v) == CUZK_OK);
+        for (int i = 0; i < 8; i++)
+            high |= p[i] >= (1u << 29);
+    }
+    CHECK(high);
+    cuzk_fil_porep_hasher_clear(&h);
+    cuzk_fil_porep_graph_clear(&g);
 }
