@@ -17,6 +17,7 @@
 
 #include <openssl/evp.h>
 #include <math.h>
+#include <pthread.h>
 #include <time.h>
 
 static void block_bytes(uint8_t out[64], const uint32_t w[16])
@@ -523,4 +524,88 @@ CUZK_TEST(fil_porep_graph_api10_truncation)
     CHECK(high);
     cuzk_fil_porep_hasher_clear(&h);
     cuzk_fil_porep_graph_clear(&g);
+}
+
+typedef struct {
+    const cuzk_fil_porep_graph *g;
+    uint8_t *buf;
+    uint64_t first, count;
+    int ok;
+} cache_slice;
+
+static void *cache_slice_run(void *arg)
+{
+    cache_slice *s = arg;
+    cuzk_fil_porep_hasher h;
+    s->ok = cuzk_fil_porep_hasher_init(&h) == CUZK_OK;
+    for (uint64_t i = 0; i < s->count && s->ok; i++) {
+        uint32_t p[CUZK_FIL_PARENTS];
+        s->ok = cuzk_fil_porep_parents(s->g, &h, p, s->first + i) == CUZK_OK;
+        uint8_t *e = s->buf + i * CUZK_FIL_PARENTS * 4;
+        for (int k = 0; k < CUZK_FIL_PARENTS; k++)
+            for (int b = 0; b < 4; b++)
+                e[4 * k + b] = (uint8_t)(p[k] >> (8 * b));
+    }
+    cuzk_fil_porep_hasher_clear(&h);
+    return NULL;
+}
+
+/* The 512 MiB caches (2^24 nodes each, about 5 CPU-minutes per graph): only with
+ * CUZK_TEST_POREP_512M=<threads>, since the default suite must stay quick on two cores. */
+CUZK_TEST(fil_porep_graph_parent_cache_512m)
+{
+    const char *e = getenv("CUZK_TEST_POREP_512M");
+    if (!e || atoi(e) <= 0)
+        test_skip("set CUZK_TEST_POREP_512M=<threads> to hash the 512 MiB parent caches");
+    unsigned threads = (unsigned)atoi(e);
+    if (threads > 64)
+        threads = 64;
+    static const char *const D512[] = {
+        "3adcc092423aa76d6a7184016893406da44dd974b219a89cd3ece25e4e3018f5",
+        "b5877d1963793efebc261fd8fde4dd6bc59e6b5c7abf52617a4ee023b8dc173a",
+    };
+    static const uint64_t IDS[2] = {2, 7};
+    char hex[2][65];
+    const uint64_t chunk = 1ULL << 20;
+    uint8_t *buf = malloc(chunk * CUZK_FIL_PARENTS * 4);
+    CHECK(buf);
+    for (int v = 0; v < 2; v++) {
+        cuzk_fil_porep_graph g;
+        CHECK(cuzk_fil_porep_graph_init_id(&g, IDS[v]) == CUZK_OK);
+        EVP_MD_CTX *sha = EVP_MD_CTX_new();
+        CHECK(sha && EVP_DigestInit_ex2(sha, EVP_sha256(), NULL) == 1);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        for (uint64_t base = 0; base < g.nodes; base += chunk) {
+            pthread_t tid[64];
+            cache_slice sl[64];
+            uint64_t per = (chunk + threads - 1) / threads;
+            for (unsigned t = 0; t < threads; t++) {
+                uint64_t lo = t * per < chunk ? t * per : chunk;
+                uint64_t hi = lo + per < chunk ? lo + per : chunk;
+                sl[t] = (cache_slice){&g, buf + lo * CUZK_FIL_PARENTS * 4, base + lo, hi - lo, 0};
+                CHECK(pthread_create(&tid[t], NULL, cache_slice_run, &sl[t]) == 0);
+            }
+            for (unsigned t = 0; t < threads; t++) {
+                CHECK(pthread_join(tid[t], NULL) == 0);
+                CHECK(sl[t].ok);
+            }
+            CHECK(EVP_DigestUpdate(sha, buf, chunk * CUZK_FIL_PARENTS * 4) == 1);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        uint8_t md[32];
+        unsigned int len = 0;
+        CHECK(EVP_DigestFinal_ex(sha, md, &len) == 1);
+        for (int i = 0; i < 32; i++)
+            snprintf(hex[v] + 2 * i, 3, "%02x", md[i]);
+        printf("# 512 MiB parent cache id %llu: %s (%.1f s, %u threads)\n",
+               (unsigned long long)IDS[v], hex[v],
+               (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9, threads);
+        EVP_MD_CTX_free(sha);
+        cuzk_fil_porep_graph_clear(&g);
+    }
+    free(buf);
+    for (int v = 0; v < 2; v++)
+        CHECK_MSG(digest_listed(hex[v], D512, 2), "512 MiB cache digest %s not published", hex[v]);
+    CHECK(strcmp(hex[0], hex[1]) != 0);
 }
