@@ -8,10 +8,10 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 static const uint64_t SIZES[5] = {2048ULL, 8ULL << 20, 512ULL << 20, 32ULL << 30, 64ULL << 30};
-static const char *const SIZE_NAMES[5] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
 static const char *const SEAL_NAMES[20] = {
     "StackedDrg2KiBV1",
     "StackedDrg8MiBV1",
@@ -91,7 +91,6 @@ cuzk_status cuzk_fil_porep_info_get(cuzk_fil_porep_info *out, uint64_t id)
     else
         out->partitions = big ? 10 : 1;
     out->name = SEAL_NAMES[id];
-    (void)SIZE_NAMES;
     return CUZK_OK;
 }
 
@@ -197,6 +196,38 @@ void cuzk_fil_porep_hasher_clear(cuzk_fil_porep_hasher *h)
         return;
     EVP_MD_CTX_free(h->ctx);
     h->ctx = NULL;
+}
+
+cuzk_status cuzk_fil_porep_parent_cache_id(char out[65], const cuzk_fil_porep_graph *g)
+{
+    /* cache.rs cache_path hashes H::name(), StackedGraph::identifier() (which embeds
+     * BucketGraph::identifier(); the DRG seed is not part of it), the four Feistel keys and the
+     * entry count. The tree hasher of every published PoRep is Poseidon. */
+    char ident[192];
+    int il = snprintf(ident, sizeof ident,
+                      "stacked_graph::StackedGraph{expansion_degree: %d base_graph: "
+                      "drgraph::BucketGraph{size: %llu; degree: %d; hasher: poseidon_hasher} }",
+                      CUZK_FIL_EXP_DEGREE, (unsigned long long)g->nodes, CUZK_FIL_DRG_DEGREE);
+    uint8_t tail[36], md[32];
+    for (int i = 0; i < 4; i++)
+        put_u64_le(tail + 8 * i, g->feistel_keys[i]);
+    for (int i = 0; i < 4; i++)
+        tail[32 + i] = (uint8_t)(g->nodes >> (8 * i)); /* `as u32` upstream */
+    unsigned int len = 0;
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    bool ok = ctx && il > 0 && (size_t)il < sizeof ident &&
+              EVP_DigestInit_ex2(ctx, EVP_sha256(), NULL) == 1 &&
+              EVP_DigestUpdate(ctx, "poseidon_hasher", 15) == 1 &&
+              EVP_DigestUpdate(ctx, ident, (size_t)il) == 1 &&
+              EVP_DigestUpdate(ctx, tail, sizeof tail) == 1 &&
+              EVP_DigestFinal_ex(ctx, md, &len) == 1;
+    EVP_MD_CTX_free(ctx);
+    out[0] = 0;
+    if (!ok)
+        return cuzk_fail(CUZK_ERR_INTERNAL, "SHA-256 of the parent cache identifier failed");
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", md[i]);
+    return CUZK_OK;
 }
 
 void cuzk_fil_porep_drg_parents(const cuzk_fil_porep_graph *g, uint32_t out[CUZK_FIL_DRG_DEGREE],

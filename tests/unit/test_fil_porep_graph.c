@@ -4,7 +4,8 @@
  * the 8-round ChaCha vectors of draft-strombergson-chacha-test-vectors (TC1, TC2, TC3, TC7, TC8,
  * 256-bit keys); OpenSSL's ChaCha20 against our core built with 20 rounds; the parent-cache
  * digests of rust-fil-proofs storage-proofs/porep/parent_cache.json (SHA-256 over the whole cache
- * file, per node 14 u32 LE parents: cache.rs generate), for 2 KiB and 8 MiB; the hard-coded
+ * file, per node 14 u32 LE parents: cache.rs generate), for 2 KiB and 8 MiB (512 MiB opt-in),
+ * and the cache file names (the JSON keys) of all ten V1 / V1_1 graphs; the hard-coded
  * synthetic challenges of challenges.rs test_synth_challenges_against_hardcoded. Properties
  * ported from the upstream tests: drgraph.rs graph_bucket (predecessor slot by API version, no
  * self reference), feistel.rs (bijection, cycle walking), graph.rs
@@ -197,39 +198,72 @@ static void cache_digest(char hex[65], uint64_t id, double *seconds)
     cuzk_fil_porep_graph_clear(&g);
 }
 
-/* parent_cache.json (rust-fil-proofs storage-proofs/porep/parent_cache.json, v28) lists two
- * caches per published size, keyed by a hash of the graph identifier and Feistel keys rather
- * than the proof id; the two are the V1 (porep_id 0..4) and V1_1 (5..9) graphs. */
-static bool digest_listed(const char *hex, const char *const *list, size_t n)
+/*
+ * rust-fil-proofs storage-proofs/porep/parent_cache.json (v28): per published graph, the cache
+ * file's name stem (cache.rs cache_path) and the SHA-256 of its contents. The stems name the
+ * graphs: SHA256("poseidon_hasher" || identifier || Feistel keys || nodes) pins each entry to
+ * the porep_id of one RegisteredSealProof, the V1 (0..4) and V1_1 (5..9) ids.
+ */
+static const struct {
+    uint64_t id;
+    const char *stem, *digest;
+} PARENT_CACHE_JSON[] = {
+    {0, "3f0eef38bb48af1f48ad65e14eb85b4ebfc167cec18cd81764f6d998836c9899",
+     "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d"},
+    {5, "494d91dc80f2df5272c4b9e129bc7ade9405225993af9fe34e6542a39a47554b",
+     "840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97"},
+    {1, "dcdabb0fbe4364bf0ac28b6a18c66de246409fa1a9020a00f33fb3e3053da6dc",
+     "a76604f2f59f2744c7151653bbb1d8596b6b57d295e6fa6c1f0c41d725b502ce"},
+    {6, "5eed212119fd91aa6220a27f31a8966444a9381842bceb3a1ea61525bd47a5b5",
+     "03cd13565ded97c240a5f52e54295ad127bd0461b57904cb3a4d79b097bbecab"},
+    {2, "2aa9c77c3e58259481351cc4be2079cc71e1c9af39700866545c043bfa30fb42",
+     "3adcc092423aa76d6a7184016893406da44dd974b219a89cd3ece25e4e3018f5"},
+    {7, "7ba215a1d2345774ab90b8cb1158d296e409d6068819d7b8c7baf0b25d63dc34",
+     "b5877d1963793efebc261fd8fde4dd6bc59e6b5c7abf52617a4ee023b8dc173a"},
+    {3, "e1fa5d5b811ddbd118be3412c4a8c329156b8b8acc72632bca459455b5a05a13",
+     "3c4f9841fcc75aed8c695800e58d08480629f25af3a2aefd81904181d75cc0b6"},
+    {8, "21981246c370f9d76c7a77ab273d94bde0ceb4e938292334960bce05585dc117",
+     "93deeac5e3052b6927467d4b2641bb782f05491de18d510147c93eeedd8672da"},
+    {4, "8a99e8d6b6be7ab87a56b632e6739ff201c23ea14e99737c74690f0e265574d6",
+     "2778a732ad46a7dc18e0564dfdf59fd321dcde74ab476fd6d3c4e6735d7cd89c"},
+    {9, "4905486b7af19558ac3649bc6261411858b6add534438878c4ee3b29d8b9de0b",
+     "2698b74eb2606b55b98d8b095e18b6320b47f46e00075956d48640ccd1641b03"},
+};
+
+static const char *published_digest(uint64_t id)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(hex, list[i]) == 0)
-            return true;
-    return false;
+    for (size_t i = 0; i < sizeof PARENT_CACHE_JSON / sizeof PARENT_CACHE_JSON[0]; i++)
+        if (PARENT_CACHE_JSON[i].id == id)
+            return PARENT_CACHE_JSON[i].digest;
+    return "";
+}
+
+CUZK_TEST(fil_porep_graph_parent_cache_names)
+{
+    for (size_t i = 0; i < sizeof PARENT_CACHE_JSON / sizeof PARENT_CACHE_JSON[0]; i++) {
+        cuzk_fil_porep_graph g;
+        char stem[65];
+        CHECK(cuzk_fil_porep_graph_init_id(&g, PARENT_CACHE_JSON[i].id) == CUZK_OK);
+        CHECK(cuzk_fil_porep_parent_cache_id(stem, &g) == CUZK_OK);
+        CHECK_MSG(strcmp(stem, PARENT_CACHE_JSON[i].stem) == 0, "id %llu: %s",
+                  (unsigned long long)PARENT_CACHE_JSON[i].id, stem);
+        cuzk_fil_porep_graph_clear(&g);
+    }
 }
 
 CUZK_TEST(fil_porep_graph_parent_cache_2k)
 {
-    static const char *const D2K[] = {
-        "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d",
-        "840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97",
-    };
     char v1[65], v11[65];
     double s0, s1;
     cache_digest(v1, 0, &s0);
     cache_digest(v11, 5, &s1);
     printf("# 2 KiB parent cache: V1 %s, V1_1 %s\n", v1, v11);
-    CHECK_MSG(digest_listed(v1, D2K, 2), "V1 2 KiB cache digest %s not published", v1);
-    CHECK_MSG(digest_listed(v11, D2K, 2), "V1_1 2 KiB cache digest %s not published", v11);
-    CHECK(strcmp(v1, v11) != 0);
+    CHECK_MSG(strcmp(v1, published_digest(0)) == 0, "V1 2 KiB cache digest %s", v1);
+    CHECK_MSG(strcmp(v11, published_digest(5)) == 0, "V1_1 2 KiB cache digest %s", v11);
 }
 
 CUZK_TEST(fil_porep_graph_parent_cache_8m)
 {
-    static const char *const D8M[] = {
-        "03cd13565ded97c240a5f52e54295ad127bd0461b57904cb3a4d79b097bbecab",
-        "a76604f2f59f2744c7151653bbb1d8596b6b57d295e6fa6c1f0c41d725b502ce",
-    };
     char v1[65], v11[65];
     double s0, s1;
     cache_digest(v1, 1, &s0);
@@ -237,9 +271,8 @@ CUZK_TEST(fil_porep_graph_parent_cache_8m)
     printf("# 8 MiB parent cache (262,144 nodes x 14 parents, one thread): V1 %.2f s, V1_1 %.2f "
            "s\n# V1 %s, V1_1 %s\n",
            s0, s1, v1, v11);
-    CHECK_MSG(digest_listed(v1, D8M, 2), "V1 8 MiB cache digest %s not published", v1);
-    CHECK_MSG(digest_listed(v11, D8M, 2), "V1_1 8 MiB cache digest %s not published", v11);
-    CHECK(strcmp(v1, v11) != 0);
+    CHECK_MSG(strcmp(v1, published_digest(1)) == 0, "V1 8 MiB cache digest %s", v1);
+    CHECK_MSG(strcmp(v11, published_digest(6)) == 0, "V1_1 8 MiB cache digest %s", v11);
 }
 
 /* Fr::from(v).to_repr(): |v| as a 32-byte little-endian integer. */
@@ -560,10 +593,6 @@ CUZK_TEST(fil_porep_graph_parent_cache_512m)
     unsigned threads = (unsigned)atoi(e);
     if (threads > 64)
         threads = 64;
-    static const char *const D512[] = {
-        "3adcc092423aa76d6a7184016893406da44dd974b219a89cd3ece25e4e3018f5",
-        "b5877d1963793efebc261fd8fde4dd6bc59e6b5c7abf52617a4ee023b8dc173a",
-    };
     static const uint64_t IDS[2] = {2, 7};
     char hex[2][65];
     const uint64_t chunk = 1ULL << 20;
@@ -606,6 +635,6 @@ CUZK_TEST(fil_porep_graph_parent_cache_512m)
     }
     free(buf);
     for (int v = 0; v < 2; v++)
-        CHECK_MSG(digest_listed(hex[v], D512, 2), "512 MiB cache digest %s not published", hex[v]);
-    CHECK(strcmp(hex[0], hex[1]) != 0);
+        CHECK_MSG(strcmp(hex[v], published_digest(IDS[v])) == 0, "512 MiB id %llu digest %s",
+                  (unsigned long long)IDS[v], hex[v]);
 }
