@@ -22,8 +22,8 @@
  * tree R_last and every labeling proof name the challenge; a column's index is its opening's),
  * each labeling proof's parents equal to the parent columns' rows and its label
  * (create_label) equal to c_x's row, and replica leaf = last-layer label + data leaf. What
- * needs the graph (the challenges derived from replica_id and seed, the parent indices) is not
- * checked here.
+ * needs the graph (the challenges derived from replica_id and seed, the parent indices) is
+ * cuzk_fil_porep_c1_check_graph's.
  */
 
 #include "filecoin/porep_circuit.h"
@@ -136,6 +136,22 @@ cuzk_status cuzk_fil_porep_c1_to_curio(const cuzk_fil_porep_c1 *c1, uint64_t sec
                                        size_t *len) CUZK_WARN_UNUSED_RESULT;
 cuzk_status cuzk_fil_porep_c1_to_bincode(const cuzk_fil_porep_c1 *c1, uint8_t **out,
                                          size_t *len) CUZK_WARN_UNUSED_RESULT;
+
+/* The checks that need the graph (porep_c1_graph.c): each partition's challenges are the ones
+ * Filecoin derives for the proof's variant (interactive: replica_id and seed; NI: replica_id and
+ * comm_r; synthetic: both), in order, and each challenged node's 6 DRG and 8 expander parent
+ * columns are the graph's parents of the node, in order. Partitions on |threads| threads.
+ * Returns: CUZK_OK; CUZK_ERR_FORMAT (the message names the partition, challenge and parent);
+ * CUZK_ERR_INTERNAL (OpenSSL); CUZK_ERR_NOMEM. */
+cuzk_status cuzk_fil_porep_c1_check_graph(const cuzk_fil_porep_c1 *c1,
+                                          unsigned threads) CUZK_WARN_UNUSED_RESULT;
+/* prover_id of a miner actor id: unsigned LEB128, zero-padded to 32 bytes (filecoin-circuits.md
+ * 3.2). */
+void cuzk_fil_prover_id(uint8_t out[32], uint64_t miner_id);
+/* replica_id = SHA256(prover_id || sector_id BE || ticket || comm_d || porep_id), Fr-safe: the
+ * C1's replica_id must be the one of this miner's sector. CUZK_ERR_FORMAT otherwise. */
+cuzk_status cuzk_fil_porep_c1_check_replica(const cuzk_fil_porep_c1 *c1, uint64_t miner_id,
+                                            uint64_t sector_id) CUZK_WARN_UNUSED_RESULT;
 
 /* Partition |k| of a checked C1 as the circuit's witness (its own storage).
  * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (k); CUZK_ERR_NOT_CANONICAL; CUZK_ERR_NOMEM. */
