@@ -311,11 +311,17 @@ cuzk_status cuzk_fil_porep_feistel_permute(const cuzk_fil_porep_graph *g, cuzk_f
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "Feistel index %llu outside [0, %llu)",
                          (unsigned long long)index, (unsigned long long)n);
     /* Cycle walking: the cipher permutes [0, 4^log4), re-encrypt until inside [0, n). Since
-     * 4^log4 < 4n the expected number of extra rounds is below 3. */
-    uint64_t u;
+     * 4^log4 < 4n the expected number of extra rounds is below 3; the walk ends because index
+     * lies on the same cycle, after at most 4^log4 - n steps outside the range (the guard only
+     * turns a broken cipher into an error instead of a hang). */
+    uint64_t u, steps = 0, limit = (g->feistel_left_mask | g->feistel_right_mask) - n + 1;
     cuzk_status s = feistel_encode(g, h, &u, index);
-    while (s == CUZK_OK && u >= n)
+    while (s == CUZK_OK && u >= n) {
+        if (steps++ == limit)
+            return cuzk_fail(CUZK_ERR_INTERNAL, "Feistel cycle walk from %llu did not return",
+                             (unsigned long long)index);
         s = feistel_encode(g, h, &u, u);
+    }
     *out = s == CUZK_OK ? u : 0;
     return s;
 }
