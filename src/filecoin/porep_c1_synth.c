@@ -6,6 +6,8 @@
  */
 #include "filecoin/porep_vanilla.h"
 
+#include "filecoin/porep_graph.h"
+
 #include <string.h>
 
 #include "cuzk/alloc.h"
@@ -32,20 +34,35 @@ static void sector_free(sector *s)
     cuzk_merkle_tree_destroy(s->r);
 }
 
-static cuzk_status replicate(sector *s, const cuzk_fr_t *replica_id, uint64_t *rng,
-                             const cuzk_fil_porep_shape *ps, cuzk_fil_porep_parents_fn parents_fn,
-                             void *ctx)
+/* Random data and tree D over it (comm_d is needed before the labels: replica_id hashes it). */
+static cuzk_status data_and_tree_d(sector *s, uint64_t *rng)
+{
+    const cuzk_fil_porep_c1_shape *sh = s->sh;
+    s->data = cuzk_alloc_array(sh->nodes, sizeof *s->data);
+    if (!s->data)
+        return cuzk_fail(CUZK_ERR_NOMEM, "a synthetic sector of %llu nodes",
+                         (unsigned long long)sh->nodes);
+    for (uint64_t v = 0; v < sh->nodes; v++)
+        cuzk__rand_fr_254(&s->data[v], rng);
+    size_t twos[64];
+    for (size_t i = 0; i < 64; i++)
+        twos[i] = 2;
+    return cuzk_merkle_tree_build(&s->d, CUZK_MERKLE_SHA256, twos, sh->depth_d, s->data);
+}
+
+/* Every label of every layer from the parents, then trees C and R_last. */
+static cuzk_status replicate(sector *s, const cuzk_fr_t *replica_id, const cuzk_fil_porep_shape *ps,
+                             cuzk_fil_porep_parents_fn parents_fn, void *ctx)
 {
     const cuzk_fil_porep_c1_shape *sh = s->sh;
     uint64_t n = sh->nodes;
     size_t L = sh->layers;
-    s->data = cuzk_alloc_array(n, sizeof *s->data);
     s->labels = cuzk_alloc_array(n * L, sizeof *s->labels);
     s->parents = cuzk_alloc_array(n * CUZK_FIL_POREP_PARENTS, sizeof *s->parents);
     cuzk_fr_t *col = cuzk_alloc_array(n, sizeof *col);
     cuzk_fr_t *rep = cuzk_alloc_array(n, sizeof *rep);
     cuzk_status st = CUZK_OK;
-    if (!s->data || !s->labels || !s->parents || !col || !rep)
+    if (!s->labels || !s->parents || !col || !rep)
         st = cuzk_fail(CUZK_ERR_NOMEM, "a synthetic sector of %llu nodes", (unsigned long long)n);
     for (uint64_t v = 0; st == CUZK_OK && v < n; v++) {
         uint64_t *p = &s->parents[v * CUZK_FIL_POREP_PARENTS];
@@ -57,7 +74,6 @@ static cuzk_status replicate(sector *s, const cuzk_fr_t *replica_id, uint64_t *r
                 st = cuzk_fail(CUZK_ERR_INVALID_ARG, "node %llu's parent %d (%llu) is out of range",
                                (unsigned long long)v, j, (unsigned long long)p[j]);
         }
-        cuzk__rand_fr_254(&s->data[v], rng);
     }
     cuzk_fr_t par[CUZK_FIL_POREP_PARENTS];
     for (size_t l = 0; st == CUZK_OK && l < L; l++) {
@@ -80,11 +96,6 @@ static cuzk_status replicate(sector *s, const cuzk_fr_t *replica_id, uint64_t *r
         cuzk_poseidon_hash(&col[v], k, rows);
         cuzk_fr_add(&rep[v], &s->labels[(L - 1) * n + v], &s->data[v]);
     }
-    size_t twos[64];
-    for (size_t i = 0; i < 64; i++)
-        twos[i] = 2;
-    if (st == CUZK_OK)
-        st = cuzk_merkle_tree_build(&s->d, CUZK_MERKLE_SHA256, twos, sh->depth_d, s->data);
     if (st == CUZK_OK)
         st = cuzk_merkle_tree_build(&s->c, CUZK_MERKLE_POSEIDON, sh->arities, sh->depth, col);
     if (st == CUZK_OK)
@@ -136,6 +147,24 @@ static void prove(cuzk_fil_porep_challenge_proof *cp, const sector *s, uint64_t 
     cp->enc_node = x;
 }
 
+/* The PoRep graph as a parents hook (a hasher of its own: the hook runs on one thread). */
+typedef struct {
+    cuzk_fil_porep_graph g;
+    cuzk_fil_porep_hasher h;
+} real_graph;
+
+static cuzk_status graph_parents(void *ctx, uint64_t out[CUZK_FIL_POREP_PARENTS],
+                                 const cuzk_fil_porep_shape *shape, uint64_t node)
+{
+    (void)shape;
+    real_graph *x = ctx;
+    uint32_t p[CUZK_FIL_PARENTS];
+    CUZK_TRY(cuzk_fil_porep_parents(&x->g, &x->h, p, node));
+    for (int j = 0; j < CUZK_FIL_PARENTS; j++)
+        out[j] = p[j];
+    return CUZK_OK;
+}
+
 static void rand_bytes(uint8_t out[32], uint64_t *rng)
 {
     for (int i = 0; i < 4; i++) {
@@ -146,22 +175,24 @@ static void rand_bytes(uint8_t out[32], uint64_t *rng)
 }
 
 cuzk_status cuzk_fil_porep_c1_synthetic(cuzk_fil_porep_c1 **out, uint64_t seal_proof_type,
-                                        uint64_t seed, const uint64_t *challenges,
-                                        size_t npartitions, cuzk_fil_porep_parents_fn parents,
-                                        void *ctx)
+                                        uint64_t seed, size_t npartitions,
+                                        const uint64_t *challenges,
+                                        cuzk_fil_porep_parents_fn parents, void *ctx)
 {
     *out = NULL;
     cuzk_fil_porep_c1_shape sh;
     cuzk_fil_porep_shape ps;
+    cuzk_fil_porep_info info;
     CUZK_TRY(cuzk_fil_porep_c1_shape_get(&sh, seal_proof_type));
     CUZK_TRY(cuzk_fil_porep_shape_get(&ps, seal_proof_type));
+    CUZK_TRY(cuzk_fil_porep_info_get(&info, seal_proof_type));
     if (sh.nodes > MAX_NODES)
         return cuzk_fail(CUZK_ERR_INVALID_ARG,
                          "a synthetic PoRep sector has at most %llu nodes; %s has %llu",
                          (unsigned long long)MAX_NODES, cuzk_fil_seal_proof_name(seal_proof_type),
                          (unsigned long long)sh.nodes);
     size_t nch = npartitions * sh.challenges;
-    for (size_t i = 0; i < nch; i++)
+    for (size_t i = 0; challenges && i < nch; i++)
         if (challenges[i] == 0 || challenges[i] >= sh.nodes)
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "challenge %zu is node %llu, outside 1 .. %llu",
                              i, (unsigned long long)challenges[i],
@@ -169,24 +200,64 @@ cuzk_status cuzk_fil_porep_c1_synthetic(cuzk_fil_porep_c1 **out, uint64_t seal_p
     uint64_t rng = seed;
     cuzk_fil_porep_c1 *c1;
     CUZK_TRY(cuzk_fil_porep_c1_alloc(&c1, &sh, npartitions));
-    rand_bytes(c1->replica_id, &rng);
     rand_bytes(c1->seed, &rng);
     rand_bytes(c1->ticket, &rng);
     sector s = {&sh, NULL, NULL, NULL, NULL, NULL, NULL};
-    cuzk_fr_t rid;
-    cuzk_status st = cuzk_fr_from_bytes_le(&rid, c1->replica_id);
+    real_graph rg;
+    bool graph = !parents;
+    cuzk_status st = data_and_tree_d(&s, &rng);
     if (st == CUZK_OK)
-        st = replicate(&s, &rid, &rng, &ps, parents, ctx);
+        cuzk_fr_to_bytes_le(c1->comm_d, cuzk_merkle_tree_root(s.d));
+    /* replica_id of miner CUZK_FIL_POREP_SYNTH_MINER's sector (seed mod 2^32) */
+    uint8_t prover[32];
+    cuzk_fil_prover_id(prover, CUZK_FIL_POREP_SYNTH_MINER);
+    if (st == CUZK_OK)
+        st = cuzk_fil_replica_id(c1->replica_id, prover, seed & 0xffffffffu, c1->ticket, c1->comm_d,
+                                 info.porep_id);
+    if (graph) {
+        memset(&rg, 0, sizeof rg);
+        if (st == CUZK_OK)
+            st = cuzk_fil_porep_graph_init(&rg.g, sh.nodes, info.porep_id, info.api_minor);
+        if (st == CUZK_OK)
+            st = cuzk_fil_porep_hasher_init(&rg.h);
+        parents = graph_parents;
+        ctx = &rg;
+    }
+    cuzk_fr_t rid;
+    if (st == CUZK_OK)
+        st = cuzk_fr_from_bytes_le(&rid, c1->replica_id);
+    if (st == CUZK_OK)
+        st = replicate(&s, &rid, &ps, parents, ctx);
     if (st == CUZK_OK) {
         cuzk_fr_t pre[2] = {*cuzk_merkle_tree_root(s.c), *cuzk_merkle_tree_root(s.r)}, comm_r;
         st = cuzk_merkle_hash_node(&comm_r, CUZK_MERKLE_POSEIDON, 2, pre);
         cuzk_fr_to_bytes_le(c1->comm_r, &comm_r);
-        cuzk_fr_to_bytes_le(c1->comm_d, cuzk_merkle_tree_root(s.d));
     }
-    for (size_t i = 0; st == CUZK_OK && i < nch; i++)
-        prove(&c1->proofs[i], &s, challenges[i]);
+    uint64_t derived[64];
+    for (size_t k = 0; st == CUZK_OK && k < npartitions; k++) {
+        const uint64_t *ch = challenges ? &challenges[k * sh.challenges] : derived;
+        if (!challenges && sh.challenges > 64)
+            st = cuzk_fail(CUZK_ERR_INVALID_ARG, "%zu challenges a partition", sh.challenges);
+        else if (!challenges && info.kind == CUZK_FIL_POREP_INTERACTIVE)
+            st = cuzk_fil_porep_challenges_interactive(derived, sh.challenges, sh.nodes,
+                                                       c1->replica_id, c1->seed, (unsigned)k);
+        else if (!challenges && info.kind == CUZK_FIL_POREP_NI)
+            st = cuzk_fil_porep_challenges_ni(derived, sh.challenges, sh.nodes, c1->replica_id,
+                                              c1->comm_r, (unsigned)k);
+        else if (!challenges) {
+            size_t n = 0;
+            st = cuzk_fil_porep_challenges(derived, 64, &n, seal_proof_type, c1->replica_id,
+                                           c1->comm_r, c1->seed, (unsigned)k);
+        }
+        for (size_t i = 0; st == CUZK_OK && i < sh.challenges; i++)
+            prove(&c1->proofs[k * sh.challenges + i], &s, ch[i]);
+    }
     if (st == CUZK_OK)
         st = cuzk_fil_porep_c1_check(c1);
+    if (graph) {
+        cuzk_fil_porep_hasher_clear(&rg.h);
+        cuzk_fil_porep_graph_clear(&rg.g);
+    }
     sector_free(&s);
     if (st != CUZK_OK) {
         cuzk_fil_porep_c1_destroy(c1);

@@ -161,18 +161,23 @@ cuzk_status cuzk_fil_porep_partition_from_c1(cuzk_fil_porep_partition **out,
 
 /*
  * A whole synthetic sector of a size with at most 2^18 nodes (2 KiB, 8 MiB), replicated for
- * real: random data (seeded by |seed|), every node's label in every layer computed with
- * cuzk_fil_porep_create_label from its parents, full trees D, C and R_last, and the C1 of
- * |npartitions| partitions whose challenges are |challenges| (npartitions * shape.challenges
- * nodes in 1 .. nodes - 1). |parents| gives each node's 6 DRG parents (below the node; 0 for
- * node 0) and 8 expander parents: the PoRep graph is the one to pass; any hook of that form
- * (cuzk__fil_porep_parents_synthetic) makes a consistent sector for tests.
+ * real: random data (seeded by |seed|), tree D and comm_d, replica_id of miner
+ * CUZK_FIL_POREP_SYNTH_MINER's sector |seed| mod 2^32 (with a random ticket and seed), every
+ * node's label in every layer computed with cuzk_fil_porep_create_label from its parents, full
+ * trees C and R_last, comm_r, and the C1 of |npartitions| partitions. |challenges|
+ * (npartitions * shape.challenges nodes in 1 .. nodes - 1) or NULL: the ones Filecoin derives
+ * for the proof's variant. |parents| or NULL: the PoRep graph of the proof (a hook of the same
+ * form, cuzk__fil_porep_parents_synthetic, makes a sector consistent in itself for tests).
+ * With both NULL the C1 passes every check, cuzk_fil_porep_c1_check_graph's and
+ * cuzk_fil_porep_c1_check_replica's included.
  * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (size, a challenge or a parent out of range);
- * CUZK_ERR_NOMEM.
+ * CUZK_ERR_NOMEM; CUZK_ERR_INTERNAL (OpenSSL).
  */
+#define CUZK_FIL_POREP_SYNTH_MINER 1000
 cuzk_status cuzk_fil_porep_c1_synthetic(cuzk_fil_porep_c1 **out, uint64_t seal_proof_type,
-                                        uint64_t seed, const uint64_t *challenges,
-                                        size_t npartitions, cuzk_fil_porep_parents_fn parents,
+                                        uint64_t seed, size_t npartitions,
+                                        const uint64_t *challenges,
+                                        cuzk_fil_porep_parents_fn parents,
                                         void *ctx) CUZK_WARN_UNUSED_RESULT;
 
 #endif

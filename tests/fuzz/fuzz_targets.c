@@ -257,7 +257,7 @@ static cuzk_fil_porep_c1 *porep_c1_sample(void)
     uint64_t ch[2] = {5, 63};
     uint64_t pseed = 1;
     cuzk_fil_porep_c1 *c1 = NULL;
-    if (cuzk_fil_porep_c1_synthetic(&c1, 0, 1, ch, 1, cuzk__fil_porep_parents_synthetic, &pseed) !=
+    if (cuzk_fil_porep_c1_synthetic(&c1, 0, 1, 1, ch, cuzk__fil_porep_parents_synthetic, &pseed) !=
         CUZK_OK)
         return NULL;
     return c1;

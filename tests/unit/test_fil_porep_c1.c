@@ -30,7 +30,7 @@ static cuzk_fil_porep_c1 *make(uint64_t id, uint64_t seed)
         ch[i] = 1 + cuzk__splitmix64(&s) % (sh.nodes - 1);
     uint64_t pseed = seed;
     cuzk_fil_porep_c1 *c1 = NULL;
-    cuzk_status st = cuzk_fil_porep_c1_synthetic(&c1, id, seed, ch, sh.partitions,
+    cuzk_status st = cuzk_fil_porep_c1_synthetic(&c1, id, seed, sh.partitions, ch,
                                                  cuzk__fil_porep_parents_synthetic, &pseed);
     CHECK_MSG(st == CUZK_OK, "%s", cuzk_last_error());
     cuzk_free(ch);
@@ -275,6 +275,54 @@ CUZK_TEST(fil_porep_c1_witness_satisfies)
         satisfies(c1, 0);
         satisfies(c1, 12);
     }
+    cuzk_fil_porep_c1_destroy(c1);
+}
+
+/* A sector replicated over the PoRep graph with the challenges Filecoin derives passes the
+ * graph's checks for each variant (V1, V1_1, synthetic, NI) and replica_id's for its miner and
+ * sector; a changed parent index, challenge, miner or sector is refused by name, and so is a
+ * sector over the test graph. */
+CUZK_TEST(fil_porep_c1_graph_checks)
+{
+    uint64_t seed = test_rand_u64();
+    const uint64_t ids[4] = {0, 5, 10, 15};
+    for (int t = 0; t < 4; t++) {
+        cuzk_fil_porep_c1_shape sh;
+        CHECK(cuzk_fil_porep_c1_shape_get(&sh, ids[t]) == CUZK_OK);
+        cuzk_fil_porep_c1 *c1 = NULL;
+        cuzk_status st = cuzk_fil_porep_c1_synthetic(&c1, ids[t], seed + (uint64_t)t, sh.partitions,
+                                                     NULL, NULL, NULL);
+        CHECK_MSG(st == CUZK_OK, "id %llu: %s", (unsigned long long)ids[t], cuzk_last_error());
+        if (!c1)
+            continue;
+        CHECK_MSG(cuzk_fil_porep_c1_check_graph(c1, 2) == CUZK_OK, "id %llu: %s",
+                  (unsigned long long)ids[t], cuzk_last_error());
+        uint64_t sector = (seed + (uint64_t)t) & 0xffffffffu;
+        CHECK_MSG(cuzk_fil_porep_c1_check_replica(c1, CUZK_FIL_POREP_SYNTH_MINER, sector) ==
+                      CUZK_OK,
+                  "%s", cuzk_last_error());
+        CHECK(cuzk_fil_porep_c1_check_replica(c1, CUZK_FIL_POREP_SYNTH_MINER + 1, sector) ==
+              CUZK_ERR_FORMAT);
+        CHECK(cuzk_fil_porep_c1_check_replica(c1, CUZK_FIL_POREP_SYNTH_MINER, sector ^ 1) ==
+              CUZK_ERR_FORMAT);
+        if (t == 1)
+            satisfies(c1, 0);
+        cuzk_fil_porep_challenge_proof *cp = &c1->proofs[c1->npartitions * sh.challenges - 1];
+        cp->exp[3].index ^= 1;
+        CHECK(cuzk_fil_porep_c1_check_graph(c1, 1) == CUZK_ERR_FORMAT);
+        CHECK_MSG(strstr(cuzk_last_error(), "expander parent 3") != NULL, "%s", cuzk_last_error());
+        cp->exp[3].index ^= 1;
+        cp->drg[0].index ^= 1;
+        CHECK(cuzk_fil_porep_c1_check_graph(c1, 1) == CUZK_ERR_FORMAT);
+        CHECK_MSG(strstr(cuzk_last_error(), "DRG parent 0") != NULL, "%s", cuzk_last_error());
+        cp->drg[0].index ^= 1;
+        c1->proofs[0].c_x.index ^= 1;
+        CHECK(cuzk_fil_porep_c1_check_graph(c1, 1) == CUZK_ERR_FORMAT);
+        CHECK_MSG(strstr(cuzk_last_error(), "derived challenge") != NULL, "%s", cuzk_last_error());
+        cuzk_fil_porep_c1_destroy(c1);
+    }
+    cuzk_fil_porep_c1 *c1 = make(5, seed);
+    CHECK(c1 && cuzk_fil_porep_c1_check_graph(c1, 1) == CUZK_ERR_FORMAT);
     cuzk_fil_porep_c1_destroy(c1);
 }
 
