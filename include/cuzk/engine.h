@@ -183,10 +183,10 @@ void cuzk_engine_circuit_info_clear(cuzk_engine_circuit_info *info);
 
 typedef struct {
     const char *request_id;   /* idempotency key; NULL or "" = a fresh UUIDv4 */
-    cuzk_proof_kind kind;     /* PoRep: CUZK_ERR_UNSUPPORTED until its circuit lands */
-    const char *circuit_id;   /* GENERIC: a registered circuit; PoSt / SnapDeals: NULL = the
-                                 circuit registered as builtin "fil-post:<registered_proof>" /
-                                 "fil-snap:<registered_proof>" */
+    cuzk_proof_kind kind;
+    const char *circuit_id; /* GENERIC: a registered circuit; PoSt / SnapDeals / PoRep: NULL =
+                               the circuit registered as builtin "fil-post:<registered_proof>" /
+                               "fil-snap:<registered_proof>" / "fil-porep:<id>" */
     cuzk_priority priority;
     const uint8_t *witness;   /* ZKEY: .wtns bytes (copied); BUILTIN: NULL or 8-byte LE seed */
     size_t witness_len;
@@ -206,6 +206,13 @@ typedef struct {
      * and the public comms (32-byte LE reprs); partitions 0 = the shape's. */
     const uint8_t *comm_r_old, *comm_d_new, *comm_r_new;
     size_t comm_r_old_len, comm_d_new_len, comm_r_new_len;
+    /* POREP: vanilla_proofs[0] (n_vanilla 1) is the C1 output: Curio's wrapper JSON, serde JSON
+     * (both name their RegisteredSealProof; registered_proof is then ignored, as Curio's daemon
+     * ignores it), or bincode raw C1 of RegisteredSealProof registered_proof. Parsed and checked
+     * at submit (graph, challenges, every opening; not kept); partitions 0 = the C1's. With
+     * miner_id non-zero, replica_id must be the one of (miner_id, sector_number). Proved on the
+     * circuit registered as builtin "fil-porep:<id>" of the C1's sector size. */
+    uint64_t miner_id, sector_number;
 } cuzk_job_request;
 
 typedef struct {
@@ -219,8 +226,8 @@ typedef struct {
  * Accepts a job. The same request_id again returns the same job while it is pending, running or
  * kept as a finished COMPLETED result (never a second proof); an id whose job FAILED or was
  * CANCELLED starts a new job. Returns CUZK_OK; INVALID_ARG (unknown circuit, malformed witness,
- * id too long, partitions > 1024, PoSt or SnapDeals vanilla proofs that fail their checks);
- * UNSUPPORTED (PoRep, not built yet; a PoSt or SnapDeals proof type no circuit is registered
+ * id too long, partitions > 1024, PoRep C1 output, PoSt or SnapDeals vanilla proofs that fail
+ * their checks); UNSUPPORTED (a PoRep, PoSt or SnapDeals proof type no circuit is registered
  * for); UNAVAILABLE (shutting down). Nothing is queued on error.
  */
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req,

@@ -25,6 +25,7 @@
 #include "cuzk/hostpool.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/snarkjs.h"
+#include "filecoin/porep_circuit.h"
 #include "filecoin/post_circuit.h"
 #include "filecoin/snap_circuit.h"
 
@@ -85,6 +86,7 @@ typedef struct job {
     cuzk_snarkjs_wtns *wtns;  /* ZKEY */
     cuzk_fil_post_partition *post; /* PoSt: the partition from the vanilla proofs */
     cuzk_fil_snap_partition **snap; /* SnapDeals: n_parts partitions from the vanilla proofs */
+    cuzk_fil_porep_partition **porep; /* PoRep: n_parts partitions from the C1 output */
     uint32_t n_parts, next_part, parts_done, in_flight;
     cuzk_job_outcome outcome; /* UNKNOWN while pending or running */
     bool started, superseded;
@@ -231,6 +233,13 @@ void cuzk__srs_entry_free(srs_entry *c);
 /* jobs.c */
 /* Frees what a job's partitions are synthesised from (witness, PoSt / SnapDeals partitions). */
 void cuzk__job_inputs_free(job *j);
+/* PoRep at submit (porep_job.c): the C1 output of |req| read and checked, its partitions as
+ * witnesses (*nparts of them) and its RegisteredSealProof. INVALID_ARG with the reason (the
+ * C1's message) for anything refused; UNSUPPORTED for an unknown proof; NOMEM. */
+cuzk_status cuzk__porep_decode(const cuzk_job_request *req, unsigned threads,
+                               cuzk_fil_porep_partition ***out, uint32_t *nparts,
+                               uint64_t *seal_proof_type) CUZK_WARN_UNUSED_RESULT;
+void cuzk__porep_parts_free(cuzk_fil_porep_partition **v, size_t n);
 void cuzk__job_finish_locked(cuzk_engine *e, job *j, cuzk_job_outcome o, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void cuzk__jobs_reap_locked(cuzk_engine *e, bool all);

@@ -69,6 +69,8 @@ void cuzk__job_inputs_free(job *j)
     j->post = NULL;
     snap_parts_free(j->snap, j->n_parts);
     j->snap = NULL;
+    cuzk__porep_parts_free(j->porep, j->n_parts);
+    j->porep = NULL;
 }
 
 static void job_free(job *j)
@@ -167,6 +169,7 @@ static const char *kind_label(cuzk_proof_kind k)
 {
     return k == CUZK_PROOF_WINNING_POST ? "WinningPoSt"
            : k == CUZK_PROOF_SNAP       ? "SnapDeals"
+           : k == CUZK_PROOF_POREP      ? "PoRep"
                                         : "WindowPoSt";
 }
 
@@ -232,25 +235,34 @@ static cuzk_status snap_request_check(const cuzk_job_request *req, char *spec, s
 }
 
 /* Whether |c| is the builtin circuit |fn| of |registered_proof| ("fil-post:<id>",
- * "fil-snap:<id>"). */
+ * "fil-snap:<id>"; "fil-porep:<id>" of any id of the same sector size: every API version of a
+ * size has one circuit and one parameter set). */
 static bool proves(const srs_entry *c, cuzk_circuit_fn fn, uint64_t registered_proof)
 {
-    return c->source == CUZK_CIRCUIT_BUILTIN && c->circuit.synth == fn &&
-           c->circuit.params.arg == registered_proof;
+    if (c->source != CUZK_CIRCUIT_BUILTIN || c->circuit.synth != fn)
+        return false;
+    if (fn != cuzk_circuit_fil_porep)
+        return c->circuit.params.arg == registered_proof;
+    cuzk_fil_porep_shape a, b;
+    return cuzk_fil_porep_shape_get(&a, c->circuit.params.arg) == CUZK_OK &&
+           cuzk_fil_porep_shape_get(&b, registered_proof) == CUZK_OK &&
+           a.sector_size == b.sector_size;
 }
 
-/* The registered circuit for a PoSt or SnapDeals request: the one named (which must prove it),
- * else the first that does. */
-static srs_entry *filecoin_circuit_locked(cuzk_engine *e, const cuzk_job_request *req)
+/* The registered circuit for a PoSt, SnapDeals or PoRep request of |registered_proof|: the one
+ * named (which must prove it), else the first that does. */
+static srs_entry *filecoin_circuit_locked(cuzk_engine *e, const cuzk_job_request *req,
+                                          uint64_t registered_proof)
 {
-    cuzk_circuit_fn fn =
-        req->kind == CUZK_PROOF_SNAP ? cuzk_circuit_fil_snap : cuzk_circuit_fil_post;
+    cuzk_circuit_fn fn = req->kind == CUZK_PROOF_SNAP    ? cuzk_circuit_fil_snap
+                         : req->kind == CUZK_PROOF_POREP ? cuzk_circuit_fil_porep
+                                                         : cuzk_circuit_fil_post;
     if (req->circuit_id && req->circuit_id[0]) {
         srs_entry *c = cuzk__srs_find_locked(e, req->circuit_id);
-        return c && proves(c, fn, req->registered_proof) ? c : NULL;
+        return c && proves(c, fn, registered_proof) ? c : NULL;
     }
     for (size_t i = 0; i < e->n_circs; i++)
-        if (proves(e->circs[i], fn, req->registered_proof))
+        if (proves(e->circs[i], fn, registered_proof))
             return e->circs[i];
     return NULL;
 }
@@ -299,8 +311,6 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     case CUZK_PROOF_GENERIC:
         break;
     case CUZK_PROOF_POREP:
-        return cuzk_fail(CUZK_ERR_UNSUPPORTED, "PoRep C2 proving is not built yet (circuit "
-                                               "pending)");
     case CUZK_PROOF_SNAP:
     case CUZK_PROOF_WINDOW_POST:
     case CUZK_PROOF_WINNING_POST:
@@ -314,16 +324,25 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "request id must be at most %d bytes without "
                          "control characters", CUZK_ENGINE_ID_MAX - 1);
     char post_spec[32] = "";
-    bool snap = req->kind == CUZK_PROOF_SNAP;
+    bool snap = req->kind == CUZK_PROOF_SNAP, porep = req->kind == CUZK_PROOF_POREP;
     uint32_t parts = req->partitions ? req->partitions : 1;
-    if (snap)
+    uint64_t registered = req->registered_proof;
+    /* PoRep: the C1 names its proof, so it is read (and checked) before the circuit is chosen. */
+    cuzk_fil_porep_partition **rp = NULL;
+    if (porep) {
+        CUZK_TRY(
+            cuzk__porep_decode(req, cuzk_pool_threads(e->load_pool), &rp, &parts, &registered));
+        snprintf(post_spec, sizeof post_spec, "fil-porep:%llu", (unsigned long long)registered);
+    } else if (snap)
         CUZK_TRY(snap_request_check(req, post_spec, sizeof post_spec, &parts));
     else if (post)
         CUZK_TRY(post_request_check(req, post_spec, sizeof post_spec));
     else if (!req->circuit_id || !req->circuit_id[0])
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "a generic proof needs a circuit id");
-    if (parts > 1024)
+    if (parts > 1024) {
+        cuzk__porep_parts_free(rp, parts);
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "%u partitions requested; at most 1024", parts);
+    }
     int prio = req->priority == CUZK_PRIORITY_DEFAULT ? kind_default_priority(req->kind)
                : (req->priority >= CUZK_PRIORITY_LOW && req->priority <= CUZK_PRIORITY_CRITICAL)
                    ? (int)req->priority
@@ -333,20 +352,24 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     cuzk__jobs_reap_locked(e, false);
     if (!e->accepting) {
         pthread_mutex_unlock(&e->mu);
+        cuzk__porep_parts_free(rp, parts);
         return cuzk_fail(CUZK_ERR_UNAVAILABLE, "the engine is shutting down");
     }
-    srs_entry *c =
-        post ? filecoin_circuit_locked(e, req) : cuzk__srs_find_locked(e, req->circuit_id);
+    srs_entry *c = post ? filecoin_circuit_locked(e, req, registered)
+                        : cuzk__srs_find_locked(e, req->circuit_id);
     if (!c) {
         pthread_mutex_unlock(&e->mu);
+        cuzk__porep_parts_free(rp, parts);
         if (post && (!req->circuit_id || !req->circuit_id[0]))
             return cuzk_fail(CUZK_ERR_UNSUPPORTED,
                              "no circuit is registered for %s proofs "
                              "(%s %llu): add a [[circuits]] entry with builtin "
                              "= \"%s\" and its v28 parameters",
                              kind_label(req->kind),
-                             snap ? "RegisteredUpdateProof" : "RegisteredPoStProof",
-                             (unsigned long long)req->registered_proof, post_spec);
+                             snap    ? "RegisteredUpdateProof"
+                             : porep ? "RegisteredSealProof"
+                                     : "RegisteredPoStProof",
+                             (unsigned long long)registered, post_spec);
         if (post)
             return cuzk_fail(CUZK_ERR_INVALID_ARG,
                              "circuit %.128s is not registered as builtin "
@@ -360,6 +383,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         if (old && (old->outcome == CUZK_JOB_UNKNOWN || old->outcome == CUZK_JOB_COMPLETED)) {
             if (old->circ != c) {
                 pthread_mutex_unlock(&e->mu);
+                cuzk__porep_parts_free(rp, parts);
                 return cuzk_fail(CUZK_ERR_INVALID_ARG, "request id %s already names a job for "
                                  "circuit %s", rid, old->circ->id);
             }
@@ -367,6 +391,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
             snprintf(out->assigned_gpu, sizeof out->assigned_gpu, "%s", old->backend);
             out->existing = true;
             pthread_mutex_unlock(&e->mu);
+            cuzk__porep_parts_free(rp, parts);
             return CUZK_OK;
         }
     }
@@ -428,6 +453,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
             cuzk_snarkjs_wtns_free(w);
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "witness value 0 (the constant wire) is not 1");
         }
+    } else if (porep) {
+        /* decoded above */
     } else if (snap) {
         if ((s = snap_decode(&sp, req, parts, cuzk_pool_threads(e->load_pool))) != CUZK_OK)
             return s;
@@ -455,6 +482,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         cuzk_snarkjs_wtns_free(w);
         cuzk_fil_post_partition_destroy(pp);
         snap_parts_free(sp, parts);
+        cuzk__porep_parts_free(rp, parts);
         return cuzk_fail(CUZK_ERR_NOMEM, "out of memory");
     }
     j->parts = pt;
@@ -468,6 +496,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     j->wtns = w;
     j->post = pp;
     j->snap = sp;
+    j->porep = rp;
     j->seed = have_seed ? seed : fnv1a(j->id);
     j->n_parts = parts;
     j->outcome = CUZK_JOB_UNKNOWN;

@@ -172,7 +172,9 @@ void *cuzk__synth_main(void *arg)
         e->mem_in_use += need;
         it->budget = need;
         uint64_t seed = j->seed + it->part;
-        const void *data = j->snap ? (const void *)j->snap[it->part] : (const void *)j->post;
+        const void *data = j->snap    ? (const void *)j->snap[it->part]
+                           : j->porep ? (const void *)j->porep[it->part]
+                                      : (const void *)j->post;
         pthread_mutex_unlock(&e->mu);
 
         /* ZKEY: cuzk_snarkjs_prove builds a, b, c itself, in the prover stage. */

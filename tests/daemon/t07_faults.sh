@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Test 7, faults: malformed protobuf, unknown methods, Filecoin kinds (PoRep UNIMPLEMENTED; PoSt and
-# SnapDeals UNIMPLEMENTED without a circuit, INVALID_ARGUMENT when malformed), bad
-# requests; a message over daemon.max_message_size; corrupt parameter files (a clear error at
-# preload, the daemon still proves "demo"); `cuzk --check-config`.
+# Test 7, faults: malformed protobuf, unknown methods, Filecoin kinds (PoRep INVALID_ARGUMENT for
+# a malformed C1 output; PoSt and SnapDeals UNIMPLEMENTED without a circuit, INVALID_ARGUMENT
+# when malformed), bad requests; a message over daemon.max_message_size; corrupt parameter files
+# (a clear error at preload, the daemon still proves "demo"); `cuzk --check-config`.
 . "$(dirname "$0")/lib.sh"
 HAVE_NODE=1
 have_node || { HAVE_NODE=0; echo "# node missing: the gRPC-level fault checks are skipped"; }

@@ -12,10 +12,12 @@
  * RegisteredUpdateProof N, all from one synthetic sector (cuzk_fil_snap_partition_synthetic), and
  * prints the three comms to pass as --comm-r-old / --comm-d-new / --comm-r-new; --inputs then
  * holds 4 inputs per partition (k | h_select, comm_r_old, comm_d_new, comm_r_new).
+ * --seal-proof N writes a PoRep C1 output (cmd_gen_vanilla_porep.c).
  * Exit codes: 0 written; 2 usage or I/O error.
  */
 #include "cmd_client.h"
 #include "commands.h"
+#include "gen_vanilla.h"
 #include "hexutil.h"
 #include "cuzk/alloc.h"
 #include "filecoin/post_circuit.h"
@@ -46,7 +48,12 @@ static void usage(FILE *f)
             "  LE hex per line (cuzk-bench verify --inputs).\n"
             "  --update-proof N: SnapDeals partition proofs of RegisteredUpdateProof N (0-4),\n"
             "  one per partition of one synthetic sector, and its comm_r_old, comm_d_new,\n"
-            "  comm_r_new (hex, as single --comm-* takes them).\n");
+            "  comm_r_new (hex, as single --comm-* takes them).\n"
+            "       cuzk-bench gen-vanilla --seal-proof N --out FILE [--seed N] [--inputs FILE]\n"
+            "                              [--bincode] [--json]\n"
+            "  --seal-proof N: the C1 output of a sector of RegisteredSealProof N (2 KiB or\n"
+            "  8 MiB) replicated over the PoRep graph, as Curio's wrapper JSON (single --c1)\n"
+            "  or raw bincode; miner 1000, sector = seed mod 2^32.\n");
 }
 
 static bool write_file(const char *path, const char *text)
@@ -176,15 +183,19 @@ done:
 
 int cmd_gen_vanilla(int argc, char **argv)
 {
-    uint64_t id = UINT64_MAX, update = UINT64_MAX, seed = 0, sectors = 0;
+    uint64_t id = UINT64_MAX, update = UINT64_MAX, seal = UINT64_MAX, seed = 0, sectors = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = ncpu > 0 ? (unsigned)ncpu : 1;
-    bool have_seed = false, json = false;
+    bool have_seed = false, json = false, bincode = false;
     const char *out = NULL, *inputs = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--json") == 0) {
             json = true;
+            continue;
+        }
+        if (strcmp(a, "--bincode") == 0) {
+            bincode = true;
             continue;
         }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -201,6 +212,9 @@ int cmd_gen_vanilla(int argc, char **argv)
                 return EXIT_ERROR;
         } else if (strcmp(a, "--update-proof") == 0) {
             if (!cli_u64("gen-vanilla", a, v, &update))
+                return EXIT_ERROR;
+        } else if (strcmp(a, "--seal-proof") == 0) {
+            if (!cli_u64("gen-vanilla", a, v, &seal))
                 return EXIT_ERROR;
         } else if (strcmp(a, "--seed") == 0) {
             if (!cli_u64("gen-vanilla", a, v, &seed))
@@ -219,7 +233,8 @@ int cmd_gen_vanilla(int argc, char **argv)
             return EXIT_ERROR;
         }
     }
-    if ((id == UINT64_MAX) == (update == UINT64_MAX) || !out || (update != UINT64_MAX && sectors)) {
+    int kinds = (id != UINT64_MAX) + (update != UINT64_MAX) + (seal != UINT64_MAX);
+    if (kinds != 1 || !out || (id == UINT64_MAX && sectors) || (seal == UINT64_MAX && bincode)) {
         usage(stderr);
         return EXIT_ERROR;
     }
@@ -229,6 +244,8 @@ int cmd_gen_vanilla(int argc, char **argv)
     }
     if (update != UINT64_MAX)
         return gen_snap(update, seed, threads, out, inputs, json);
+    if (seal != UINT64_MAX)
+        return gen_vanilla_porep(seal, seed, out, inputs, bincode, json);
     cuzk_fil_post_partition *p;
     if (cuzk_fil_post_partition_synthetic(&p, id, seed, threads) != CUZK_OK) {
         fprintf(stderr, "cuzk-bench gen-vanilla: %s\n", cuzk_last_error());

@@ -116,9 +116,29 @@ bool cuzk__rpc_job_request_of(cuzk_rpc_reply *r, const Cuzk__V1__SubmitProofRequ
     req->witness = m->witness.len ? m->witness.data : NULL;
     req->witness_len = m->witness.len;
     req->partitions = m->partitions;
+    req->miner_id = m->miner_id;
+    req->sector_number = m->sector_number;
+    if (kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT) {
+        /* Curio sends the C1 output in vanilla_proof; one in vanilla_proofs is taken too. */
+        if (m->vanilla_proof.len) {
+            req->registered_proof = m->registered_proof;
+            req->vanilla_proofs = cuzk_alloc_array(1, sizeof *req->vanilla_proofs);
+            req->vanilla_lens = cuzk_alloc_array(1, sizeof *req->vanilla_lens);
+            if (!req->vanilla_proofs || !req->vanilla_lens) {
+                cuzk__rpc_job_request_clear(req);
+                cuzk__rpc_reply_error(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+                return false;
+            }
+            ((const uint8_t **)req->vanilla_proofs)[0] = m->vanilla_proof.data;
+            ((size_t *)req->vanilla_lens)[0] = m->vanilla_proof.len;
+            req->n_vanilla = 1;
+            return true;
+        }
+    }
     if (kind == CUZK__V1__PROOF_KIND__WINNING_POST ||
         kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
-        kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE) {
+        kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE ||
+        kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT) {
         /* The engine parses the vanilla proofs during submit; these arrays only point into |m|. */
         size_t n = m->n_vanilla_proofs;
         const uint8_t **ptrs = n ? cuzk_alloc_array(n, sizeof *ptrs) : NULL;
