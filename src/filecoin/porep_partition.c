@@ -247,6 +247,7 @@ cuzk_status cuzk__fil_porep_partition_synthetic_shape(cuzk_fil_porep_partition *
                                                       uint64_t seed,
                                                       cuzk_fil_porep_parents_fn parents, void *ctx)
 {
+    *out = NULL;
     cuzk_fil_porep_partition *p;
     CUZK_TRY(cuzk__fil_porep_partition_alloc(&p, shape, k));
     node_set s = {0};

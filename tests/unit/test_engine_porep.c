@@ -10,6 +10,7 @@
  */
 #include "test.h"
 #include "test_engine_util.h"
+#include "test_fil_porep_util.h"
 
 #include "filecoin/porep_vanilla.h"
 
@@ -86,20 +87,12 @@ CUZK_TEST(engine_porep_refusals)
     eng_rm_rf(dir);
 }
 
-static const cuzk_fil_porep_shape anchor = {.seal_proof_type = 0,
-                                            .sector_size = 8 * 32,
-                                            .nodes = 8,
-                                            .node_bits = 3,
-                                            .layers = 2,
-                                            .challenges = 1,
-                                            .partitions = 1,
-                                            .depth = 1,
-                                            .arities = {8}};
-
 CUZK_TEST(engine_porep_job)
 {
     if (!getenv("CUZK_TEST_SLOW"))
         test_skip("1.2 M-constraint test setup; set CUZK_TEST_SLOW=1");
+    static cuzk_fil_porep_shape anchor;
+    anchor = porep_anchor_shape();
     cuzk__fil_porep_test_shape = &anchor;
     char *dir = eng_tmpdir();
     cuzk_engine_config c;

@@ -8,6 +8,7 @@
  * public inputs are the circuit's, and a wrong parent row, data leaf, sibling or comm is caught.
  */
 #include "test.h"
+#include "test_fil_porep_util.h"
 #include "test_r1cs_util.h"
 
 #include "cuzk/backend.h"
@@ -16,21 +17,6 @@
 #include "gadgets/multipack.h"
 
 #include <string.h>
-
-/* The upstream anchor's shape: 8 nodes, one base-8 level, 1 challenge, 2 layers. */
-static cuzk_fil_porep_shape anchor_shape(void)
-{
-    cuzk_fil_porep_shape sh = {.seal_proof_type = 0,
-                               .sector_size = 8 * 32,
-                               .nodes = 8,
-                               .node_bits = 3,
-                               .layers = 2,
-                               .challenges = 1,
-                               .partitions = 1,
-                               .depth = 1,
-                               .arities = {8}};
-    return sh;
-}
 
 CUZK_TEST(fil_porep_shapes)
 {
@@ -59,7 +45,7 @@ CUZK_TEST(fil_porep_shapes)
     CHECK(cuzk_fil_porep_shape_get(&sh, 20) == CUZK_ERR_UNSUPPORTED);
     CHECK_OK(cuzk_fil_porep_shape_get(&sh, 4));
     CHECK(sh.arities[0] == 8 && sh.arities[9] == 8 && sh.arities[10] == 2);
-    sh = anchor_shape();
+    sh = porep_anchor_shape();
     CHECK(cuzk__fil_porep_shape_valid(&sh));
     sh.layers = 3;
     CHECK(!cuzk__fil_porep_shape_valid(&sh));
@@ -94,7 +80,7 @@ CUZK_TEST(fil_porep_model_counts)
     CHECK(cuzk_fil_porep_model_constraints(&sh) + cuzk_fil_porep_num_inputs(&sh) + 1 == 130278869);
     CHECK_OK(cuzk_fil_porep_shape_get(&sh, 1));
     CHECK(cuzk_fil_porep_model_constraints(&sh) + 40 == 3844969);
-    sh = anchor_shape();
+    sh = porep_anchor_shape();
     CHECK(cuzk_fil_porep_model_constraints(&sh) == 1199620);
 }
 
@@ -102,7 +88,7 @@ CUZK_TEST(fil_porep_model_counts)
  * included), as test_stacked_input_circuit_poseidon_base_8 asserts. */
 CUZK_TEST(fil_porep_synth_anchor)
 {
-    cuzk_fil_porep_shape sh = anchor_shape();
+    cuzk_fil_porep_shape sh = porep_anchor_shape();
     cuzk_cs *cs = tu_cs(CUZK_CS_KEYGEN);
     CHECK_MSG(cuzk_fil_porep_circuit(cs, &sh, NULL) == CUZK_OK, "%s", cuzk_last_error());
     CHECK_MSG(cuzk_cs_num_constraints(cs) == 1199620, "%zu", cuzk_cs_num_constraints(cs));
@@ -276,7 +262,7 @@ static bool check_partition(const cuzk_fil_porep_partition *p, int t)
  * (a parent index changes the tree C path bits). */
 CUZK_TEST(fil_porep_synthetic_satisfies)
 {
-    cuzk_fil_porep_shape sh = anchor_shape();
+    cuzk_fil_porep_shape sh = porep_anchor_shape();
     cuzk_fil_porep_partition *p;
     CHECK_OK(cuzk__fil_porep_partition_synthetic_shape(&p, &sh, 0, test_rand_u64(), NULL, NULL));
     CHECK(p->w.challenges[0] >= 1 && p->w.challenges[0] < 8);
@@ -294,7 +280,7 @@ CUZK_TEST(fil_porep_roundtrip)
 {
     if (!getenv("CUZK_TEST_SLOW"))
         test_skip("1.2 M-constraint test setup; set CUZK_TEST_SLOW=1");
-    cuzk_fil_porep_shape sh = anchor_shape();
+    cuzk_fil_porep_shape sh = porep_anchor_shape();
     cuzk_cs *cs = tu_cs(CUZK_CS_KEYGEN);
     CHECK_OK(cuzk_fil_porep_circuit(cs, &sh, NULL));
     CHECK_OK(cuzk_cs_finalize(cs));
@@ -378,7 +364,7 @@ static cuzk_status chain_parents(void *ctx, uint64_t parents[CUZK_FIL_POREP_PARE
 
 CUZK_TEST(fil_porep_parent_hook)
 {
-    cuzk_fil_porep_shape sh = anchor_shape();
+    cuzk_fil_porep_shape sh = porep_anchor_shape();
     sh.sector_size = 4 * 32;
     sh.nodes = 4;
     sh.node_bits = 2;

@@ -56,16 +56,34 @@ static void usage(FILE *f)
             "  or raw bincode; miner 1000, sector = seed mod 2^32.\n");
 }
 
-static bool write_file(const char *path, const char *text)
+bool gen_vanilla_write(const char *path, const void *buf, size_t len)
 {
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
         fprintf(stderr, "cuzk-bench gen-vanilla: cannot write %s\n", path);
         if (f)
             fclose(f);
         return false;
     }
     return true;
+}
+
+static bool write_file(const char *path, const char *text)
+{
+    return gen_vanilla_write(path, text, strlen(text));
+}
+
+char *gen_vanilla_hex_lines(char *o, const cuzk_fr_t *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint8_t b[32];
+        cuzk_fr_to_bytes_le(b, &in[i]);
+        hex_encode(o, b, 32);
+        o += 64;
+        *o++ = '\n';
+    }
+    *o = 0;
+    return o;
 }
 
 /* The partition's public inputs, one LE hex per line. */
@@ -90,15 +108,7 @@ static char *inputs_text(const cuzk_fil_post_partition *p, size_t nsectors)
         cuzk_free(text);
         return NULL;
     }
-    char *o = text;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t b[32];
-        cuzk_fr_to_bytes_le(b, &in[i]);
-        hex_encode(o, b, 32);
-        o += 64;
-        *o++ = '\n';
-    }
-    *o = 0;
+    gen_vanilla_hex_lines(text, in, n);
     cuzk_free(in);
     return text;
 }

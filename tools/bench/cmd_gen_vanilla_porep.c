@@ -14,18 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool put_file(const char *path, const void *buf, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
-        fprintf(stderr, "cuzk-bench gen-vanilla: cannot write %s\n", path);
-        if (f)
-            fclose(f);
-        return false;
-    }
-    return true;
-}
-
 /* The public inputs of every partition, one 32-byte LE hex per line. */
 static char *inputs_text(const cuzk_fil_porep_c1 *c1)
 {
@@ -33,7 +21,7 @@ static char *inputs_text(const cuzk_fil_porep_c1 *c1)
     if (cuzk_fil_porep_shape_get(&ps, c1->shape.seal_proof_type) != CUZK_OK)
         return NULL;
     size_t ni = cuzk_fil_porep_num_inputs(&ps);
-    char *text = cuzk_alloc_array(c1->npartitions * ni, 65), *o = text;
+    char *text = cuzk_alloc(c1->npartitions * ni * 65 + 1), *o = text;
     cuzk_fr_t *in = cuzk_alloc_array(ni, sizeof *in);
     for (size_t k = 0; text && in && k < c1->npartitions; k++) {
         cuzk_fil_porep_partition *p;
@@ -44,14 +32,7 @@ static char *inputs_text(const cuzk_fil_porep_c1 *c1)
         }
         cuzk_fil_porep_public_inputs(in, &p->shape, &p->w);
         cuzk_fil_porep_partition_destroy(p);
-        for (size_t i = 0; i < ni; i++) {
-            uint8_t b[32];
-            cuzk_fr_to_bytes_le(b, &in[i]);
-            hex_encode(o, b, 32);
-            o += 64;
-            *o++ = '\n';
-        }
-        *o = 0;
+        o = gen_vanilla_hex_lines(o, in, ni);
     }
     cuzk_free(in);
     return text;
@@ -78,9 +59,10 @@ int gen_vanilla_porep(uint64_t id, uint64_t seed, const char *out, const char *i
         fprintf(stderr, "cuzk-bench gen-vanilla: %s\n", cuzk_last_error());
         goto done;
     }
-    if (!put_file(out, bincode ? (const void *)bin : (const void *)text, len))
+    if (!gen_vanilla_write(out, bincode ? (const void *)bin : (const void *)text, len))
         goto done;
-    if (inputs && (!(in_text = inputs_text(c1)) || !put_file(inputs, in_text, strlen(in_text))))
+    if (inputs &&
+        (!(in_text = inputs_text(c1)) || !gen_vanilla_write(inputs, in_text, strlen(in_text))))
         goto done;
     char cr[65], cd[65];
     hex_encode(cr, c1->comm_r, 32);
