@@ -5,6 +5,7 @@
  * src/gadgets/insertion.rs (facts only; no code copied).
  */
 #include "filecoin/snap_circuit.h"
+#include "filecoin/post_circuit.h"
 
 #include "cuzk/alloc.h"
 #include "gadgets/merkle.h"
@@ -347,7 +348,9 @@ static cuzk_status snap_challenge(snap_ctx *x, size_t i)
     return s;
 }
 
-static cuzk_status snap_body(snap_ctx *x, uint64_t k)
+/* Everything before circuit.rs's per-challenge loop: public inputs, phi, comm_r checks, apex
+ * tree and partition path, gen_challenge_bits. */
+static cuzk_status snap_prefix(snap_ctx *x, uint64_t k)
 {
     cuzk_cs *cs = x->cs;
     const cuzk_fil_snap_shape *sh = x->sh;
@@ -430,38 +433,91 @@ static cuzk_status snap_body(snap_ctx *x, uint64_t k)
         CUZK_TRY(hash2_circuit(cs, &digest, CUZK_POSEIDON_CUSTOM_1, &x->comm_r_new, &idx));
         CUZK_TRY(le_bits(cs, &x->gen[j * CUZK_FR_NUM_BITS], &digest));
     }
-
-    for (size_t i = 0; i < sh->challenge_count; i++)
-        CUZK_TRY(snap_challenge(x, i));
     return CUZK_OK;
 }
 
-cuzk_status cuzk_fil_snap_circuit(cuzk_cs *cs, const cuzk_fil_snap_shape *shape, uint64_t k,
-                                  const cuzk_fil_snap_witness *w)
+/* ---- several threads ------------------------------------------------------------------------ */
+
+typedef struct {
+    const snap_ctx *x; /* the prefix's variables (read only) */
+    const cuzk_cs_fork *fork;
+} snap_par;
+
+/* Challenges [first, first + count) into a system continuing the prefix's fork: the prefix's
+ * variables (phi, the k and h_select bits, the generated bits, roots, apex leaves) keep their
+ * indices there. */
+static cuzk_status snap_range(void *ctx, cuzk_cs **out, size_t first, size_t count)
 {
-    if (!cs || !shape || !cuzk__fil_snap_shape_valid(shape))
+    const snap_par *p = ctx;
+    CUZK_TRY(cuzk_cs_create_forked(out, p->fork, 0, 0));
+    snap_ctx x = *p->x;
+    x.cs = *out;
+    for (size_t i = first; i < first + count; i++)
+        CUZK_TRY(snap_challenge(&x, i));
+    return CUZK_OK;
+}
+
+/* The loop: on this thread, or in ranges of challenges on |threads| (KEYGEN, which
+ * cuzk_cs_extend refuses, and a single thread or challenge stay here). */
+static cuzk_status snap_challenges(snap_ctx *x, unsigned threads)
+{
+    size_t n = x->sh->challenge_count;
+    if (threads < 2 || n < 2 || cuzk_cs_get_mode(x->cs) == CUZK_CS_KEYGEN) {
+        for (size_t i = 0; i < n; i++)
+            CUZK_TRY(snap_challenge(x, i));
+        return CUZK_OK;
+    }
+    cuzk_cs_fork *fork;
+    CUZK_TRY(cuzk_cs_fork_create(&fork, x->cs));
+    snap_par p = {.x = x, .fork = fork};
+    /* One challenge a range: 0.9 M constraints at 32 GiB (0.1 GB of a, b, c), enough work to
+     * pay for a merge many times, and the memory held ahead of the merge stays small. */
+    cuzk_status s = cuzk__fil_synth_ranges(x->cs, n, 1, threads, snap_range, &p, "SnapDeals");
+    cuzk_cs_fork_destroy(fork);
+    return s;
+}
+
+static cuzk_status snap_check(const cuzk_cs *cs, const cuzk_fil_snap_shape *shape, uint64_t k,
+                              const cuzk_fil_snap_witness **w)
+{
+    if (!cs || !shape || !w || !cuzk__fil_snap_shape_valid(shape))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "SnapDeals circuit: bad shape");
     if (k >= shape->partitions)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "SnapDeals circuit: partition %llu of %zu",
                          (unsigned long long)k, shape->partitions);
     bool values = cuzk_cs_has_values(cs);
-    if (values && !w)
+    if (values && !*w)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "SnapDeals circuit: the witness is required");
     if (!values)
-        w = NULL;
-    if (w) {
+        *w = NULL;
+    if (*w) {
         bool ok = false;
         for (size_t i = 0; i < CUZK_FIL_SNAP_NUM_HS; i++)
-            ok |= shape->hs[i] == w->h;
+            ok |= shape->hs[i] == (*w)->h;
         if (!ok)
             return cuzk_fail(CUZK_ERR_INVALID_ARG, "SnapDeals circuit: h = %u is not allowed",
-                             w->h);
+                             (*w)->h);
     }
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_fil_snap_circuit_mt(cuzk_cs *cs, const cuzk_fil_snap_shape *shape, uint64_t k,
+                                     const cuzk_fil_snap_witness *w, unsigned threads)
+{
+    CUZK_TRY(snap_check(cs, shape, k, &w));
     snap_ctx x = {.cs = cs, .sh = shape, .w = w};
     x.gen = cuzk_alloc_array(cuzk_fil_snap_digests(shape) * CUZK_FR_NUM_BITS, sizeof *x.gen);
     if (!x.gen)
         return cuzk_fail(CUZK_ERR_NOMEM, "SnapDeals circuit: challenge bits");
-    cuzk_status s = snap_body(&x, k);
+    cuzk_status s = snap_prefix(&x, k);
+    if (s == CUZK_OK)
+        s = snap_challenges(&x, threads);
     cuzk_free(x.gen);
     return s;
+}
+
+cuzk_status cuzk_fil_snap_circuit(cuzk_cs *cs, const cuzk_fil_snap_shape *shape, uint64_t k,
+                                  const cuzk_fil_snap_witness *w)
+{
+    return cuzk_fil_snap_circuit_mt(cs, shape, k, w, 1);
 }

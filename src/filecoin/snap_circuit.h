@@ -11,6 +11,15 @@
  * new and tree D new; tree D is opened up to the partition's apex leaves, whose apex tree is
  * opened once to comm_d_new. Public inputs: k | h_select << partition_bits, comm_r_old,
  * comm_d_new, comm_r_new.
+ *
+ * Synthesis may use several threads (cuzk_fil_snap_circuit_mt): the prefix (public inputs,
+ * phi, the comm_r checks, the apex tree and partition path, gen_challenge_bits: 7 % of the
+ * constraints at 32 GiB) runs on the caller's thread, then the challenges, which only read the
+ * prefix's variables, run in ranges on their own systems continuing a fork of it
+ * (cuzk_cs_fork_create / cuzk_cs_create_forked: the prefix's variables keep their indices there)
+ * and are appended in order with cuzk_cs_extend; the result is bit for bit the one-thread
+ * system. The built-in "fil-snap:ID" and the engine's SnapDeals jobs synthesise on
+ * cuzk_circuit_params.threads.
  */
 
 #include "cuzk/filecoin.h"
@@ -81,6 +90,17 @@ typedef struct {
  */
 cuzk_status cuzk_fil_snap_circuit(cuzk_cs *cs, const cuzk_fil_snap_shape *shape, uint64_t k,
                                   const cuzk_fil_snap_witness *w) CUZK_WARN_UNUSED_RESULT;
+/* The same on up to |threads| threads (0 or 1: this one), bit for bit the same system (variable
+ * numbering, a, b, c, densities, CHECK's first unsatisfied row): the prefix before circuit.rs's
+ * per-challenge loop on this thread, then one system per challenge continuing a fork of |cs|
+ * (cuzk_cs_create_forked), appended in order with cuzk_cs_extend, at most 2 * threads
+ * challenges ahead of the merge. KEYGEN, which cuzk_cs_extend refuses, stays on this thread.
+ * Costs a copy of the prefix's values (PROVE, PROVE_AB, CHECK; 32 bytes a variable) while it
+ * runs. Returns: as cuzk_fil_snap_circuit; the status of the first challenge that failed;
+ * CUZK_ERR_INTERNAL (no thread could be started). */
+cuzk_status cuzk_fil_snap_circuit_mt(cuzk_cs *cs, const cuzk_fil_snap_shape *shape, uint64_t k,
+                                     const cuzk_fil_snap_witness *w,
+                                     unsigned threads) CUZK_WARN_UNUSED_RESULT;
 
 /* The challenges of partition |k| (challenges.rs; filecoin-circuits.md 3.3): |out| has
  * shape->challenge_count node indices. This and cuzk_fil_snap_rho hash with the Poseidon-2
@@ -176,7 +196,8 @@ cuzk_status cuzk_fil_snap_vanilla_encode(const cuzk_fil_snap_partition *p, uint8
 void cuzk_fil_snap_public_inputs(cuzk_fr_t out[4], const cuzk_fil_snap_partition *p);
 
 /* Built-in circuit "fil-snap:ID" (cuzk_circuit_fn): the circuit of RegisteredUpdateProof ID over
- * the synthetic partition (ID, k = seed mod partitions, seed); KEYGEN needs no witness. */
+ * the synthetic partition (ID, k = seed mod partitions, seed), or over params.data's partition;
+ * KEYGEN needs no witness. Synthesised on params.threads (cuzk_fil_snap_circuit_mt). */
 cuzk_status cuzk_circuit_fil_snap(cuzk_cs *cs, const void *params) CUZK_WARN_UNUSED_RESULT;
 
 #endif
