@@ -441,6 +441,10 @@ static cuzk_status snap_prefix(snap_ctx *x, uint64_t k)
 typedef struct {
     const snap_ctx *x; /* the prefix's variables (read only) */
     const cuzk_cs_fork *fork;
+    size_t fork_aux;
+    /* The last range's own aux and rows per challenge (every challenge has the same): the next
+     * ranges reserve them at once instead of growing their vectors by copies. */
+    size_t hint_aux, hint_rows;
 } snap_par;
 
 /* Challenges [first, first + count) into a system continuing the prefix's fork: the prefix's
@@ -448,12 +452,17 @@ typedef struct {
  * indices there. */
 static cuzk_status snap_range(void *ctx, cuzk_cs **out, size_t first, size_t count)
 {
-    const snap_par *p = ctx;
-    CUZK_TRY(cuzk_cs_create_forked(out, p->fork, 0, 0));
+    snap_par *p = ctx;
+    size_t ha = __atomic_load_n(&p->hint_aux, __ATOMIC_RELAXED) * count;
+    size_t hr = __atomic_load_n(&p->hint_rows, __ATOMIC_RELAXED) * count;
+    CUZK_TRY(cuzk_cs_create_forked(out, p->fork, ha, hr));
     snap_ctx x = *p->x;
     x.cs = *out;
     for (size_t i = first; i < first + count; i++)
         CUZK_TRY(snap_challenge(&x, i));
+    __atomic_store_n(&p->hint_aux, (cuzk_cs_num_aux(*out) - p->fork_aux) / count,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&p->hint_rows, cuzk_cs_num_constraints(*out) / count, __ATOMIC_RELAXED);
     return CUZK_OK;
 }
 
@@ -469,7 +478,7 @@ static cuzk_status snap_challenges(snap_ctx *x, unsigned threads)
     }
     cuzk_cs_fork *fork;
     CUZK_TRY(cuzk_cs_fork_create(&fork, x->cs));
-    snap_par p = {.x = x, .fork = fork};
+    snap_par p = {.x = x, .fork = fork, .fork_aux = cuzk_cs_num_aux(x->cs)};
     /* One challenge a range: 0.9 M constraints at 32 GiB (0.1 GB of a, b, c), enough work to
      * pay for a merge many times, and the memory held ahead of the merge stays small. */
     cuzk_status s = cuzk__fil_synth_ranges(x->cs, n, 1, threads, snap_range, &p, "SnapDeals");
