@@ -166,10 +166,10 @@ static void *range_worker(void *arg)
     return NULL;
 }
 
-cuzk_status cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads,
-                                   cuzk_status (*synth)(void *ctx, cuzk_cs **out, size_t first,
-                                                        size_t count),
-                                   void *ctx, const char *what)
+cuzk_status
+cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size_t window,
+                       cuzk_status (*synth)(void *ctx, cuzk_cs **out, size_t first, size_t count),
+                       void *ctx, const char *what)
 {
     if (threads > 256)
         threads = 256;
@@ -181,7 +181,7 @@ cuzk_status cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned t
     rp.nranges = (n + per - 1) / per;
     if (threads > rp.nranges)
         threads = (unsigned)(rp.nranges ? rp.nranges : 1);
-    rp.window = 2 * (size_t)threads;
+    rp.window = window ? window : 2 * (size_t)threads;
     rp.slot = cuzk_calloc_array(rp.nranges ? rp.nranges : 1, sizeof *rp.slot);
     pthread_t *tid = cuzk_calloc_array(threads, sizeof *tid);
     if (!rp.slot || !tid) {
@@ -268,7 +268,8 @@ cuzk_status cuzk_fil_post_circuit_mt(cuzk_cs *cs, const cuzk_fil_post_shape *sha
     post_par pp = {.mode = mode, .shape = shape, .sectors = sectors};
     /* About 8 ranges per thread: enough to keep every thread busy to the end, few merges. */
     size_t per = (shape->sector_count + 8 * (size_t)threads - 1) / (8 * (size_t)threads);
-    return cuzk__fil_synth_ranges(cs, shape->sector_count, per, threads, synth_range, &pp, "PoSt");
+    return cuzk__fil_synth_ranges(cs, shape->sector_count, per, threads, 0, synth_range, &pp,
+                                  "PoSt");
 }
 
 /* ---- synthetic partitions ------------------------------------------------------------------ */

@@ -479,9 +479,11 @@ static cuzk_status snap_challenges(snap_ctx *x, unsigned threads)
     cuzk_cs_fork *fork;
     CUZK_TRY(cuzk_cs_fork_create(&fork, x->cs));
     snap_par p = {.x = x, .fork = fork, .fork_aux = cuzk_cs_num_aux(x->cs)};
-    /* One challenge a range: 0.9 M constraints at 32 GiB (0.1 GB of a, b, c), enough work to
-     * pay for a merge many times, and the memory held ahead of the merge stays small. */
-    cuzk_status s = cuzk__fil_synth_ranges(x->cs, n, 1, threads, snap_range, &p, "SnapDeals");
+    /* One challenge a range: 0.9 M constraints at 32 GiB (0.1 GB of a, b, c and aux), enough
+     * work to pay for a merge many times; equal ranges finish in turn, so threads + 1 of them
+     * ahead of the merge keep every thread busy, and the memory held is that many ranges'. */
+    cuzk_status s = cuzk__fil_synth_ranges(x->cs, n, 1, threads, (size_t)threads + 1, snap_range,
+                                           &p, "SnapDeals");
     cuzk_cs_fork_destroy(fork);
     return s;
 }

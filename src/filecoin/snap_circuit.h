@@ -93,7 +93,7 @@ cuzk_status cuzk_fil_snap_circuit(cuzk_cs *cs, const cuzk_fil_snap_shape *shape,
 /* The same on up to |threads| threads (0 or 1: this one), bit for bit the same system (variable
  * numbering, a, b, c, densities, CHECK's first unsatisfied row): the prefix before circuit.rs's
  * per-challenge loop on this thread, then one system per challenge continuing a fork of |cs|
- * (cuzk_cs_create_forked), appended in order with cuzk_cs_extend, at most 2 * threads
+ * (cuzk_cs_create_forked), appended in order with cuzk_cs_extend, at most threads + 1
  * challenges ahead of the merge. KEYGEN, which cuzk_cs_extend refuses, stays on this thread.
  * Costs a copy of the prefix's values (PROVE, PROVE_AB, CHECK; 32 bytes a variable) while it
  * runs. Returns: as cuzk_fil_snap_circuit; the status of the first challenge that failed;

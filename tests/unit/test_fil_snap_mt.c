@@ -327,7 +327,7 @@ CUZK_TEST(fil_synth_ranges_order_and_failure)
     for (unsigned t = 1; t <= 7; t += 3) {
         ranges_ctx c = {{0}};
         cuzk_cs *cs = tu_cs(CUZK_CS_WITNESS);
-        CHECK(cuzk__fil_synth_ranges(cs, 40, 2, t, one_range, &c, "test") == CUZK_ERR_FORMAT);
+        CHECK(cuzk__fil_synth_ranges(cs, 40, 2, t, 0, one_range, &c, "test") == CUZK_ERR_FORMAT);
         CHECK_MSG(strcmp(cuzk_last_error(), "range 10 failed") == 0, "%s", cuzk_last_error());
         /* The ranges before the failure were merged, in order. */
         CHECK(cuzk_cs_num_aux(cs) == 5);
@@ -340,7 +340,7 @@ CUZK_TEST(fil_synth_ranges_order_and_failure)
     }
     ranges_ctx c = {{0}};
     cuzk_cs *cs = tu_cs(CUZK_CS_WITNESS);
-    CHECK_OK(cuzk__fil_synth_ranges(cs, 9, 4, 3, one_range, &c, "test"));
+    CHECK_OK(cuzk__fil_synth_ranges(cs, 9, 4, 3, 1, one_range, &c, "test"));
     CHECK(cuzk_cs_num_aux(cs) == 3);
     for (size_t i = 0; i < 9; i++)
         CHECK(c.seen[i] == 1);
