@@ -160,6 +160,36 @@ CUZK_TEST(fil_snap_threads_match_sequential_small)
     }
 }
 
+CUZK_TEST(fil_snap_threads_pce_matches_prove)
+{
+    /* The PCE path: a WITNESS synthesis on 3 threads evaluated through the matrices of a KEYGEN
+     * synthesis gives the one-thread PROVE system's a, b, c and densities ("fil-snap:0" made the
+     * small shape for the test, partition 1 = seed 1). */
+    cuzk_fil_snap_shape sh = test_snap_small_shape();
+    cuzk__fil_snap_test_shape = &sh;
+    cuzk_circuit c;
+    CHECK_OK(cuzk_circuit_find("fil-snap:0", &c));
+    c.params.seed = 1;
+    cuzk_pce *pce = NULL;
+    CHECK_OK(cuzk_pce_extract(&pce, &c));
+    cuzk_prover_data x, y;
+    cuzk_cs *cs = tu_cs(CUZK_CS_PROVE);
+    CHECK_OK(cuzk_circuit_synthesize(cs, &c));
+    CHECK_OK(cuzk_cs_take_prover_data(cs, &x));
+    cuzk_cs_destroy(cs);
+    c.params.threads = 3;
+    cs = tu_cs(CUZK_CS_WITNESS);
+    CHECK_OK(cuzk_circuit_synthesize(cs, &c));
+    CHECK_OK(cuzk_cs_take_prover_data(cs, &y));
+    cuzk_cs_destroy(cs);
+    CHECK_OK(cuzk_pce_eval_into(pce, NULL, &y));
+    check_same(&x, &y, "PCE over a 3-thread witness");
+    cuzk_prover_data_free(&x);
+    cuzk_prover_data_free(&y);
+    cuzk_pce_destroy(pce);
+    cuzk__fil_snap_test_shape = NULL;
+}
+
 /* ---- forked systems ------------------------------------------------------------------------- */
 
 /* The prefix: input x, aux y, z = x * y. */
