@@ -2,9 +2,9 @@
 /*
  * SnapDeals synthesis on several threads (cuzk_fil_snap_circuit_mt) against the one-thread
  * system, bit for bit (PROVE, PROVE_AB, CHECK, WITNESS, and WITNESS + PCE against PROVE); the
- * forked systems it rests on (cuzk_cs_fork_create,
- * cuzk_cs_create_forked, cuzk_cs_extend of a forked system) on a hand-made circuit; the range
- * driver's failure order (cuzk__fil_synth_ranges).
+ * forked systems it rests on (cuzk_cs_fork_create, cuzk_cs_create_forked, cuzk_cs_extend of a
+ * forked system) on a hand-made circuit; the range driver's failure order
+ * (cuzk__fil_synth_ranges).
  */
 #include "test.h"
 #include "test_fil_snap_util.h"
