@@ -289,7 +289,8 @@ typedef struct {
     cuzk_bool kbits[SNAP_MAX_PARTITION_BITS + CUZK_FIL_SNAP_NUM_HS];
     cuzk_num phi, comm_r_new, root_r_old, root_r_new;
     cuzk_num apex[SNAP_MAX_APEX];
-    cuzk_bool *gen; /* digests * 255 generated bits */
+    cuzk_bool *gen;   /* digests * 255 generated bits */
+    unsigned threads; /* 0, 1: this thread only */
 } snap_ctx;
 
 #define WV(field) (x->w ? x->w->field : NULL)
@@ -348,6 +349,74 @@ static cuzk_status snap_challenge(snap_ctx *x, size_t i)
     return s;
 }
 
+/* ---- the apex tree on several threads ------------------------------------------------------ */
+
+/* Whether a row of |hashes| apex hashes runs on threads: each parallel row costs a fork, which in
+ * the modes that evaluate copies every value so far (up to 0.19 GB below the apex root), so only
+ * the first row (a fork of ~1,000 variables) and rows of at least 8 hashes (0.36 M constraints)
+ * are split. */
+static bool apex_level_parallel(const snap_ctx *x, size_t hashes)
+{
+    return x->threads > 1 && hashes > 1 && cuzk_cs_get_mode(x->cs) != CUZK_CS_KEYGEN &&
+           (hashes == x->sh->apex_leaves / 2 || hashes >= 8);
+}
+
+typedef struct {
+    const cuzk_cs_fork *fork;
+    size_t fork_aux;
+    const cuzk_num *in; /* the row: 2 * hashes */
+    cuzk_num *out;      /* hashes; vars numbered in their range's system */
+    size_t *own_aux;    /* aux each range allocated */
+} apex_par;
+
+/* Hash |first| (one a range) into a system continuing the fork, under the namespace the
+ * sequential row has. */
+static cuzk_status apex_range(void *ctx, cuzk_cs **out, size_t first, size_t count)
+{
+    apex_par *p = ctx;
+    (void)count;
+    CUZK_TRY(cuzk_cs_create_forked(out, p->fork, 0, 0));
+    cuzk_cs_push_ns(*out, "apex_gadget");
+    cuzk_num pre[2] = {p->in[2 * first], p->in[2 * first + 1]};
+    cuzk_status s = cuzk_merkle_hash_circuit(*out, &p->out[first], CUZK_MERKLE_SHA256, 2, pre);
+    cuzk_cs_pop_ns(*out);
+    p->own_aux[first] = cuzk_cs_num_aux(*out) - p->fork_aux;
+    return s;
+}
+
+/* One row of the apex tree, |hashes| hash2 of row[2j], row[2j + 1] into row[j], each in a
+ * system of its own appended in order; the outputs renumbered as the merge placed them. */
+static cuzk_status apex_level_mt(snap_ctx *x, cuzk_num *row, size_t hashes)
+{
+    cuzk_num in[SNAP_MAX_APEX], out[SNAP_MAX_APEX / 2];
+    size_t own_aux[SNAP_MAX_APEX / 2];
+    memcpy(in, row, 2 * hashes * sizeof *in);
+    cuzk_cs_fork *fork;
+    CUZK_TRY(cuzk_cs_fork_create(&fork, x->cs));
+    apex_par p = {
+        .fork = fork, .fork_aux = cuzk_cs_num_aux(x->cs), .in = in, .out = out, .own_aux = own_aux};
+    cuzk_status s = cuzk__fil_synth_ranges(x->cs, hashes, 1, x->threads, (size_t)x->threads + 1,
+                                           apex_range, &p, "SnapDeals apex tree");
+    cuzk_cs_fork_destroy(fork);
+    CUZK_TRY(s);
+    /* Range j's own aux a (a >= fork_aux) landed at a - fork_aux + fork_aux + (the aux of the
+     * ranges before it). */
+    size_t at = p.fork_aux;
+    for (size_t j = 0; j < hashes; j++) {
+        uint32_t i = cuzk_var_index(out[j].var);
+        if (!cuzk_var_is_aux(out[j].var))
+            return cuzk_fail(CUZK_ERR_INTERNAL, "SnapDeals apex tree: a hash output is an input");
+        if (i >= p.fork_aux)
+            out[j].var = cuzk_var_aux((uint32_t)(i - p.fork_aux + at));
+        row[j] = out[j];
+        at += own_aux[j];
+    }
+    return at == cuzk_cs_num_aux(x->cs)
+               ? CUZK_OK
+               : cuzk_fail(CUZK_ERR_INTERNAL, "SnapDeals apex tree: %zu aux merged, %zu counted",
+                           cuzk_cs_num_aux(x->cs), at);
+}
+
 /* Everything before circuit.rs's per-challenge loop: public inputs, phi, comm_r checks, apex
  * tree and partition path, gen_challenge_bits. */
 static cuzk_status snap_prefix(snap_ctx *x, uint64_t k)
@@ -401,11 +470,16 @@ static cuzk_status snap_prefix(snap_ctx *x, uint64_t k)
     memcpy(row, x->apex, sh->apex_leaves * sizeof *row);
     cuzk_cs_push_ns(cs, "apex_gadget");
     cuzk_status s = CUZK_OK;
-    for (size_t n = sh->apex_leaves; n > 1 && s == CUZK_OK; n /= 2)
+    for (size_t n = sh->apex_leaves; n > 1 && s == CUZK_OK; n /= 2) {
+        if (apex_level_parallel(x, n / 2)) {
+            s = apex_level_mt(x, row, n / 2);
+            continue;
+        }
         for (size_t j = 0; j < n / 2 && s == CUZK_OK; j++) {
             cuzk_num pre[2] = {row[2 * j], row[2 * j + 1]};
             s = cuzk_merkle_hash_circuit(cs, &row[j], CUZK_MERKLE_SHA256, 2, pre);
         }
+    }
     if (s == CUZK_OK)
         s = por_d(cs, pb, x->kbits, &row[0], ppath, &comm_d_new);
     cuzk_cs_pop_ns(cs);
@@ -516,13 +590,13 @@ cuzk_status cuzk_fil_snap_circuit_mt(cuzk_cs *cs, const cuzk_fil_snap_shape *sha
                                      const cuzk_fil_snap_witness *w, unsigned threads)
 {
     CUZK_TRY(snap_check(cs, shape, k, &w));
-    snap_ctx x = {.cs = cs, .sh = shape, .w = w};
+    snap_ctx x = {.cs = cs, .sh = shape, .w = w, .threads = threads > 256 ? 256 : threads};
     x.gen = cuzk_alloc_array(cuzk_fil_snap_digests(shape) * CUZK_FR_NUM_BITS, sizeof *x.gen);
     if (!x.gen)
         return cuzk_fail(CUZK_ERR_NOMEM, "SnapDeals circuit: challenge bits");
     cuzk_status s = snap_prefix(&x, k);
     if (s == CUZK_OK)
-        s = snap_challenges(&x, threads);
+        s = snap_challenges(&x, x.threads);
     cuzk_free(x.gen);
     return s;
 }

@@ -40,12 +40,13 @@ static void check_same(const cuzk_prover_data *x, const cuzk_prover_data *y, con
 
 static const unsigned THREADS[] = {2, 3, 7};
 
-/* "fil-snap:0" (2 KiB: 10 challenges, 1.7 M constraints) through the registry, so that the
- * built-in's use of params.threads is what is tested. */
-static void snap0(cuzk_prover_data *out, cuzk_cs_mode mode, unsigned threads, uint64_t seed)
+/* |spec| ("fil-snap:0": 2 KiB, 10 challenges, 1.7 M constraints) through the registry, so that
+ * the built-in's use of params.threads is what is tested. */
+static void snap_id(cuzk_prover_data *out, const char *spec, cuzk_cs_mode mode, unsigned threads,
+                    uint64_t seed)
 {
     cuzk_circuit c;
-    CHECK_OK(cuzk_circuit_find("fil-snap:0", &c));
+    CHECK_OK(cuzk_circuit_find(spec, &c));
     c.params.seed = seed;
     c.params.threads = threads;
     cuzk_cs *cs = tu_cs(mode);
@@ -61,10 +62,10 @@ CUZK_TEST(fil_snap_threads_match_sequential_2k)
     uint64_t seed = test_rand_u64();
     for (size_t m = 0; m < 2; m++) {
         cuzk_prover_data x, y;
-        snap0(&x, MODES[m], 1, seed);
+        snap_id(&x, "fil-snap:0", MODES[m], 1, seed);
         CHECK(x.n_constraints == 1705039);
         for (size_t t = 0; t < 3; t++) {
-            snap0(&y, MODES[m], THREADS[t], seed);
+            snap_id(&y, "fil-snap:0", MODES[m], THREADS[t], seed);
             char what[64];
             snprintf(what, sizeof what, "fil-snap:0 mode %d, %u threads", (int)MODES[m],
                      THREADS[t]);
@@ -73,6 +74,14 @@ CUZK_TEST(fil_snap_threads_match_sequential_2k)
         }
         cuzk_prover_data_free(&x);
     }
+    /* 8 MiB (10 M constraints, 128 apex leaves: rows of 64, 32, 16 and 8 hashes split), witness
+     * only: the numbering of the split apex rows and the challenges. */
+    cuzk_prover_data x, y;
+    snap_id(&x, "fil-snap:1", CUZK_CS_WITNESS, 1, seed);
+    snap_id(&y, "fil-snap:1", CUZK_CS_WITNESS, 3, seed);
+    check_same(&x, &y, "fil-snap:1 witness, 3 threads");
+    cuzk_prover_data_free(&x);
+    cuzk_prover_data_free(&y);
 }
 
 /* The small shape's partition |p| in |mode| on |threads|; finalised. */
@@ -159,6 +168,27 @@ CUZK_TEST(fil_snap_threads_match_sequential_small)
         p->w.paths_r_new = paths;
         cuzk_fil_snap_partition_destroy(p);
     }
+}
+
+CUZK_TEST(fil_snap_threads_match_sequential_apex32)
+{
+    /* 32 apex leaves: rows of 16 and 8 hashes are split (the second one forked after the first
+     * row's merge), the rows of 4, 2 and 1 stay on the caller's thread. PROVE on 3 threads. */
+    cuzk_fil_snap_shape sh = test_snap_small_shape();
+    sh.apex_leaves = 32;
+    sh.apex_bits = 5;
+    cuzk_fil_snap_partition *p;
+    CHECK_OK(cuzk__fil_snap_partition_synthetic_shape(&p, &sh, 1, test_rand_u64()));
+    cuzk_cs *ref = small(p, CUZK_CS_PROVE, 1), *cs = small(p, CUZK_CS_PROVE, 3);
+    cuzk_prover_data x, y;
+    CHECK_OK(cuzk_cs_take_prover_data(ref, &x));
+    CHECK_OK(cuzk_cs_take_prover_data(cs, &y));
+    check_same(&x, &y, "32 apex leaves, 3 threads");
+    cuzk_prover_data_free(&x);
+    cuzk_prover_data_free(&y);
+    cuzk_cs_destroy(ref);
+    cuzk_cs_destroy(cs);
+    cuzk_fil_snap_partition_destroy(p);
 }
 
 CUZK_TEST(fil_snap_threads_pce_matches_prove)
