@@ -12,13 +12,16 @@
  * opened once to comm_d_new. Public inputs: k | h_select << partition_bits, comm_r_old,
  * comm_d_new, comm_r_new.
  *
- * Synthesis may use several threads (cuzk_fil_snap_circuit_mt): the prefix (public inputs,
- * phi, the comm_r checks, the apex tree and partition path, gen_challenge_bits: 7 % of the
- * constraints at 32 GiB) runs on the caller's thread, then the challenges, which only read the
- * prefix's variables, run in ranges on their own systems continuing a fork of it
- * (cuzk_cs_fork_create / cuzk_cs_create_forked: the prefix's variables keep their indices there)
- * and are appended in order with cuzk_cs_extend; the result is bit for bit the one-thread
- * system. The built-in "fil-snap:ID" and the engine's SnapDeals jobs synthesise on
+ * Synthesis may use several threads (cuzk_fil_snap_circuit_mt). The prefix (public inputs, phi,
+ * the comm_r checks, the apex tree and partition path, gen_challenge_bits: 58 % of the
+ * constraints at 8 MiB, 7.3 % at 32 GiB, nearly all of it the apex tree's 127 SHA-256 hash2)
+ * runs on the caller's thread, except the apex tree's wider rows, whose hashes are independent;
+ * the challenges, which only read the prefix's variables, run on threads. Each parallel part
+ * is synthesised into a system of its own continuing a fork of the system so far
+ * (cuzk_cs_fork_create / cuzk_cs_create_forked, include/cuzk/r1cs.h: the variables before the
+ * fork keep their indices there, their values read from a copy) and appended in order with
+ * cuzk_cs_extend, which renumbers only the part's own variables; the result is bit for bit the
+ * one-thread system. The built-in "fil-snap:ID" and the engine's SnapDeals jobs synthesise on
  * cuzk_circuit_params.threads.
  */
 
@@ -92,11 +95,12 @@ cuzk_status cuzk_fil_snap_circuit(cuzk_cs *cs, const cuzk_fil_snap_shape *shape,
                                   const cuzk_fil_snap_witness *w) CUZK_WARN_UNUSED_RESULT;
 /* The same on up to |threads| threads (0 or 1: this one), bit for bit the same system (variable
  * numbering, a, b, c, densities, CHECK's first unsatisfied row): the prefix before circuit.rs's
- * per-challenge loop on this thread, then one system per challenge continuing a fork of |cs|
- * (cuzk_cs_create_forked), appended in order with cuzk_cs_extend, at most threads + 1
- * challenges ahead of the merge. KEYGEN, which cuzk_cs_extend refuses, stays on this thread.
- * Costs a copy of the prefix's values (PROVE, PROVE_AB, CHECK; 32 bytes a variable) while it
- * runs. Returns: as cuzk_fil_snap_circuit; the status of the first challenge that failed;
+ * per-challenge loop on this thread but for the apex tree's first row and its rows of 8 hashes or
+ * more (one system per hash, continuing a fork of |cs|), then one such system per challenge;
+ * each part appended in order with cuzk_cs_extend, at most threads + 1 parts ahead of the merge.
+ * KEYGEN, which cuzk_cs_extend refuses, stays on this thread. Each fork copies the values so far
+ * (PROVE, PROVE_AB, CHECK; 32 bytes a variable, up to ~0.19 GB: the challenges' fork) while its
+ * parts run. Returns: as cuzk_fil_snap_circuit; the status of the first part that failed;
  * CUZK_ERR_INTERNAL (no thread could be started). */
 cuzk_status cuzk_fil_snap_circuit_mt(cuzk_cs *cs, const cuzk_fil_snap_shape *shape, uint64_t k,
                                      const cuzk_fil_snap_witness *w,
