@@ -351,14 +351,16 @@ static cuzk_status snap_challenge(snap_ctx *x, size_t i)
 
 /* ---- the apex tree on several threads ------------------------------------------------------ */
 
-/* Whether a row of |hashes| apex hashes runs on threads: each parallel row costs a fork, which in
- * the modes that evaluate copies every value so far (up to 0.19 GB below the apex root), so only
- * the first row (a fork of ~1,000 variables) and rows of at least 8 hashes (0.36 M constraints)
- * are split. */
+/* Whether a row of |hashes| apex hashes runs on threads: only the first (apex_leaves / 2 hashes,
+ * 29 % of 8 MiB's constraints, 3.6 % of 32 GiB's), whose fork holds ~1,000 variables. A later
+ * row's fork copies, in the modes that evaluate, every value so far (93 MB before the second
+ * row at 128 leaves, 0.16 GB before the fourth): measured on the development VM (2 vCPUs,
+ * fil-snap:1), splitting the rows of 8 or more hashes too cost 10-30 % more CPU time than it
+ * saved. */
 static bool apex_level_parallel(const snap_ctx *x, size_t hashes)
 {
-    return x->threads > 1 && hashes > 1 && cuzk_cs_get_mode(x->cs) != CUZK_CS_KEYGEN &&
-           (hashes == x->sh->apex_leaves / 2 || hashes >= 8);
+    return x->threads > 1 && hashes > 1 && hashes == x->sh->apex_leaves / 2 &&
+           cuzk_cs_get_mode(x->cs) != CUZK_CS_KEYGEN;
 }
 
 typedef struct {
@@ -367,6 +369,8 @@ typedef struct {
     const cuzk_num *in; /* the row: 2 * hashes */
     cuzk_num *out;      /* hashes; vars numbered in their range's system */
     size_t *own_aux;    /* aux each range allocated */
+    /* The last hash's aux and rows (every hash has the same), reserved by the next ones. */
+    size_t hint_aux, hint_rows;
 } apex_par;
 
 /* Hash |first| (one a range) into a system continuing the fork, under the namespace the
@@ -375,12 +379,15 @@ static cuzk_status apex_range(void *ctx, cuzk_cs **out, size_t first, size_t cou
 {
     apex_par *p = ctx;
     (void)count;
-    CUZK_TRY(cuzk_cs_create_forked(out, p->fork, 0, 0));
+    CUZK_TRY(cuzk_cs_create_forked(out, p->fork, __atomic_load_n(&p->hint_aux, __ATOMIC_RELAXED),
+                                   __atomic_load_n(&p->hint_rows, __ATOMIC_RELAXED)));
     cuzk_cs_push_ns(*out, "apex_gadget");
     cuzk_num pre[2] = {p->in[2 * first], p->in[2 * first + 1]};
     cuzk_status s = cuzk_merkle_hash_circuit(*out, &p->out[first], CUZK_MERKLE_SHA256, 2, pre);
     cuzk_cs_pop_ns(*out);
     p->own_aux[first] = cuzk_cs_num_aux(*out) - p->fork_aux;
+    __atomic_store_n(&p->hint_aux, p->own_aux[first], __ATOMIC_RELAXED);
+    __atomic_store_n(&p->hint_rows, cuzk_cs_num_constraints(*out), __ATOMIC_RELAXED);
     return s;
 }
 

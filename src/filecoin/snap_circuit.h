@@ -15,7 +15,7 @@
  * Synthesis may use several threads (cuzk_fil_snap_circuit_mt). The prefix (public inputs, phi,
  * the comm_r checks, the apex tree and partition path, gen_challenge_bits: 58 % of the
  * constraints at 8 MiB, 7.3 % at 32 GiB, nearly all of it the apex tree's 127 SHA-256 hash2)
- * runs on the caller's thread, except the apex tree's wider rows, whose hashes are independent;
+ * runs on the caller's thread, except the apex tree's first row, whose hashes are independent;
  * the challenges, which only read the prefix's variables, run on threads. Each parallel part
  * is synthesised into a system of its own continuing a fork of the system so far
  * (cuzk_cs_fork_create / cuzk_cs_create_forked, include/cuzk/r1cs.h: the variables before the
@@ -95,9 +95,9 @@ cuzk_status cuzk_fil_snap_circuit(cuzk_cs *cs, const cuzk_fil_snap_shape *shape,
                                   const cuzk_fil_snap_witness *w) CUZK_WARN_UNUSED_RESULT;
 /* The same on up to |threads| threads (0 or 1: this one), bit for bit the same system (variable
  * numbering, a, b, c, densities, CHECK's first unsatisfied row): the prefix before circuit.rs's
- * per-challenge loop on this thread but for the apex tree's first row and its rows of 8 hashes or
- * more (one system per hash, continuing a fork of |cs|), then one such system per challenge;
- * each part appended in order with cuzk_cs_extend, at most threads + 1 parts ahead of the merge.
+ * per-challenge loop on this thread but for the apex tree's first row (one system per hash,
+ * continuing a fork of |cs|), then one such system per challenge; each part appended in order
+ * with cuzk_cs_extend, at most threads + 1 parts ahead of the merge.
  * KEYGEN, which cuzk_cs_extend refuses, stays on this thread. Each fork copies the values so far
  * (PROVE, PROVE_AB, CHECK; 32 bytes a variable, up to ~0.19 GB: the challenges' fork) while its
  * parts run. Returns: as cuzk_fil_snap_circuit; the status of the first part that failed;

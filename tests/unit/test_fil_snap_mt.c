@@ -74,8 +74,7 @@ CUZK_TEST(fil_snap_threads_match_sequential_2k)
         }
         cuzk_prover_data_free(&x);
     }
-    /* 8 MiB (10 M constraints, 128 apex leaves: rows of 64, 32, 16 and 8 hashes split), witness
-     * only: the numbering of the split apex rows and the challenges. */
+    /* 8 MiB (10 M constraints, 128 apex leaves: a first row of 64 hashes), witness only. */
     cuzk_prover_data x, y;
     snap_id(&x, "fil-snap:1", CUZK_CS_WITNESS, 1, seed);
     snap_id(&y, "fil-snap:1", CUZK_CS_WITNESS, 3, seed);
@@ -172,8 +171,8 @@ CUZK_TEST(fil_snap_threads_match_sequential_small)
 
 CUZK_TEST(fil_snap_threads_match_sequential_apex32)
 {
-    /* 32 apex leaves: rows of 16 and 8 hashes are split (the second one forked after the first
-     * row's merge), the rows of 4, 2 and 1 stay on the caller's thread. PROVE on 3 threads. */
+    /* 32 apex leaves: the first row's 16 hashes split over 3 threads (more ranges than the
+     * lookahead window), the other rows on the caller's thread; PROVE. */
     cuzk_fil_snap_shape sh = test_snap_small_shape();
     sh.apex_leaves = 32;
     sh.apex_bits = 5;
