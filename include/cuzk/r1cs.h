@@ -246,6 +246,12 @@ void cuzk_cs_fork_destroy(cuzk_cs_fork *fork);
 /* Hints as cuzk_cs_create's (own variables and constraints). */
 cuzk_status cuzk_cs_create_forked(cuzk_cs **out, const cuzk_cs_fork *fork, size_t hint_aux,
                                   size_t hint_constraints) CUZK_WARN_UNUSED_RESULT;
+/* Empties a forked system (once cuzk_cs_extend has taken it) for the next part of the same fork:
+ * no variables or constraints of its own, no marks, the capacity of its vectors kept, so that a
+ * thread synthesising part after part faults its memory in once. The old values stay in the
+ * vectors until overwritten (cuzk_cs_destroy wipes them). Returns: CUZK_OK; CUZK_ERR_INVALID_ARG
+ * (not forked); the sticky status (a failed system is not reused). */
+cuzk_status cuzk_cs_reset_forked(cuzk_cs *cs) CUZK_WARN_UNUSED_RESULT;
 
 /* Appends the input constraints (input_i * 0 = 0 for every input, ONE first). After this no
  * allocation or constraint is accepted. Returns: CUZK_OK; CUZK_ERR_NOMEM; the sticky status;

@@ -133,6 +133,8 @@ typedef struct {
     cuzk_status (*synth)(void *ctx, cuzk_cs **out, size_t first, size_t count);
     void *ctx;
     range_slot *slot;
+    cuzk_cs **spent; /* merged systems offered to the next ranges (at most nranges) */
+    size_t nspent;
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } range_par;
@@ -147,11 +149,11 @@ static void *range_worker(void *arg)
         if (rp->stop || rp->next >= rp->nranges)
             break;
         size_t k = rp->next++;
+        cuzk_cs *cs = rp->nspent ? rp->spent[--rp->nspent] : NULL;
         pthread_mutex_unlock(&rp->mu);
         size_t first = k * rp->per, count = rp->per;
         if (first + count > rp->n)
             count = rp->n - first;
-        cuzk_cs *cs = NULL;
         cuzk_status s = rp->synth(rp->ctx, &cs, first, count);
         pthread_mutex_lock(&rp->mu);
         range_slot *r = &rp->slot[k];
@@ -183,9 +185,11 @@ cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size
         threads = (unsigned)(rp.nranges ? rp.nranges : 1);
     rp.window = window ? window : 2 * (size_t)threads;
     rp.slot = cuzk_calloc_array(rp.nranges ? rp.nranges : 1, sizeof *rp.slot);
+    rp.spent = cuzk_calloc_array(rp.nranges ? rp.nranges : 1, sizeof *rp.spent);
     pthread_t *tid = cuzk_calloc_array(threads, sizeof *tid);
-    if (!rp.slot || !tid) {
+    if (!rp.slot || !rp.spent || !tid) {
         cuzk_free(rp.slot);
+        cuzk_free(rp.spent);
         cuzk_free(tid);
         return cuzk_fail(CUZK_ERR_NOMEM, "%s synthesis on %u threads", what, threads);
     }
@@ -209,8 +213,11 @@ cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size
             s = cuzk_fail(r.st, "%s", r.msg);
         else if ((s = cuzk_cs_extend(cs, r.cs)) != CUZK_OK)
             s = cuzk_fail(s, "%s synthesis: %s", what, cuzk_last_error());
-        cuzk_cs_destroy(r.cs);
         pthread_mutex_lock(&rp.mu);
+        if (s == CUZK_OK && r.cs)
+            rp.spent[rp.nspent++] = r.cs; /* at most one per range */
+        else
+            cuzk_cs_destroy(r.cs);
         rp.merged = k + 1;
         pthread_cond_broadcast(&rp.cv);
         pthread_mutex_unlock(&rp.mu);
@@ -223,9 +230,12 @@ cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size
         pthread_join(tid[t], NULL);
     for (size_t k = 0; k < rp.nranges; k++)
         cuzk_cs_destroy(rp.slot[k].cs);
+    for (size_t k = 0; k < rp.nspent; k++)
+        cuzk_cs_destroy(rp.spent[k]);
     pthread_cond_destroy(&rp.cv);
     pthread_mutex_destroy(&rp.mu);
     cuzk_free(rp.slot);
+    cuzk_free(rp.spent);
     cuzk_free(tid);
     return s;
 }
@@ -241,6 +251,8 @@ typedef struct {
 static cuzk_status synth_range(void *ctx, cuzk_cs **out, size_t first, size_t count)
 {
     const post_par *pp = ctx;
+    cuzk_cs_destroy(*out); /* a merged range's system: plain systems are not reused */
+    *out = NULL;
     CUZK_TRY(cuzk_cs_create(out, pp->mode, 0, 0));
     size_t path_len = cuzk_merkle_path_len(pp->shape->arities, pp->shape->depth);
     cuzk_cs_push_ns(*out, "outer namespace");

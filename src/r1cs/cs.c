@@ -229,6 +229,32 @@ cuzk_status cuzk_cs_create_forked(cuzk_cs **out, const cuzk_cs_fork *fork, size_
     return cs_new(out, fork->mode, fork, hint_aux, hint_constraints);
 }
 
+cuzk_status cuzk_cs_reset_forked(cuzk_cs *cs)
+{
+    if (!cs || !cs->fork)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_reset_forked: not a forked system");
+    if (cs->sticky != CUZK_OK)
+        return cs->sticky;
+    cs->n_inputs = cs->fork_inputs;
+    cs->n_aux = cs->fork_aux;
+    cs->n_constraints = 0;
+    cs->input.len = cs->aux.len = cs->a.len = cs->b.len = cs->c.len = 0;
+    bitvec *bv[3] = {&cs->a_aux, &cs->b_in, &cs->b_aux};
+    for (int i = 0; i < 3; i++) {
+        if (bv[i]->w)
+            memset(bv[i]->w, 0, bv[i]->words * sizeof(uint64_t));
+        bv[i]->pop = 0;
+    }
+    cs->ns_depth = cs->ns_len = 0;
+    if (cs->ns_buf)
+        cs->ns_buf[0] = 0;
+    cs->bad = false;
+    cs->first_bad = 0;
+    cuzk_free(cs->bad_where);
+    cs->bad_where = NULL;
+    return CUZK_OK;
+}
+
 static void frvec_free(frvec *v, bool wipe, const cuzk_vec_alloc *va)
 {
     if (v->v && wipe)

@@ -322,6 +322,26 @@ CUZK_TEST(r1cs_fork_extend_matches_sequential)
         char what[32];
         snprintf(what, sizeof what, "mode %d", (int)MODES[m]);
         check_same(&x, &y, what);
+        cuzk_prover_data_free(&y);
+        /* One forked system reused part after part (cuzk_cs_reset_forked). */
+        cuzk_cs *par2 = tu_cs(MODES[m]), *one = NULL;
+        prefix(par2, u, val);
+        CHECK_OK(cuzk_cs_fork_create(&f, par2));
+        CHECK_OK(cuzk_cs_create_forked(&one, f, 0, 0));
+        for (uint64_t i = 0; i < 3; i++) {
+            if (i)
+                CHECK_OK(cuzk_cs_reset_forked(one));
+            CHECK(cuzk_cs_num_aux(one) == 2 && cuzk_cs_num_constraints(one) == 0);
+            part(one, u, val, i);
+            CHECK_OK(cuzk_cs_extend(par2, one));
+        }
+        cuzk_cs_destroy(one);
+        cuzk_cs_fork_destroy(f);
+        CHECK(cuzk_cs_reset_forked(par2) == CUZK_ERR_INVALID_ARG); /* not forked */
+        CHECK_OK(cuzk_cs_finalize(par2));
+        CHECK_OK(cuzk_cs_take_prover_data(par2, &y));
+        check_same(&x, &y, what);
+        cuzk_cs_destroy(par2);
         cuzk_prover_data_free(&x);
         cuzk_prover_data_free(&y);
         cuzk_cs_destroy(seq);
@@ -374,6 +394,8 @@ static cuzk_status one_range(void *ctx, cuzk_cs **out, size_t first, size_t coun
     ranges_ctx *c = ctx;
     for (size_t i = first; i < first + count; i++)
         __atomic_add_fetch(&c->seen[i], 1, __ATOMIC_RELAXED);
+    cuzk_cs_destroy(*out); /* a merged range's, offered for reuse */
+    *out = NULL;
     CUZK_TRY(cuzk_cs_create(out, CUZK_CS_WITNESS, 0, 0));
     if (first == 18 || first == 10)
         return cuzk_fail(first == 10 ? CUZK_ERR_FORMAT : CUZK_ERR_IO, "range %zu failed", first);
