@@ -213,9 +213,45 @@ const cuzk_fr_t *cuzk_r1cs_pow2(unsigned k);
  * no matrices (PROVE, PROVE_AB, CHECK, WITNESS), the same one, neither finalised; |src| is left
  * as it was (destroy it). CHECK: dst's first unsatisfied row may come from src. Lets independent
  * parts of a circuit be synthesised on several threads and merged in order.
- * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (modes, finalised); CUZK_ERR_NOMEM; src's sticky status.
+ * A forked |src| (cuzk_cs_create_forked) generalises the shared ONE: the fork's variables are
+ * dst's own variables of the same indices (dst must be the system the fork was taken from, or
+ * one continuing it: the caller's promise; only the counts are checked), they are not copied,
+ * and src's density marks on them join dst's; src's own variables follow dst's as above.
+ * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (modes, finalised, dst forked or with fewer variables
+ * than src's fork); CUZK_ERR_NOMEM; src's sticky status.
  */
 cuzk_status cuzk_cs_extend(cuzk_cs *dst, const cuzk_cs *src) CUZK_WARN_UNUSED_RESULT;
+
+/*
+ * Forks: parts of a circuit that use variables allocated before them (a shared prefix) but are
+ * otherwise independent, synthesised on several threads. cuzk_cs_fork_create records |parent|'s
+ * variable counts and, in the modes that evaluate LCs (PROVE, PROVE_AB, CHECK), a copy of its
+ * values (inputs and aux: 32 bytes a variable; WITNESS mode needs and copies none). A system
+ * made with cuzk_cs_create_forked continues the fork: same mode, no ONE of its own, its first
+ * own variables numbered right after the fork's, and any variable of the fork (ONE included)
+ * usable in its LCs under its parent index, its value read from the copy; cuzk_cs_value gives
+ * the fork's values (zero in WITNESS mode). Such a system only collects constraints to be
+ * appended to the parent with cuzk_cs_extend, which keeps the fork's indices and renumbers the
+ * system's own variables, so that the merged parent is bit for bit the system a sequential
+ * synthesis gives; it cannot be finalised, forked or extended into. The fork is read-only and
+ * may serve many systems on many threads at once; it must outlive them. The parent may change
+ * after the fork is taken (ranges are merged into it while others are still synthesised).
+ * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (KEYGEN, finalised, forked parent); CUZK_ERR_NOMEM;
+ * the parent's sticky status.
+ */
+typedef struct cuzk_cs_fork cuzk_cs_fork;
+cuzk_status cuzk_cs_fork_create(cuzk_cs_fork **out, const cuzk_cs *parent) CUZK_WARN_UNUSED_RESULT;
+/* Wipes the copied values and frees. NULL is a no-op. */
+void cuzk_cs_fork_destroy(cuzk_cs_fork *fork);
+/* Hints as cuzk_cs_create's (own variables and constraints). */
+cuzk_status cuzk_cs_create_forked(cuzk_cs **out, const cuzk_cs_fork *fork, size_t hint_aux,
+                                  size_t hint_constraints) CUZK_WARN_UNUSED_RESULT;
+/* Empties a forked system (once cuzk_cs_extend has taken it) for the next part of the same fork:
+ * no variables or constraints of its own, no marks, the capacity of its vectors kept, so that a
+ * thread synthesising part after part faults its memory in once. The old values stay in the
+ * vectors until overwritten (cuzk_cs_destroy wipes them). Returns: CUZK_OK; CUZK_ERR_INVALID_ARG
+ * (not forked); the sticky status (a failed system is not reused). */
+cuzk_status cuzk_cs_reset_forked(cuzk_cs *cs) CUZK_WARN_UNUSED_RESULT;
 
 /* Appends the input constraints (input_i * 0 = 0 for every input, ONE first). After this no
  * allocation or constraint is accepted. Returns: CUZK_OK; CUZK_ERR_NOMEM; the sticky status;
@@ -300,7 +336,7 @@ typedef struct {
      * cuzk_fil_post_partition (src/filecoin/post_circuit.h) of RegisteredPoStProof |arg|. */
     const void *data;
     /* Threads a circuit may synthesise on (independent parts merged with cuzk_cs_extend);
-     * 0 or 1 = the caller's thread only. Only "fil-post" uses more today. */
+     * 0 or 1 = the caller's thread only. "fil-post" and "fil-snap" use more. */
     unsigned threads;
 } cuzk_circuit_params;
 

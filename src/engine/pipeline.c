@@ -70,7 +70,8 @@ static cuzk_status synthesize(cuzk_engine *e, const srs_entry *c, uint64_t seed,
     cuzk_circuit circ = c->circuit;
     circ.params.seed = seed;
     circ.params.data = data;
-    circ.params.threads = cuzk_pool_threads(e->load_pool); /* PoSt: sector ranges in parallel */
+    /* PoSt sector ranges, SnapDeals challenges: synthesised in parallel. */
+    circ.params.threads = cuzk_pool_threads(e->load_pool);
     const cuzk_groth16_params *p = c->params;
     cuzk_cs *cs = NULL;
     /* Rows reserved for the whole domain (n_h + 1), so that a, b (and c) are padded in place. */

@@ -127,21 +127,132 @@ typedef struct {
 } range_slot;
 
 typedef struct {
+    size_t n, per, nranges, window;
+    size_t next, merged; /* next range to take; ranges appended so far */
+    bool stop;
+    cuzk_status (*synth)(void *ctx, cuzk_cs **out, size_t first, size_t count);
+    void *ctx;
+    range_slot *slot;
+    cuzk_cs **spent; /* merged systems offered to the next ranges (at most nranges) */
+    size_t nspent;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} range_par;
+
+static void *range_worker(void *arg)
+{
+    range_par *rp = arg;
+    pthread_mutex_lock(&rp->mu);
+    for (;;) {
+        while (!rp->stop && rp->next < rp->nranges && rp->next >= rp->merged + rp->window)
+            pthread_cond_wait(&rp->cv, &rp->mu);
+        if (rp->stop || rp->next >= rp->nranges)
+            break;
+        size_t k = rp->next++;
+        cuzk_cs *cs = rp->nspent ? rp->spent[--rp->nspent] : NULL;
+        pthread_mutex_unlock(&rp->mu);
+        size_t first = k * rp->per, count = rp->per;
+        if (first + count > rp->n)
+            count = rp->n - first;
+        cuzk_status s = rp->synth(rp->ctx, &cs, first, count);
+        pthread_mutex_lock(&rp->mu);
+        range_slot *r = &rp->slot[k];
+        r->st = s;
+        if (s != CUZK_OK)
+            snprintf(r->msg, sizeof r->msg, "%s", cuzk_last_error());
+        r->cs = cs;
+        r->done = true;
+        pthread_cond_broadcast(&rp->cv);
+    }
+    pthread_mutex_unlock(&rp->mu);
+    return NULL;
+}
+
+cuzk_status
+cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size_t window,
+                       cuzk_status (*synth)(void *ctx, cuzk_cs **out, size_t first, size_t count),
+                       void *ctx, const char *what)
+{
+    if (threads > 256)
+        threads = 256;
+    if (threads < 1)
+        threads = 1;
+    if (per < 1)
+        per = 1;
+    range_par rp = {.n = n, .per = per, .synth = synth, .ctx = ctx};
+    rp.nranges = (n + per - 1) / per;
+    if (threads > rp.nranges)
+        threads = (unsigned)(rp.nranges ? rp.nranges : 1);
+    rp.window = window ? window : 2 * (size_t)threads;
+    rp.slot = cuzk_calloc_array(rp.nranges ? rp.nranges : 1, sizeof *rp.slot);
+    rp.spent = cuzk_calloc_array(rp.nranges ? rp.nranges : 1, sizeof *rp.spent);
+    pthread_t *tid = cuzk_calloc_array(threads, sizeof *tid);
+    if (!rp.slot || !rp.spent || !tid) {
+        cuzk_free(rp.slot);
+        cuzk_free(rp.spent);
+        cuzk_free(tid);
+        return cuzk_fail(CUZK_ERR_NOMEM, "%s synthesis on %u threads", what, threads);
+    }
+    pthread_mutex_init(&rp.mu, NULL);
+    pthread_cond_init(&rp.cv, NULL);
+    unsigned started = 0;
+    for (; started < threads; started++)
+        if (pthread_create(&tid[started], NULL, range_worker, &rp) != 0)
+            break;
+    cuzk_status s =
+        started ? CUZK_OK : cuzk_fail(CUZK_ERR_INTERNAL, "%s synthesis: no thread started", what);
+    /* Merge in order as the ranges complete. */
+    for (size_t k = 0; k < rp.nranges && s == CUZK_OK; k++) {
+        pthread_mutex_lock(&rp.mu);
+        while (!rp.slot[k].done)
+            pthread_cond_wait(&rp.cv, &rp.mu);
+        range_slot r = rp.slot[k];
+        rp.slot[k].cs = NULL;
+        pthread_mutex_unlock(&rp.mu);
+        if (r.st != CUZK_OK)
+            s = cuzk_fail(r.st, "%s", r.msg);
+        else if ((s = cuzk_cs_extend(cs, r.cs)) != CUZK_OK)
+            s = cuzk_fail(s, "%s synthesis: %s", what, cuzk_last_error());
+        pthread_mutex_lock(&rp.mu);
+        if (s == CUZK_OK && r.cs)
+            rp.spent[rp.nspent++] = r.cs; /* at most one per range */
+        else
+            cuzk_cs_destroy(r.cs);
+        rp.merged = k + 1;
+        pthread_cond_broadcast(&rp.cv);
+        pthread_mutex_unlock(&rp.mu);
+    }
+    pthread_mutex_lock(&rp.mu);
+    rp.stop = true;
+    pthread_cond_broadcast(&rp.cv);
+    pthread_mutex_unlock(&rp.mu);
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    for (size_t k = 0; k < rp.nranges; k++)
+        cuzk_cs_destroy(rp.slot[k].cs);
+    for (size_t k = 0; k < rp.nspent; k++)
+        cuzk_cs_destroy(rp.spent[k]);
+    pthread_cond_destroy(&rp.cv);
+    pthread_mutex_destroy(&rp.mu);
+    cuzk_free(rp.slot);
+    cuzk_free(rp.spent);
+    cuzk_free(tid);
+    return s;
+}
+
+typedef struct {
     cuzk_cs_mode mode;
     const cuzk_fil_post_shape *shape;
     const cuzk_fil_post_sector *sectors;
-    size_t per, nranges, window;
-    size_t next, merged; /* next range to take; ranges appended so far */
-    bool stop;
-    range_slot *slot;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
 } post_par;
 
 /* Sectors [first, first + count) into a system of their own (namespaces as the sequential run's,
  * for CHECK mode's messages). */
-static cuzk_status synth_range(cuzk_cs **out, const post_par *pp, size_t first, size_t count)
+static cuzk_status synth_range(void *ctx, cuzk_cs **out, size_t first, size_t count)
 {
+    const post_par *pp = ctx;
+    cuzk_cs_destroy(*out); /* a merged range's system: plain systems are not reused */
+    *out = NULL;
     CUZK_TRY(cuzk_cs_create(out, pp->mode, 0, 0));
     size_t path_len = cuzk_merkle_path_len(pp->shape->arities, pp->shape->depth);
     cuzk_cs_push_ns(*out, "outer namespace");
@@ -155,35 +266,6 @@ static cuzk_status synth_range(cuzk_cs **out, const post_par *pp, size_t first, 
     return s;
 }
 
-static void *range_worker(void *arg)
-{
-    post_par *pp = arg;
-    pthread_mutex_lock(&pp->mu);
-    for (;;) {
-        while (!pp->stop && pp->next < pp->nranges && pp->next >= pp->merged + pp->window)
-            pthread_cond_wait(&pp->cv, &pp->mu);
-        if (pp->stop || pp->next >= pp->nranges)
-            break;
-        size_t k = pp->next++;
-        pthread_mutex_unlock(&pp->mu);
-        size_t first = k * pp->per, count = pp->per;
-        if (first + count > pp->shape->sector_count)
-            count = pp->shape->sector_count - first;
-        cuzk_cs *cs = NULL;
-        cuzk_status s = synth_range(&cs, pp, first, count);
-        pthread_mutex_lock(&pp->mu);
-        range_slot *r = &pp->slot[k];
-        r->st = s;
-        if (s != CUZK_OK)
-            snprintf(r->msg, sizeof r->msg, "%s", cuzk_last_error());
-        r->cs = cs;
-        r->done = true;
-        pthread_cond_broadcast(&pp->cv);
-    }
-    pthread_mutex_unlock(&pp->mu);
-    return NULL;
-}
-
 cuzk_status cuzk_fil_post_circuit_mt(cuzk_cs *cs, const cuzk_fil_post_shape *shape,
                                      const cuzk_fil_post_sector *sectors, unsigned threads)
 {
@@ -195,56 +277,11 @@ cuzk_status cuzk_fil_post_circuit_mt(cuzk_cs *cs, const cuzk_fil_post_shape *sha
         return cuzk_fil_post_circuit(cs, shape, sectors);
     if (shape->challenge_count == 0 || shape->depth == 0 || shape->depth > CUZK_FIL_TREE_MAX_DEPTH)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "PoSt circuit: bad shape");
-    post_par pp = {.mode = mode, .shape = shape, .sectors = sectors, .window = 2 * (size_t)threads};
+    post_par pp = {.mode = mode, .shape = shape, .sectors = sectors};
     /* About 8 ranges per thread: enough to keep every thread busy to the end, few merges. */
-    pp.per = (shape->sector_count + 8 * (size_t)threads - 1) / (8 * (size_t)threads);
-    pp.nranges = (shape->sector_count + pp.per - 1) / pp.per;
-    pp.slot = cuzk_calloc_array(pp.nranges, sizeof *pp.slot);
-    pthread_t *tid = cuzk_calloc_array(threads, sizeof *tid);
-    if (!pp.slot || !tid) {
-        cuzk_free(pp.slot);
-        cuzk_free(tid);
-        return cuzk_fail(CUZK_ERR_NOMEM, "PoSt synthesis on %u threads", threads);
-    }
-    pthread_mutex_init(&pp.mu, NULL);
-    pthread_cond_init(&pp.cv, NULL);
-    unsigned started = 0;
-    for (; started < threads; started++)
-        if (pthread_create(&tid[started], NULL, range_worker, &pp) != 0)
-            break;
-    cuzk_status s =
-        started ? CUZK_OK : cuzk_fail(CUZK_ERR_INTERNAL, "PoSt synthesis: no thread started");
-    /* Merge in order as the ranges complete. */
-    for (size_t k = 0; k < pp.nranges && s == CUZK_OK; k++) {
-        pthread_mutex_lock(&pp.mu);
-        while (!pp.slot[k].done)
-            pthread_cond_wait(&pp.cv, &pp.mu);
-        range_slot r = pp.slot[k];
-        pp.slot[k].cs = NULL;
-        pthread_mutex_unlock(&pp.mu);
-        if (r.st != CUZK_OK)
-            s = cuzk_fail(r.st, "%s", r.msg);
-        else if ((s = cuzk_cs_extend(cs, r.cs)) != CUZK_OK)
-            s = cuzk_fail(s, "PoSt synthesis: %s", cuzk_last_error());
-        cuzk_cs_destroy(r.cs);
-        pthread_mutex_lock(&pp.mu);
-        pp.merged = k + 1;
-        pthread_cond_broadcast(&pp.cv);
-        pthread_mutex_unlock(&pp.mu);
-    }
-    pthread_mutex_lock(&pp.mu);
-    pp.stop = true;
-    pthread_cond_broadcast(&pp.cv);
-    pthread_mutex_unlock(&pp.mu);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
-    for (size_t k = 0; k < pp.nranges; k++)
-        cuzk_cs_destroy(pp.slot[k].cs);
-    pthread_cond_destroy(&pp.cv);
-    pthread_mutex_destroy(&pp.mu);
-    cuzk_free(pp.slot);
-    cuzk_free(tid);
-    return s;
+    size_t per = (shape->sector_count + 8 * (size_t)threads - 1) / (8 * (size_t)threads);
+    return cuzk__fil_synth_ranges(cs, shape->sector_count, per, threads, 0, synth_range, &pp,
+                                  "PoSt");
 }
 
 /* ---- synthetic partitions ------------------------------------------------------------------ */

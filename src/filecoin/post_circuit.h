@@ -113,6 +113,19 @@ cuzk_status cuzk__fil_post_partition_alloc(cuzk_fil_post_partition **out, uint64
  * (and message) of the lowest i that failed, every i being run. */
 cuzk_status cuzk__fil_par_for(size_t n, unsigned threads, cuzk_status (*fn)(void *ctx, size_t i),
                               void *ctx) CUZK_WARN_UNUSED_RESULT;
+/* Internal: items [0, |n|) of a circuit (sectors, challenges) synthesised in ranges of |per| on
+ * up to |threads| threads: |synth|(ctx, &sys, first, count) fills a system of its own for items
+ * [first, first + count) (a plain one, or one continuing a fork of |cs|: cuzk_cs_create_forked),
+ * sys holding on entry NULL or the system of a range already merged, which |synth| may reuse
+ * (cuzk_cs_reset_forked) or must destroy; the systems are appended to |cs| in order with
+ * cuzk_cs_extend as they complete, at most |window| ranges (0: 2 * threads) taken ahead of the
+ * merge, synthesised or waiting for it (memory near that many ranges'). Returns: CUZK_OK; the
+ * status (and message) of the first range in order that failed or of its merge; CUZK_ERR_NOMEM;
+ * CUZK_ERR_INTERNAL (no thread started). |what| names the circuit in messages. */
+cuzk_status
+cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size_t window,
+                       cuzk_status (*synth)(void *ctx, cuzk_cs **out, size_t first, size_t count),
+                       void *ctx, const char *what) CUZK_WARN_UNUSED_RESULT;
 /* Internal: the leaf challenge of the circuit's sector |i|, challenge |n|, as Filecoin derives it
  * from p->randomness, the sector id and p->partition (filecoin-circuits.md 3.2). */
 uint64_t cuzk__fil_post_challenge(const cuzk_fil_post_partition *p, size_t i, size_t n);

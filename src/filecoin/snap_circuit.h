@@ -11,6 +11,18 @@
  * new and tree D new; tree D is opened up to the partition's apex leaves, whose apex tree is
  * opened once to comm_d_new. Public inputs: k | h_select << partition_bits, comm_r_old,
  * comm_d_new, comm_r_new.
+ *
+ * Synthesis may use several threads (cuzk_fil_snap_circuit_mt). The prefix (public inputs, phi,
+ * the comm_r checks, the apex tree and partition path, gen_challenge_bits: 58 % of the
+ * constraints at 8 MiB, 7.3 % at 32 GiB, nearly all of it the apex tree's 127 SHA-256 hash2)
+ * runs on the caller's thread, except the apex tree's first row, whose hashes are independent;
+ * the challenges, which only read the prefix's variables, run on threads. Each parallel part
+ * is synthesised into a system of its own continuing a fork of the system so far
+ * (cuzk_cs_fork_create / cuzk_cs_create_forked, include/cuzk/r1cs.h: the variables before the
+ * fork keep their indices there, their values read from a copy) and appended in order with
+ * cuzk_cs_extend, which renumbers only the part's own variables; the result is bit for bit the
+ * one-thread system. The built-in "fil-snap:ID" and the engine's SnapDeals jobs synthesise on
+ * cuzk_circuit_params.threads.
  */
 
 #include "cuzk/filecoin.h"
@@ -81,6 +93,18 @@ typedef struct {
  */
 cuzk_status cuzk_fil_snap_circuit(cuzk_cs *cs, const cuzk_fil_snap_shape *shape, uint64_t k,
                                   const cuzk_fil_snap_witness *w) CUZK_WARN_UNUSED_RESULT;
+/* The same on up to |threads| threads (0 or 1: this one), bit for bit the same system (variable
+ * numbering, a, b, c, densities, CHECK's first unsatisfied row): the prefix before circuit.rs's
+ * per-challenge loop on this thread but for the apex tree's first row (one system per hash,
+ * continuing a fork of |cs|), then one such system per challenge; each part appended in order
+ * with cuzk_cs_extend, at most threads + 1 parts ahead of the merge.
+ * KEYGEN, which cuzk_cs_extend refuses, stays on this thread. Each fork copies the values so far
+ * (PROVE, PROVE_AB, CHECK; 32 bytes a variable, up to ~0.19 GB: the challenges' fork) while its
+ * parts run. Returns: as cuzk_fil_snap_circuit; the status of the first part that failed;
+ * CUZK_ERR_INTERNAL (no thread could be started). */
+cuzk_status cuzk_fil_snap_circuit_mt(cuzk_cs *cs, const cuzk_fil_snap_shape *shape, uint64_t k,
+                                     const cuzk_fil_snap_witness *w,
+                                     unsigned threads) CUZK_WARN_UNUSED_RESULT;
 
 /* The challenges of partition |k| (challenges.rs; filecoin-circuits.md 3.3): |out| has
  * shape->challenge_count node indices. This and cuzk_fil_snap_rho hash with the Poseidon-2
@@ -176,7 +200,8 @@ cuzk_status cuzk_fil_snap_vanilla_encode(const cuzk_fil_snap_partition *p, uint8
 void cuzk_fil_snap_public_inputs(cuzk_fr_t out[4], const cuzk_fil_snap_partition *p);
 
 /* Built-in circuit "fil-snap:ID" (cuzk_circuit_fn): the circuit of RegisteredUpdateProof ID over
- * the synthetic partition (ID, k = seed mod partitions, seed); KEYGEN needs no witness. */
+ * the synthetic partition (ID, k = seed mod partitions, seed), or over params.data's partition;
+ * KEYGEN needs no witness. Synthesised on params.threads (cuzk_fil_snap_circuit_mt). */
 cuzk_status cuzk_circuit_fil_snap(cuzk_cs *cs, const void *params) CUZK_WARN_UNUSED_RESULT;
 
 #endif

@@ -280,12 +280,12 @@ cuzk_status cuzk_circuit_fil_snap(cuzk_cs *cs, const void *params_)
                              "fil-snap:%llu given a partition of RegisteredUpdateProof %llu",
                              (unsigned long long)params->arg,
                              (unsigned long long)given->shape.update_proof_type);
-        return cuzk_fil_snap_circuit(cs, &given->shape, given->k, &given->w);
+        return cuzk_fil_snap_circuit_mt(cs, &given->shape, given->k, &given->w, params->threads);
     }
     cuzk_fil_snap_partition *p;
     CUZK_TRY(cuzk_fil_snap_partition_synthetic(&p, params->arg, params->seed, params->seed,
                                                params->threads));
-    cuzk_status s = cuzk_fil_snap_circuit(cs, &p->shape, p->k, &p->w);
+    cuzk_status s = cuzk_fil_snap_circuit_mt(cs, &p->shape, p->k, &p->w, params->threads);
     cuzk_fil_snap_partition_destroy(p);
     return s;
 }

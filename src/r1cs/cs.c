@@ -100,21 +100,22 @@ static bool bitvec_reserve(bitvec *b, size_t nbits)
     return cuzk__grow((void **)&b->w, &b->words, words, sizeof(uint64_t), true, false);
 }
 
-cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
-                           size_t hint_constraints)
+/* A system in |mode|, continuing |fork| when it is not NULL (its variables numbered after the
+ * fork's, no ONE of its own), else with ONE allocated as input 0. */
+static cuzk_status cs_new(cuzk_cs **out, cuzk_cs_mode mode, const cuzk_cs_fork *fork,
+                          size_t hint_aux, size_t hint_constraints)
 {
-    if (!out)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_create: out is NULL");
-    *out = NULL;
-    if (mode != CUZK_CS_PROVE && mode != CUZK_CS_CHECK && mode != CUZK_CS_WITNESS &&
-        mode != CUZK_CS_KEYGEN && mode != CUZK_CS_PROVE_AB)
-        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_create: unknown mode %d", (int)mode);
     pthread_once(&pow2_once, pow2_init);
     cuzk_cs *cs = cuzk_alloc(sizeof *cs);
     if (!cs)
         return cuzk_fail(CUZK_ERR_NOMEM, "cuzk_cs_create: out of memory");
     memset(cs, 0, sizeof *cs);
     cs->mode = mode;
+    if (fork) {
+        cs->fork = fork;
+        cs->n_inputs = cs->fork_inputs = fork->n_inputs;
+        cs->n_aux = cs->fork_aux = fork->n_aux;
+    }
     cs->values = mode != CUZK_CS_KEYGEN;
     cs->constraints = mode != CUZK_CS_WITNESS;
     cs->evaluate = mode == CUZK_CS_PROVE || mode == CUZK_CS_CHECK || mode == CUZK_CS_PROVE_AB;
@@ -127,13 +128,19 @@ cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
         ok = frvec_reserve(&cs->aux, hint_aux ? hint_aux : 64) && frvec_reserve(&cs->input, 16);
     if (ok && cs->evaluate) {
         cs->rows_hint = hint_constraints ? hint_constraints : 64;
-        ok = cuzk__cs_reserve_rows(cs, cs->rows_hint) &&
-             bitvec_reserve(&cs->a_aux, hint_aux ? hint_aux : 64) &&
-             bitvec_reserve(&cs->b_aux, hint_aux ? hint_aux : 64) && bitvec_reserve(&cs->b_in, 64);
+        /* Bitmaps are indexed by variable: a forked system's cover the fork's variables too,
+         * whose marks cuzk_cs_extend adds to the target's. */
+        size_t na = cs->n_aux + (hint_aux ? hint_aux : 64);
+        ok = cuzk__cs_reserve_rows(cs, cs->rows_hint) && bitvec_reserve(&cs->a_aux, na) &&
+             bitvec_reserve(&cs->b_aux, na) && bitvec_reserve(&cs->b_in, cs->n_inputs + 64);
     }
     if (!ok) {
         cuzk_cs_destroy(cs);
         return cuzk_fail(CUZK_ERR_NOMEM, "cuzk_cs_create: out of memory");
+    }
+    if (fork) {
+        *out = cs;
+        return CUZK_OK;
     }
     /* ONE = input 0. */
     cuzk_var one;
@@ -143,6 +150,108 @@ cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
         return s;
     }
     *out = cs;
+    return CUZK_OK;
+}
+
+static bool valid_mode(cuzk_cs_mode mode)
+{
+    return mode == CUZK_CS_PROVE || mode == CUZK_CS_CHECK || mode == CUZK_CS_WITNESS ||
+           mode == CUZK_CS_KEYGEN || mode == CUZK_CS_PROVE_AB;
+}
+
+cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
+                           size_t hint_constraints)
+{
+    if (!out)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_create: out is NULL");
+    *out = NULL;
+    if (!valid_mode(mode))
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_create: unknown mode %d", (int)mode);
+    return cs_new(out, mode, NULL, hint_aux, hint_constraints);
+}
+
+/* ---- forks ------------------------------------------------------------------------------- */
+
+cuzk_status cuzk_cs_fork_create(cuzk_cs_fork **out, const cuzk_cs *parent)
+{
+    if (!out)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_fork_create: out is NULL");
+    *out = NULL;
+    if (!parent || !parent->values || parent->finalized || parent->fork)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "cuzk_cs_fork_create: needs an unfinalised system with values that is "
+                         "not itself forked");
+    if (parent->sticky != CUZK_OK)
+        return parent->sticky;
+    cuzk_cs_fork *f = cuzk_alloc(sizeof *f);
+    if (!f)
+        return cuzk_fail(CUZK_ERR_NOMEM, "cuzk_cs_fork_create: out of memory");
+    memset(f, 0, sizeof *f);
+    f->mode = parent->mode;
+    f->n_inputs = parent->n_inputs;
+    f->n_aux = parent->n_aux;
+    if (parent->evaluate) {
+        f->input = cuzk_alloc_array(f->n_inputs, sizeof(cuzk_fr_t));
+        f->aux = cuzk_alloc_array(f->n_aux ? f->n_aux : 1, sizeof(cuzk_fr_t));
+        if (!f->input || !f->aux) {
+            cuzk_cs_fork_destroy(f);
+            return cuzk_fail(CUZK_ERR_NOMEM, "cuzk_cs_fork_create: a copy of %zu values",
+                             f->n_inputs + f->n_aux);
+        }
+        memcpy(f->input, parent->input.v, f->n_inputs * sizeof(cuzk_fr_t));
+        memcpy(f->aux, parent->aux.v, f->n_aux * sizeof(cuzk_fr_t));
+    }
+    *out = f;
+    return CUZK_OK;
+}
+
+void cuzk_cs_fork_destroy(cuzk_cs_fork *f)
+{
+    if (!f)
+        return;
+    if (f->input)
+        cuzk__wipe(f->input, f->n_inputs * sizeof(cuzk_fr_t));
+    if (f->aux)
+        cuzk__wipe(f->aux, f->n_aux * sizeof(cuzk_fr_t));
+    cuzk_free(f->input);
+    cuzk_free(f->aux);
+    cuzk_free(f);
+}
+
+cuzk_status cuzk_cs_create_forked(cuzk_cs **out, const cuzk_cs_fork *fork, size_t hint_aux,
+                                  size_t hint_constraints)
+{
+    if (!out)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_create_forked: out is NULL");
+    *out = NULL;
+    if (!fork)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_create_forked: fork is NULL");
+    return cs_new(out, fork->mode, fork, hint_aux, hint_constraints);
+}
+
+cuzk_status cuzk_cs_reset_forked(cuzk_cs *cs)
+{
+    if (!cs || !cs->fork)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_reset_forked: not a forked system");
+    if (cs->sticky != CUZK_OK)
+        return cs->sticky;
+    cs->n_inputs = cs->fork_inputs;
+    cs->n_aux = cs->fork_aux;
+    cs->n_constraints = 0;
+    cs->input.len = cs->aux.len = cs->a.len = cs->b.len = cs->c.len = 0;
+    bitvec *bv[3] = {&cs->a_aux, &cs->b_in, &cs->b_aux};
+    for (int i = 0; i < 3; i++) {
+        if (bv[i]->w)
+            memset(bv[i]->w, 0, bv[i]->words * sizeof(uint64_t));
+        bv[i]->pop = 0;
+    }
+    cs->ns_depth = cs->ns_len = 0;
+    if (cs->ns_buf)
+        cs->ns_buf[0] = 0;
+    cs->bad = false;
+    cs->first_bad = 0;
+    cuzk_free(cs->bad_where);
+    cs->bad_where = NULL;
     return CUZK_OK;
 }
 
@@ -290,10 +399,14 @@ void cuzk_cs_value(const cuzk_cs *cs, cuzk_fr_t *out, cuzk_var v)
         frf_set_zero(out);
         return;
     }
-    if (cuzk_var_is_aux(v))
-        *out = i < cs->aux.len ? cs->aux.v[i] : (cuzk_fr_t){{0}};
+    bool aux = cuzk_var_is_aux(v);
+    const frvec *own = aux ? &cs->aux : &cs->input;
+    size_t base = aux ? cs->fork_aux : cs->fork_inputs;
+    const cuzk_fr_t *forked = !cs->fork ? NULL : aux ? cs->fork->aux : cs->fork->input;
+    if (i < base)
+        *out = forked ? forked[i] : (cuzk_fr_t){{0}};
     else
-        *out = i < cs->input.len ? cs->input.v[i] : (cuzk_fr_t){{0}};
+        *out = i - base < own->len ? own->v[i - base] : (cuzk_fr_t){{0}};
 }
 
 /* ---- namespaces --------------------------------------------------------------------------- */
@@ -429,13 +542,22 @@ cuzk_status cuzk_cs_enforce(cuzk_cs *cs, const cuzk_lc *a, const cuzk_lc *b, con
         if ((row >= cs->a.cap || row >= cs->b.cap || (!cs->no_c && row >= cs->c.cap)) &&
             !grow_rows(cs))
             return cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
-        const cuzk_fr_t *in = cs->input.v, *aux = cs->aux.v;
-        cuzk__lc_eval(a, in, aux, &cs->a.v[row]);
-        cuzk__lc_eval(b, in, aux, &cs->b.v[row]);
-        if (!cs->no_c) {
-            cuzk__lc_eval(c, in, aux, &cs->c.v[row]);
-            cs->c.len = row + 1;
+        if (cs->fork) {
+            cs_vals v;
+            cuzk__cs_vals(cs, &v);
+            cuzk__lc_eval_forked(a, &v, &cs->a.v[row]);
+            cuzk__lc_eval_forked(b, &v, &cs->b.v[row]);
+            if (!cs->no_c)
+                cuzk__lc_eval_forked(c, &v, &cs->c.v[row]);
+        } else {
+            const cuzk_fr_t *in = cs->input.v, *aux = cs->aux.v;
+            cuzk__lc_eval(a, in, aux, &cs->a.v[row]);
+            cuzk__lc_eval(b, in, aux, &cs->b.v[row]);
+            if (!cs->no_c)
+                cuzk__lc_eval(c, in, aux, &cs->c.v[row]);
         }
+        if (!cs->no_c)
+            cs->c.len = row + 1;
         cs->a.len = cs->b.len = row + 1;
         cuzk_status s = cuzk__mark_density(cs, a, NULL, &cs->a_aux);
         if (s == CUZK_OK)
@@ -467,6 +589,24 @@ static void bits_append(bitvec *dst, size_t at, const bitvec *src, size_t from, 
             cuzk__bit_set(dst, at + i);
 }
 
+/* dst bits [0, n) |= src bits [0, n), a word at a time (|dst| holds n bits). */
+static void bits_or_prefix(bitvec *dst, const bitvec *src, size_t n)
+{
+    size_t full = n / 64;
+    if (full > src->words)
+        full = src->words;
+    for (size_t w = 0; w < full; w++) {
+        uint64_t add = src->w[w] & ~dst->w[w];
+        if (add) {
+            dst->w[w] |= add;
+            dst->pop += (size_t)__builtin_popcountll(add);
+        }
+    }
+    for (size_t i = full * 64; i < n && i / 64 < src->words; i++)
+        if (cuzk__bit_get(src, i))
+            cuzk__bit_set(dst, i);
+}
+
 cuzk_status cuzk_cs_extend(cuzk_cs *dst, const cuzk_cs *src)
 {
     if (!dst || !src)
@@ -478,18 +618,29 @@ cuzk_status cuzk_cs_extend(cuzk_cs *dst, const cuzk_cs *src)
                          (int)dst->mode, (int)src->mode);
     if (dst->finalized || src->finalized)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_extend: a system is already finalised");
+    if (dst->fork)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_extend: the target is a forked system");
+    /* Shared with dst: ONE for a plain src (stored as its input 0), the fork's variables for a
+     * forked one (stored nowhere in src). */
+    size_t sh_i = src->fork ? src->fork_inputs : 1, sh_a = src->fork_aux;
+    size_t own_i = src->fork ? 0 : 1;
+    if (dst->n_inputs < sh_i || dst->n_aux < sh_a)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "cuzk_cs_extend: the target has %zu inputs and %zu aux, fewer than the "
+                         "fork's %zu and %zu",
+                         dst->n_inputs, dst->n_aux, sh_i, sh_a);
     if (dst->sticky != CUZK_OK)
         return dst->sticky;
     if (src->sticky != CUZK_OK)
         return cuzk__cs_fail(dst, src->sticky);
-    size_t ni = src->n_inputs - 1, na = src->n_aux, nr = src->n_constraints;
+    size_t ni = src->n_inputs - sh_i, na = src->n_aux - sh_a, nr = src->n_constraints;
     size_t i0 = dst->n_inputs, a0 = dst->n_aux, r0 = dst->n_constraints;
     if (i0 + ni > CUZK_VAR_MAX_INDEX || a0 + na > CUZK_VAR_MAX_INDEX)
         return cuzk__cs_fail(dst,
                              cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_extend: too many variables"));
     if (!frvec_reserve(&dst->input, i0 + ni) || !frvec_reserve(&dst->aux, a0 + na))
         return cuzk__cs_fail(dst, CUZK_ERR_NOMEM);
-    memcpy(dst->input.v + i0, src->input.v + 1, ni * sizeof(cuzk_fr_t));
+    memcpy(dst->input.v + i0, src->input.v + own_i, ni * sizeof(cuzk_fr_t));
     memcpy(dst->aux.v + a0, src->aux.v, na * sizeof(cuzk_fr_t));
     dst->input.len = i0 + ni;
     dst->aux.len = a0 + na;
@@ -504,11 +655,13 @@ cuzk_status cuzk_cs_extend(cuzk_cs *dst, const cuzk_cs *src)
             memcpy(dst->c.v + r0, src->c.v, nr * sizeof(cuzk_fr_t));
             dst->c.len = r0 + nr;
         }
-        if (cuzk__bit_get(&src->b_in, 0))
-            cuzk__bit_set(&dst->b_in, 0);
-        bits_append(&dst->b_in, i0, &src->b_in, 1, ni);
-        bits_append(&dst->a_aux, a0, &src->a_aux, 0, na);
-        bits_append(&dst->b_aux, a0, &src->b_aux, 0, na);
+        /* Shared variables keep their index: their marks join dst's. */
+        bits_or_prefix(&dst->b_in, &src->b_in, sh_i);
+        bits_or_prefix(&dst->a_aux, &src->a_aux, sh_a);
+        bits_or_prefix(&dst->b_aux, &src->b_aux, sh_a);
+        bits_append(&dst->b_in, i0, &src->b_in, sh_i, ni);
+        bits_append(&dst->a_aux, a0, &src->a_aux, sh_a, na);
+        bits_append(&dst->b_aux, a0, &src->b_aux, sh_a, na);
         if (dst->mode == CUZK_CS_CHECK && !dst->bad && src->bad) {
             dst->bad = true;
             dst->first_bad = r0 + src->first_bad;

@@ -113,7 +113,27 @@ struct cuzk_cs {
     bool bad;
     size_t first_bad;
     char *bad_where;
+
+    /* A system continuing a fork (cuzk_cs_create_forked): inputs below fork_inputs and aux
+     * below fork_aux are the fork's, their values read from fork->input / fork->aux; the
+     * system's own variable of index i sits at input.v[i - fork_inputs] / aux.v[i - fork_aux].
+     * NULL, 0, 0 for any other system. */
+    const cuzk_cs_fork *fork;
+    size_t fork_inputs, fork_aux;
 };
+
+struct cuzk_cs_fork {
+    cuzk_cs_mode mode;
+    size_t n_inputs, n_aux;
+    cuzk_fr_t *input, *aux; /* values at the fork; NULL in WITNESS mode (nothing reads them) */
+};
+
+/* Where the values of a forked system's variables are (cuzk__lc_eval_forked). */
+typedef struct {
+    const cuzk_fr_t *in_fork, *aux_fork; /* ids below the bases */
+    const cuzk_fr_t *in_own, *aux_own;   /* index - base */
+    size_t in_base, aux_base;
+} cs_vals;
 
 /* Grows |*p| (elements of |elem| bytes, capacity |*cap|) to hold at least |need|; new memory is
  * not initialised unless |zero|. When |wipe| the old block is wiped before it is freed.
@@ -140,6 +160,18 @@ size_t cuzk__lc_unmarked(const cuzk_lc *lc, const bitvec *in_bits, const bitvec 
                          lc_view *out);
 /* out = value of |lc| at the given assignments. */
 void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux, cuzk_fr_t *out);
+/* The same for a system continuing a fork: values split between the fork's and its own. */
+void cuzk__lc_eval_forked(const cuzk_lc *lc, const cs_vals *v, cuzk_fr_t *out);
+/* The value locations of forked |cs| (valid until its next allocation). */
+static inline void cuzk__cs_vals(const cuzk_cs *cs, cs_vals *v)
+{
+    v->in_fork = cs->fork->input;
+    v->aux_fork = cs->fork->aux;
+    v->in_own = cs->input.v;
+    v->aux_own = cs->aux.v;
+    v->in_base = cs->fork_inputs;
+    v->aux_base = cs->fork_aux;
+}
 
 /* Density and merging (merge.c). */
 /* Views of |lc| in cs->views (grown as needed); NULL on allocation failure. */

@@ -18,6 +18,10 @@ cuzk_status cuzk_cs_finalize(cuzk_cs *cs)
         return cs->sticky;
     if (cs->finalized)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_finalize: called twice");
+    if (cs->fork)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "cuzk_cs_finalize: a forked system is merged (cuzk_cs_extend), not "
+                         "finalised");
     size_t rows = cs->n_constraints + cs->n_inputs;
     if (cs->evaluate) {
         if (!cuzk__cs_reserve_rows(cs, rows))

@@ -28,6 +28,19 @@ static inline const cuzk_fr_t *var_value(const cuzk_fr_t *input, const cuzk_fr_t
     return (id & CUZK_VAR_AUX_BIT) ? &aux[id & CUZK_VAR_MAX_INDEX] : &input[id];
 }
 
+/* The value of |id| in a forked system (|fv|), or in a plain one (|fv| NULL: |input|, |aux|).
+ * Inlined with a constant |fv|, so the plain path compiles to var_value alone. */
+static inline __attribute__((always_inline)) const cuzk_fr_t *
+any_value(const cs_vals *fv, const cuzk_fr_t *input, const cuzk_fr_t *aux, uint32_t id)
+{
+    if (!fv)
+        return var_value(input, aux, id);
+    size_t i = id & CUZK_VAR_MAX_INDEX;
+    if (id & CUZK_VAR_AUX_BIT)
+        return i < fv->aux_base ? &fv->aux_fork[i] : &fv->aux_own[i - fv->aux_base];
+    return i < fv->in_base ? &fv->in_fork[i] : &fv->in_own[i - fv->in_base];
+}
+
 /* True when |id| has a bitmap here (inputs only with |in_bits|) and is not yet marked. */
 static inline bool is_unmarked(uint32_t id, const bitvec *in_bits, const bitvec *aux_bits)
 {
@@ -133,14 +146,16 @@ size_t cuzk__lc_unmarked(const cuzk_lc *lc, const bitvec *in_bits, const bitvec 
     return k;
 }
 
-void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux, cuzk_fr_t *out)
+static inline __attribute__((always_inline)) void lc_eval(const cuzk_lc *lc, const cs_vals *fv,
+                                                          const cuzk_fr_t *input,
+                                                          const cuzk_fr_t *aux, cuzk_fr_t *out)
 {
     frf_acc pos, neg;
     frf_acc_zero(&pos);
     frf_acc_zero(&neg);
     for (uint32_t i = 0; i < lc->len; i++) {
         const lc_term *t = &lc->t[i];
-        const cuzk_fr_t *x = var_value(input, aux, t->id);
+        const cuzk_fr_t *x = any_value(fv, input, aux, t->id);
 #if CUZK_LC_LAYOUT == 0
         cuzk_fr_t p;
         frf_mul(&p, &t->coeff, x); /* naive: one multiplication per term */
@@ -319,17 +334,19 @@ size_t cuzk__lc_unmarked(const cuzk_lc *lc, const bitvec *in_bits, const bitvec 
     return k;
 }
 
-void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux, cuzk_fr_t *out)
+static inline __attribute__((always_inline)) void lc_eval(const cuzk_lc *lc, const cs_vals *fv,
+                                                          const cuzk_fr_t *input,
+                                                          const cuzk_fr_t *aux, cuzk_fr_t *out)
 {
     frf_acc pos, neg;
     frf_acc_zero(&pos);
     frf_acc_zero(&neg);
     for (uint32_t i = 0; i < lc->npos; i++)
-        frf_acc_add(&pos, var_value(input, aux, lc->pos[i]));
+        frf_acc_add(&pos, any_value(fv, input, aux, lc->pos[i]));
     for (uint32_t i = 0; i < lc->nneg; i++)
-        frf_acc_add(&neg, var_value(input, aux, lc->neg[i]));
+        frf_acc_add(&neg, any_value(fv, input, aux, lc->neg[i]));
     for (uint32_t i = 0; i < lc->ngen; i++)
-        frf_acc_madd_vartime(&pos, &lc->gco[i], var_value(input, aux, lc->gid[i]));
+        frf_acc_madd_vartime(&pos, &lc->gco[i], any_value(fv, input, aux, lc->gid[i]));
     frf_acc_finish_vartime(out, &pos, &neg);
 }
 
@@ -463,11 +480,27 @@ void cuzk_lc_add_lc_scaled(cuzk_lc *dst, const cuzk_lc *src, const cuzk_fr_t *co
         append_lc(dst, src, 1, coeff);
 }
 
+void cuzk__lc_eval(const cuzk_lc *lc, const cuzk_fr_t *input, const cuzk_fr_t *aux, cuzk_fr_t *out)
+{
+    lc_eval(lc, NULL, input, aux, out);
+}
+
+void cuzk__lc_eval_forked(const cuzk_lc *lc, const cs_vals *v, cuzk_fr_t *out)
+{
+    lc_eval(lc, v, NULL, NULL, out);
+}
+
 void cuzk_lc_eval(const cuzk_lc *lc, cuzk_fr_t *out)
 {
     const cuzk_cs *cs = lc->cs;
     if (!cs->values || lc->off) {
         frf_set_zero(out);
+        return;
+    }
+    if (cs->fork) {
+        cs_vals v;
+        cuzk__cs_vals(cs, &v);
+        cuzk__lc_eval_forked(lc, &v, out);
         return;
     }
     cuzk__lc_eval(lc, cs->input.v, cs->aux.v, out);

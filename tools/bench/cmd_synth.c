@@ -98,7 +98,7 @@ int cmd_synth_only(int argc, char **argv)
     if (s != CUZK_OK)
         return fail("circuit", s);
     c.params.seed = seed;
-    c.params.threads = threads; /* fil-post: sector ranges on T threads (0 = one) */
+    c.params.threads = threads; /* fil-post, fil-snap: parts on T threads (0 = one) */
     cuzk_pool *pool = NULL;
     if (m_pce && (s = cuzk_pool_create(&pool, threads)) != CUZK_OK)
         return fail("thread pool", s);

@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * SnapDeals synthesis on several threads (cuzk_fil_snap_circuit_mt) against the one-thread
+ * system, bit for bit (PROVE, PROVE_AB, CHECK, WITNESS, and WITNESS + PCE against PROVE); the
+ * forked systems it rests on (cuzk_cs_fork_create, cuzk_cs_create_forked, cuzk_cs_extend of a
+ * forked system) on a hand-made circuit; the range driver's failure order
+ * (cuzk__fil_synth_ranges).
+ */
+#include "test.h"
+#include "test_fil_snap_util.h"
+#include "test_r1cs_util.h"
+
+#include "filecoin/post_circuit.h"
+#include "filecoin/snap_circuit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Everything a prover takes from a finalised system: counts, assignments, a, b, c, densities. */
+static void check_same(const cuzk_prover_data *x, const cuzk_prover_data *y, const char *what)
+{
+    CHECK_MSG(x->n_inputs == y->n_inputs && x->n_aux == y->n_aux && x->n_rows == y->n_rows &&
+                  x->n_constraints == y->n_constraints,
+              "%s: counts", what);
+    CHECK_MSG(!memcmp(x->input, y->input, x->n_inputs * sizeof(cuzk_fr_t)), "%s: inputs", what);
+    CHECK_MSG(!memcmp(x->aux, y->aux, x->n_aux * sizeof(cuzk_fr_t)), "%s: aux", what);
+    CHECK((x->a == NULL) == (y->a == NULL) && (x->c == NULL) == (y->c == NULL));
+    if (!x->a)
+        return;
+    CHECK_MSG(!memcmp(x->a, y->a, x->n_rows * sizeof(cuzk_fr_t)), "%s: a", what);
+    CHECK_MSG(!memcmp(x->b, y->b, x->n_rows * sizeof(cuzk_fr_t)), "%s: b", what);
+    if (x->c)
+        CHECK_MSG(!memcmp(x->c, y->c, x->n_rows * sizeof(cuzk_fr_t)), "%s: c", what);
+    CHECK_MSG(tu_bits_eq(x->a_aux_density, y->a_aux_density, x->n_aux), "%s: A aux", what);
+    CHECK_MSG(tu_bits_eq(x->b_aux_density, y->b_aux_density, x->n_aux), "%s: B aux", what);
+    CHECK_MSG(tu_bits_eq(x->b_input_density, y->b_input_density, x->n_inputs), "%s: B in", what);
+    CHECK(x->a_aux_popcount == y->a_aux_popcount && x->b_aux_popcount == y->b_aux_popcount &&
+          x->b_input_popcount == y->b_input_popcount);
+}
+
+static const unsigned THREADS[] = {2, 3, 7};
+
+/* |spec| ("fil-snap:0": 2 KiB, 10 challenges, 1.7 M constraints) through the registry, so that
+ * the built-in's use of params.threads is what is tested. */
+static void snap_id(cuzk_prover_data *out, const char *spec, cuzk_cs_mode mode, unsigned threads,
+                    uint64_t seed)
+{
+    cuzk_circuit c;
+    CHECK_OK(cuzk_circuit_find(spec, &c));
+    c.params.seed = seed;
+    c.params.threads = threads;
+    cuzk_cs *cs = tu_cs(mode);
+    CHECK_MSG(cuzk_circuit_synthesize(cs, &c) == CUZK_OK, "%u threads: %s", threads,
+              cuzk_last_error());
+    CHECK_OK(cuzk_cs_take_prover_data(cs, out));
+    cuzk_cs_destroy(cs);
+}
+
+CUZK_TEST(fil_snap_threads_match_sequential_2k)
+{
+    static const cuzk_cs_mode MODES[] = {CUZK_CS_PROVE, CUZK_CS_WITNESS};
+    uint64_t seed = test_rand_u64();
+    for (size_t m = 0; m < 2; m++) {
+        cuzk_prover_data x, y;
+        snap_id(&x, "fil-snap:0", MODES[m], 1, seed);
+        CHECK(x.n_constraints == 1705039);
+        for (size_t t = 0; t < 3; t++) {
+            snap_id(&y, "fil-snap:0", MODES[m], THREADS[t], seed);
+            char what[64];
+            snprintf(what, sizeof what, "fil-snap:0 mode %d, %u threads", (int)MODES[m],
+                     THREADS[t]);
+            check_same(&x, &y, what);
+            cuzk_prover_data_free(&y);
+        }
+        cuzk_prover_data_free(&x);
+    }
+    /* 8 MiB (10 M constraints, 128 apex leaves: a first row of 64 hashes), witness only. */
+    cuzk_prover_data x, y;
+    snap_id(&x, "fil-snap:1", CUZK_CS_WITNESS, 1, seed);
+    snap_id(&y, "fil-snap:1", CUZK_CS_WITNESS, 3, seed);
+    check_same(&x, &y, "fil-snap:1 witness, 3 threads");
+    cuzk_prover_data_free(&x);
+    cuzk_prover_data_free(&y);
+}
+
+/* The small shape's partition |p| in |mode| on |threads|; finalised. */
+static cuzk_cs *small(const cuzk_fil_snap_partition *p, cuzk_cs_mode mode, unsigned threads)
+{
+    cuzk_cs *cs = tu_cs(mode);
+    CHECK_MSG(cuzk_fil_snap_circuit_mt(cs, &p->shape, p->k, &p->w, threads) == CUZK_OK,
+              "%u threads: %s", threads, cuzk_last_error());
+    CHECK_OK(cuzk_cs_finalize(cs));
+    return cs;
+}
+
+CUZK_TEST(fil_snap_threads_match_sequential_small)
+{
+    /* Both partitions of a 2-partition shape (3 challenges): PROVE on 2, 3 and 7 threads, the
+     * other modes with values on 3 (partition 0). */
+    cuzk_fil_snap_shape sh = test_snap_small_shape();
+    static const cuzk_cs_mode MODES[] = {CUZK_CS_PROVE, CUZK_CS_PROVE_AB, CUZK_CS_CHECK,
+                                         CUZK_CS_WITNESS};
+    uint64_t seed = test_rand_u64();
+    for (uint64_t k = 0; k < 2; k++) {
+        cuzk_fil_snap_partition *p;
+        CHECK_OK(cuzk__fil_snap_partition_synthetic_shape(&p, &sh, k, seed));
+        for (size_t m = 0; m < (k == 0 ? 4 : 1); m++) {
+            cuzk_cs *ref = small(p, MODES[m], 1);
+            if (MODES[m] == CUZK_CS_CHECK)
+                CHECK(cuzk_cs_is_satisfied(ref, NULL, NULL));
+            cuzk_prover_data x;
+            CHECK_OK(cuzk_cs_take_prover_data(ref, &x));
+            for (size_t t = m == 0 ? 0 : 1; t < (m == 0 ? 3 : 2); t++) {
+                cuzk_cs *cs = small(p, MODES[m], THREADS[t]);
+                if (MODES[m] == CUZK_CS_CHECK)
+                    CHECK(cuzk_cs_is_satisfied(cs, NULL, NULL));
+                cuzk_prover_data y;
+                CHECK_OK(cuzk_cs_take_prover_data(cs, &y));
+                char what[64];
+                snprintf(what, sizeof what, "k %llu mode %d, %u threads", (unsigned long long)k,
+                         (int)MODES[m], THREADS[t]);
+                check_same(&x, &y, what);
+                cuzk_prover_data_free(&y);
+                cuzk_cs_destroy(cs);
+            }
+            cuzk_prover_data_free(&x);
+            cuzk_cs_destroy(ref);
+        }
+        if (k == 1) {
+            cuzk_fil_snap_partition_destroy(p);
+            break;
+        }
+        /* KEYGEN stays on one thread: the same matrices' counts whatever the threads. */
+        cuzk_cs *k1 = tu_cs(CUZK_CS_KEYGEN), *k3 = tu_cs(CUZK_CS_KEYGEN);
+        CHECK_OK(cuzk_fil_snap_circuit_mt(k1, &sh, k, NULL, 1));
+        CHECK_OK(cuzk_fil_snap_circuit_mt(k3, &sh, k, NULL, 3));
+        CHECK(cuzk_cs_num_constraints(k1) == cuzk_cs_num_constraints(k3) &&
+              cuzk_cs_num_aux(k1) == cuzk_cs_num_aux(k3));
+        cuzk_cs_destroy(k1);
+        cuzk_cs_destroy(k3);
+
+        /* CHECK mode: challenge 2's tree D sibling changed; the same first failing row and
+         * namespace on any thread count. */
+        size_t ld = cuzk_fil_snap_path_len_d(&sh);
+        cuzk_fr_t *sib = (cuzk_fr_t *)&p->w.paths_d[2 * ld + 1], keep = *sib;
+        cuzk_fr_add(sib, sib, cuzk_r1cs_pow2(0));
+        size_t r1 = 0, r3 = 0;
+        const char *w1 = NULL, *w3 = NULL;
+        cuzk_cs *c1 = small(p, CUZK_CS_CHECK, 1), *c3 = small(p, CUZK_CS_CHECK, 3);
+        CHECK(!cuzk_cs_is_satisfied(c1, &r1, &w1) && !cuzk_cs_is_satisfied(c3, &r3, &w3));
+        CHECK_MSG(r1 == r3 && w1 && w3 && strcmp(w1, w3) == 0, "rows %zu / %zu, %s / %s", r1, r3,
+                  w1 ? w1 : "-", w3 ? w3 : "-");
+        CHECK(w1 && strstr(w1, "c_index=2") != NULL);
+        cuzk_cs_destroy(c1);
+        cuzk_cs_destroy(c3);
+        *sib = keep;
+
+        /* A failing challenge range fails the synthesis with its status and message. */
+        const cuzk_fr_t *paths = p->w.paths_r_new;
+        p->w.paths_r_new = NULL;
+        for (unsigned t = 1; t <= 7; t += 6) {
+            cuzk_cs *cs = tu_cs(CUZK_CS_PROVE);
+            CHECK(cuzk_fil_snap_circuit_mt(cs, &sh, k, &p->w, t) == CUZK_ERR_INVALID_ARG);
+            CHECK_MSG(strstr(cuzk_last_error(), "value missing") != NULL, "%s", cuzk_last_error());
+            cuzk_cs_destroy(cs);
+        }
+        p->w.paths_r_new = paths;
+        cuzk_fil_snap_partition_destroy(p);
+    }
+}
+
+CUZK_TEST(fil_snap_threads_match_sequential_apex32)
+{
+    /* 32 apex leaves: the first row's 16 hashes split over 3 threads (more ranges than the
+     * lookahead window), the other rows on the caller's thread; PROVE. */
+    cuzk_fil_snap_shape sh = test_snap_small_shape();
+    sh.apex_leaves = 32;
+    sh.apex_bits = 5;
+    cuzk_fil_snap_partition *p;
+    CHECK_OK(cuzk__fil_snap_partition_synthetic_shape(&p, &sh, 1, test_rand_u64()));
+    cuzk_cs *ref = small(p, CUZK_CS_PROVE, 1), *cs = small(p, CUZK_CS_PROVE, 3);
+    cuzk_prover_data x, y;
+    CHECK_OK(cuzk_cs_take_prover_data(ref, &x));
+    CHECK_OK(cuzk_cs_take_prover_data(cs, &y));
+    check_same(&x, &y, "32 apex leaves, 3 threads");
+    cuzk_prover_data_free(&x);
+    cuzk_prover_data_free(&y);
+    cuzk_cs_destroy(ref);
+    cuzk_cs_destroy(cs);
+    cuzk_fil_snap_partition_destroy(p);
+}
+
+CUZK_TEST(fil_snap_threads_pce_matches_prove)
+{
+    /* The PCE path: a WITNESS synthesis on 3 threads evaluated through the matrices of a KEYGEN
+     * synthesis gives the one-thread PROVE system's a, b, c and densities ("fil-snap:0" made the
+     * small shape for the test, partition 1 = seed 1). */
+    cuzk_fil_snap_shape sh = test_snap_small_shape();
+    cuzk__fil_snap_test_shape = &sh;
+    cuzk_circuit c;
+    CHECK_OK(cuzk_circuit_find("fil-snap:0", &c));
+    c.params.seed = 1;
+    cuzk_pce *pce = NULL;
+    CHECK_OK(cuzk_pce_extract(&pce, &c));
+    cuzk_prover_data x, y;
+    cuzk_cs *cs = tu_cs(CUZK_CS_PROVE);
+    CHECK_OK(cuzk_circuit_synthesize(cs, &c));
+    CHECK_OK(cuzk_cs_take_prover_data(cs, &x));
+    cuzk_cs_destroy(cs);
+    c.params.threads = 3;
+    cs = tu_cs(CUZK_CS_WITNESS);
+    CHECK_OK(cuzk_circuit_synthesize(cs, &c));
+    CHECK_OK(cuzk_cs_take_prover_data(cs, &y));
+    cuzk_cs_destroy(cs);
+    CHECK_OK(cuzk_pce_eval_into(pce, NULL, &y));
+    check_same(&x, &y, "PCE over a 3-thread witness");
+    cuzk_prover_data_free(&x);
+    cuzk_prover_data_free(&y);
+    cuzk_pce_destroy(pce);
+    cuzk__fil_snap_test_shape = NULL;
+}
+
+/* ---- forked systems ------------------------------------------------------------------------- */
+
+/* The prefix: input x, aux y, z = x * y. */
+static void prefix(cuzk_cs *cs, cuzk_var v[3], const cuzk_fr_t val[3])
+{
+    CHECK_OK(cuzk_cs_alloc_input(cs, &v[0], &val[0]));
+    CHECK_OK(cuzk_cs_alloc_aux(cs, &v[1], &val[1]));
+    CHECK_OK(cuzk_cs_alloc_aux(cs, &v[2], &val[2]));
+    cuzk_lc *a, *b, *c;
+    cuzk_cs_lcs(cs, &a, &b, &c);
+    cuzk_lc_add_var(a, v[0]);
+    cuzk_lc_add_var(b, v[1]);
+    cuzk_lc_add_var(c, v[2]);
+    CHECK_OK(cuzk_cs_enforce(cs, a, b, c));
+}
+
+/* Part |i| (uses the prefix's variables): input p = i, aux w = z + p, t = (w - 1) * (x + p) and
+ * (w - ONE + y - y) * (x + p) = t: y's A terms cancel (no mark); part 1 adds z to B and
+ * e = (w - 1) * z to C. */
+static void part(cuzk_cs *cs, const cuzk_var v[3], const cuzk_fr_t val[3], uint64_t i)
+{
+    cuzk_var p, w, t;
+    cuzk_fr_t pv = tu_fr(i), wv, tv, x1, w1;
+    CHECK_OK(cuzk_cs_alloc_input(cs, &p, &pv));
+    cuzk_fr_add(&wv, &val[2], &pv);
+    CHECK_OK(cuzk_cs_alloc_aux(cs, &w, &wv));
+    cuzk_fr_t one = tu_fr(1);
+    cuzk_fr_sub(&w1, &wv, &one);
+    cuzk_fr_add(&x1, &val[0], &pv);
+    cuzk_fr_mul(&tv, &w1, &x1);
+    CHECK_OK(cuzk_cs_alloc_aux(cs, &t, &tv));
+    cuzk_lc *a, *b, *c;
+    cuzk_cs_lcs(cs, &a, &b, &c);
+    cuzk_lc_add_var(a, w);
+    cuzk_lc_sub_var(a, cuzk_var_one());
+    cuzk_lc_add_var(a, v[1]);
+    cuzk_lc_sub_var(a, v[1]);
+    cuzk_lc_add_var(b, v[0]);
+    cuzk_lc_add_var(b, p);
+    cuzk_lc_add_var(c, t);
+    if (i == 1) {
+        /* B gains z (terms +z -z +z: one mark) and C the product (w - 1) * z as aux e. */
+        cuzk_lc_add_var(b, v[2]);
+        cuzk_lc_sub_var(b, v[2]);
+        cuzk_lc_add_var(b, v[2]);
+        cuzk_fr_t ev;
+        cuzk_fr_mul(&ev, &w1, &val[2]);
+        cuzk_var e;
+        CHECK_OK(cuzk_cs_alloc_aux(cs, &e, &ev));
+        cuzk_lc_add_var(c, e);
+    }
+    CHECK_OK(cuzk_cs_enforce(cs, a, b, c));
+}
+
+CUZK_TEST(r1cs_fork_extend_matches_sequential)
+{
+    static const cuzk_cs_mode MODES[] = {CUZK_CS_PROVE, CUZK_CS_PROVE_AB, CUZK_CS_CHECK,
+                                         CUZK_CS_WITNESS};
+    cuzk_fr_t val[3] = {tu_fr_rand(), tu_fr_rand()};
+    cuzk_fr_mul(&val[2], &val[0], &val[1]);
+    for (size_t m = 0; m < 4; m++) {
+        cuzk_cs *seq = tu_cs(MODES[m]), *par = tu_cs(MODES[m]);
+        cuzk_var v[3], u[3];
+        prefix(seq, v, val);
+        for (uint64_t i = 0; i < 3; i++)
+            part(seq, v, val, i);
+        prefix(par, u, val);
+        cuzk_cs_fork *f;
+        CHECK_OK(cuzk_cs_fork_create(&f, par));
+        cuzk_cs *kid[3];
+        for (uint64_t i = 0; i < 3; i++) {
+            CHECK_OK(cuzk_cs_create_forked(&kid[i], f, 0, 0));
+            /* The fork's variables read from the copy, the system's own after them. */
+            cuzk_fr_t got;
+            cuzk_cs_value(kid[i], &got, u[1]);
+            CHECK(MODES[m] == CUZK_CS_WITNESS || cuzk_fr_eq(&got, &val[1]));
+            part(kid[i], u, val, i);
+            CHECK(cuzk_cs_num_aux(kid[i]) == 2 + 2 + (i == 1));
+            CHECK(cuzk_cs_finalize(kid[i]) == CUZK_ERR_INVALID_ARG);
+            cuzk_cs_fork *g;
+            CHECK(cuzk_cs_fork_create(&g, kid[i]) == CUZK_ERR_INVALID_ARG && g == NULL);
+        }
+        /* The parent changes after the fork (the first part merged) before the others. */
+        for (uint64_t i = 0; i < 3; i++)
+            CHECK_OK(cuzk_cs_extend(par, kid[i]));
+        CHECK(cuzk_cs_extend(kid[0], kid[1]) == CUZK_ERR_INVALID_ARG); /* into a forked one */
+        for (uint64_t i = 0; i < 3; i++)
+            cuzk_cs_destroy(kid[i]);
+        cuzk_cs_fork_destroy(f);
+        CHECK_OK(cuzk_cs_finalize(seq));
+        CHECK_OK(cuzk_cs_finalize(par));
+        if (MODES[m] == CUZK_CS_CHECK)
+            CHECK(cuzk_cs_is_satisfied(seq, NULL, NULL) && cuzk_cs_is_satisfied(par, NULL, NULL));
+        cuzk_prover_data x, y;
+        CHECK_OK(cuzk_cs_take_prover_data(seq, &x));
+        CHECK_OK(cuzk_cs_take_prover_data(par, &y));
+        CHECK(x.n_inputs == 5 && x.n_aux == 9);
+        if (x.a)
+            CHECK(x.b_aux_popcount > 0);
+        char what[32];
+        snprintf(what, sizeof what, "mode %d", (int)MODES[m]);
+        check_same(&x, &y, what);
+        cuzk_prover_data_free(&y);
+        /* One forked system reused part after part (cuzk_cs_reset_forked). */
+        cuzk_cs *par2 = tu_cs(MODES[m]), *one = NULL;
+        prefix(par2, u, val);
+        CHECK_OK(cuzk_cs_fork_create(&f, par2));
+        CHECK_OK(cuzk_cs_create_forked(&one, f, 0, 0));
+        for (uint64_t i = 0; i < 3; i++) {
+            if (i)
+                CHECK_OK(cuzk_cs_reset_forked(one));
+            CHECK(cuzk_cs_num_aux(one) == 2 && cuzk_cs_num_constraints(one) == 0);
+            part(one, u, val, i);
+            CHECK_OK(cuzk_cs_extend(par2, one));
+        }
+        cuzk_cs_destroy(one);
+        cuzk_cs_fork_destroy(f);
+        CHECK(cuzk_cs_reset_forked(par2) == CUZK_ERR_INVALID_ARG); /* not forked */
+        CHECK_OK(cuzk_cs_finalize(par2));
+        CHECK_OK(cuzk_cs_take_prover_data(par2, &y));
+        check_same(&x, &y, what);
+        cuzk_cs_destroy(par2);
+        cuzk_prover_data_free(&x);
+        cuzk_prover_data_free(&y);
+        cuzk_cs_destroy(seq);
+        cuzk_cs_destroy(par);
+    }
+}
+
+CUZK_TEST(r1cs_fork_rejects)
+{
+    cuzk_cs_fork *f = (cuzk_cs_fork *)1;
+    cuzk_cs *k = tu_cs(CUZK_CS_KEYGEN), *p = tu_cs(CUZK_CS_PROVE), *w = tu_cs(CUZK_CS_WITNESS);
+    CHECK(cuzk_cs_fork_create(&f, k) == CUZK_ERR_INVALID_ARG && f == NULL); /* KEYGEN */
+    CHECK(cuzk_cs_fork_create(&f, NULL) == CUZK_ERR_INVALID_ARG);
+    cuzk_cs *kid = (cuzk_cs *)1;
+    CHECK(cuzk_cs_create_forked(&kid, NULL, 0, 0) == CUZK_ERR_INVALID_ARG && kid == NULL);
+    cuzk_var v;
+    cuzk_fr_t one = tu_fr(1);
+    CHECK_OK(cuzk_cs_alloc_aux(p, &v, &one));
+    CHECK_OK(cuzk_cs_fork_create(&f, p));
+    CHECK_OK(cuzk_cs_create_forked(&kid, f, 0, 0));
+    CHECK(cuzk_cs_get_mode(kid) == CUZK_CS_PROVE && cuzk_cs_num_aux(kid) == 1);
+    /* A target with fewer variables than the fork, or in another mode. */
+    cuzk_cs *q = tu_cs(CUZK_CS_PROVE);
+    CHECK(cuzk_cs_extend(q, kid) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_cs_extend(w, kid) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_cs_num_aux(q) == 0);
+    CHECK_OK(cuzk_cs_extend(p, kid));
+    CHECK(cuzk_cs_num_aux(p) == 1 && cuzk_cs_num_inputs(p) == 1);
+    cuzk_cs_destroy(kid);
+    cuzk_cs_fork_destroy(f);
+    cuzk_cs_fork_destroy(NULL);
+    /* A finalised parent. */
+    CHECK_OK(cuzk_cs_finalize(p));
+    CHECK(cuzk_cs_fork_create(&f, p) == CUZK_ERR_INVALID_ARG);
+    cuzk_cs_destroy(q);
+    cuzk_cs_destroy(p);
+    cuzk_cs_destroy(w);
+    cuzk_cs_destroy(k);
+}
+
+/* ---- the range driver ----------------------------------------------------------------------- */
+
+typedef struct {
+    int seen[40];
+} ranges_ctx;
+
+/* One aux a range (value = its first item); ranges at 10 and 18 fail. */
+static cuzk_status one_range(void *ctx, cuzk_cs **out, size_t first, size_t count)
+{
+    ranges_ctx *c = ctx;
+    for (size_t i = first; i < first + count; i++)
+        __atomic_add_fetch(&c->seen[i], 1, __ATOMIC_RELAXED);
+    cuzk_cs_destroy(*out); /* a merged range's, offered for reuse */
+    *out = NULL;
+    CUZK_TRY(cuzk_cs_create(out, CUZK_CS_WITNESS, 0, 0));
+    if (first == 18 || first == 10)
+        return cuzk_fail(first == 10 ? CUZK_ERR_FORMAT : CUZK_ERR_IO, "range %zu failed", first);
+    cuzk_var v;
+    cuzk_fr_t x = tu_fr(first);
+    return cuzk_cs_alloc_aux(*out, &v, &x);
+}
+
+CUZK_TEST(fil_synth_ranges_order_and_failure)
+{
+    for (unsigned t = 1; t <= 7; t += 3) {
+        ranges_ctx c = {{0}};
+        cuzk_cs *cs = tu_cs(CUZK_CS_WITNESS);
+        CHECK(cuzk__fil_synth_ranges(cs, 40, 2, t, 0, one_range, &c, "test") == CUZK_ERR_FORMAT);
+        CHECK_MSG(strcmp(cuzk_last_error(), "range 10 failed") == 0, "%s", cuzk_last_error());
+        /* The ranges before the failure were merged, in order. */
+        CHECK(cuzk_cs_num_aux(cs) == 5);
+        for (uint32_t i = 0; i < 5; i++) {
+            cuzk_fr_t got, want = tu_fr(2 * i);
+            cuzk_cs_value(cs, &got, cuzk_var_aux(i));
+            CHECK(cuzk_fr_eq(&got, &want));
+        }
+        cuzk_cs_destroy(cs);
+    }
+    ranges_ctx c = {{0}};
+    cuzk_cs *cs = tu_cs(CUZK_CS_WITNESS);
+    CHECK_OK(cuzk__fil_synth_ranges(cs, 9, 4, 3, 1, one_range, &c, "test"));
+    CHECK(cuzk_cs_num_aux(cs) == 3);
+    for (size_t i = 0; i < 9; i++)
+        CHECK(c.seen[i] == 1);
+    cuzk_cs_destroy(cs);
+}
