@@ -7,7 +7,7 @@
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
 #   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt] [workers]
-#                                             [prefetch] [badd] [fp2ka] [post]
+#                                             [prefetch] [badd] [fp2ka] [post] [porep] [synth]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -272,6 +272,41 @@ post)
     CUZK_TEST_BACKEND=cuda CUZK_TEST_NO_NODE=1 step 300 post-daemon tests/daemon/run.sh \
         "$CARRY/bin/cuzk" "$B" t13
     grep -E "^(ok|not ok)|daemon tests" "$OUT/post-daemon.log" | tee -a "$OUT/summary.txt"
+    ;;
+porep)
+    # Filecoin PoRep C2 on the device: test parameters for fil-porep:ID (POREP_IDS, default 2 KiB
+    # V1_1 and 512 MiB V1) made here, a synthetic partition proved with the cuda and the cpu
+    # backend (the prover verifies every proof), then the daemon's PoRep test (t15: a C1 as
+    # Curio sends it, checked client-side against inputs derived apart) on the cuda backend.
+    PD=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-porep.XXXXXX")
+    for id in ${POREP_IDS:-5 2}; do
+        step 240 "porep-setup-$id" "$B" setup --circuit "fil-porep:$id" --out "$PD/p$id" --threads "$NT"
+        for be in cuda cpu cuda; do
+            CUZK_TIMING=1 step 180 "porep-prove-$id-$be" "$B" prove --params "$PD/p$id" \
+                --circuit "fil-porep:$id" --backend "$be" --threads "$NT" --repeat 2
+        done
+        rm -rf "$PD/p$id"
+    done
+    grep -HE '^  (total|synthesis|ntt_h|msm_h)|backend|error' "$OUT"/porep-prove-*.log |
+        tee -a "$OUT/summary.txt"
+    rm -rf "$PD"
+    CUZK_TEST_BACKEND=cuda CUZK_TEST_NO_NODE=1 step 300 porep-daemon tests/daemon/run.sh \
+        "$CARRY/bin/cuzk" "$B" t15
+    grep -E "^(ok|not ok)|daemon tests" "$OUT/porep-daemon.log" | tee -a "$OUT/summary.txt"
+    ;;
+synth)
+    # Filecoin synthesis on this host's cores: SnapDeals 32 GiB on 1 thread and on all (its
+    # challenges on forked systems), alternating; PoRep 32 GiB (one thread per partition).
+    for t in 1 "$NT" 1 "$NT"; do
+        step 120 "snap3-full-t$t" "$B" synth-only --circuit fil-snap:3 --mode full --repeat 1 \
+            --threads "$t"
+        grep -E '^(constraints|time|memory)' "$OUT/snap3-full-t$t.log" | tee -a "$OUT/summary.txt"
+    done
+    for md in witness full; do
+        step 180 "porep3-$md" "$B" synth-only --circuit fil-porep:3 --mode "$md" --repeat 1 \
+            --threads "$NT"
+        grep -E '^(constraints|time|memory)' "$OUT/porep3-$md.log" | tee -a "$OUT/summary.txt"
+    done
     ;;
 compare)
     # Same inputs, same r and s: CPU prove, CUDA prove, resident partition; proofs must be equal.
