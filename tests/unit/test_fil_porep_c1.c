@@ -14,6 +14,7 @@
 #include "test_r1cs_util.h"
 
 #include "cuzk/alloc.h"
+#include "filecoin/porep_graph.h"
 #include "filecoin/porep_vanilla.h"
 #include "gadgets/circuit_rand.h"
 
@@ -64,6 +65,17 @@ CUZK_TEST(fil_porep_c1_shapes)
     }
     uint64_t x;
     CHECK(cuzk_fil_seal_proof_from_name(&x, "StackedDrg2KiBV2") == CUZK_ERR_UNSUPPORTED);
+    /* The circuit's registry (the C1 shape reads it) and the graph's agree on every id. */
+    for (uint64_t i = 0; i < 20; i++) {
+        cuzk_fil_porep_info info;
+        CHECK(cuzk_fil_porep_c1_shape_get(&sh, i) == CUZK_OK);
+        CHECK(cuzk_fil_porep_info_get(&info, i) == CUZK_OK);
+        CHECK_MSG(sh.nodes == info.nodes && sh.layers == info.layers &&
+                      sh.partitions == info.partitions &&
+                      sh.challenges == info.challenges_per_partition &&
+                      strcmp(info.name, cuzk_fil_seal_proof_name(i)) == 0,
+                  "id %llu", (unsigned long long)i);
+    }
 }
 
 /* create_label: the 1,248-byte message written out byte by byte. */
