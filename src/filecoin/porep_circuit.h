@@ -88,6 +88,13 @@ typedef struct {
  */
 cuzk_status cuzk_fil_porep_circuit(cuzk_cs *cs, const cuzk_fil_porep_shape *shape,
                                    const cuzk_fil_porep_witness *w) CUZK_WARN_UNUSED_RESULT;
+/* The same on |threads| threads: the prefix (replica_id, comm_d, comm_r, the comm_r check: 571
+ * constraints) here, then each challenge in a system of its own continuing the prefix's fork
+ * (cuzk_cs_create_forked), appended in order (cuzk__fil_synth_ranges): bit for bit the
+ * sequential system. Sequential below 2 threads or 2 challenges and in KEYGEN mode. */
+cuzk_status cuzk_fil_porep_circuit_mt(cuzk_cs *cs, const cuzk_fil_porep_shape *shape,
+                                      const cuzk_fil_porep_witness *w,
+                                      unsigned threads) CUZK_WARN_UNUSED_RESULT;
 
 /* The public inputs of |w| (cuzk_fil_porep_num_inputs of them, ONE not included), as
  * generate_public_inputs in proof.rs computes them. */

@@ -285,12 +285,12 @@ cuzk_status cuzk_circuit_fil_porep(cuzk_cs *cs, const void *params_)
                              "fil-porep:%llu given a partition of RegisteredSealProof %llu",
                              (unsigned long long)params->arg,
                              (unsigned long long)given->shape.seal_proof_type);
-        return cuzk_fil_porep_circuit(cs, &given->shape, &given->w);
+        return cuzk_fil_porep_circuit_mt(cs, &given->shape, &given->w, params->threads);
     }
     cuzk_fil_porep_partition *p;
     CUZK_TRY(cuzk__fil_porep_partition_synthetic_shape(&p, &shape, params->seed, params->seed, NULL,
                                                        NULL));
-    cuzk_status s = cuzk_fil_porep_circuit(cs, &p->shape, &p->w);
+    cuzk_status s = cuzk_fil_porep_circuit_mt(cs, &p->shape, &p->w, params->threads);
     cuzk_fil_porep_partition_destroy(p);
     return s;
 }

@@ -126,6 +126,17 @@ cuzk_status
 cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size_t window,
                        cuzk_status (*synth)(void *ctx, cuzk_cs **out, size_t first, size_t count),
                        void *ctx, const char *what) CUZK_WARN_UNUSED_RESULT;
+/* Internal: a system continuing |fork| for the next range: |*out| (a merged range's system,
+ * handed back by cuzk__fil_synth_ranges) reset, else a new one. */
+static inline cuzk_status cuzk__fil_forked_system(cuzk_cs **out, const cuzk_cs_fork *fork,
+                                                  size_t hint_aux, size_t hint_rows)
+{
+    if (*out && cuzk_cs_reset_forked(*out) == CUZK_OK)
+        return CUZK_OK;
+    cuzk_cs_destroy(*out);
+    *out = NULL;
+    return cuzk_cs_create_forked(out, fork, hint_aux, hint_rows);
+}
 /* Internal: the leaf challenge of the circuit's sector |i|, challenge |n|, as Filecoin derives it
  * from p->randomness, the sector id and p->partition (filecoin-circuits.md 3.2). */
 uint64_t cuzk__fil_post_challenge(const cuzk_fil_post_partition *p, size_t i, size_t n);

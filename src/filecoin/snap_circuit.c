@@ -351,17 +351,6 @@ static cuzk_status snap_challenge(snap_ctx *x, size_t i)
 
 /* ---- the apex tree on several threads ------------------------------------------------------ */
 
-/* A system continuing |fork| in |*out|: the merged one given there, emptied, or a new one. */
-static cuzk_status forked_system(cuzk_cs **out, const cuzk_cs_fork *fork, size_t hint_aux,
-                                 size_t hint_rows)
-{
-    if (*out && cuzk_cs_reset_forked(*out) == CUZK_OK)
-        return CUZK_OK;
-    cuzk_cs_destroy(*out);
-    *out = NULL;
-    return cuzk_cs_create_forked(out, fork, hint_aux, hint_rows);
-}
-
 /* Whether a row of |hashes| apex hashes runs on threads: only the first (apex_leaves / 2 hashes,
  * 29 % of 8 MiB's constraints, 3.6 % of 32 GiB's), whose fork holds ~1,000 variables. A later
  * row's fork copies, in the modes that evaluate, every value so far (93 MB before the second
@@ -390,8 +379,8 @@ static cuzk_status apex_range(void *ctx, cuzk_cs **out, size_t first, size_t cou
 {
     apex_par *p = ctx;
     (void)count;
-    CUZK_TRY(forked_system(out, p->fork, __atomic_load_n(&p->hint_aux, __ATOMIC_RELAXED),
-                           __atomic_load_n(&p->hint_rows, __ATOMIC_RELAXED)));
+    CUZK_TRY(cuzk__fil_forked_system(out, p->fork, __atomic_load_n(&p->hint_aux, __ATOMIC_RELAXED),
+                                     __atomic_load_n(&p->hint_rows, __ATOMIC_RELAXED)));
     cuzk_cs_push_ns(*out, "apex_gadget");
     cuzk_num pre[2] = {p->in[2 * first], p->in[2 * first + 1]};
     cuzk_status s = cuzk_merkle_hash_circuit(*out, &p->out[first], CUZK_MERKLE_SHA256, 2, pre);
@@ -547,7 +536,7 @@ static cuzk_status snap_range(void *ctx, cuzk_cs **out, size_t first, size_t cou
     snap_par *p = ctx;
     size_t ha = __atomic_load_n(&p->hint_aux, __ATOMIC_RELAXED) * count;
     size_t hr = __atomic_load_n(&p->hint_rows, __ATOMIC_RELAXED) * count;
-    CUZK_TRY(forked_system(out, p->fork, ha, hr));
+    CUZK_TRY(cuzk__fil_forked_system(out, p->fork, ha, hr));
     snap_ctx x = *p->x;
     x.cs = *out;
     for (size_t i = first; i < first + count; i++)

@@ -16,28 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Everything a prover takes from a finalised system: counts, assignments, a, b, c, densities. */
-static void check_same(const cuzk_prover_data *x, const cuzk_prover_data *y, const char *what)
-{
-    CHECK_MSG(x->n_inputs == y->n_inputs && x->n_aux == y->n_aux && x->n_rows == y->n_rows &&
-                  x->n_constraints == y->n_constraints,
-              "%s: counts", what);
-    CHECK_MSG(!memcmp(x->input, y->input, x->n_inputs * sizeof(cuzk_fr_t)), "%s: inputs", what);
-    CHECK_MSG(!memcmp(x->aux, y->aux, x->n_aux * sizeof(cuzk_fr_t)), "%s: aux", what);
-    CHECK((x->a == NULL) == (y->a == NULL) && (x->c == NULL) == (y->c == NULL));
-    if (!x->a)
-        return;
-    CHECK_MSG(!memcmp(x->a, y->a, x->n_rows * sizeof(cuzk_fr_t)), "%s: a", what);
-    CHECK_MSG(!memcmp(x->b, y->b, x->n_rows * sizeof(cuzk_fr_t)), "%s: b", what);
-    if (x->c)
-        CHECK_MSG(!memcmp(x->c, y->c, x->n_rows * sizeof(cuzk_fr_t)), "%s: c", what);
-    CHECK_MSG(tu_bits_eq(x->a_aux_density, y->a_aux_density, x->n_aux), "%s: A aux", what);
-    CHECK_MSG(tu_bits_eq(x->b_aux_density, y->b_aux_density, x->n_aux), "%s: B aux", what);
-    CHECK_MSG(tu_bits_eq(x->b_input_density, y->b_input_density, x->n_inputs), "%s: B in", what);
-    CHECK(x->a_aux_popcount == y->a_aux_popcount && x->b_aux_popcount == y->b_aux_popcount &&
-          x->b_input_popcount == y->b_input_popcount);
-}
-
 static const unsigned THREADS[] = {2, 3, 7};
 
 /* |spec| ("fil-snap:0": 2 KiB, 10 challenges, 1.7 M constraints) through the registry, so that
@@ -69,7 +47,7 @@ CUZK_TEST(fil_snap_threads_match_sequential_2k)
             char what[64];
             snprintf(what, sizeof what, "fil-snap:0 mode %d, %u threads", (int)MODES[m],
                      THREADS[t]);
-            check_same(&x, &y, what);
+            tu_prover_data_same(&x, &y, what);
             cuzk_prover_data_free(&y);
         }
         cuzk_prover_data_free(&x);
@@ -78,7 +56,7 @@ CUZK_TEST(fil_snap_threads_match_sequential_2k)
     cuzk_prover_data x, y;
     snap_id(&x, "fil-snap:1", CUZK_CS_WITNESS, 1, seed);
     snap_id(&y, "fil-snap:1", CUZK_CS_WITNESS, 3, seed);
-    check_same(&x, &y, "fil-snap:1 witness, 3 threads");
+    tu_prover_data_same(&x, &y, "fil-snap:1 witness, 3 threads");
     cuzk_prover_data_free(&x);
     cuzk_prover_data_free(&y);
 }
@@ -119,7 +97,7 @@ CUZK_TEST(fil_snap_threads_match_sequential_small)
                 char what[64];
                 snprintf(what, sizeof what, "k %llu mode %d, %u threads", (unsigned long long)k,
                          (int)MODES[m], THREADS[t]);
-                check_same(&x, &y, what);
+                tu_prover_data_same(&x, &y, what);
                 cuzk_prover_data_free(&y);
                 cuzk_cs_destroy(cs);
             }
@@ -182,7 +160,7 @@ CUZK_TEST(fil_snap_threads_match_sequential_apex32)
     cuzk_prover_data x, y;
     CHECK_OK(cuzk_cs_take_prover_data(ref, &x));
     CHECK_OK(cuzk_cs_take_prover_data(cs, &y));
-    check_same(&x, &y, "32 apex leaves, 3 threads");
+    tu_prover_data_same(&x, &y, "32 apex leaves, 3 threads");
     cuzk_prover_data_free(&x);
     cuzk_prover_data_free(&y);
     cuzk_cs_destroy(ref);
@@ -213,7 +191,7 @@ CUZK_TEST(fil_snap_threads_pce_matches_prove)
     CHECK_OK(cuzk_cs_take_prover_data(cs, &y));
     cuzk_cs_destroy(cs);
     CHECK_OK(cuzk_pce_eval_into(pce, NULL, &y));
-    check_same(&x, &y, "PCE over a 3-thread witness");
+    tu_prover_data_same(&x, &y, "PCE over a 3-thread witness");
     cuzk_prover_data_free(&x);
     cuzk_prover_data_free(&y);
     cuzk_pce_destroy(pce);
@@ -321,7 +299,7 @@ CUZK_TEST(r1cs_fork_extend_matches_sequential)
             CHECK(x.b_aux_popcount > 0);
         char what[32];
         snprintf(what, sizeof what, "mode %d", (int)MODES[m]);
-        check_same(&x, &y, what);
+        tu_prover_data_same(&x, &y, what);
         cuzk_prover_data_free(&y);
         /* One forked system reused part after part (cuzk_cs_reset_forked). */
         cuzk_cs *par2 = tu_cs(MODES[m]), *one = NULL;
@@ -340,7 +318,7 @@ CUZK_TEST(r1cs_fork_extend_matches_sequential)
         CHECK(cuzk_cs_reset_forked(par2) == CUZK_ERR_INVALID_ARG); /* not forked */
         CHECK_OK(cuzk_cs_finalize(par2));
         CHECK_OK(cuzk_cs_take_prover_data(par2, &y));
-        check_same(&x, &y, what);
+        tu_prover_data_same(&x, &y, what);
         cuzk_cs_destroy(par2);
         cuzk_prover_data_free(&x);
         cuzk_prover_data_free(&y);

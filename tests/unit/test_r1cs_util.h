@@ -78,4 +78,26 @@ static inline bool tu_bit(const uint64_t *w, size_t i)
     return (w[i / 64] >> (i % 64)) & 1;
 }
 
+/* Everything a prover takes from a finalised system: counts, assignments, a, b, c, densities. */
+static inline void tu_prover_data_same(const cuzk_prover_data *x, const cuzk_prover_data *y, const char *what)
+{
+    CHECK_MSG(x->n_inputs == y->n_inputs && x->n_aux == y->n_aux && x->n_rows == y->n_rows &&
+                  x->n_constraints == y->n_constraints,
+              "%s: counts", what);
+    CHECK_MSG(!memcmp(x->input, y->input, x->n_inputs * sizeof(cuzk_fr_t)), "%s: inputs", what);
+    CHECK_MSG(!memcmp(x->aux, y->aux, x->n_aux * sizeof(cuzk_fr_t)), "%s: aux", what);
+    CHECK((x->a == NULL) == (y->a == NULL) && (x->c == NULL) == (y->c == NULL));
+    if (!x->a)
+        return;
+    CHECK_MSG(!memcmp(x->a, y->a, x->n_rows * sizeof(cuzk_fr_t)), "%s: a", what);
+    CHECK_MSG(!memcmp(x->b, y->b, x->n_rows * sizeof(cuzk_fr_t)), "%s: b", what);
+    if (x->c)
+        CHECK_MSG(!memcmp(x->c, y->c, x->n_rows * sizeof(cuzk_fr_t)), "%s: c", what);
+    CHECK_MSG(tu_bits_eq(x->a_aux_density, y->a_aux_density, x->n_aux), "%s: A aux", what);
+    CHECK_MSG(tu_bits_eq(x->b_aux_density, y->b_aux_density, x->n_aux), "%s: B aux", what);
+    CHECK_MSG(tu_bits_eq(x->b_input_density, y->b_input_density, x->n_inputs), "%s: B in", what);
+    CHECK(x->a_aux_popcount == y->a_aux_popcount && x->b_aux_popcount == y->b_aux_popcount &&
+          x->b_input_popcount == y->b_input_popcount);
+}
+
 #endif
