@@ -296,16 +296,17 @@ porep)
     ;;
 synth)
     # Filecoin synthesis on this host's cores: SnapDeals 32 GiB on 1 thread and on all (its
-    # challenges on forked systems), alternating; PoRep 32 GiB (one thread per partition).
+    # challenges on forked systems), alternating; PoRep 32 GiB the same way (its 18 challenges).
     for t in 1 "$NT" 1 "$NT"; do
         step 120 "snap3-full-t$t" "$B" synth-only --circuit fil-snap:3 --mode full --repeat 1 \
             --threads "$t"
         grep -E '^(constraints|time|memory)' "$OUT/snap3-full-t$t.log" | tee -a "$OUT/summary.txt"
     done
-    for md in witness full; do
-        step 180 "porep3-$md" "$B" synth-only --circuit fil-porep:3 --mode "$md" --repeat 1 \
-            --threads "$NT"
-        grep -E '^(constraints|time|memory)' "$OUT/porep3-$md.log" | tee -a "$OUT/summary.txt"
+    for mt in witness:1 "witness:$NT" "full:$NT" full:1; do
+        md=${mt%%:*} t=${mt##*:}
+        step 180 "porep3-$md-t$t" "$B" synth-only --circuit fil-porep:3 --mode "$md" --repeat 1 \
+            --threads "$t"
+        grep -E '^(constraints|time|memory)' "$OUT/porep3-$md-t$t.log" | tee -a "$OUT/summary.txt"
     done
     ;;
 compare)
