@@ -540,7 +540,7 @@ async function scenarioFaults(addr) {
 
     // PoRep: the C1 output is read before a circuit is chosen (it names its proof), so a malformed
     // one is INVALID_ARGUMENT naming what is wrong, with or without a circuit for it.
-    for (const [c1, why] of [['{}', /registered_proof is missing/], ['{"SectorNum":1,"SectorSize":2048}', /Phase1Out is missing/]]) {
+    for (const [c1, why] of [['{}', /registered_proof is missing/], ['{"SectorNum":1,"Phase1Out":"!!!!","SectorSize":2048}', /Phase1Out is not valid base64/]]) {
         const err = await expectCode(c, 'SubmitProof', { proof_kind: 'POREP_SEAL_COMMIT', sector_size: '2048', registered_proof: '0', vanilla_proof: Buffer.from(c1) },
             grpc.status.INVALID_ARGUMENT, `SubmitProof POREP_SEAL_COMMIT with the C1 ${c1}`);
         check(err && why.test(err.details), 'PoRep: the message says what the C1 lacks', err?.details);
