@@ -96,6 +96,16 @@ cmp -s "$TMP/s1.json" "$TMP/s2.json" || { echo "not ok: gen-vanilla --update-pro
 [ "$(wc -l < "$TMP/s1.in")" = 16 ] || { echo "not ok: gen-vanilla --update-proof 1 --inputs: 16 lines expected"; fails=$((fails + 1)); }
 expect 2 'RegisteredUpdateProof 5 is not known' -- "$BENCH" gen-vanilla --update-proof 5 --out "$TMP/s3.json"
 expect 2 'usage' -- "$BENCH" gen-vanilla --update-proof 0 --post-proof 0 --out "$TMP/s3.json"
+# gen-vanilla --seal-proof: a PoRep C1 (NI 2 KiB: 13 partitions x 39 inputs); same seed, same
+# file; bincode only with --seal-proof; an unknown proof and a sector too large are refused.
+expect 0 '"partitions":13,"comm_r":"[0-9a-f]{64}"' -- "$BENCH" gen-vanilla --seal-proof 15 --seed 5 --out "$TMP/c1.json" --inputs "$TMP/c1.in" --json
+"$BENCH" gen-vanilla --seal-proof 15 --seed 5 --out "$TMP/c2.json" >/dev/null 2>&1
+cmp -s "$TMP/c1.json" "$TMP/c2.json" || { echo "not ok: gen-vanilla --seal-proof --seed 5 twice differs"; fails=$((fails + 1)); }
+[ "$(wc -l < "$TMP/c1.in")" = 507 ] || { echo "not ok: gen-vanilla --seal-proof 15 --inputs: 507 lines expected"; fails=$((fails + 1)); }
+expect 0 'written to' -- "$BENCH" gen-vanilla --seal-proof 0 --seed 5 --bincode --out "$TMP/c1.bin"
+expect 2 'usage' -- "$BENCH" gen-vanilla --post-proof 5 --bincode --out "$TMP/c3.json"
+expect 2 'unknown RegisteredSealProof 20' -- "$BENCH" gen-vanilla --seal-proof 20 --out "$TMP/c3.json"
+expect 2 'at most 262144 nodes' -- "$BENCH" gen-vanilla --seal-proof 8 --out "$TMP/c3.json"
 # Every built-in circuit: setup -> prove twice (fresh r, s: different bytes) -> both verify
 # with the written vk and public inputs; a changed input is rejected.
 for spec in sha256-chain:1 poseidon-merkle:2 fil-post:5; do
