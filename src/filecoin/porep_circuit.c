@@ -267,7 +267,7 @@ static cuzk_status porep_challenge(porep_ctx *x, size_t i)
     return s;
 }
 
-/* Per-range scratch: each thread's columns, parent bits and label message. */
+/* Scratch of one run of challenges: its columns, parent bits and label message. */
 static cuzk_status scratch_alloc(porep_ctx *x)
 {
     x->cols = cuzk_alloc_array(CUZK_FIL_POREP_PARENTS * x->sh->layers, sizeof *x->cols);
@@ -288,52 +288,17 @@ static void scratch_free(porep_ctx *x)
     x->msg = NULL;
 }
 
-typedef struct {
-    const porep_ctx *x;
-    const cuzk_cs_fork *fork;
-    size_t fork_aux;
-    size_t hint_aux, hint_rows; /* per challenge, from the last range (atomics) */
-} porep_par;
-
-/* Challenges [first, first + count) in a system continuing the prefix's fork: replica_id's bits,
- * comm_d, comm_c and comm_r_last keep their indices there. */
-static cuzk_status porep_range(void *ctx, cuzk_cs **out, size_t first, size_t count)
+/* Challenges [first, first + count) into |cs|: the partition's system, or one continuing the
+ * prefix's fork, where replica_id's bits, comm_d, comm_c and comm_r_last keep their indices;
+ * scratch of its own (7.2 M constraints a challenge at 32 GiB after a 571-constraint prefix). */
+static cuzk_status porep_items(void *ctx, cuzk_cs *cs, size_t first, size_t count)
 {
-    porep_par *p = ctx;
-    size_t ha = __atomic_load_n(&p->hint_aux, __ATOMIC_RELAXED) * count;
-    size_t hr = __atomic_load_n(&p->hint_rows, __ATOMIC_RELAXED) * count;
-    CUZK_TRY(cuzk__fil_forked_system(out, p->fork, ha, hr));
-    porep_ctx x = *p->x;
-    x.cs = *out;
+    porep_ctx x = *(const porep_ctx *)ctx;
+    x.cs = cs;
     cuzk_status s = scratch_alloc(&x);
     for (size_t i = first; s == CUZK_OK && i < first + count; i++)
         s = porep_challenge(&x, i);
     scratch_free(&x);
-    CUZK_TRY(s);
-    __atomic_store_n(&p->hint_aux, (cuzk_cs_num_aux(*out) - p->fork_aux) / count, __ATOMIC_RELAXED);
-    __atomic_store_n(&p->hint_rows, cuzk_cs_num_constraints(*out) / count, __ATOMIC_RELAXED);
-    return CUZK_OK;
-}
-
-/* The challenges: on this thread, or one a system on |threads| (KEYGEN, which cuzk_cs_extend
- * refuses, and a single thread or challenge stay here). 7.2 M constraints a challenge at 32 GiB
- * after a 571-constraint prefix: the split is nearly the whole circuit. */
-static cuzk_status porep_challenges(porep_ctx *x, unsigned threads)
-{
-    size_t n = x->sh->challenges;
-    if (threads < 2 || n < 2 || cuzk_cs_get_mode(x->cs) == CUZK_CS_KEYGEN) {
-        for (size_t i = 0; i < n; i++)
-            CUZK_TRY(porep_challenge(x, i));
-        return CUZK_OK;
-    }
-    cuzk_cs_fork *fork;
-    CUZK_TRY(cuzk_cs_fork_create(&fork, x->cs));
-    porep_par p = {.x = x, .fork = fork, .fork_aux = cuzk_cs_num_aux(x->cs)};
-    /* Equal challenges finish in turn: threads + 1 ahead of the merge keep every thread busy
-     * (about 0.9 GB of a, b, c and aux each at 32 GiB in full mode). */
-    cuzk_status s =
-        cuzk__fil_synth_ranges(x->cs, n, 1, threads, (size_t)threads + 1, porep_range, &p, "PoRep");
-    cuzk_cs_fork_destroy(fork);
     return s;
 }
 
@@ -361,7 +326,7 @@ static cuzk_status porep_body(porep_ctx *x, unsigned threads)
     CUZK_TRY(cuzk_poseidon_circuit_hash(cs, &calc, p2, pre));
     CUZK_TRY(cuzk_num_enforce_equal(cs, &comm_r, &calc));
 
-    return porep_challenges(x, threads);
+    return cuzk__fil_forked_items(cs, x->sh->challenges, threads, porep_items, x, "PoRep");
 }
 
 cuzk_status cuzk_fil_porep_circuit_mt(cuzk_cs *cs, const cuzk_fil_porep_shape *shape,
@@ -381,11 +346,7 @@ cuzk_status cuzk_fil_porep_circuit_mt(cuzk_cs *cs, const cuzk_fil_porep_shape *s
                          cuzk_last_error());
     for (size_t l = 0; l < 64; l++)
         x.twos[l] = 2;
-    cuzk_status s = scratch_alloc(&x);
-    if (s == CUZK_OK)
-        s = porep_body(&x, threads > 256 ? 256 : threads);
-    scratch_free(&x);
-    return s;
+    return porep_body(&x, threads > 256 ? 256 : threads);
 }
 
 cuzk_status cuzk_fil_porep_circuit(cuzk_cs *cs, const cuzk_fil_porep_shape *shape,

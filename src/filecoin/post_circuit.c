@@ -241,6 +241,44 @@ cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size
 }
 
 typedef struct {
+    cuzk_status (*items)(void *ctx, cuzk_cs *sys, size_t first, size_t count);
+    void *ctx;
+    const cuzk_cs_fork *fork;
+    size_t fork_aux;
+    /* The last system's own aux and rows per item (every item has the same): the next systems
+     * reserve them at once instead of growing their vectors by copies. */
+    size_t hint_aux, hint_rows;
+} forked_par;
+
+static cuzk_status forked_range(void *ctx, cuzk_cs **out, size_t first, size_t count)
+{
+    forked_par *p = ctx;
+    size_t ha = __atomic_load_n(&p->hint_aux, __ATOMIC_RELAXED) * count;
+    size_t hr = __atomic_load_n(&p->hint_rows, __ATOMIC_RELAXED) * count;
+    CUZK_TRY(cuzk__fil_forked_system(out, p->fork, ha, hr));
+    CUZK_TRY(p->items(p->ctx, *out, first, count));
+    __atomic_store_n(&p->hint_aux, (cuzk_cs_num_aux(*out) - p->fork_aux) / count, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->hint_rows, cuzk_cs_num_constraints(*out) / count, __ATOMIC_RELAXED);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk__fil_forked_items(cuzk_cs *cs, size_t n, unsigned threads,
+                                   cuzk_status (*items)(void *ctx, cuzk_cs *sys, size_t first,
+                                                        size_t count),
+                                   void *ctx, const char *what)
+{
+    if (threads < 2 || n < 2 || cuzk_cs_get_mode(cs) == CUZK_CS_KEYGEN)
+        return items(ctx, cs, 0, n);
+    cuzk_cs_fork *fork;
+    CUZK_TRY(cuzk_cs_fork_create(&fork, cs));
+    forked_par p = {.items = items, .ctx = ctx, .fork = fork, .fork_aux = cuzk_cs_num_aux(cs)};
+    cuzk_status s =
+        cuzk__fil_synth_ranges(cs, n, 1, threads, (size_t)threads + 1, forked_range, &p, what);
+    cuzk_cs_fork_destroy(fork);
+    return s;
+}
+
+typedef struct {
     cuzk_cs_mode mode;
     const cuzk_fil_post_shape *shape;
     const cuzk_fil_post_sector *sectors;

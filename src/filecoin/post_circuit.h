@@ -126,6 +126,17 @@ cuzk_status
 cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size_t window,
                        cuzk_status (*synth)(void *ctx, cuzk_cs **out, size_t first, size_t count),
                        void *ctx, const char *what) CUZK_WARN_UNUSED_RESULT;
+/* Internal: the items [0, |n|) of a circuit (challenges) after a prefix already in |cs|, each
+ * synthesised by |items|(ctx, sys, first, count) into |sys|: |cs| itself, in one call, below 2
+ * threads or 2 items and in KEYGEN mode (which cuzk_cs_extend refuses); otherwise one item a
+ * system continuing a fork of |cs| (the prefix's variables keep their indices there), sized
+ * from the last system's own aux and rows, threads + 1 of them ahead of the merge (equal items
+ * finish in turn, which keeps every thread busy), appended in order by cuzk__fil_synth_ranges.
+ * Bit for bit the sequential system. Returns as cuzk__fil_synth_ranges. */
+cuzk_status cuzk__fil_forked_items(cuzk_cs *cs, size_t n, unsigned threads,
+                                   cuzk_status (*items)(void *ctx, cuzk_cs *sys, size_t first,
+                                                        size_t count),
+                                   void *ctx, const char *what) CUZK_WARN_UNUSED_RESULT;
 /* Internal: a system continuing |fork| for the next range: |*out| (a merged range's system,
  * handed back by cuzk__fil_synth_ranges) reset, else a new one. */
 static inline cuzk_status cuzk__fil_forked_system(cuzk_cs **out, const cuzk_cs_fork *fork,

@@ -519,54 +519,16 @@ static cuzk_status snap_prefix(snap_ctx *x, uint64_t k)
 
 /* ---- several threads ------------------------------------------------------------------------ */
 
-typedef struct {
-    const snap_ctx *x; /* the prefix's variables (read only) */
-    const cuzk_cs_fork *fork;
-    size_t fork_aux;
-    /* The last range's own aux and rows per challenge (every challenge has the same): the next
-     * ranges reserve them at once instead of growing their vectors by copies. */
-    size_t hint_aux, hint_rows;
-} snap_par;
-
-/* Challenges [first, first + count) into a system continuing the prefix's fork: the prefix's
- * variables (phi, the k and h_select bits, the generated bits, roots, apex leaves) keep their
- * indices there. */
-static cuzk_status snap_range(void *ctx, cuzk_cs **out, size_t first, size_t count)
+/* Challenges [first, first + count) into |cs|: the partition's system, or one continuing the
+ * prefix's fork, where the prefix's variables (phi, the k and h_select bits, the generated bits,
+ * roots, apex leaves) keep their indices. One challenge is 0.9 M constraints at 32 GiB. */
+static cuzk_status snap_items(void *ctx, cuzk_cs *cs, size_t first, size_t count)
 {
-    snap_par *p = ctx;
-    size_t ha = __atomic_load_n(&p->hint_aux, __ATOMIC_RELAXED) * count;
-    size_t hr = __atomic_load_n(&p->hint_rows, __ATOMIC_RELAXED) * count;
-    CUZK_TRY(cuzk__fil_forked_system(out, p->fork, ha, hr));
-    snap_ctx x = *p->x;
-    x.cs = *out;
+    snap_ctx x = *(const snap_ctx *)ctx;
+    x.cs = cs;
     for (size_t i = first; i < first + count; i++)
         CUZK_TRY(snap_challenge(&x, i));
-    __atomic_store_n(&p->hint_aux, (cuzk_cs_num_aux(*out) - p->fork_aux) / count,
-                     __ATOMIC_RELAXED);
-    __atomic_store_n(&p->hint_rows, cuzk_cs_num_constraints(*out) / count, __ATOMIC_RELAXED);
     return CUZK_OK;
-}
-
-/* The loop: on this thread, or in ranges of challenges on |threads| (KEYGEN, which
- * cuzk_cs_extend refuses, and a single thread or challenge stay here). */
-static cuzk_status snap_challenges(snap_ctx *x, unsigned threads)
-{
-    size_t n = x->sh->challenge_count;
-    if (threads < 2 || n < 2 || cuzk_cs_get_mode(x->cs) == CUZK_CS_KEYGEN) {
-        for (size_t i = 0; i < n; i++)
-            CUZK_TRY(snap_challenge(x, i));
-        return CUZK_OK;
-    }
-    cuzk_cs_fork *fork;
-    CUZK_TRY(cuzk_cs_fork_create(&fork, x->cs));
-    snap_par p = {.x = x, .fork = fork, .fork_aux = cuzk_cs_num_aux(x->cs)};
-    /* One challenge a range: 0.9 M constraints at 32 GiB (0.1 GB of a, b, c and aux), enough
-     * work to pay for a merge many times; equal ranges finish in turn, so threads + 1 of them
-     * ahead of the merge keep every thread busy, and the memory held is that many ranges'. */
-    cuzk_status s = cuzk__fil_synth_ranges(x->cs, n, 1, threads, (size_t)threads + 1, snap_range,
-                                           &p, "SnapDeals");
-    cuzk_cs_fork_destroy(fork);
-    return s;
 }
 
 static cuzk_status snap_check(const cuzk_cs *cs, const cuzk_fil_snap_shape *shape, uint64_t k,
@@ -603,7 +565,8 @@ cuzk_status cuzk_fil_snap_circuit_mt(cuzk_cs *cs, const cuzk_fil_snap_shape *sha
         return cuzk_fail(CUZK_ERR_NOMEM, "SnapDeals circuit: challenge bits");
     cuzk_status s = snap_prefix(&x, k);
     if (s == CUZK_OK)
-        s = snap_challenges(&x, x.threads);
+        s = cuzk__fil_forked_items(cs, shape->challenge_count, x.threads, snap_items, &x,
+                                   "SnapDeals");
     cuzk_free(x.gen);
     return s;
 }

@@ -451,29 +451,16 @@ CUZK_TEST(fil_porep_32g_checksums)
 
 /* fil-porep:0 (2 KiB, 2 challenges) through the registry on 2 and 3 threads against one, bit
  * for bit, in PROVE and WITNESS mode; and the anchor (one challenge: stays sequential). */
-static void porep_spec(cuzk_prover_data *out, cuzk_cs_mode mode, unsigned threads, uint64_t seed)
-{
-    cuzk_circuit c;
-    CHECK_OK(cuzk_circuit_find("fil-porep:0", &c));
-    c.params.seed = seed;
-    c.params.threads = threads;
-    cuzk_cs *cs = tu_cs(mode);
-    CHECK_MSG(cuzk_circuit_synthesize(cs, &c) == CUZK_OK, "%u threads: %s", threads,
-              cuzk_last_error());
-    CHECK_OK(cuzk_cs_take_prover_data(cs, out));
-    cuzk_cs_destroy(cs);
-}
-
 CUZK_TEST(fil_porep_threads_match_sequential)
 {
     static const cuzk_cs_mode MODES[] = {CUZK_CS_PROVE, CUZK_CS_WITNESS};
     uint64_t seed = test_rand_u64();
     for (size_t m = 0; m < 2; m++) {
         cuzk_prover_data x, y;
-        porep_spec(&x, MODES[m], 1, seed);
+        tu_spec_prover_data(&x, "fil-porep:0", MODES[m], 1, seed);
         CHECK(x.n_constraints == 2687921);
         for (unsigned t = 2; t <= 3; t++) {
-            porep_spec(&y, MODES[m], t, seed);
+            tu_spec_prover_data(&y, "fil-porep:0", MODES[m], t, seed);
             char what[64];
             snprintf(what, sizeof what, "fil-porep:0 mode %d, %u threads", (int)MODES[m], t);
             tu_prover_data_same(&x, &y, what);

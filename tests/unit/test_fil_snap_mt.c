@@ -18,32 +18,16 @@
 
 static const unsigned THREADS[] = {2, 3, 7};
 
-/* |spec| ("fil-snap:0": 2 KiB, 10 challenges, 1.7 M constraints) through the registry, so that
- * the built-in's use of params.threads is what is tested. */
-static void snap_id(cuzk_prover_data *out, const char *spec, cuzk_cs_mode mode, unsigned threads,
-                    uint64_t seed)
-{
-    cuzk_circuit c;
-    CHECK_OK(cuzk_circuit_find(spec, &c));
-    c.params.seed = seed;
-    c.params.threads = threads;
-    cuzk_cs *cs = tu_cs(mode);
-    CHECK_MSG(cuzk_circuit_synthesize(cs, &c) == CUZK_OK, "%u threads: %s", threads,
-              cuzk_last_error());
-    CHECK_OK(cuzk_cs_take_prover_data(cs, out));
-    cuzk_cs_destroy(cs);
-}
-
 CUZK_TEST(fil_snap_threads_match_sequential_2k)
 {
     static const cuzk_cs_mode MODES[] = {CUZK_CS_PROVE, CUZK_CS_WITNESS};
     uint64_t seed = test_rand_u64();
     for (size_t m = 0; m < 2; m++) {
         cuzk_prover_data x, y;
-        snap_id(&x, "fil-snap:0", MODES[m], 1, seed);
+        tu_spec_prover_data(&x, "fil-snap:0", MODES[m], 1, seed);
         CHECK(x.n_constraints == 1705039);
         for (size_t t = 0; t < 3; t++) {
-            snap_id(&y, "fil-snap:0", MODES[m], THREADS[t], seed);
+            tu_spec_prover_data(&y, "fil-snap:0", MODES[m], THREADS[t], seed);
             char what[64];
             snprintf(what, sizeof what, "fil-snap:0 mode %d, %u threads", (int)MODES[m],
                      THREADS[t]);
@@ -54,8 +38,8 @@ CUZK_TEST(fil_snap_threads_match_sequential_2k)
     }
     /* 8 MiB (10 M constraints, 128 apex leaves: a first row of 64 hashes), witness only. */
     cuzk_prover_data x, y;
-    snap_id(&x, "fil-snap:1", CUZK_CS_WITNESS, 1, seed);
-    snap_id(&y, "fil-snap:1", CUZK_CS_WITNESS, 3, seed);
+    tu_spec_prover_data(&x, "fil-snap:1", CUZK_CS_WITNESS, 1, seed);
+    tu_spec_prover_data(&y, "fil-snap:1", CUZK_CS_WITNESS, 3, seed);
     tu_prover_data_same(&x, &y, "fil-snap:1 witness, 3 threads");
     cuzk_prover_data_free(&x);
     cuzk_prover_data_free(&y);
