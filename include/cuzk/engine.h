@@ -109,6 +109,11 @@ typedef struct {
                                     or once per key through |check_cache| */
     cuzk_check_cache *check_cache; /* keys already tested (include/cuzk/check_cache.h; the caller
                                       keeps it open while the engine lives); NULL = none */
+    bool pce;                    /* builtin circuits: after a circuit's first partition its
+                                    matrices are extracted (PCE, include/cuzk/r1cs.h) on a
+                                    thread of their own and kept in memory (charged to the
+                                    budget); later partitions are a witness-only synthesis plus
+                                    sparse products, with the same a/b/c. Default false */
 } cuzk_engine_config;
 
 /* Fills |c| with the defaults above. */
@@ -293,6 +298,13 @@ typedef struct {
     uint64_t scratch_bytes;   /* prover scratch one worker holds after proving it (0 until the
                                  file has been read; 0 for snarkjs keys) */
     char subgroups[16];       /* as cuzk_engine_circuit_info's; "" until first loaded */
+    /* PCE of a builtin circuit (engine pce on): "" (none yet), "building", "ready" or
+     * "failed" (pce_error says why); its bytes while ready, the extraction's time, and the
+     * partitions synthesised through it */
+    char pce[12];
+    char pce_error[256];
+    uint64_t pce_bytes, pce_partitions;
+    double pce_extract_ms;
 } cuzk_engine_srs_status;
 
 typedef struct {
@@ -355,12 +367,13 @@ typedef struct {
     uint64_t completed, failed, cancelled;
     uint64_t uptime_s;
     uint64_t pinned_bytes, pinned_limit;
-    /* memory.total_budget is one budget for HOT parameter sets, partitions in flight and the
-     * prover workers' scratch: memory_in_use = pinned_bytes + memory_in_flight + memory_scratch
-     * is what is charged to it now. memory_scratch is charged when a HOT set first needs more
+    /* memory.total_budget is one budget for HOT parameter sets, partitions in flight, the
+     * prover workers' scratch and the PCEs: memory_in_use = pinned_bytes + memory_in_flight +
+     * memory_scratch + memory_pce is what is charged to it now. memory_scratch is charged when a HOT set first needs more
      * (every worker may hold the per-slot maximum of the sets made HOT; the workers' own
      * scratch_bytes are what they hold) and is never released. */
     uint64_t memory_in_use, memory_in_flight, memory_scratch, memory_budget;
+    uint64_t memory_pce; /* the ready PCEs (also in memory_in_use, not in memory_in_flight) */
     cuzk_engine_worker_status *workers;
     size_t n_workers;
     cuzk_engine_pipeline_status *pipelines;

@@ -407,7 +407,8 @@ cuzk_status cuzk_pce_eval(const cuzk_pce *pce, cuzk_pool *pool, const cuzk_fr_t 
 
 /* Same, taking ownership of the assignments in |witness| (from cuzk_cs_take_prover_data in
  * WITNESS mode) and filling a, b, c (in witness->abc_alloc's memory, which the caller may set
- * first) and the densities in place. */
+ * first) and the densities in place. A witness->abc_cap set above the row count first reserves
+ * that many entries in each vector (a prover then pads them to its domain in place). */
 cuzk_status cuzk_pce_eval_into(const cuzk_pce *pce, cuzk_pool *pool,
                                cuzk_prover_data *witness) CUZK_WARN_UNUSED_RESULT;
 /* cuzk_pce_eval_into without C: a, b and the densities, witness->c left NULL (what PROVE_AB

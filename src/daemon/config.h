@@ -62,6 +62,7 @@ typedef struct {
     cuzk_intlist devices;
     /* [synthesis] */
     uint64_t threads;
+    bool pce;
     /* [srs] */
     char *param_cache; /* the cache directory; NULL until cuzk__config_finish */
     bool check_zkey_subgroups;

@@ -84,6 +84,10 @@ const key_def cuzk__config_keys[] = {
 
     {"synthesis.threads", K_UINT, "0", 0, 4096, F_CURIO, OFF(threads), NULL,
      "CPU threads per worker pool; 0 = all CPUs (or env CUZK_THREADS)"},
+    {"synthesis.pce", K_BOOL, "true", 0, 0, F_CUZK, OFF(pce), NULL,
+     "builtin circuits (Filecoin proofs included): after a circuit's first partition, extract "
+     "its constraint matrices once (PCE, kept in memory and charged to memory.total_budget) and "
+     "synthesise later partitions as a witness plus sparse products: the same a/b/c, faster"},
     {"synthesis.partition_workers", K_IGNORED, NULL, 0, 0, F_CURIO, 0, NULL,
      "ignored (deprecated in Curio too): use engine.synthesis_workers"},
 

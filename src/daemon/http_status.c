@@ -227,6 +227,7 @@ static void add_memory(builder *b, cJSON *root, const cuzk_engine_status *st)
     num(b, m, "in_use_bytes", (double)st->memory_in_use);
     num(b, m, "in_flight_bytes", (double)st->memory_in_flight);
     num(b, m, "scratch_bytes", (double)st->memory_scratch);
+    num(b, m, "pce_bytes", (double)st->memory_pce);
     num(b, m, "pinned_bytes", (double)st->pinned_bytes);
     num(b, m, "pinned_limit_bytes", (double)st->pinned_limit);
 }
@@ -313,6 +314,20 @@ static void add_allocations(builder *b, cJSON *root, const cuzk_engine_status *s
         num(b, o, "ref_count", s->ref_count);
         boolean(b, o, "evictable", s->tier != CUZK_TIER_COLD && s->ref_count == 0);
         str(b, o, "subgroups", s->subgroups);
+    }
+    /* PCEs of builtin circuits (synthesis.pce) that exist, are being built or failed. */
+    cJSON *pa = al ? arr_in(b, al, "pce") : NULL;
+    for (size_t i = 0; pa && i < st->n_srs; i++) {
+        const cuzk_engine_srs_status *s = &st->srs[i];
+        if (!s->pce[0])
+            continue;
+        cJSON *o = obj_in(b, pa, NULL);
+        str(b, o, "circuit_id", s->circuit_id);
+        str(b, o, "state", s->pce);
+        num(b, o, "bytes", (double)s->pce_bytes);
+        num(b, o, "partitions", (double)s->pce_partitions);
+        num(b, o, "extract_ms", s->pce_extract_ms);
+        str(b, o, "error", s->pce_error[0] ? s->pce_error : NULL);
     }
 }
 

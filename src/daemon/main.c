@@ -259,6 +259,7 @@ static cuzk_status start_engine(cuzk_engine **out, const cuzk_daemon_config *cfg
     ec.eviction_min_idle_ms = cfg->eviction_min_idle_ms;
     ec.result_ttl_ms = cfg->result_ttl_ms;
     ec.self_verify = cfg->self_verify;
+    ec.pce = cfg->pce;
     ec.h_precompute_rows = (unsigned)cfg->h_precompute_rows;
     ec.cache_dir = cfg->param_cache;
     cuzk_status st = cuzk__make_dirs(cfg->param_cache);

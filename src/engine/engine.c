@@ -102,6 +102,7 @@ static void stop_and_free(cuzk_engine *e)
     pthread_mutex_unlock(&e->mu);
     for (unsigned i = 0; i < e->n_synth_started; i++)
         pthread_join(e->synth[i], NULL);
+    cuzk__pce_join(e); /* an extraction cannot be interrupted: at most one KEYGEN synthesis */
     for (unsigned i = 0; i < e->n_provers; i++)
         if (e->provers[i].started)
             pthread_join(e->provers[i].th, NULL);

@@ -65,8 +65,22 @@ typedef struct srs_entry {
     cuzk_subgroups subgroups; /* how the last load established the bulk points' subgroups */
     bool loaded_once;         /* |subgroups| is meaningful */
 
+    /* PCE (builtin circuits, engine pce on; src/engine/pce.c): the matrices extracted in the
+     * background after the first partition; while READY, partitions are a WITNESS synthesis
+     * plus the PCE's sparse products. pce_bytes are charged to e->mem_in_use (and
+     * e->pce_in_use) while READY, pce_reserve while BUILDING. */
+    uint8_t pce_state; /* cuzk__pce_state */
+    bool pce_thread;   /* pce_th started and not joined yet */
+    pthread_t pce_th;
+    cuzk_pce *pce;
+    uint64_t pce_bytes, pce_reserve, pce_partitions;
+    double pce_extract_ms, pce_retry_ms;
+    char pce_error[256];
+
     uint64_t completed, failed, cancelled;
 } srs_entry;
+
+enum cuzk__pce_state { PCE_NONE = 0, PCE_BUILDING, PCE_READY, PCE_FAILED };
 
 /* ---- jobs ---------------------------------------------------------------------------------- */
 
@@ -116,6 +130,8 @@ typedef struct item {
     /* Its a and b were prefetched to a device (cuzk_backend_h_prefetch) while it was queued:
      * dropped before they are freed unless its proof took them. */
     bool prefetched;
+    bool pce;                       /* synthesised as a witness + the circuit's PCE */
+    double witness_ms, matvec_ms;   /* its two parts (pce) */
     struct item *next;
 } item;
 
@@ -163,6 +179,7 @@ struct cuzk_engine {
     size_t q_len;
 
     uint64_t mem_in_use, mem_budget;
+    uint64_t pce_in_use; /* the READY PCEs' bytes, part of mem_in_use */
     uint64_t pinned_in_use, pinned_budget;
     /* The prover workers' backend scratch, charged to the total budget from the reservation of
      * the first HOT set that needs it and never released (backends keep their scratch): every
@@ -250,6 +267,21 @@ job *cuzk__job_pick_locked(cuzk_engine *e);
 bool cuzk__srs_evict_idle_locked(cuzk_engine *e, const srs_entry *keep);
 /* Tests: called while a dropped parameter set is being freed, with e->mu released. */
 extern void (*cuzk__srs_drop_hook)(cuzk_engine *e, const char *circuit_id);
+
+/* pce.c. cuzk__pce_kick_locked: after a builtin partition of |c| was synthesised directly
+ * (|rows| = its rows), starts the background extraction when the engine has pce on, none is
+ * built, failed or building, and the memory budget has room for it now (else a later partition
+ * tries again). cuzk__pce_synthesize: a WITNESS synthesis of |circ| and |pce|'s products into
+ * |pd| (PROVE_AB-like on a CUDA engine: no c), a/b/c with room for |rows_reserved| entries in
+ * the engine's a/b/c pool. cuzk__pce_drop_locked: a READY PCE leaves with its set (the caller
+ * frees *out with e->mu released). cuzk__pce_join: waits for every extraction (shutdown). */
+void cuzk__pce_kick_locked(cuzk_engine *e, srs_entry *c, size_t rows);
+cuzk_status cuzk__pce_synthesize(cuzk_engine *e, const cuzk_pce *pce, const cuzk_circuit *circ,
+                                 size_t aux_hint, size_t rows_reserved, cuzk_prover_data *pd,
+                                 double *witness_ms, double *matvec_ms) CUZK_WARN_UNUSED_RESULT;
+void cuzk__pce_drop_locked(srs_entry *c, cuzk_pce **out);
+void cuzk__pce_join(cuzk_engine *e);
+const char *cuzk__pce_state_word(const srs_entry *c);
 
 /* pipeline.c */
 void *cuzk__synth_main(void *arg);

@@ -160,6 +160,11 @@ cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out)
         s->ref_count = c->ref_count;
         s->partition_bytes = c->part_bytes;
         snprintf(s->subgroups, sizeof s->subgroups, "%s", cuzk__srs_subgroups_word(c));
+        snprintf(s->pce, sizeof s->pce, "%s", cuzk__pce_state_word(c));
+        snprintf(s->pce_error, sizeof s->pce_error, "%s", c->pce_error);
+        s->pce_bytes = c->pce_bytes;
+        s->pce_partitions = c->pce_partitions;
+        s->pce_extract_ms = c->pce_extract_ms;
         for (unsigned k = 0; k < CUZK_BACKEND_SCRATCH_SLOTS; k++)
             s->scratch_bytes += c->scratch[k];
     }
@@ -191,7 +196,8 @@ cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out)
     out->pinned_bytes = e->pinned_in_use;
     out->pinned_limit = e->pinned_budget;
     out->memory_in_use = e->pinned_in_use + e->mem_in_use + e->scratch_in_use;
-    out->memory_in_flight = e->mem_in_use;
+    out->memory_in_flight = e->mem_in_use - e->pce_in_use;
+    out->memory_pce = e->pce_in_use;
     out->memory_scratch = e->scratch_in_use;
     out->memory_budget = e->mem_budget;
     double now = cuzk__engine_now_ms();
@@ -351,13 +357,27 @@ cuzk_status cuzk_engine_metrics(cuzk_engine *e, char **out)
     family(&b, "cuzk_pinned_limit_bytes", "gauge", "The pinned budget.");
     sb_printf(&b, "cuzk_pinned_limit_bytes %llu\n", (unsigned long long)e->pinned_budget);
     family(&b, "cuzk_memory_in_use_bytes", "gauge",
-           "Bytes charged to the total memory budget: HOT parameter sets, partitions in flight "
-           "and the prover workers' scratch.");
+           "Bytes charged to the total memory budget: HOT parameter sets, partitions in flight, "
+           "the prover workers' scratch and the PCEs kept.");
     sb_printf(&b, "cuzk_memory_in_use_bytes %llu\n",
               (unsigned long long)(e->pinned_in_use + e->mem_in_use + e->scratch_in_use));
     family(&b, "cuzk_memory_in_flight_bytes", "gauge",
-           "Bytes of the total memory budget reserved by partitions in flight.");
-    sb_printf(&b, "cuzk_memory_in_flight_bytes %llu\n", (unsigned long long)e->mem_in_use);
+           "Bytes of the total memory budget reserved by partitions in flight (and PCE "
+           "extractions running).");
+    sb_printf(&b, "cuzk_memory_in_flight_bytes %llu\n",
+              (unsigned long long)(e->mem_in_use - e->pce_in_use));
+    family(&b, "cuzk_memory_pce_bytes", "gauge",
+           "Bytes of the total memory budget held by the PCEs (compiled constraint matrices) "
+           "of builtin circuits (engine.pce).");
+    sb_printf(&b, "cuzk_memory_pce_bytes %llu\n", (unsigned long long)e->pce_in_use);
+    family(&b, "cuzk_pce_partitions_total", "counter",
+           "Partitions synthesised as a witness plus the circuit's PCE products.");
+    for (size_t i = 0; i < e->n_circs; i++) {
+        const srs_entry *c = e->circs[i];
+        if (c->source == CUZK_CIRCUIT_BUILTIN)
+            sb_printf(&b, "cuzk_pce_partitions_total{circuit=\"%s\"} %llu\n", c->id,
+                      (unsigned long long)c->pce_partitions);
+    }
     family(&b, "cuzk_memory_scratch_bytes", "gauge",
            "Bytes of the total memory budget charged for the prover workers' scratch (the L/A/B "
            "split; never released).");

@@ -65,27 +65,36 @@ uint32_t cuzk__zkey_gpu_min_domain(void)
  * or a SnapDeals job's partition |data| (PROVE_AB on a CUDA engine: no c, which the device forms
  * as a b). */
 static cuzk_status synthesize(cuzk_engine *e, const srs_entry *c, uint64_t seed, const void *data,
-                              cuzk_prover_data *pd)
+                              item *it)
 {
+    cuzk_prover_data *pd = &it->pd;
     cuzk_circuit circ = c->circuit;
     circ.params.seed = seed;
     circ.params.data = data;
-    /* PoSt sector ranges, SnapDeals challenges: synthesised in parallel. */
+    /* PoSt sector ranges, SnapDeals and PoRep challenges: synthesised in parallel. */
     circ.params.threads = cuzk_pool_threads(e->load_pool);
     const cuzk_groth16_params *p = c->params;
-    cuzk_cs *cs = NULL;
+    cuzk_status s;
     /* Rows reserved for the whole domain (n_h + 1), so that a, b (and c) are padded in place. */
-    cuzk_cs_mode mode = cuzk__abc_vectors(e) == 2 ? CUZK_CS_PROVE_AB : CUZK_CS_PROVE;
-    cuzk_status s = cuzk_cs_create(&cs, mode, p->n_l, p->n_h + 1);
-    if (s == CUZK_OK && e->abc_pool) {
-        cuzk_vec_alloc va = cuzk_host_pool_allocator(e->abc_pool);
-        s = cuzk_cs_set_vec_alloc(cs, &va);
+    if (it->pce) {
+        /* READY under e->mu when the partition started; the reference it holds on the set
+         * keeps the PCE (dropped only with an unused set). */
+        s = cuzk__pce_synthesize(e, c->pce, &circ, p->n_l, p->n_h + 1, pd, &it->witness_ms,
+                                 &it->matvec_ms);
+    } else {
+        cuzk_cs *cs = NULL;
+        cuzk_cs_mode mode = cuzk__abc_vectors(e) == 2 ? CUZK_CS_PROVE_AB : CUZK_CS_PROVE;
+        s = cuzk_cs_create(&cs, mode, p->n_l, p->n_h + 1);
+        if (s == CUZK_OK && e->abc_pool) {
+            cuzk_vec_alloc va = cuzk_host_pool_allocator(e->abc_pool);
+            s = cuzk_cs_set_vec_alloc(cs, &va);
+        }
+        if (s == CUZK_OK)
+            s = cuzk_circuit_synthesize(cs, &circ);
+        if (s == CUZK_OK)
+            s = cuzk_cs_take_prover_data(cs, pd);
+        cuzk_cs_destroy(cs);
     }
-    if (s == CUZK_OK)
-        s = cuzk_circuit_synthesize(cs, &circ);
-    if (s == CUZK_OK)
-        s = cuzk_cs_take_prover_data(cs, pd);
-    cuzk_cs_destroy(cs);
     if (s == CUZK_OK && (pd->n_inputs != p->vk->ic_len || pd->n_aux != p->n_l))
         s = cuzk_fail(CUZK_ERR_INVALID_ARG,
                       "circuit %s synthesised %zu inputs and %zu aux "
@@ -176,11 +185,12 @@ void *cuzk__synth_main(void *arg)
         const void *data = j->snap    ? (const void *)j->snap[it->part]
                            : j->porep ? (const void *)j->porep[it->part]
                                       : (const void *)j->post;
+        it->pce = c->pce_state == PCE_READY;
         pthread_mutex_unlock(&e->mu);
 
         /* ZKEY: cuzk_snarkjs_prove builds a, b, c itself, in the prover stage. */
         double t2 = cuzk__engine_now_ms();
-        s = c->source == CUZK_CIRCUIT_BUILTIN ? synthesize(e, c, seed, data, &it->pd) : CUZK_OK;
+        s = c->source == CUZK_CIRCUIT_BUILTIN ? synthesize(e, c, seed, data, it) : CUZK_OK;
         it->synth_ms = c->source == CUZK_CIRCUIT_BUILTIN ? cuzk__engine_now_ms() - t2 : 0;
 
         pthread_mutex_lock(&e->mu);
@@ -192,6 +202,10 @@ void *cuzk__synth_main(void *arg)
         }
         if (c->source == CUZK_CIRCUIT_BUILTIN && !c->n_constraints)
             c->n_constraints = it->pd.n_constraints;
+        if (it->pce)
+            c->pce_partitions++;
+        else if (c->source == CUZK_CIRCUIT_BUILTIN)
+            cuzk__pce_kick_locked(e, c, it->pd.n_rows);
         while (j->outcome == CUZK_JOB_UNKNOWN && !e->stopping && e->q_len >= e->cfg.queue_depth)
             pthread_cond_wait(&e->space_cv, &e->mu);
         if (j->outcome != CUZK_JOB_UNKNOWN || e->stopping) {
@@ -371,10 +385,15 @@ void *cuzk__prover_main(void *arg)
             {CUZK_PHASE_TOTAL, t1 - it->t_start},
         };
         size_t n_ph = sizeof ph / sizeof ph[0];
-        if (s == CUZK_OK && cuzk__trace_enabled())
+        if (s == CUZK_OK && cuzk__trace_enabled()) {
             for (size_t i = 0; i < n_ph; i++)
                 cuzk__trace_phase(job_id, it->part, cuzk_phase_name(ph[i].phase), ph[i].ms,
                                   w->name);
+            if (it->pce) { /* synthesis = witness + matvec (DESIGN.md section 5) */
+                cuzk__trace_phase(job_id, it->part, "witness", it->witness_ms, w->name);
+                cuzk__trace_phase(job_id, it->part, "matvec", it->matvec_ms, w->name);
+            }
+        }
 
         uint64_t held = w->be ? cuzk_backend_scratch_bytes(w->be) : 0;
         pthread_mutex_lock(&e->mu);

@@ -138,6 +138,9 @@ static void drop_locked(cuzk_engine *e, srs_entry *c, bool cold)
     uint8_t *map = cold ? c->map : NULL;
     size_t map_len = c->map_len;
     uint64_t held = c->held_bytes;
+    cuzk_pce *pce;
+    uint64_t pce_bytes = c->pce_bytes;
+    cuzk__pce_drop_locked(c, &pce); /* the circuit's PCE goes with its set */
     c->params = NULL;
     c->zkey = NULL;
     if (c->tier == CUZK_TIER_HOT)
@@ -151,7 +154,7 @@ static void drop_locked(cuzk_engine *e, srs_entry *c, bool cold)
         c->tier = CUZK_TIER_COLD;
         c->drop_when_idle = false;
     }
-    if (p || zk || map) {
+    if (p || zk || map || pce) {
         bool was_busy = c->busy;
         c->busy = true;
         pthread_mutex_unlock(&e->mu);
@@ -170,12 +173,19 @@ static void drop_locked(cuzk_engine *e, srs_entry *c, bool cold)
         cuzk_snarkjs_zkey_free(zk);
         if (map)
             munmap(map, map_len);
+        cuzk_pce_destroy(pce);
         pthread_mutex_lock(&e->mu);
         c->busy = was_busy;
         pthread_cond_broadcast(&e->srs_cv);
     }
     e->pinned_in_use -= held;
     c->held_bytes = 0;
+    if (pce) {
+        e->mem_in_use -= pce_bytes;
+        e->pce_in_use -= pce_bytes;
+        c->pce_bytes = 0;
+        pthread_cond_broadcast(&e->space_cv);
+    }
 }
 
 void cuzk__srs_entry_free(srs_entry *c)
@@ -184,6 +194,7 @@ void cuzk__srs_entry_free(srs_entry *c)
         return;
     cuzk_groth16_params_free(c->params);
     cuzk_snarkjs_zkey_free(c->zkey);
+    cuzk_pce_destroy(c->pce);
     if (c->map)
         munmap(c->map, c->map_len);
     cuzk_free(c->vk_image);

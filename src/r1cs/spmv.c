@@ -58,12 +58,15 @@ static void spmv_block(void *ctx, size_t blk)
 static cuzk_status fill(const cuzk_pce *pce, cuzk_pool *pool, cuzk_prover_data *pd, bool with_c)
 {
     size_t rows = pce->n_rows;
-    /* a, b, c in the caller's memory (pd->abc_alloc, cuzk_pce_eval_into). */
-    const size_t bytes = (rows ? rows : 1) * sizeof(cuzk_fr_t);
+    /* a, b, c in the caller's memory (pd->abc_alloc, cuzk_pce_eval_into), with room for
+     * pd->abc_cap entries when the caller asked for more than the rows (a prover pads them to
+     * the domain in place). */
+    const size_t cap = pd->abc_cap > rows ? pd->abc_cap : rows;
+    const size_t bytes = (cap ? cap : 1) * sizeof(cuzk_fr_t);
     pd->a = cuzk_vec_alloc_bytes(&pd->abc_alloc, bytes);
     pd->b = cuzk_vec_alloc_bytes(&pd->abc_alloc, bytes);
     pd->c = with_c ? cuzk_vec_alloc_bytes(&pd->abc_alloc, bytes) : NULL;
-    pd->abc_cap = rows;
+    pd->abc_cap = cap;
     for (int i = 0; i < 3; i++) {
         uint64_t **dst = i == 0   ? &pd->a_aux_density
                          : i == 1 ? &pd->b_input_density

@@ -111,6 +111,40 @@ CUZK_TEST(r1cs_pce_matches_prove_fil_post)
     cuzk_pce_destroy(pce);
 }
 
+/* The PoRep 2 KiB circuit (SHA-256 and Poseidon trees, create_label, encodings): its witness
+ * synthesised on 3 threads (forked systems) plus the PCE gives the sequential PROVE path's a,
+ * b, c and densities bit for bit; with abc_cap asked above the rows (as the engine asks for its
+ * domain) the vectors have that room and the same rows. */
+CUZK_TEST(r1cs_pce_matches_prove_fil_porep)
+{
+    cuzk_circuit c;
+    CHECK_OK(cuzk_circuit_find("fil-porep:0", &c));
+    cuzk_pce *pce;
+    CHECK_OK(cuzk_pce_extract(&pce, &c));
+    cuzk_pool *pool;
+    CHECK_OK(cuzk_pool_create(&pool, 2));
+    c.params.seed = test_rand_u64();
+    cuzk_prover_data d = prove_direct(&c);
+    c.params.threads = 3;
+    cuzk_cs *cs = tu_cs(CUZK_CS_WITNESS);
+    CHECK_OK(cuzk_circuit_synthesize(cs, &c));
+    cuzk_prover_data w;
+    CHECK_OK(cuzk_cs_take_prover_data(cs, &w));
+    cuzk_cs_destroy(cs);
+    const size_t cap = d.n_rows + 1000;
+    w.abc_cap = cap;
+    CHECK_OK(cuzk_pce_eval_into(pce, pool, &w));
+    CHECK(w.abc_cap == cap && d.n_rows == 2687961);
+    /* the reserved tail is writable memory of the same vectors (ASan / a fault would say) */
+    memset(w.a + w.n_rows, 0, (cap - w.n_rows) * sizeof(cuzk_fr_t));
+    memset(w.c + w.n_rows, 0, (cap - w.n_rows) * sizeof(cuzk_fr_t));
+    check_identical(&d, &w);
+    cuzk_prover_data_free(&w);
+    cuzk_prover_data_free(&d);
+    cuzk_pool_destroy(pool);
+    cuzk_pce_destroy(pce);
+}
+
 /* PROVE_AB: the PROVE path's a, b and bitmaps, no c (and no satisfaction verdict: it keeps no c),
  * through the default allocator and a vector allocator. */
 CUZK_TEST(r1cs_prove_ab_matches_prove)
