@@ -7,7 +7,7 @@
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
 #   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt] [workers]
-#                                             [prefetch] [badd] [fp2ka] [post] [porep] [synth]
+#                                             [prefetch] [badd] [fp2ka] [post] [porep] [synth] [pce]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -308,6 +308,21 @@ synth)
             --threads "$t"
         grep -E '^(constraints|time|memory)' "$OUT/porep3-$md-t$t.log" | tee -a "$OUT/summary.txt"
     done
+    ;;
+pce)
+    # The PCE path against the direct one at 32 GiB on all cores, alternating (extraction once
+    # per process: KEYGEN + compile; then witness + sparse products per repeat), and the engine
+    # through its PCE on the CPU and CUDA backends.
+    for c in fil-porep:3 fil-snap:3; do
+        for md in full pce full pce; do
+            step 300 "pce-${c/:/}-$md" "$B" synth-only --circuit "$c" --mode "$md" --repeat 2 \
+                --threads "$NT"
+            grep -E '^(constraints|time|extract|  witness|memory)' "$OUT/pce-${c/:/}-$md.log" |
+                tee -a "$OUT/summary.txt"
+        done
+    done
+    step 120 pce-engine "$T" --filter='engine_pce*' --timeout=110
+    grep -E '^(ok|not ok)' "$OUT/pce-engine.log" | tee -a "$OUT/summary.txt"
     ;;
 compare)
     # Same inputs, same r and s: CPU prove, CUDA prove, resident partition; proofs must be equal.

@@ -319,11 +319,11 @@ static void add_allocations(builder *b, cJSON *root, const cuzk_engine_status *s
     cJSON *pa = al ? arr_in(b, al, "pce") : NULL;
     for (size_t i = 0; pa && i < st->n_srs; i++) {
         const cuzk_engine_srs_status *s = &st->srs[i];
-        if (!s->pce[0])
+        if (!s->pce[0] && !s->pce_error[0])
             continue;
         cJSON *o = obj_in(b, pa, NULL);
         str(b, o, "circuit_id", s->circuit_id);
-        str(b, o, "state", s->pce);
+        str(b, o, "state", s->pce[0] ? s->pce : "waiting"); /* for budget, pce_error says */
         num(b, o, "bytes", (double)s->pce_bytes);
         num(b, o, "partitions", (double)s->pce_partitions);
         num(b, o, "extract_ms", s->pce_extract_ms);

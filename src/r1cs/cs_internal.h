@@ -5,6 +5,7 @@
 /* Internals of the constraint system shared by the files of src/r1cs. */
 
 #include "cuzk/r1cs.h"
+#include "r1cs/pce_internal.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -73,7 +74,8 @@ typedef struct {
     uint64_t *row_ptr;
     size_t rows_cap;
     uint32_t *id;
-    cuzk_fr_t *coeff;
+    cuzk_fr_t *coeff; /* NULL when compact */
+    uint32_t *cidx;   /* compact: cs->kg_coeffs index or CUZK__COEFF_ONE / _MINUS_ONE */
     size_t nnz, nnz_cap;
 } kg_matrix;
 
@@ -93,6 +95,12 @@ struct cuzk_cs {
     cuzk_vec_alloc abc_va; /* zeroed: cuzk_alloc (cuzk_cs_set_vec_alloc) */
     bitvec a_aux, b_in, b_aux;
     kg_matrix m[3];
+    /* KEYGEN for a PCE (cuzk_pce_extract): coefficients recorded as indices into kg_coeffs
+     * (8 bytes a non-zero with the id instead of 36); kg_tmp holds one row's merged values. */
+    bool kg_compact;
+    cuzk__coeff_table kg_coeffs;
+    cuzk_fr_t *kg_tmp;
+    size_t kg_tmp_cap;
 
     cuzk_lc scratch[3];
     cuzk_lc dummy;

@@ -5,20 +5,22 @@
  * then n_inputs + aux index.
  */
 #include "r1cs/cs_internal.h"
+#include "r1cs/fr_fast.h"
 
 #include "cuzk/alloc.h"
 
 #include <string.h>
 
-/* The id and coeff arrays share nnz_cap; grow them together. */
-static bool kg_reserve_nnz(kg_matrix *m, size_t need)
+/* The id and coeff (compact: cidx) arrays share nnz_cap; grow them together. */
+static bool kg_reserve_nnz(kg_matrix *m, size_t need, bool compact)
 {
     if (need <= m->nnz_cap)
         return true;
     size_t c1 = m->nnz_cap, c2 = m->nnz_cap;
     if (!cuzk__grow((void **)&m->id, &c1, need, sizeof(uint32_t), false, false))
         return false;
-    if (!cuzk__grow((void **)&m->coeff, &c2, need, sizeof(cuzk_fr_t), false, false))
+    if (compact ? !cuzk__grow((void **)&m->cidx, &c2, need, sizeof(uint32_t), false, false)
+                : !cuzk__grow((void **)&m->coeff, &c2, need, sizeof(cuzk_fr_t), false, false))
         return false;
     /* Both grow with the same doubling from the same capacity. */
     m->nnz_cap = c1 < c2 ? c1 : c2;
@@ -42,9 +44,28 @@ cuzk_status cuzk__keygen_row(cuzk_cs *cs, unsigned matrix, const cuzk_lc *lc)
         return CUZK_ERR_NOMEM;
     size_t n;
     lc_view *v = cuzk__cs_views(cs, lc, &n);
-    if (!v || !kg_reserve_nnz(m, m->nnz + n))
+    if (!v || !kg_reserve_nnz(m, m->nnz + n, cs->kg_compact))
         return CUZK_ERR_NOMEM;
-    m->nnz += cuzk__merge_terms(v, n, m->id + m->nnz, m->coeff + m->nnz);
+    if (!cs->kg_compact) {
+        m->nnz += cuzk__merge_terms(v, n, m->id + m->nnz, m->coeff + m->nnz);
+    } else {
+        if (!cuzk__grow((void **)&cs->kg_tmp, &cs->kg_tmp_cap, n ? n : 1, sizeof(cuzk_fr_t), false,
+                        false))
+            return CUZK_ERR_NOMEM;
+        size_t k = cuzk__merge_terms(v, n, m->id + m->nnz, cs->kg_tmp);
+        for (size_t i = 0; i < k; i++) {
+            const cuzk_fr_t *c = &cs->kg_tmp[i];
+            uint32_t x;
+            if (frf_eq(c, &cuzk__fr_one))
+                x = CUZK__COEFF_ONE;
+            else if (frf_eq(c, &cuzk__fr_minus_one))
+                x = CUZK__COEFF_MINUS_ONE;
+            else if ((x = cuzk__coeff_table_index(&cs->kg_coeffs, c)) == UINT32_MAX)
+                return CUZK_ERR_NOMEM; /* (CUZK__COEFF_ONE is UINT32_MAX too) */
+            m->cidx[m->nnz + i] = x;
+        }
+        m->nnz += k;
+    }
     m->row_ptr[cs->n_constraints + 1] = m->nnz;
     return CUZK_OK;
 }
@@ -52,10 +73,13 @@ cuzk_status cuzk__keygen_row(cuzk_cs *cs, unsigned matrix, const cuzk_lc *lc)
 cuzk_status cuzk__keygen_row_single(cuzk_cs *cs, unsigned matrix, uint32_t id)
 {
     kg_matrix *m = &cs->m[matrix];
-    if (begin_row(cs, m) != CUZK_OK || !kg_reserve_nnz(m, m->nnz + 1))
+    if (begin_row(cs, m) != CUZK_OK || !kg_reserve_nnz(m, m->nnz + 1, cs->kg_compact))
         return CUZK_ERR_NOMEM;
     m->id[m->nnz] = id;
-    cuzk_fr_set_one(&m->coeff[m->nnz]);
+    if (cs->kg_compact)
+        m->cidx[m->nnz] = CUZK__COEFF_ONE;
+    else
+        cuzk_fr_set_one(&m->coeff[m->nnz]);
     m->nnz++;
     m->row_ptr[cs->n_constraints + 1] = m->nnz;
     return CUZK_OK;
@@ -87,8 +111,13 @@ void cuzk__keygen_free(cuzk_cs *cs)
         cuzk_free(cs->m[i].row_ptr);
         cuzk_free(cs->m[i].id);
         cuzk_free(cs->m[i].coeff);
+        cuzk_free(cs->m[i].cidx);
         memset(&cs->m[i], 0, sizeof cs->m[i]);
     }
+    cuzk__coeff_table_free(&cs->kg_coeffs);
+    cuzk_free(cs->kg_tmp);
+    cs->kg_tmp = NULL;
+    cs->kg_tmp_cap = 0;
 }
 
 /* Hands the recorded arrays over without copying: ids become columns in place. */
@@ -123,7 +152,7 @@ cuzk_status cuzk_cs_take_matrices(cuzk_cs *cs, cuzk_r1cs_matrices *out)
     if (!cs || !out)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_take_matrices: NULL argument");
     memset(out, 0, sizeof *out);
-    if (cs->mode != CUZK_CS_KEYGEN || !cs->finalized || cs->taken)
+    if (cs->mode != CUZK_CS_KEYGEN || !cs->finalized || cs->taken || cs->kg_compact)
         return cuzk_fail(CUZK_ERR_INVALID_ARG,
                          "cuzk_cs_take_matrices: needs a finalised KEYGEN system, not yet taken");
     if ((uint64_t)cs->n_inputs + cs->n_aux > UINT32_MAX)
@@ -136,7 +165,7 @@ cuzk_status cuzk_cs_take_matrices(cuzk_cs *cs, cuzk_r1cs_matrices *out)
     for (int i = 0; i < 3; i++) {
         /* Every matrix has its row pointers (the input constraints guarantee rows); an empty
          * matrix still needs non-NULL column and coefficient arrays. */
-        if (!kg_reserve_nnz(&cs->m[i], 1))
+        if (!kg_reserve_nnz(&cs->m[i], 1, false))
             return cuzk_fail(CUZK_ERR_NOMEM, "cuzk_cs_take_matrices: out of memory");
     }
     for (int i = 0; i < 3; i++)

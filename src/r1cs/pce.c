@@ -93,58 +93,8 @@ void cuzk__pce_compute_density(cuzk_pce *pce)
     }
 }
 
-/* Open-addressing map from coefficient value to its index in pce->coeffs. */
-typedef struct {
-    uint32_t *slot; /* index + 1, 0 = empty */
-    size_t mask;
-    cuzk_pce *pce;
-    size_t cap;
-} coeff_map;
-
-static uint64_t coeff_hash(const cuzk_fr_t *c)
-{
-    uint64_t h = c->l[0] ^ (c->l[1] * 0x9e3779b97f4a7c15ULL) ^ (c->l[2] * 0xc2b2ae3d27d4eb4fULL) ^
-                 (c->l[3] * 0x165667b19e3779f9ULL);
-    return h ^ (h >> 29);
-}
-
-static bool map_rehash(coeff_map *mp, size_t slots)
-{
-    uint32_t *ns = cuzk_calloc_array(slots, sizeof *ns);
-    if (!ns)
-        return false;
-    for (size_t i = 0; i < mp->pce->n_coeffs; i++) {
-        size_t h = coeff_hash(&mp->pce->coeffs[i]) & (slots - 1);
-        while (ns[h])
-            h = (h + 1) & (slots - 1);
-        ns[h] = (uint32_t)i + 1;
-    }
-    cuzk_free(mp->slot);
-    mp->slot = ns;
-    mp->mask = slots - 1;
-    return true;
-}
-
-/* Index of |c| in the table, adding it when new; UINT32_MAX on failure. */
-static uint32_t map_index(coeff_map *mp, const cuzk_fr_t *c)
-{
-    size_t h = coeff_hash(c) & mp->mask;
-    for (uint32_t s; (s = mp->slot[h]) != 0; h = (h + 1) & mp->mask)
-        if (frf_eq(&mp->pce->coeffs[s - 1], c))
-            return s - 1;
-    cuzk_pce *p = mp->pce;
-    if (p->n_coeffs >= UINT32_MAX - 1 || !cuzk__grow((void **)&p->coeffs, &mp->cap, p->n_coeffs + 1,
-                                                     sizeof(cuzk_fr_t), false, false))
-        return UINT32_MAX;
-    uint32_t idx = (uint32_t)p->n_coeffs;
-    p->coeffs[p->n_coeffs++] = *c;
-    mp->slot[h] = idx + 1;
-    if (2 * p->n_coeffs > mp->mask && !map_rehash(mp, 2 * (mp->mask + 1)))
-        return UINT32_MAX;
-    return idx;
-}
-
-static cuzk_status compile_matrix(pce_matrix *out, const cuzk_csr *in, size_t rows, coeff_map *mp)
+static cuzk_status compile_matrix(pce_matrix *out, const cuzk_csr *in, size_t rows,
+                                  cuzk__coeff_table *t)
 {
     uint64_t unit = 0, gen = 0;
     for (uint64_t k = 0; k < in->nnz; k++) {
@@ -176,7 +126,7 @@ static cuzk_status compile_matrix(pce_matrix *out, const cuzk_csr *in, size_t ro
             } else if (frf_eq(c, &cuzk__fr_minus_one)) {
                 out->unit_col[u++] = in->col[k] | PCE_NEG_BIT;
             } else {
-                uint32_t idx = map_index(mp, c);
+                uint32_t idx = cuzk__coeff_table_index(t, c);
                 if (idx == UINT32_MAX)
                     return cuzk_fail(CUZK_ERR_NOMEM, "pce: out of memory (coefficient table)");
                 out->gen_col[g] = in->col[k];
@@ -207,12 +157,90 @@ cuzk_status cuzk_pce_from_matrices(cuzk_pce **out, const cuzk_r1cs_matrices *m)
     }
     cuzk_pce *p;
     CUZK_TRY(cuzk__pce_new(&p, m->n_inputs, m->n_aux, m->n_constraints, m->n_rows));
-    coeff_map mp = {NULL, 0, p, 0};
+    cuzk__coeff_table t;
     cuzk_status s =
-        map_rehash(&mp, 1024) ? CUZK_OK : cuzk_fail(CUZK_ERR_NOMEM, "pce: out of memory");
+        cuzk__coeff_table_init(&t) ? CUZK_OK : cuzk_fail(CUZK_ERR_NOMEM, "pce: out of memory");
     for (int i = 0; i < 3 && s == CUZK_OK; i++)
-        s = compile_matrix(&p->m[i], csr[i], m->n_rows, &mp);
-    cuzk_free(mp.slot);
+        s = compile_matrix(&p->m[i], csr[i], m->n_rows, &t);
+    p->coeffs = t.v; /* the table's values become the PCE's */
+    p->n_coeffs = t.n;
+    cuzk_free(t.slot);
+    if (s != CUZK_OK) {
+        cuzk_pce_destroy(p);
+        return s;
+    }
+    cuzk__pce_compute_density(p);
+    *out = p;
+    return CUZK_OK;
+}
+
+/* One matrix of a compact KEYGEN record (ids and coefficient indices) compiled, the record's
+ * arrays freed as soon as they are read, so that the peak holds one matrix twice, not three. */
+static cuzk_status compile_compact(pce_matrix *out, kg_matrix *m, size_t rows, size_t n_inputs)
+{
+    uint64_t unit = 0;
+    for (size_t k = 0; k < m->nnz; k++)
+        unit += m->cidx[k] >= CUZK__COEFF_MINUS_ONE;
+    uint64_t gen = m->nnz - unit;
+    if (unit > UINT32_MAX || gen > UINT32_MAX)
+        return cuzk_fail(CUZK_ERR_UNSUPPORTED,
+                         "pce: more than 2^32 - 1 entries in one matrix part");
+    out->unit_nnz = unit;
+    out->gen_nnz = gen;
+    out->unit_ptr = cuzk_alloc_array(rows + 1, sizeof(uint32_t));
+    out->gen_ptr = cuzk_alloc_array(rows + 1, sizeof(uint32_t));
+    out->unit_col = cuzk_alloc_array(unit ? unit : 1, sizeof(uint32_t));
+    out->gen_col = cuzk_alloc_array(gen ? gen : 1, sizeof(uint32_t));
+    out->gen_cidx = cuzk_alloc_array(gen ? gen : 1, sizeof(uint32_t));
+    if (!out->unit_ptr || !out->gen_ptr || !out->unit_col || !out->gen_col || !out->gen_cidx)
+        return cuzk_fail(CUZK_ERR_NOMEM, "pce: out of memory");
+    uint32_t u = 0, g = 0;
+    for (size_t r = 0; r < rows; r++) {
+        out->unit_ptr[r] = u;
+        out->gen_ptr[r] = g;
+        for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
+            uint32_t id = m->id[k];
+            uint32_t col = (id & CUZK_VAR_AUX_BIT) ? (uint32_t)(n_inputs + (id & CUZK_VAR_MAX_INDEX))
+                                                   : id;
+            uint32_t x = m->cidx[k];
+            if (x == CUZK__COEFF_ONE) {
+                out->unit_col[u++] = col;
+            } else if (x == CUZK__COEFF_MINUS_ONE) {
+                out->unit_col[u++] = col | PCE_NEG_BIT;
+            } else {
+                out->gen_col[g] = col;
+                out->gen_cidx[g++] = x;
+            }
+        }
+    }
+    out->unit_ptr[rows] = u;
+    out->gen_ptr[rows] = g;
+    cuzk_free(m->row_ptr);
+    cuzk_free(m->id);
+    cuzk_free(m->cidx);
+    memset(m, 0, sizeof *m);
+    return CUZK_OK;
+}
+
+/* The PCE straight from a finalised compact KEYGEN system: no 32-byte coefficient per non-zero
+ * is ever stored (a 32 GiB PoRep partition has 722 M non-zeros). */
+static cuzk_status take_compact(cuzk_cs *cs, cuzk_pce **out)
+{
+    if (!cs->finalized || cs->taken)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "pce: the KEYGEN synthesis did not finish");
+    if ((uint64_t)cs->n_inputs + cs->n_aux >= PCE_NEG_BIT)
+        return cuzk_fail(CUZK_ERR_UNSUPPORTED, "pce: 2^31 or more variables");
+    cuzk_pce *p;
+    CUZK_TRY(cuzk__pce_new(&p, cs->n_inputs, cs->n_aux, cs->n_constraints - cs->n_inputs,
+                           cs->n_constraints));
+    cuzk_status s = CUZK_OK;
+    for (int i = 0; i < 3 && s == CUZK_OK; i++)
+        s = compile_compact(&p->m[i], &cs->m[i], cs->n_constraints, cs->n_inputs);
+    cs->taken = true;
+    p->coeffs = cs->kg_coeffs.v; /* the table's values become the PCE's */
+    p->n_coeffs = cs->kg_coeffs.n;
+    cs->kg_coeffs.v = NULL;
+    cs->kg_coeffs.n = cs->kg_coeffs.cap = 0;
     if (s != CUZK_OK) {
         cuzk_pce_destroy(p);
         return s;
@@ -229,15 +257,13 @@ cuzk_status cuzk_pce_extract(cuzk_pce **out, const cuzk_circuit *circuit)
     *out = NULL;
     cuzk_cs *cs;
     CUZK_TRY(cuzk_cs_create(&cs, CUZK_CS_KEYGEN, 0, 0));
-    cuzk_r1cs_matrices m;
-    cuzk_status s = cuzk_circuit_synthesize(cs, circuit);
+    cs->kg_compact = true;
+    cuzk_status s = cuzk__coeff_table_init(&cs->kg_coeffs)
+                        ? cuzk_circuit_synthesize(cs, circuit)
+                        : cuzk_fail(CUZK_ERR_NOMEM, "pce: out of memory");
     if (s == CUZK_OK)
-        s = cuzk_cs_take_matrices(cs, &m);
+        s = take_compact(cs, out);
     cuzk_cs_destroy(cs);
-    if (s != CUZK_OK)
-        return s;
-    s = cuzk_pce_from_matrices(out, &m);
-    cuzk_r1cs_matrices_free(&m);
     return s;
 }
 

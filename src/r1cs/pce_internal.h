@@ -36,6 +36,22 @@ struct cuzk_pce {
     size_t popcount[3];
 };
 
+/* Distinct coefficients by index (src/r1cs/coeff_table.c). Indices stay below
+ * CUZK__COEFF_MAX, so a compact KEYGEN record keeps the values above it for +1 and -1. */
+#define CUZK__COEFF_MAX 0xFFFFFFF0u
+#define CUZK__COEFF_ONE 0xFFFFFFFFu
+#define CUZK__COEFF_MINUS_ONE 0xFFFFFFFEu
+typedef struct {
+    cuzk_fr_t *v; /* n distinct values */
+    size_t n, cap;
+    uint32_t *slot; /* index + 1, 0 = empty */
+    size_t mask;
+} cuzk__coeff_table;
+bool cuzk__coeff_table_init(cuzk__coeff_table *t);
+/* Index of |c|, added when new; UINT32_MAX when out of memory or indices. */
+uint32_t cuzk__coeff_table_index(cuzk__coeff_table *t, const cuzk_fr_t *c);
+void cuzk__coeff_table_free(cuzk__coeff_table *t);
+
 /* Allocates an empty PCE with the given sizes and zeroed density bitmaps (arrays of the
  * matrices are left NULL). */
 cuzk_status cuzk__pce_new(cuzk_pce **out, size_t n_inputs, size_t n_aux, size_t n_constraints,

@@ -82,7 +82,7 @@ isint = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0
 need(isint(d.get("uptime_secs")), "uptime_secs")
 m = d.get("memory", {})
 for k in ("total_bytes", "used_bytes", "available_bytes", "budget_bytes", "in_use_bytes",
-          "in_flight_bytes", "scratch_bytes", "pinned_bytes", "pinned_limit_bytes"):
+          "in_flight_bytes", "scratch_bytes", "pce_bytes", "pinned_bytes", "pinned_limit_bytes"):
     need(isint(m.get(k)), "memory." + k)
 if not bad:
     need(m["total_bytes"] > 0 and m["used_bytes"] + m["available_bytes"] == m["total_bytes"],
@@ -90,8 +90,9 @@ if not bad:
     need(m["budget_bytes"] == g["memory_budget_bytes"], "memory.budget_bytes = GetStatus's")
     need(m["pinned_limit_bytes"] == g["pinned_memory_limit_bytes"], "pinned_limit = GetStatus's")
     need(m["pinned_bytes"] == g["pinned_memory_bytes"], "pinned_bytes = GetStatus's")
-    need(m["in_use_bytes"] == m["pinned_bytes"] + m["in_flight_bytes"] + m["scratch_bytes"],
-         "in_use = pinned + in flight + scratch")
+    need(m["in_use_bytes"] == m["pinned_bytes"] + m["in_flight_bytes"] + m["scratch_bytes"] +
+         m["pce_bytes"], "in_use = pinned + in flight + scratch + pce")
+    need(isinstance(d.get("allocations", {}).get("pce"), list), "allocations.pce")
     need(m["in_use_bytes"] == g["memory_in_use_bytes"] and
          m["in_flight_bytes"] == g["memory_in_flight_bytes"] and
          m["scratch_bytes"] == g["memory_scratch_bytes"], "memory = GetStatus's")
@@ -147,8 +148,18 @@ check "total_completed went up by one ($c0 -> $(jget "$S" 'd["counters"]["total_
 demo=$(jget "$S" '[s for s in d["allocations"]["srs"] if s["circuit_id"] == "demo"][0]')
 check "demo is loaded after its proof, with bytes, idle and evictable ($demo)" \
     python3 -c 'import ast,sys; s=ast.literal_eval(sys.argv[1]); sys.exit(not (s["tier"] != "cold" and s["bytes"] > 0 and s["ref_count"] == 0 and s["evictable"]))' "$demo"
-check "pinned_bytes = the HOT sets' bytes > 0, in_use_bytes = pinned_bytes + scratch_bytes (> 0 after a proof) when idle ($(jget "$S" 'd["memory"]'))" \
-    [ "$(jget "$S" 'd["memory"]["pinned_bytes"] == sum(s["bytes"] for s in d["allocations"]["srs"] if s["tier"] == "hot") > 0 and d["memory"]["scratch_bytes"] > 0 and d["memory"]["in_use_bytes"] == d["memory"]["pinned_bytes"] + d["memory"]["scratch_bytes"]')" = True ]
+# synthesis.pce (on by default): demo's PCE is extracted after its first partition.
+pce=""
+for _ in $(seq 1 200); do
+    status_get || break
+    pce=$(jget "$S" '[(p["circuit_id"], p["state"], p["bytes"], p["bytes"] == d["memory"]["pce_bytes"], p["extract_ms"] > 0, p["error"]) for p in d["allocations"]["pce"]]')
+    case "$pce" in *"'ready'"*) break ;; esac
+    sleep 0.1
+done
+check "allocations.pce: demo's PCE ready after its first proof, its bytes = memory.pce_bytes ($pce)" \
+    python3 -c 'import ast,sys; p=ast.literal_eval(sys.argv[1]); sys.exit(not (len(p) == 1 and p[0][0] == "demo" and p[0][1] == "ready" and p[0][2] > 0 and p[0][3] and p[0][4] and p[0][5] is None))' "$pce"
+check "pinned_bytes = the HOT sets' bytes > 0, in_use_bytes = pinned_bytes + scratch_bytes + pce_bytes (> 0 after a proof) when idle ($(jget "$S" 'd["memory"]'))" \
+    [ "$(jget "$S" 'd["memory"]["pinned_bytes"] == sum(s["bytes"] for s in d["allocations"]["srs"] if s["tier"] == "hot") > 0 and d["memory"]["scratch_bytes"] > 0 and d["memory"]["in_flight_bytes"] == 0 and d["memory"]["in_use_bytes"] == d["memory"]["pinned_bytes"] + d["memory"]["scratch_bytes"] + d["memory"]["pce_bytes"]')" = True ]
 # Two jobs of the slow circuit on one prover: the queue shows them while they run.
 ja=$("$BENCH" submit --addr "$DADDR" --circuit slow --seed "$seed" --partitions 4 --json | jget "$(cat)" 'd["job_id"]')
 jb=$("$BENCH" submit --addr "$DADDR" --circuit slow --seed $((seed + 9)) --json | jget "$(cat)" 'd["job_id"]')

@@ -36,7 +36,7 @@ static void submit_seed(cuzk_engine *e, const char *circuit, const uint8_t seed[
     CHECK(r->verified && r->partitions == parts);
 }
 
-CUZK_TEST(engine_pce)
+static void pce_run(cuzk_backend_kind backend)
 {
     char *dir = eng_tmpdir();
     uint64_t live0 = cuzk_alloc_live_bytes();
@@ -45,6 +45,7 @@ CUZK_TEST(engine_pce)
     CHECK(!c.pce); /* off by default in the library; the daemon turns it on */
     c.pce = true;
     c.threads = 2;
+    c.backend = backend; /* CUDA: a and b from the PCE, c formed on the device */
     cuzk_engine *e = eng_create(&c);
     eng_add(e, "demo", "sha256-chain:1", NULL);
     uint8_t seed[8];
@@ -101,6 +102,18 @@ CUZK_TEST(engine_pce)
     CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
               (unsigned long long)(cuzk_alloc_live_bytes() - live0));
     eng_rm_rf(dir);
+}
+
+CUZK_TEST(engine_pce)
+{
+    pce_run(CUZK_BACKEND_CPU);
+}
+
+CUZK_TEST(engine_pce_cuda)
+{
+    if (!cuzk_backend_cuda_usable())
+        test_skip("no usable CUDA device");
+    pce_run(CUZK_BACKEND_CUDA);
 }
 
 /* A budget with room for the set, a partition and the scratch but not for the extraction: no
