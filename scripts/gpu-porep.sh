@@ -313,13 +313,21 @@ pce)
     # The PCE path against the direct one at 32 GiB on all cores, alternating (extraction once
     # per process: KEYGEN + compile; then witness + sparse products per repeat), and the engine
     # through its PCE on the CPU and CUDA backends.
-    for c in fil-porep:3 fil-snap:3; do
+    for c in ${PCE_CIRCUITS-fil-porep:3 fil-snap:3}; do
         for md in full pce full pce; do
             step 300 "pce-${c/:/}-$md" "$B" synth-only --circuit "$c" --mode "$md" --repeat 2 \
                 --threads "$NT"
             grep -E '^(constraints|time|extract|  witness|memory)' "$OUT/pce-${c/:/}-$md.log" |
                 tee -a "$OUT/summary.txt"
         done
+    done
+    # Partitions at once (an engine's synthesis workers), a and b only (a CUDA engine's).
+    for mp in ab:2 pce-ab:2 pce-ab:4; do
+        md=${mp%%:*} p=${mp##*:}
+        step 300 "pce-par-$md-$p" "$B" synth-only --circuit fil-porep:3 --mode "$md" --repeat 2 \
+            --threads "$NT" --parallel "$p"
+        grep -E '^(time|extract|  witness|parallel|memory)' "$OUT/pce-par-$md-$p.log" |
+            tee -a "$OUT/summary.txt"
     done
     step 120 pce-engine "$T" --filter='engine_pce*' --timeout=110
     grep -E '^(ok|not ok)' "$OUT/pce-engine.log" | tee -a "$OUT/summary.txt"

@@ -128,6 +128,10 @@ done
 expect 0 'constraints +1705039 \(\+5 input constraints' -- "$BENCH" synth-only --circuit fil-snap:0 \
     --mode full --repeat 1
 expect 2 'argument 5 outside \[0, 4\]' -- "$BENCH" synth-only --circuit fil-snap:5 --mode keygen
+# Partitions at once through one PCE (what an engine with 2 synthesis workers sustains).
+expect 0 'parallel +2 at once: 4 partitions in' -- "$BENCH" synth-only --circuit poseidon-merkle:2 \
+    --mode pce-ab --repeat 2 --threads 2 --parallel 2
+expect 2 'usage' -- "$BENCH" synth-only --circuit poseidon-merkle:2 --mode keygen --parallel 2
 head -c 5000 "$TMP/p/sha256-chain-1.params" > "$TMP/p/trunc-1.params"
 mkdir -p "$TMP/q" && cp "$TMP/p/trunc-1.params" "$TMP/q/sha256-chain-1.params"
 expect 2 'error: .*params' -- "$BENCH" prove --params "$TMP/q" --circuit sha256-chain:1

@@ -23,7 +23,7 @@
 /* Bytes per row an extraction may use at its peak: KEYGEN's recorded matrices (u32 column and
  * 32-byte coefficient per non-zero, arrays grown by doubling) and the compiled copy. Measured
  * peaks: docs/PERFORMANCE.md "The PCE in the engine". */
-#define PCE_EXTRACT_BYTES_PER_ROW 512u
+#define PCE_EXTRACT_BYTES_PER_ROW 256u
 
 /* A partition that found no room for an extraction lets the next ones try again, but not more
  * often than this. */

@@ -9,7 +9,11 @@
  *   --mode keygen   KEYGEN synthesis (matrices in CSR)
  * Prints constraints, variables, time per repeat (min/median/max), constraints per second
  * (median) and the memory high-water marks (ru_maxrss and the cuzk allocator's peak).
+ * --parallel P (full, ab, witness, pce, pce-ab): afterwards P partitions at once, K each, on
+ * T / P threads each (synth_parallel.c): the time per partition a pipeline could sustain.
  */
+#include "bench_synth.h"
+
 #include "cuzk/alloc.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/threadpool.h"
@@ -43,11 +47,21 @@ static void stats(double *v, unsigned n, double *mn, double *med, double *mx)
     *med = n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* --threads as a count (0 = the CPUs, as a pool counts them). */
+static unsigned nthreads_all(unsigned threads)
+{
+    if (threads)
+        return threads;
+    cuzk_pool *p = cuzk_pool_default();
+    return p ? cuzk_pool_threads(p) : 1;
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: cuzk-bench synth-only --circuit NAME[:ARG] --mode "
                     "full|ab|witness|pce|pce-ab|keygen\n"
-                    "                             [--repeat K] [--threads T] [--seed S] [--json]\n"
+                    "                             [--repeat K] [--threads T] [--seed S] "
+                    "[--parallel P] [--json]\n"
                     "circuits:\n");
     for (size_t i = 0; cuzk_circuit_registry_name(i); i++)
         fprintf(stderr, "  %-16s %s\n", cuzk_circuit_registry_name(i),
@@ -65,7 +79,7 @@ static int fail(const char *what, cuzk_status s)
 int cmd_synth_only(int argc, char **argv)
 {
     const char *circuit_name = NULL, *mode = "full";
-    unsigned repeat = 3, threads = 0;
+    unsigned repeat = 3, threads = 0, parallel = 1;
     unsigned long long seed = 1;
     bool json = false;
     for (int i = 0; i < argc; i++) {
@@ -81,6 +95,8 @@ int cmd_synth_only(int argc, char **argv)
             repeat = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (strcmp(a, "--threads") == 0 && v)
             threads = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (strcmp(a, "--parallel") == 0 && v)
+            parallel = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (strcmp(a, "--seed") == 0 && v)
             seed = strtoull(argv[++i], NULL, 0);
         else {
@@ -91,7 +107,8 @@ int cmd_synth_only(int argc, char **argv)
     bool m_full = strcmp(mode, "full") == 0, m_wit = strcmp(mode, "witness") == 0,
          m_pce_ab = strcmp(mode, "pce-ab") == 0, m_pce = m_pce_ab || strcmp(mode, "pce") == 0,
          m_kg = strcmp(mode, "keygen") == 0, m_ab = strcmp(mode, "ab") == 0;
-    if (!circuit_name || !(m_full || m_ab || m_wit || m_pce || m_kg) || repeat == 0)
+    if (!circuit_name || !(m_full || m_ab || m_wit || m_pce || m_kg) || repeat == 0 ||
+        parallel == 0 || parallel > 64 || (parallel > 1 && m_kg))
         return usage();
     cuzk_circuit c;
     cuzk_status s = cuzk_circuit_find(circuit_name, &c);
@@ -169,6 +186,14 @@ int cmd_synth_only(int argc, char **argv)
     if (pce)
         for (unsigned m = 0; m < 3; m++)
             nnz[m] = cuzk_pce_nnz(pce, m);
+    double par_wall = 0;
+    if (parallel > 1) {
+        cuzk_cs_mode pm = m_full ? CUZK_CS_PROVE : m_ab ? CUZK_CS_PROVE_AB : CUZK_CS_WITNESS;
+        s = bench_synth_parallel(&c, pm, pce, m_pce_ab, parallel, repeat, nthreads_all(threads),
+                                 &par_wall);
+        if (s != CUZK_OK)
+            return fail("parallel synthesis", s);
+    }
     double mn, med, mx, wmn, wmed, wmx, mmn, mmed, mmx;
     stats(t, repeat, &mn, &med, &mx);
     stats(tw, repeat, &wmn, &wmed, &wmx);
@@ -185,12 +210,13 @@ int cmd_synth_only(int argc, char **argv)
                "\"min_s\":%.6f,\"median_s\":%.6f,\"max_s\":%.6f,\"witness_median_s\":%.6f,"
                "\"matvec_median_s\":%.6f,\"extract_s\":%.6f,\"pce_mib\":%.1f,\"constraints_per_s\":"
                "%.0f,"
-               "\"maxrss_mib\":%.1f,\"alloc_peak_mib\":%.1f}\n",
+               "\"maxrss_mib\":%.1f,\"alloc_peak_mib\":%.1f,\"parallel\":%u,"
+               "\"parallel_wall_s\":%.6f}\n",
                c.name, (unsigned long long)c.params.arg, mode, nthreads, repeat, n_constraints,
                n_rows, n_inputs, n_aux, (unsigned long long)nnz[0], (unsigned long long)nnz[1],
                (unsigned long long)nnz[2], mn, med, mx, wmed, mmed, extract_s,
                pce ? (double)cuzk_pce_memory_bytes(pce) / (1024.0 * 1024.0) : 0.0, cps, rss_mib,
-               peak_mib);
+               peak_mib, parallel, par_wall);
     } else {
         printf("circuit      %s:%llu (%s)\n", c.name, (unsigned long long)c.params.arg, mode);
         printf("constraints  %zu (+%zu input constraints = %zu rows)\n", n_constraints, n_inputs,
@@ -209,6 +235,11 @@ int cmd_synth_only(int argc, char **argv)
             printf("  witness    median %.4f s;  matvec median %.4f s on %u threads\n", wmed, mmed,
                    nthreads);
         printf("throughput   %.0f constraints/s (median)\n", cps);
+        if (parallel > 1)
+            printf("parallel     %u at once: %u partitions in %.4f s = %.4f s a partition "
+                   "(%u threads each)\n",
+                   parallel, parallel * repeat, par_wall, par_wall / (parallel * repeat),
+                   nthreads_all(threads) / parallel ? nthreads_all(threads) / parallel : 1);
         printf("memory       maxrss %.1f MiB, cuzk alloc peak %.1f MiB\n", rss_mib, peak_mib);
     }
     free(t);

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+#ifndef CUZK_BENCH_SYNTH_H
+#define CUZK_BENCH_SYNTH_H
+
+#include <stdbool.h>
+
+#include "cuzk/r1cs.h"
+
+/* |parallel| workers each synthesise |repeat| partitions of |c| in |mode| (WITNESS plus |pce|'s
+ * products when |pce| is set; pce_ab: without C), on |threads| / |parallel| threads each, at
+ * the same time; *wall_s = the wall time of them all (synth_parallel.c). */
+cuzk_status bench_synth_parallel(const cuzk_circuit *c, cuzk_cs_mode mode, const cuzk_pce *pce,
+                                 bool pce_ab, unsigned parallel, unsigned repeat,
+                                 unsigned threads, double *wall_s);
+
+#endif

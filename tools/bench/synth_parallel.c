@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * cuzk-bench synth-only --parallel P: P partitions synthesised at once, as an engine with P
+ * synthesis workers does, each on T / P threads (its own pool for the PCE products) and all
+ * sharing one PCE. Reports the wall time of P x K partitions and the time per partition it
+ * amounts to: the rate at which the CPU can feed a prover, which one partition on all threads
+ * does not show (the witness synthesis and the products each leave cores idle).
+ */
+#include "bench_synth.h"
+
+#include "cuzk/threadpool.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef struct {
+    cuzk_circuit c;
+    cuzk_cs_mode mode;
+    const cuzk_pce *pce;
+    bool pce_ab;
+    unsigned repeat, threads;
+    cuzk_status s;
+} worker;
+
+static void *run(void *arg)
+{
+    worker *w = arg;
+    cuzk_pool *pool = NULL;
+    if (w->pce && (w->s = cuzk_pool_create(&pool, w->threads)) != CUZK_OK)
+        return NULL;
+    for (unsigned r = 0; r < w->repeat && w->s == CUZK_OK; r++) {
+        w->c.params.seed += 1000003;
+        cuzk_cs *cs;
+        if ((w->s = cuzk_cs_create(&cs, w->mode, 0, 0)) != CUZK_OK)
+            break;
+        w->s = cuzk_circuit_synthesize(cs, &w->c);
+        cuzk_prover_data pd;
+        if (w->s == CUZK_OK)
+            w->s = cuzk_cs_take_prover_data(cs, &pd);
+        cuzk_cs_destroy(cs);
+        if (w->s != CUZK_OK)
+            break;
+        if (w->pce)
+            w->s = w->pce_ab ? cuzk_pce_eval_ab_into(w->pce, pool, &pd)
+                             : cuzk_pce_eval_into(w->pce, pool, &pd);
+        cuzk_prover_data_free(&pd);
+    }
+    cuzk_pool_destroy(pool);
+    return NULL;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+cuzk_status bench_synth_parallel(const cuzk_circuit *c, cuzk_cs_mode mode, const cuzk_pce *pce,
+                                 bool pce_ab, unsigned parallel, unsigned repeat,
+                                 unsigned threads, double *wall_s)
+{
+    worker *w = calloc(parallel, sizeof *w);
+    pthread_t *th = calloc(parallel, sizeof *th);
+    if (!w || !th) {
+        free(w);
+        free(th);
+        return cuzk_fail(CUZK_ERR_NOMEM, "synth-only --parallel: out of memory");
+    }
+    unsigned each = threads / parallel ? threads / parallel : 1;
+    double t0 = now_s();
+    unsigned started = 0;
+    cuzk_status s = CUZK_OK;
+    for (unsigned i = 0; i < parallel; i++) {
+        w[i] = (worker){.c = *c, .mode = mode, .pce = pce, .pce_ab = pce_ab, .repeat = repeat,
+                        .threads = each};
+        w[i].c.params.seed += i;
+        w[i].c.params.threads = each;
+        if (pthread_create(&th[i], NULL, run, &w[i]) != 0) {
+            s = cuzk_fail(CUZK_ERR_INTERNAL, "synth-only --parallel: cannot start a thread");
+            break;
+        }
+        started++;
+    }
+    for (unsigned i = 0; i < started; i++) {
+        pthread_join(th[i], NULL);
+        if (s == CUZK_OK && w[i].s != CUZK_OK)
+            s = w[i].s;
+    }
+    *wall_s = now_s() - t0;
+    free(w);
+    free(th);
+    return s;
+}
