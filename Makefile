@@ -111,6 +111,9 @@ $(BUILD)/gen/version.h: FORCE
 FORCE:
 $(BUILD)/obj/tools/bench/cmd_info.o: $(BUILD)/gen/version.h
 $(BUILD)/obj/tools/bench/cmd_info.o: CPPFLAGS += -I$(BUILD)/gen
+# The daemon tags its PCE files with the commit (src/daemon/main.c).
+$(BUILD)/obj/src/daemon/main.o: $(BUILD)/gen/version.h
+$(BUILD)/obj/src/daemon/main.o: CPPFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/obj/tests/common/runner.o: CPPFLAGS += -I$(BUILD)/gen
 $(BUILD)/obj/tests/common/runner.o: $(BUILD)/gen/test_list.h

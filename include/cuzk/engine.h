@@ -114,6 +114,11 @@ typedef struct {
                                     thread of their own and kept in memory (charged to the
                                     budget); later partitions are a witness-only synthesis plus
                                     sparse products, with the same a/b/c. Default false */
+    const char *pce_cache_tag;   /* with pce: each PCE extracted is also written to
+                                    <cache_dir>/pce/<spec>.<tag>.pce and read back from there
+                                    by a later engine with the same tag instead of extracted
+                                    again ([A-Za-z0-9._-], at most 63 bytes; the daemon uses its
+                                    build's commit, none for a modified tree). NULL = no files */
 } cuzk_engine_config;
 
 /* Fills |c| with the defaults above. */
@@ -304,7 +309,8 @@ typedef struct {
     char pce[12];
     char pce_error[256];
     uint64_t pce_bytes, pce_partitions;
-    double pce_extract_ms;
+    double pce_extract_ms; /* extraction, or reading the file */
+    bool pce_from_file;    /* read from the PCE cache (pce_cache_tag), not extracted */
 } cuzk_engine_srs_status;
 
 typedef struct {

@@ -327,6 +327,7 @@ static void add_allocations(builder *b, cJSON *root, const cuzk_engine_status *s
         num(b, o, "bytes", (double)s->pce_bytes);
         num(b, o, "partitions", (double)s->pce_partitions);
         num(b, o, "extract_ms", s->pce_extract_ms);
+        boolean(b, o, "from_file", s->pce_from_file);
         str(b, o, "error", s->pce_error[0] ? s->pce_error : NULL);
     }
 }

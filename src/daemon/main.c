@@ -26,6 +26,7 @@
 #include "daemon/log.h"
 #include "daemon/reload.h"
 #include "daemon/rpc/rpc.h"
+#include "version.h" /* CUZK_GIT_COMMIT (build/gen) */
 #include "daemon/unix_socket.h"
 
 #define EXIT_RUNTIME 1
@@ -218,6 +219,14 @@ static int load_config(cuzk_daemon_config *cfg, const cli *o)
  * load of a key tests it in full, and the log says why. Closed after the engine. */
 static cuzk_check_cache *check_cache;
 
+/* The tag of this build's PCE files: its commit, or NULL (no files) for a modified or unknown
+ * tree, whose circuits may differ from any commit's. */
+static const char *pce_tag(void)
+{
+    const char *c = CUZK_GIT_COMMIT;
+    return strstr(c, "dirty") || strcmp(c, "unknown") == 0 ? NULL : c;
+}
+
 static cuzk_check_cache *open_check_cache(const cuzk_daemon_config *cfg)
 {
     char path[PATH_MAX];
@@ -260,6 +269,8 @@ static cuzk_status start_engine(cuzk_engine **out, const cuzk_daemon_config *cfg
     ec.result_ttl_ms = cfg->result_ttl_ms;
     ec.self_verify = cfg->self_verify;
     ec.pce = cfg->pce;
+    /* PCE files are read back only by the build that wrote them; a modified tree writes none. */
+    ec.pce_cache_tag = pce_tag();
     ec.h_precompute_rows = (unsigned)cfg->h_precompute_rows;
     ec.cache_dir = cfg->param_cache;
     cuzk_status st = cuzk__make_dirs(cfg->param_cache);

@@ -159,6 +159,18 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg_
         cfg.n_devices > 256 || (cfg.n_devices && !cfg.devices) || cfg.h_precompute_rows > 16)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "engine config out of range (workers <= 256, "
                          "queue_depth <= 65536, devices <= 256, h_precompute_rows <= 16)");
+    if (cfg.pce_cache_tag) {
+        size_t n = strlen(cfg.pce_cache_tag);
+        bool ok = n > 0 && n < 64;
+        for (size_t i = 0; ok && i < n; i++) {
+            char ch = cfg.pce_cache_tag[i];
+            ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                 ch == '.' || ch == '_' || ch == '-';
+        }
+        if (!ok)
+            return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                             "pce_cache_tag must be 1 to 63 bytes of [A-Za-z0-9._-]");
+    }
     if (!cfg.prover_workers)
         cfg.prover_workers = 1;
     const bool auto_synth = !cfg.synthesis_workers;
@@ -205,6 +217,9 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg_
     }
     memcpy(e->cache_dir, dir, dl);
     e->cache_dir[dl] = 0;
+    if (cfg.pce_cache_tag)
+        snprintf(e->pce_tag, sizeof e->pce_tag, "%s", cfg.pce_cache_tag);
+    cfg.pce_cache_tag = NULL; /* not kept: e->pce_tag */
     for (int i = 0; i < n_dev; i++)
         e->devices[i] = cfg.n_devices ? cfg.devices[i] : i;
     cfg.cache_dir = e->cache_dir;

@@ -75,6 +75,7 @@ typedef struct srs_entry {
     cuzk_pce *pce;
     uint64_t pce_bytes, pce_reserve, pce_partitions;
     double pce_extract_ms, pce_retry_ms;
+    bool pce_from_file;
     char pce_error[256];
 
     uint64_t completed, failed, cancelled;
@@ -179,7 +180,8 @@ struct cuzk_engine {
     size_t q_len;
 
     uint64_t mem_in_use, mem_budget;
-    uint64_t pce_in_use; /* the READY PCEs' bytes, part of mem_in_use */
+    uint64_t pce_in_use; /* the PCEs' bytes, part of mem_in_use */
+    char pce_tag[64];    /* cfg.pce_cache_tag; "" = no PCE files */
     uint64_t pinned_in_use, pinned_budget;
     /* The prover workers' backend scratch, charged to the total budget from the reservation of
      * the first HOT set that needs it and never released (backends keep their scratch): every
@@ -273,13 +275,17 @@ extern void (*cuzk__srs_drop_hook)(cuzk_engine *e, const char *circuit_id);
  * built, failed or building, and the memory budget has room for it now (else a later partition
  * tries again). cuzk__pce_synthesize: a WITNESS synthesis of |circ| and |pce|'s products into
  * |pd| (PROVE_AB-like on a CUDA engine: no c), a/b/c with room for |rows_reserved| entries in
- * the engine's a/b/c pool. cuzk__pce_drop_locked: a READY PCE leaves with its set (the caller
- * frees *out with e->mu released). cuzk__pce_join: waits for every extraction (shutdown). */
+ * the engine's a/b/c pool. cuzk__pce_drop_locked: the PCE leaves with its set (the caller frees
+ * *out with e->mu released and uncharges pce_bytes). cuzk__pce_join: waits for every extraction (shutdown). */
 void cuzk__pce_kick_locked(cuzk_engine *e, srs_entry *c, size_t rows);
 cuzk_status cuzk__pce_synthesize(cuzk_engine *e, const cuzk_pce *pce, const cuzk_circuit *circ,
                                  size_t aux_hint, size_t rows_reserved, cuzk_prover_data *pd,
                                  double *witness_ms, double *matvec_ms) CUZK_WARN_UNUSED_RESULT;
 void cuzk__pce_drop_locked(srs_entry *c, cuzk_pce **out);
+/* A proof of a partition synthesised through |c|'s PCE failed self-verification: later
+ * partitions go the direct way (FAILED, the PCE kept until its set is dropped, since partitions
+ * in flight may use it) and its file is removed. */
+void cuzk__pce_distrust_locked(cuzk_engine *e, srs_entry *c);
 void cuzk__pce_join(cuzk_engine *e);
 const char *cuzk__pce_state_word(const srs_entry *c);
 

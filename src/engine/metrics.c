@@ -165,6 +165,7 @@ cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out)
         s->pce_bytes = c->pce_bytes;
         s->pce_partitions = c->pce_partitions;
         s->pce_extract_ms = c->pce_extract_ms;
+        s->pce_from_file = c->pce_from_file;
         for (unsigned k = 0; k < CUZK_BACKEND_SCRATCH_SLOTS; k++)
             s->scratch_bytes += c->scratch[k];
     }

@@ -17,8 +17,11 @@
 
 #include "cuzk/alloc.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Bytes per row an extraction may use at its peak: the compact KEYGEN record (a u32 id and a u32
  * coefficient index per non-zero, arrays grown by doubling; u64 row pointers) and the compiled
@@ -35,6 +38,70 @@ typedef struct {
     srs_entry *c;
     size_t n_constraints, n_inputs, n_aux;
 } pce_job;
+
+/* <cache_dir>/pce/<spec, ':' as '_'>.<tag>.pce, or false without a tag (no PCE files). The tag
+ * names the code that extracted it (the daemon's build commit): a file from other code is never
+ * read. */
+static bool pce_path(const cuzk_engine *e, const srs_entry *c, char *out, size_t n)
+{
+    if (!e->pce_tag[0] || !c->spec)
+        return false;
+    int k = snprintf(out, n, "%s/pce/", e->cache_dir);
+    for (const char *p = c->spec; k > 0 && (size_t)k + 1 < n && *p; p++)
+        out[k++] = *p == ':' ? '_' : *p;
+    if (k <= 0 || (size_t)k >= n)
+        return false;
+    int m = snprintf(out + k, n - (size_t)k, ".%s.pce", e->pce_tag);
+    return m > 0 && (size_t)m < n - (size_t)k;
+}
+
+static bool dims_ok(const cuzk_pce *p, const pce_job *pj)
+{
+    return cuzk_pce_num_constraints(p) == pj->n_constraints &&
+           cuzk_pce_num_inputs(p) == pj->n_inputs && cuzk_pce_num_aux(p) == pj->n_aux;
+}
+
+/* The PCE from its file, or NULL (none, or unusable: said, and removed). */
+static cuzk_pce *pce_read(const char *path, const srs_entry *c, const pce_job *pj)
+{
+    if (access(path, F_OK) != 0)
+        return NULL;
+    cuzk_pce *p = NULL;
+    cuzk_status s = cuzk_pce_load(&p, path);
+    if (s == CUZK_OK && !dims_ok(p, pj))
+        s = cuzk_fail(CUZK_ERR_FORMAT, "its sizes are not the circuit's");
+    if (s == CUZK_OK)
+        return p;
+    fprintf(stderr, "cuzk: PCE file %s of circuit %s unusable (%s); extracting it again\n", path,
+            c->id, cuzk_last_error());
+    cuzk_pce_destroy(p);
+    remove(path);
+    return NULL;
+}
+
+/* Written beside and renamed, so that a reader never sees half a file; a failure is only said. */
+static void pce_write(const char *path, const cuzk_pce *p, const srs_entry *c)
+{
+    char dir[1200], tmp[1300];
+    snprintf(dir, sizeof dir, "%.1199s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "cuzk: PCE of circuit %s not written: %s: %s\n", c->id, dir,
+                strerror(errno));
+        return;
+    }
+    if (snprintf(tmp, sizeof tmp, "%.1200s.tmp.%d", path, (int)getpid()) >= (int)sizeof tmp)
+        return;
+    cuzk_status s = cuzk_pce_save(p, tmp);
+    if (s == CUZK_OK && rename(tmp, path) != 0)
+        s = cuzk_fail(CUZK_ERR_IO, "rename to %s: %s", path, strerror(errno));
+    if (s != CUZK_OK) {
+        fprintf(stderr, "cuzk: PCE of circuit %s not written (%s)\n", c->id, cuzk_last_error());
+        remove(tmp);
+    }
+}
 
 const char *cuzk__pce_state_word(const srs_entry *c)
 {
@@ -64,11 +131,12 @@ static void *extract_main(void *arg)
     circ.params.data = NULL;
     circ.params.threads = 1;
     double t0 = cuzk__engine_now_ms();
-    cuzk_pce *pce = NULL;
-    cuzk_status s = cuzk_pce_extract(&pce, &circ);
-    if (s == CUZK_OK && (cuzk_pce_num_constraints(pce) != pj.n_constraints ||
-                         cuzk_pce_num_inputs(pce) != pj.n_inputs ||
-                         cuzk_pce_num_aux(pce) != pj.n_aux))
+    char path[1200];
+    bool file = pce_path(e, c, path, sizeof path);
+    cuzk_pce *pce = file ? pce_read(path, c, &pj) : NULL;
+    bool from_file = pce != NULL;
+    cuzk_status s = pce ? CUZK_OK : cuzk_pce_extract(&pce, &circ);
+    if (s == CUZK_OK && !dims_ok(pce, &pj))
         s = cuzk_fail(CUZK_ERR_INTERNAL,
                       "the extracted matrices have %zu constraints, %zu inputs and %zu aux "
                       "variables, a partition had %zu, %zu and %zu",
@@ -81,11 +149,14 @@ static void *extract_main(void *arg)
         pce = NULL;
     }
     double ms = cuzk__engine_now_ms() - t0;
+    if (pce && file && !from_file)
+        pce_write(path, pce, c);
 
     pthread_mutex_lock(&e->mu);
     e->mem_in_use -= c->pce_reserve;
     c->pce_reserve = 0;
     c->pce_extract_ms = ms;
+    c->pce_from_file = from_file;
     if (pce) {
         c->pce = pce;
         c->pce_bytes = cuzk_pce_memory_bytes(pce);
@@ -181,16 +252,27 @@ cuzk_status cuzk__pce_synthesize(cuzk_engine *e, const cuzk_pce *pce, const cuzk
 void cuzk__pce_drop_locked(srs_entry *c, cuzk_pce **out)
 {
     *out = NULL;
-    if (c->pce_state == PCE_FAILED) {
-        c->pce_state = PCE_NONE;
+    if (c->pce_state == PCE_BUILDING) /* its thread sets the outcome */
         return;
-    }
-    if (c->pce_state != PCE_READY)
-        return;
-    *out = c->pce;
+    *out = c->pce; /* READY, or FAILED after a proof through it failed */
     c->pce = NULL;
     c->pce_state = PCE_NONE;
     /* The caller uncharges pce_bytes once the PCE is freed. */
+}
+
+void cuzk__pce_distrust_locked(cuzk_engine *e, srs_entry *c)
+{
+    if (c->pce_state != PCE_READY)
+        return;
+    c->pce_state = PCE_FAILED;
+    snprintf(c->pce_error, sizeof c->pce_error,
+             "a proof of a partition synthesised through it failed self-verification%s",
+             c->pce_from_file ? " (it was read from its file, now removed)" : "");
+    char path[1200];
+    if (pce_path(e, c, path, sizeof path))
+        remove(path);
+    fprintf(stderr, "cuzk: PCE of circuit %s: %s; later partitions are synthesised directly\n",
+            c->id, c->pce_error);
 }
 
 void cuzk__pce_join(cuzk_engine *e)

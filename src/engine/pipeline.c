@@ -435,6 +435,8 @@ void *cuzk__prover_main(void *arg)
         } else if (s != CUZK_OK) {
             cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED, "partition %u proving on %s: %s",
                                     it->part, w->name, cuzk_last_error());
+            if (it->pce && s == CUZK_ERR_VERIFY_FAILED)
+                cuzk__pce_distrust_locked(e, c);
         }
         cuzk_free(pub);
         cuzk__item_discard_locked(e, it);

@@ -5,6 +5,10 @@
  * metrics, dropped with its set; without room in the budget it is not built and jobs go on. */
 #include "test_engine_util.h"
 
+#include "r1cs/pce_internal.h"
+
+#include <unistd.h>
+
 /* Polls the status until |id|'s PCE leaves "" / "building" (at most |ms|); returns a copy. */
 static cuzk_engine_srs_status pce_wait(cuzk_engine *e, const char *id, double ms)
 {
@@ -155,5 +159,122 @@ CUZK_TEST(engine_pce_no_room)
     CHECK(sd->pce_partitions == 0 && st.memory_pce == 0);
     cuzk_engine_status_clear(&st);
     cuzk_engine_destroy(e);
+    eng_rm_rf(dir);
+}
+
+static cuzk_engine *file_engine(const char *dir, const char *tag)
+{
+    cuzk_engine_config c;
+    eng_config(&c, dir);
+    c.pce = true;
+    c.pce_cache_tag = tag;
+    c.threads = 2;
+    cuzk_engine *e = eng_create(&c);
+    eng_add(e, "demo", "sha256-chain:1", NULL);
+    return e;
+}
+
+/* One proof (which starts the extraction or the read) and the PCE once ready. */
+static cuzk_engine_srs_status file_round(cuzk_engine *e, const uint8_t seed[8])
+{
+    cuzk_job_result r;
+    submit_seed(e, "demo", seed, 1, &r);
+    cuzk_job_result_clear(&r);
+    cuzk_engine_srs_status s = pce_wait(e, "demo", 120000);
+    CHECK_MSG(strcmp(s.pce, "ready") == 0, "PCE %s: %s", s.pce, s.pce_error);
+    return s;
+}
+
+/* pce_cache_tag: an extracted PCE is written and a later engine with the tag reads it instead of
+ * extracting; a damaged file is refused and written again; another tag does not read it; a file
+ * that passes its checksum but gives wrong a/b/c is distrusted after the first proof through it
+ * fails self-verification (removed; later partitions direct). */
+CUZK_TEST(engine_pce_file)
+{
+    char *dir = eng_tmpdir();
+    uint64_t live0 = cuzk_alloc_live_bytes();
+    cuzk_engine_config c;
+    cuzk_engine *e = NULL;
+    static const char *const bad_tags[] = {"", "a/b", "x y",
+                                           "0123456789012345678901234567890123456789012345678901"
+                                           "234567890123"};
+    for (size_t i = 0; i < sizeof bad_tags / sizeof bad_tags[0]; i++) {
+        eng_config(&c, dir);
+        c.pce_cache_tag = bad_tags[i];
+        CHECK(cuzk_engine_create(&e, &c) == CUZK_ERR_INVALID_ARG && !e);
+    }
+    uint8_t seed[8];
+    test_rand_bytes(seed, sizeof seed);
+    char path[512];
+    snprintf(path, sizeof path, "%s/pce/sha256-chain_1.t1.pce", dir);
+
+    e = file_engine(dir, "t1");
+    cuzk_engine_srs_status s = file_round(e, seed);
+    CHECK(!s.pce_from_file && access(path, F_OK) == 0);
+    cuzk_engine_destroy(e);
+
+    e = file_engine(dir, "t1");
+    s = file_round(e, seed);
+    CHECK(s.pce_from_file);
+    cuzk_job_result r;
+    submit_seed(e, "demo", seed, 2, &r);
+    char vk[512];
+    snprintf(vk, sizeof vk, "%s/demo.vk", dir);
+    eng_verify(vk, &r);
+    cuzk_job_result_clear(&r);
+    cuzk_engine_destroy(e);
+
+    /* truncated: refused, extracted again and rewritten whole */
+    CHECK(truncate(path, 1000) == 0);
+    e = file_engine(dir, "t1");
+    s = file_round(e, seed);
+    CHECK(!s.pce_from_file);
+    cuzk_engine_destroy(e);
+    cuzk_pce *pce = NULL;
+    CHECK(cuzk_pce_load(&pce, path) == CUZK_OK);
+
+    /* another tag reads nothing */
+    e = file_engine(dir, "t2");
+    s = file_round(e, seed);
+    CHECK(!s.pce_from_file);
+    cuzk_engine_destroy(e);
+
+    /* B's +1 / -1 entries negated (so b = -B z where B has only those: a b - c = -2c on rows
+     * with c != 0), saved with a valid checksum */
+    pce_matrix *b = &pce->m[1];
+    for (uint64_t k = 0; k < b->unit_nnz; k++)
+        b->unit_col[k] ^= PCE_NEG_BIT;
+    CHECK(b->unit_nnz > 100);
+    CHECK(cuzk_pce_save(pce, path) == CUZK_OK);
+    cuzk_pce_destroy(pce);
+    e = file_engine(dir, "t1");
+    s = file_round(e, seed);
+    CHECK(s.pce_from_file);
+    cuzk_job_request q = {.circuit_id = "demo", .witness = seed, .witness_len = 8};
+    cuzk_submit_info si;
+    CHECK(cuzk_engine_submit(e, &q, &si) == CUZK_OK);
+    CHECK(eng_await(e, si.job_id, &r) == CUZK_JOB_FAILED);
+    CHECK_MSG(strstr(r.error, "verif") != NULL, "%s", r.error);
+    cuzk_job_result_clear(&r);
+    cuzk_engine_status st;
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    const cuzk_engine_srs_status *sd = srs_of(&st, "demo");
+    CHECK_MSG(strcmp(sd->pce, "failed") == 0 && strstr(sd->pce_error, "self-verification"),
+              "%s: %s", sd->pce, sd->pce_error);
+    CHECK(st.memory_pce == sd->pce_bytes && sd->pce_bytes > 0); /* kept until the set goes */
+    cuzk_engine_status_clear(&st);
+    CHECK(access(path, F_OK) != 0);
+    submit_seed(e, "demo", seed, 2, &r); /* direct again */
+    eng_verify(vk, &r);
+    cuzk_job_result_clear(&r);
+    bool was;
+    uint64_t freed;
+    CHECK(cuzk_engine_evict(e, "demo", &was, &freed) == CUZK_OK);
+    CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
+    CHECK(st.memory_pce == 0 && srs_of(&st, "demo")->pce[0] == 0);
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_destroy(e);
+    CHECK_MSG(cuzk_alloc_live_bytes() == live0, "%llu bytes leaked",
+              (unsigned long long)(cuzk_alloc_live_bytes() - live0));
     eng_rm_rf(dir);
 }
