@@ -7,7 +7,7 @@
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
 #   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt] [workers]
-#                                             [prefetch] [badd] [fp2ka] [post] [porep] [synth] [pce]
+#                                             [prefetch] [badd] [fp2ka] [post] [porep] [synth] [pce] [prefault]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -331,6 +331,17 @@ pce)
     done
     step 120 pce-engine "$T" --filter='engine_pce*' --timeout=110
     grep -E '^(ok|not ok)' "$OUT/pce-engine.log" | tee -a "$OUT/summary.txt"
+    ;;
+prefault)
+    # PoRep 32 GiB on all cores with the merged system's vectors touched first on all threads
+    # (cuzk_cs_prefault) and without (CUZK_SYNTH_PREFAULT=0), alternating.
+    for mp in witness:1 witness:0 witness:1 witness:0 ab:1 ab:0; do
+        md=${mp%%:*} pf=${mp##*:}
+        CUZK_SYNTH_PREFAULT=$pf step 200 "pf-$md-$pf" "$B" synth-only --circuit fil-porep:3 \
+            --mode "$md" --repeat 3 --threads "$NT"
+        grep -E '^(time|memory)' "$OUT/pf-$md-$pf.log" | sed "s/^/$md prefault=$pf: /" |
+            tee -a "$OUT/summary.txt"
+    done
     ;;
 compare)
     # Same inputs, same r and s: CPU prove, CUDA prove, resident partition; proofs must be equal.

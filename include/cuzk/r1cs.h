@@ -246,6 +246,12 @@ void cuzk_cs_fork_destroy(cuzk_cs_fork *fork);
 /* Hints as cuzk_cs_create's (own variables and constraints). */
 cuzk_status cuzk_cs_create_forked(cuzk_cs **out, const cuzk_cs_fork *fork, size_t hint_aux,
                                   size_t hint_constraints) CUZK_WARN_UNUSED_RESULT;
+/* Writes zeros over the reserved, unused parts of |cs|'s assignment vectors (and of a, b, c
+ * unless they come from a cuzk_cs_set_vec_alloc allocator) on |threads| threads, so that the
+ * merges that fill them later (cuzk_cs_extend, in order, on one thread) do not stop on page
+ * faults. Values and counts are unchanged. */
+void cuzk_cs_prefault(cuzk_cs *cs, unsigned threads);
+
 /* Empties a forked system (once cuzk_cs_extend has taken it) for the next part of the same fork:
  * no variables or constraints of its own, no marks, the capacity of its vectors kept, so that a
  * thread synthesising part after part faults its memory in once. The old values stay in the

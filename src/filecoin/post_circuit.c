@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 cuzk_status cuzk_fil_post_shape_get(cuzk_fil_post_shape *out, uint64_t post_proof_type)
@@ -269,6 +270,11 @@ cuzk_status cuzk__fil_forked_items(cuzk_cs *cs, size_t n, unsigned threads,
 {
     if (threads < 2 || n < 2 || cuzk_cs_get_mode(cs) == CUZK_CS_KEYGEN)
         return items(ctx, cs, 0, n);
+    /* The merges below fill the system's reserved vectors in order on this thread: their pages
+     * are touched first on all threads (env CUZK_SYNTH_PREFAULT=0: not, for comparisons). */
+    const char *pf = getenv("CUZK_SYNTH_PREFAULT");
+    if (!pf || strcmp(pf, "0") != 0)
+        cuzk_cs_prefault(cs, threads);
     cuzk_cs_fork *fork;
     CUZK_TRY(cuzk_cs_fork_create(&fork, cs));
     forked_par p = {.items = items, .ctx = ctx, .fork = fork, .fork_aux = cuzk_cs_num_aux(cs)};

@@ -139,6 +139,40 @@ CUZK_TEST(r1cs_tiny_witness_mode)
     cuzk_cs_destroy(cs);
 }
 
+/* cuzk_cs_prefault touches the reserved tails only: values already written stay, and the system
+ * then gives what one never prefaulted gives (a, b, c, assignments, counts). */
+CUZK_TEST(r1cs_prefault_keeps_values)
+{
+    const size_t hint = (size_t)3 << 20; /* 96 MiB a vector: several chunks, several threads */
+    cuzk_prover_data pd[2];
+    for (int k = 0; k < 2; k++) {
+        cuzk_cs *cs;
+        CHECK_OK(cuzk_cs_create(&cs, CUZK_CS_PROVE, hint, hint));
+        cuzk_var v;
+        cuzk_fr_t r[100];
+        for (size_t i = 0; i < 100; i++) {
+            r[i] = tu_fr(1000 + i);
+            CHECK_OK(cuzk_cs_alloc_aux(cs, &v, &r[i]));
+        }
+        if (k) {
+            cuzk_cs_prefault(cs, 4);
+            cuzk_cs_prefault(cs, 1); /* one thread: nothing to do */
+        }
+        tiny(cs, false);
+        CHECK(cuzk_cs_is_satisfied(cs, NULL, NULL));
+        CHECK_OK(cuzk_cs_take_prover_data(cs, &pd[k]));
+        cuzk_cs_destroy(cs);
+        CHECK(pd[k].n_aux == 103 && pd[k].n_rows == 6 && pd[k].abc_cap >= hint);
+    }
+    CHECK(memcmp(pd[0].aux, pd[1].aux, 103 * sizeof(cuzk_fr_t)) == 0);
+    CHECK(memcmp(pd[0].input, pd[1].input, 2 * sizeof(cuzk_fr_t)) == 0);
+    CHECK(memcmp(pd[0].a, pd[1].a, 6 * sizeof(cuzk_fr_t)) == 0);
+    CHECK(memcmp(pd[0].b, pd[1].b, 6 * sizeof(cuzk_fr_t)) == 0);
+    CHECK(memcmp(pd[0].c, pd[1].c, 6 * sizeof(cuzk_fr_t)) == 0);
+    cuzk_prover_data_free(&pd[0]);
+    cuzk_prover_data_free(&pd[1]);
+}
+
 CUZK_TEST(r1cs_check_mode_names_first_unsatisfied)
 {
     cuzk_cs *cs = tu_cs(CUZK_CS_CHECK);
