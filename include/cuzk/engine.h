@@ -109,16 +109,16 @@ typedef struct {
                                     or once per key through |check_cache| */
     cuzk_check_cache *check_cache; /* keys already tested (include/cuzk/check_cache.h; the caller
                                       keeps it open while the engine lives); NULL = none */
-    bool pce;                    /* builtin circuits: after a circuit's first partition its
-                                    matrices are extracted (PCE, include/cuzk/r1cs.h) on a
-                                    thread of their own and kept in memory (charged to the
-                                    budget); later partitions are a witness-only synthesis plus
-                                    sparse products, with the same a/b/c. Default false */
-    const char *pce_cache_tag;   /* with pce: each PCE extracted is also written to
-                                    <cache_dir>/pce/<spec>.<tag>.pce and read back from there
-                                    by a later engine with the same tag instead of extracted
-                                    again ([A-Za-z0-9._-], at most 63 bytes; the daemon uses its
-                                    build's commit, none for a modified tree). NULL = no files */
+    bool pce;                      /* builtin circuits: after a circuit's first partition its
+                                      matrices are extracted (PCE, include/cuzk/r1cs.h) on a
+                                      thread of their own and kept in memory (charged to the
+                                      budget); later partitions are a witness-only synthesis plus
+                                      sparse products, with the same a/b/c. Default false */
+    const char *pce_cache_tag;     /* with pce: each PCE extracted is also written to
+                                      <cache_dir>/pce/<spec>.<tag>.pce and read back from there
+                                      by a later engine with the same tag instead of extracted
+                                      again ([A-Za-z0-9._-], at most 63 bytes; the daemon uses its
+                                      build's commit, none for a modified tree). NULL = no files */
 } cuzk_engine_config;
 
 /* Fills |c| with the defaults above. */
@@ -375,9 +375,9 @@ typedef struct {
     uint64_t pinned_bytes, pinned_limit;
     /* memory.total_budget is one budget for HOT parameter sets, partitions in flight, the
      * prover workers' scratch and the PCEs: memory_in_use = pinned_bytes + memory_in_flight +
-     * memory_scratch + memory_pce is what is charged to it now. memory_scratch is charged when a HOT set first needs more
-     * (every worker may hold the per-slot maximum of the sets made HOT; the workers' own
-     * scratch_bytes are what they hold) and is never released. */
+     * memory_scratch + memory_pce is what is charged to it now. memory_scratch is charged when a
+     * HOT set first needs more (every worker may hold the per-slot maximum of the sets made HOT;
+     * the workers' own scratch_bytes are what they hold) and is never released. */
     uint64_t memory_in_use, memory_in_flight, memory_scratch, memory_budget;
     uint64_t memory_pce; /* the ready PCEs (also in memory_in_use, not in memory_in_flight) */
     cuzk_engine_worker_status *workers;

@@ -131,8 +131,8 @@ typedef struct item {
     /* Its a and b were prefetched to a device (cuzk_backend_h_prefetch) while it was queued:
      * dropped before they are freed unless its proof took them. */
     bool prefetched;
-    bool pce;                       /* synthesised as a witness + the circuit's PCE */
-    double witness_ms, matvec_ms;   /* its two parts (pce) */
+    bool pce;                     /* synthesised as a witness + the circuit's PCE */
+    double witness_ms, matvec_ms; /* its two parts (pce) */
     struct item *next;
 } item;
 
@@ -276,7 +276,8 @@ extern void (*cuzk__srs_drop_hook)(cuzk_engine *e, const char *circuit_id);
  * tries again). cuzk__pce_synthesize: a WITNESS synthesis of |circ| and |pce|'s products into
  * |pd| (PROVE_AB-like on a CUDA engine: no c), a/b/c with room for |rows_reserved| entries in
  * the engine's a/b/c pool. cuzk__pce_drop_locked: the PCE leaves with its set (the caller frees
- * *out with e->mu released and uncharges pce_bytes). cuzk__pce_join: waits for every extraction (shutdown). */
+ * *out with e->mu released and uncharges pce_bytes). cuzk__pce_join: waits for every extraction
+ * (shutdown). */
 void cuzk__pce_kick_locked(cuzk_engine *e, srs_entry *c, size_t rows);
 cuzk_status cuzk__pce_synthesize(cuzk_engine *e, const cuzk_pce *pce, const cuzk_circuit *circ,
                                  size_t aux_hint, size_t rows_reserved, cuzk_prover_data *pd,

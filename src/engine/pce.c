@@ -194,8 +194,7 @@ void cuzk__pce_kick_locked(cuzk_engine *e, srs_entry *c, size_t rows)
     if (e->mem_in_use + e->pinned_in_use + e->scratch_in_use + est > e->mem_budget) {
         c->pce_retry_ms = now + PCE_RETRY_MS;
         snprintf(c->pce_error, sizeof c->pce_error,
-                 "waiting for %llu bytes of memory budget to extract it",
-                 (unsigned long long)est);
+                 "waiting for %llu bytes of memory budget to extract it", (unsigned long long)est);
         return;
     }
     pce_job *pj = cuzk_alloc(sizeof *pj);

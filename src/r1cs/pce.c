@@ -200,8 +200,8 @@ static cuzk_status compile_compact(pce_matrix *out, kg_matrix *m, size_t rows, s
         out->gen_ptr[r] = g;
         for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
             uint32_t id = m->id[k];
-            uint32_t col = (id & CUZK_VAR_AUX_BIT) ? (uint32_t)(n_inputs + (id & CUZK_VAR_MAX_INDEX))
-                                                   : id;
+            uint32_t col =
+                (id & CUZK_VAR_AUX_BIT) ? (uint32_t)(n_inputs + (id & CUZK_VAR_MAX_INDEX)) : id;
             uint32_t x = m->cidx[k];
             if (x == CUZK__COEFF_ONE) {
                 out->unit_col[u++] = col;

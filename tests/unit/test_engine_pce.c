@@ -32,8 +32,8 @@ static cuzk_engine_srs_status pce_wait(cuzk_engine *e, const char *id, double ms
 static void submit_seed(cuzk_engine *e, const char *circuit, const uint8_t seed[8], uint32_t parts,
                         cuzk_job_result *r)
 {
-    cuzk_job_request q = {.circuit_id = circuit, .witness = seed, .witness_len = 8,
-                          .partitions = parts};
+    cuzk_job_request q = {
+        .circuit_id = circuit, .witness = seed, .witness_len = 8, .partitions = parts};
     cuzk_submit_info si;
     CHECK_MSG(cuzk_engine_submit(e, &q, &si) == CUZK_OK, "submit: %s", cuzk_last_error());
     CHECK(eng_await(e, si.job_id, r) == CUZK_JOB_COMPLETED);
@@ -75,8 +75,8 @@ static void pce_run(cuzk_backend_kind backend)
     CHECK(cuzk_engine_status_get(e, &st) == CUZK_OK);
     const cuzk_engine_srs_status *sd = srs_of(&st, "demo");
     CHECK(sd->pce_partitions == 3 && st.memory_pce == sd->pce_bytes);
-    CHECK(st.memory_in_use == st.pinned_bytes + st.memory_in_flight + st.memory_scratch +
-                                  st.memory_pce);
+    CHECK(st.memory_in_use ==
+          st.pinned_bytes + st.memory_in_flight + st.memory_scratch + st.memory_pce);
     CHECK(st.memory_in_flight == 0); /* nothing in flight; the PCE is not counted there */
     cuzk_engine_status_clear(&st);
     char *m = NULL;

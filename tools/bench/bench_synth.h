@@ -10,7 +10,7 @@
  * products when |pce| is set; pce_ab: without C), on |threads| / |parallel| threads each, at
  * the same time; *wall_s = the wall time of them all (synth_parallel.c). */
 cuzk_status bench_synth_parallel(const cuzk_circuit *c, cuzk_cs_mode mode, const cuzk_pce *pce,
-                                 bool pce_ab, unsigned parallel, unsigned repeat,
-                                 unsigned threads, double *wall_s);
+                                 bool pce_ab, unsigned parallel, unsigned repeat, unsigned threads,
+                                 double *wall_s);
 
 #endif

@@ -59,8 +59,8 @@ static double now_s(void)
 }
 
 cuzk_status bench_synth_parallel(const cuzk_circuit *c, cuzk_cs_mode mode, const cuzk_pce *pce,
-                                 bool pce_ab, unsigned parallel, unsigned repeat,
-                                 unsigned threads, double *wall_s)
+                                 bool pce_ab, unsigned parallel, unsigned repeat, unsigned threads,
+                                 double *wall_s)
 {
     worker *w = calloc(parallel, sizeof *w);
     pthread_t *th = calloc(parallel, sizeof *th);
@@ -74,8 +74,8 @@ cuzk_status bench_synth_parallel(const cuzk_circuit *c, cuzk_cs_mode mode, const
     unsigned started = 0;
     cuzk_status s = CUZK_OK;
     for (unsigned i = 0; i < parallel; i++) {
-        w[i] = (worker){.c = *c, .mode = mode, .pce = pce, .pce_ab = pce_ab, .repeat = repeat,
-                        .threads = each};
+        w[i] = (worker){
+            .c = *c, .mode = mode, .pce = pce, .pce_ab = pce_ab, .repeat = repeat, .threads = each};
         w[i].c.params.seed += i;
         w[i].c.params.threads = each;
         if (pthread_create(&th[i], NULL, run, &w[i]) != 0) {
