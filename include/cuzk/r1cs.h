@@ -383,6 +383,10 @@ typedef struct cuzk_pce cuzk_pce;
 /* Runs |circuit| in KEYGEN mode and compiles the matrices. Returns: CUZK_OK; CUZK_ERR_NOMEM;
  * any status of the synthesis. */
 cuzk_status cuzk_pce_extract(cuzk_pce **out, const cuzk_circuit *circuit) CUZK_WARN_UNUSED_RESULT;
+/* The same, giving up with CUZK_ERR_CANCELLED within 4096 constraints of *cancel (read
+ * atomically) turning non-zero; |cancel| NULL: cuzk_pce_extract. */
+cuzk_status cuzk_pce_extract_cancellable(cuzk_pce **out, const cuzk_circuit *circuit,
+                                         const int *cancel) CUZK_WARN_UNUSED_RESULT;
 /* Compiles matrices already recorded (borrowed). */
 cuzk_status cuzk_pce_from_matrices(cuzk_pce **out,
                                    const cuzk_r1cs_matrices *m) CUZK_WARN_UNUSED_RESULT;

@@ -182,6 +182,7 @@ struct cuzk_engine {
     uint64_t mem_in_use, mem_budget;
     uint64_t pce_in_use; /* the PCEs' bytes, part of mem_in_use */
     char pce_tag[64];    /* cfg.pce_cache_tag; "" = no PCE files */
+    int pce_cancel;      /* set (atomically) at shutdown: extractions give up */
     uint64_t pinned_in_use, pinned_budget;
     /* The prover workers' backend scratch, charged to the total budget from the reservation of
      * the first HOT set that needs it and never released (backends keep their scratch): every

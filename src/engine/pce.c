@@ -8,10 +8,15 @@
  * load pool: the same a, b, c and densities, in less time, because evaluating the linear
  * combinations is most of a direct synthesis (docs/PERFORMANCE.md "The PCE in the engine").
  *
- * Memory: the extraction is charged an estimate while it runs (KEYGEN records every non-zero
- * with its coefficient before compiling them) and starts only when the budget has room; the
- * compiled PCE stays charged while it is kept. It goes when its parameter set leaves the HOT
- * tier (eviction; a FAILED state is reset then, so an eviction retries).
+ * Memory: the extraction is charged an estimate while it runs (the compact KEYGEN record, then
+ * the compiled matrices) and starts only when the budget has room; the compiled PCE stays
+ * charged while it is kept. It goes when its parameter set leaves the HOT tier (eviction; a
+ * FAILED state is reset then, so an eviction retries).
+ *
+ * Files (cfg.pce_cache_tag): a PCE extracted is written under the cache directory and the next
+ * engine with the same tag reads it instead of extracting (about 45-60 s for a 32 GiB PoRep
+ * partition). Should a proof of a partition synthesised through a PCE fail self-verification,
+ * the PCE is distrusted: later partitions go the direct way and its file is removed.
  */
 #include "engine/engine_internal.h"
 
@@ -135,7 +140,7 @@ static void *extract_main(void *arg)
     bool file = pce_path(e, c, path, sizeof path);
     cuzk_pce *pce = file ? pce_read(path, c, &pj) : NULL;
     bool from_file = pce != NULL;
-    cuzk_status s = pce ? CUZK_OK : cuzk_pce_extract(&pce, &circ);
+    cuzk_status s = pce ? CUZK_OK : cuzk_pce_extract_cancellable(&pce, &circ, &e->pce_cancel);
     if (s == CUZK_OK && !dims_ok(pce, &pj))
         s = cuzk_fail(CUZK_ERR_INTERNAL,
                       "the extracted matrices have %zu constraints, %zu inputs and %zu aux "
@@ -157,7 +162,12 @@ static void *extract_main(void *arg)
     c->pce_reserve = 0;
     c->pce_extract_ms = ms;
     c->pce_from_file = from_file;
-    if (pce) {
+    cuzk_pce *unused = NULL;
+    if (pce && !c->params) { /* its set was evicted meanwhile: the PCE goes too (the file stays) */
+        unused = pce;
+        pce = NULL;
+        c->pce_state = PCE_NONE;
+    } else if (pce) {
         c->pce = pce;
         c->pce_bytes = cuzk_pce_memory_bytes(pce);
         c->pce_state = PCE_READY;
@@ -170,7 +180,8 @@ static void *extract_main(void *arg)
     }
     pthread_cond_broadcast(&e->space_cv);
     pthread_mutex_unlock(&e->mu);
-    if (!pce)
+    cuzk_pce_destroy(unused);
+    if (!pce && !unused && s != CUZK_ERR_CANCELLED)
         fprintf(stderr,
                 "cuzk: PCE of circuit %s not built (%s); its partitions are synthesised "
                 "directly\n",
@@ -276,6 +287,7 @@ void cuzk__pce_distrust_locked(cuzk_engine *e, srs_entry *c)
 
 void cuzk__pce_join(cuzk_engine *e)
 {
+    __atomic_store_n(&e->pce_cancel, 1, __ATOMIC_RELAXED);
     pthread_mutex_lock(&e->mu);
     for (size_t i = 0; i < e->n_circs; i++) {
         srs_entry *c = e->circs[i];

@@ -567,6 +567,13 @@ cuzk_status cuzk_cs_enforce(cuzk_cs *cs, const cuzk_lc *a, const cuzk_lc *b, con
         if (cs->mode == CUZK_CS_CHECK)
             check_row(cs, row);
     } else if (cs->mode == CUZK_CS_KEYGEN) {
+        /* An extraction someone stopped (cuzk_pce_extract_cancellable) ends at its next 4096th
+         * row: the circuit's remaining calls return the sticky status at once. */
+        if (cs->kg_cancel && (cs->n_constraints & 4095) == 0 &&
+            __atomic_load_n(cs->kg_cancel, __ATOMIC_RELAXED)) {
+            (void)cuzk_fail(CUZK_ERR_CANCELLED, "PCE extraction cancelled");
+            return cuzk__cs_fail(cs, CUZK_ERR_CANCELLED);
+        }
         cuzk_status s = cuzk__keygen_row(cs, 0, a);
         if (s == CUZK_OK)
             s = cuzk__keygen_row(cs, 1, b);

@@ -98,6 +98,7 @@ struct cuzk_cs {
     /* KEYGEN for a PCE (cuzk_pce_extract): coefficients recorded as indices into kg_coeffs
      * (8 bytes a non-zero with the id instead of 36); kg_tmp holds one row's merged values. */
     bool kg_compact;
+    const int *kg_cancel; /* non-zero (read atomically): stop at the next 4096th row */
     cuzk__coeff_table kg_coeffs;
     cuzk_fr_t *kg_tmp;
     size_t kg_tmp_cap;

@@ -93,16 +93,9 @@ void cuzk__pce_compute_density(cuzk_pce *pce)
     }
 }
 
-static cuzk_status compile_matrix(pce_matrix *out, const cuzk_csr *in, size_t rows,
-                                  cuzk__coeff_table *t)
+/* A matrix's arrays for |unit| +-1 entries and |gen| general ones over |rows| rows. */
+static cuzk_status matrix_alloc(pce_matrix *out, uint64_t unit, uint64_t gen, size_t rows)
 {
-    uint64_t unit = 0, gen = 0;
-    for (uint64_t k = 0; k < in->nnz; k++) {
-        if (frf_eq(&in->coeff[k], &cuzk__fr_one) || frf_eq(&in->coeff[k], &cuzk__fr_minus_one))
-            unit++;
-        else
-            gen++;
-    }
     if (unit > UINT32_MAX || gen > UINT32_MAX)
         return cuzk_fail(CUZK_ERR_UNSUPPORTED,
                          "pce: more than 2^32 - 1 entries in one matrix part");
@@ -115,6 +108,20 @@ static cuzk_status compile_matrix(pce_matrix *out, const cuzk_csr *in, size_t ro
     out->gen_cidx = cuzk_alloc_array(gen ? gen : 1, sizeof(uint32_t));
     if (!out->unit_ptr || !out->gen_ptr || !out->unit_col || !out->gen_col || !out->gen_cidx)
         return cuzk_fail(CUZK_ERR_NOMEM, "pce: out of memory");
+    return CUZK_OK;
+}
+
+static cuzk_status compile_matrix(pce_matrix *out, const cuzk_csr *in, size_t rows,
+                                  cuzk__coeff_table *t)
+{
+    uint64_t unit = 0, gen = 0;
+    for (uint64_t k = 0; k < in->nnz; k++) {
+        if (frf_eq(&in->coeff[k], &cuzk__fr_one) || frf_eq(&in->coeff[k], &cuzk__fr_minus_one))
+            unit++;
+        else
+            gen++;
+    }
+    CUZK_TRY(matrix_alloc(out, unit, gen, rows));
     uint32_t u = 0, g = 0;
     for (size_t r = 0; r < rows; r++) {
         out->unit_ptr[r] = u;
@@ -182,18 +189,7 @@ static cuzk_status compile_compact(pce_matrix *out, kg_matrix *m, size_t rows, s
     for (size_t k = 0; k < m->nnz; k++)
         unit += m->cidx[k] >= CUZK__COEFF_MINUS_ONE;
     uint64_t gen = m->nnz - unit;
-    if (unit > UINT32_MAX || gen > UINT32_MAX)
-        return cuzk_fail(CUZK_ERR_UNSUPPORTED,
-                         "pce: more than 2^32 - 1 entries in one matrix part");
-    out->unit_nnz = unit;
-    out->gen_nnz = gen;
-    out->unit_ptr = cuzk_alloc_array(rows + 1, sizeof(uint32_t));
-    out->gen_ptr = cuzk_alloc_array(rows + 1, sizeof(uint32_t));
-    out->unit_col = cuzk_alloc_array(unit ? unit : 1, sizeof(uint32_t));
-    out->gen_col = cuzk_alloc_array(gen ? gen : 1, sizeof(uint32_t));
-    out->gen_cidx = cuzk_alloc_array(gen ? gen : 1, sizeof(uint32_t));
-    if (!out->unit_ptr || !out->gen_ptr || !out->unit_col || !out->gen_col || !out->gen_cidx)
-        return cuzk_fail(CUZK_ERR_NOMEM, "pce: out of memory");
+    CUZK_TRY(matrix_alloc(out, unit, gen, rows));
     uint32_t u = 0, g = 0;
     for (size_t r = 0; r < rows; r++) {
         out->unit_ptr[r] = u;
@@ -252,12 +248,19 @@ static cuzk_status take_compact(cuzk_cs *cs, cuzk_pce **out)
 
 cuzk_status cuzk_pce_extract(cuzk_pce **out, const cuzk_circuit *circuit)
 {
+    return cuzk_pce_extract_cancellable(out, circuit, NULL);
+}
+
+cuzk_status cuzk_pce_extract_cancellable(cuzk_pce **out, const cuzk_circuit *circuit,
+                                         const int *cancel)
+{
     if (!out || !circuit)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_pce_extract: NULL argument");
     *out = NULL;
     cuzk_cs *cs;
     CUZK_TRY(cuzk_cs_create(&cs, CUZK_CS_KEYGEN, 0, 0));
     cs->kg_compact = true;
+    cs->kg_cancel = cancel;
     cuzk_status s = cuzk__coeff_table_init(&cs->kg_coeffs)
                         ? cuzk_circuit_synthesize(cs, circuit)
                         : cuzk_fail(CUZK_ERR_NOMEM, "pce: out of memory");

@@ -145,6 +145,27 @@ CUZK_TEST(r1cs_pce_matches_prove_fil_porep)
     cuzk_pce_destroy(pce);
 }
 
+/* An extraction whose cancel flag is set gives up with CANCELLED and no PCE; clear, it is the
+ * plain extraction's PCE. */
+CUZK_TEST(r1cs_pce_extract_cancellable)
+{
+    cuzk_circuit c;
+    CHECK_OK(cuzk_circuit_find("sha256-chain:2", &c));
+    int cancel = 1;
+    cuzk_pce *pce = (cuzk_pce *)&cancel; /* poisoned: must come back NULL */
+    CHECK(cuzk_pce_extract_cancellable(&pce, &c, &cancel) == CUZK_ERR_CANCELLED && !pce);
+    CHECK(strstr(cuzk_last_error(), "cancelled") != NULL);
+    cancel = 0;
+    CHECK_OK(cuzk_pce_extract_cancellable(&pce, &c, &cancel));
+    cuzk_pce *ref;
+    CHECK_OK(cuzk_pce_extract(&ref, &c));
+    CHECK(cuzk_pce_num_rows(pce) == cuzk_pce_num_rows(ref));
+    for (unsigned m = 0; m < 3; m++)
+        CHECK(cuzk_pce_nnz(pce, m) == cuzk_pce_nnz(ref, m) && cuzk_pce_nnz(pce, m) > 0);
+    cuzk_pce_destroy(pce);
+    cuzk_pce_destroy(ref);
+}
+
 /* PROVE_AB: the PROVE path's a, b and bitmaps, no c (and no satisfaction verdict: it keeps no c),
  * through the default allocator and a vector allocator. */
 CUZK_TEST(r1cs_prove_ab_matches_prove)
