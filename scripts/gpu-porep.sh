@@ -7,7 +7,7 @@
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
 #   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt] [workers]
-#                                             [prefetch] [badd] [fp2ka] [post] [porep] [synth] [pce] [prefault]
+#                                             [prefetch] [badd] [fp2ka] [post] [porep] [synth] [pce] [prefault] [pcedaemon]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -331,6 +331,42 @@ pce)
     done
     step 120 pce-engine "$T" --filter='engine_pce*' --timeout=110
     grep -E '^(ok|not ok)' "$OUT/pce-engine.log" | tee -a "$OUT/summary.txt"
+    ;;
+pcedaemon)
+    # The daemon on this GPU proving one 2 KiB PoRep C1 (as daemon test t15 does) with
+    # synthesis.pce on and off, alternating: per proof the synthesis and total times (ms). The
+    # first proof of a daemon starts the extraction (or the read of the PCE file a previous
+    # daemon of this build wrote); the next ones wait for it.
+    C=$CARRY/bin/cuzk
+    PD=$OUT/pcedaemon
+    mkdir -p "$PD/cache"
+    g=$("$B" gen-vanilla --seal-proof 5 --seed 7 --out "$PD/c1.json" --json)
+    SECTOR=$(printf '%s' "$g" | python3 -c 'import json,sys; print(json.load(sys.stdin)["sector_num"])')
+    for pce in ${PD_PCE:-true false true false}; do
+        printf '[synthesis]\npce = %s\n[[circuits]]\nid = "porep-2k"\nbuiltin = "fil-porep:5"\n' \
+            "$pce" >"$PD/cuzk.toml"
+        rm -f "$PD/s"
+        "$C" --listen "unix://$PD/s" --cache-dir "$PD/cache" --backend "${PD_BACKEND:-cuda}" --config "$PD/cuzk.toml" \
+            >"$PD/daemon-$pce.log" 2>&1 &
+        dpid=$!
+        for _ in $(seq 1 300); do
+            [ -S "$PD/s" ] && "$B" status --addr "unix://$PD/s" >/dev/null 2>&1 && break
+            sleep 0.1
+        done
+        for i in $(seq 1 "${PD_N:-6}"); do
+            timeout 200 "$B" single --addr "unix://$PD/s" --type porep --registered-proof 5 \
+                --c1 "$PD/c1.json" --miner-id 1000 --sector-num "$SECTOR" --sector-size 2048 \
+                --json >"$PD/p-$pce-$i.json" 2>&1
+            python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["timings_ms"]; print("pce=%s proof %s: %s total %d ms, synthesis %d, gpu %d" % (sys.argv[2], sys.argv[3], d.get("status"), t["total"], t["synthesis"], t["gpu_compute"]))' \
+                "$PD/p-$pce-$i.json" "$pce" "$i" 2>&1 | tee -a "$OUT/summary.txt"
+            [ "$i" = 1 ] && sleep 8 # the extraction (or the file's read) after the first proof
+        done
+        "$B" status --addr "unix://$PD/s" >"$PD/status-$pce.txt" 2>&1
+        kill "$dpid"
+        wait "$dpid"
+        grep -E "PCE|error" "$PD/daemon-$pce.log" | tail -3 | tee -a "$OUT/summary.txt"
+    done
+    ls -la "$PD/cache/pce" 2>&1 | tee -a "$OUT/summary.txt"
     ;;
 prefault)
     # PoRep 32 GiB on all cores with the merged system's vectors touched first on all threads
