@@ -194,6 +194,11 @@ cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size
         cuzk_free(tid);
         return cuzk_fail(CUZK_ERR_NOMEM, "%s synthesis on %u threads", what, threads);
     }
+    /* The merges below fill the system's reserved vectors in order on this thread: their pages
+     * are touched first on all threads (env CUZK_SYNTH_PREFAULT=0: not, for comparisons). */
+    const char *pf = getenv("CUZK_SYNTH_PREFAULT");
+    if (!pf || strcmp(pf, "0") != 0)
+        cuzk_cs_prefault(cs, threads);
     pthread_mutex_init(&rp.mu, NULL);
     pthread_cond_init(&rp.cv, NULL);
     unsigned started = 0;
@@ -270,11 +275,6 @@ cuzk_status cuzk__fil_forked_items(cuzk_cs *cs, size_t n, unsigned threads,
 {
     if (threads < 2 || n < 2 || cuzk_cs_get_mode(cs) == CUZK_CS_KEYGEN)
         return items(ctx, cs, 0, n);
-    /* The merges below fill the system's reserved vectors in order on this thread: their pages
-     * are touched first on all threads (env CUZK_SYNTH_PREFAULT=0: not, for comparisons). */
-    const char *pf = getenv("CUZK_SYNTH_PREFAULT");
-    if (!pf || strcmp(pf, "0") != 0)
-        cuzk_cs_prefault(cs, threads);
     cuzk_cs_fork *fork;
     CUZK_TRY(cuzk_cs_fork_create(&fork, cs));
     forked_par p = {.items = items, .ctx = ctx, .fork = fork, .fork_aux = cuzk_cs_num_aux(cs)};
