@@ -368,6 +368,36 @@ pcedaemon)
     done
     ls -la "$PD/cache/pce" 2>&1 | tee -a "$OUT/summary.txt"
     ;;
+matvec)
+    # The PCE path at 32 GiB as an engine runs it (a, b, c from a pool kept between partitions,
+    # systems sized from the last one): one partition on all threads, then partitions at once; a,
+    # b, c afresh each time (--fresh-abc) once for comparison. The PCE is extracted once and read
+    # back from a file by the later processes. MV_OLD: an older cuzk-bench (no pool, no --pce-file)
+    # run with the same arguments as run P3 for comparison, on this machine.
+    PF=${PCE_FILE:-/tmp/cuzk-porep3.pce}
+    rm -f "$PF"
+    step 300 mv-extract "$B" synth-only --circuit fil-porep:3 --mode pce-ab --repeat 1 \
+        --threads "$NT" --pce-file "$PF"
+    grep -E '^(extract|pce file|memory)' "$OUT/mv-extract.log" | tee -a "$OUT/summary.txt"
+    for f in "" --fresh-abc "" --fresh-abc; do
+        step 200 "mv-one$f" "$B" synth-only --circuit fil-porep:3 --mode pce-ab --repeat 3 \
+            --threads "$NT" --pce-file "$PF" $f
+        grep -E '^(time|  witness|  a, b)' "$OUT/mv-one$f.log" | tee -a "$OUT/summary.txt"
+    done
+    for pf in ${MV_PARALLEL:-4: 4:--fresh-abc 2: 6:}; do
+        p=${pf%%:*} f=${pf#*:}
+        step 300 "mv-par$p$f" "$B" synth-only --circuit fil-porep:3 --mode pce-ab --repeat 2 \
+            --threads "$NT" --parallel "$p" --pce-file "$PF" $f
+        grep -E '^(parallel|memory|  a, b)' "$OUT/mv-par$p$f.log" | tee -a "$OUT/summary.txt"
+    done
+    if [ -n "${MV_OLD:-}" ]; then
+        step 300 mv-old-par4 "$MV_OLD" synth-only --circuit fil-porep:3 --mode pce-ab \
+            --repeat 2 --threads "$NT" --parallel 4
+        grep -E '^(extract|parallel|memory)' "$OUT/mv-old-par4.log" | sed 's/^/old: /' |
+            tee -a "$OUT/summary.txt"
+    fi
+    rm -f "$PF"
+    ;;
 prefault)
     # PoRep 32 GiB on all cores with the merged system's vectors touched first on all threads
     # (cuzk_cs_prefault) and without (CUZK_SYNTH_PREFAULT=0), alternating.

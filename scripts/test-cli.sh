@@ -132,6 +132,17 @@ expect 2 'argument 5 outside \[0, 4\]' -- "$BENCH" synth-only --circuit fil-snap
 expect 0 'parallel +2 at once: 4 partitions in' -- "$BENCH" synth-only --circuit poseidon-merkle:2 \
     --mode pce-ab --repeat 2 --threads 2 --parallel 2
 expect 2 'usage' -- "$BENCH" synth-only --circuit poseidon-merkle:2 --mode keygen --parallel 2
+# A PCE written to a file, then read back; a damaged one refused; the file only for PCE modes.
+expect 0 'pce file +written to' -- "$BENCH" synth-only --circuit poseidon-merkle:2 --mode pce \
+    --repeat 1 --pce-file "$TMP/pm.pce"
+expect 0 'pce file +read ' -- "$BENCH" synth-only \
+    --circuit poseidon-merkle:2 --mode pce --repeat 2 --pce-file "$TMP/pm.pce" --fresh-abc
+expect 0 'a, b, c +fresh each repeat' -- "$BENCH" synth-only --circuit poseidon-merkle:2 \
+    --mode full --repeat 1 --fresh-abc
+head -c 100 "$TMP/pm.pce" > "$TMP/pm-short.pce"
+expect 2 'pce load' -- "$BENCH" synth-only --circuit poseidon-merkle:2 --mode pce \
+    --pce-file "$TMP/pm-short.pce"
+expect 2 'usage' -- "$BENCH" synth-only --circuit poseidon-merkle:2 --mode full --pce-file "$TMP/x"
 head -c 5000 "$TMP/p/sha256-chain-1.params" > "$TMP/p/trunc-1.params"
 mkdir -p "$TMP/q" && cp "$TMP/p/trunc-1.params" "$TMP/q/sha256-chain-1.params"
 expect 2 'error: .*params' -- "$BENCH" prove --params "$TMP/q" --circuit sha256-chain:1

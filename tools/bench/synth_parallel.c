@@ -21,6 +21,8 @@ typedef struct {
     const cuzk_pce *pce;
     bool pce_ab;
     unsigned repeat, threads;
+    size_t aux_hint, rows_hint;
+    cuzk_host_pool *abc;
     cuzk_status s;
 } worker;
 
@@ -33,15 +35,21 @@ static void *run(void *arg)
     for (unsigned r = 0; r < w->repeat && w->s == CUZK_OK; r++) {
         w->c.params.seed += 1000003;
         cuzk_cs *cs;
-        if ((w->s = cuzk_cs_create(&cs, w->mode, 0, 0)) != CUZK_OK)
+        if ((w->s = cuzk_cs_create(&cs, w->mode, w->aux_hint, w->rows_hint)) != CUZK_OK)
             break;
-        w->s = cuzk_circuit_synthesize(cs, &w->c);
+        cuzk_vec_alloc va = w->abc ? cuzk_host_pool_allocator(w->abc) : (cuzk_vec_alloc){0};
+        if (w->abc && w->mode != CUZK_CS_WITNESS)
+            w->s = cuzk_cs_set_vec_alloc(cs, &va);
+        if (w->s == CUZK_OK)
+            w->s = cuzk_circuit_synthesize(cs, &w->c);
         cuzk_prover_data pd;
         if (w->s == CUZK_OK)
             w->s = cuzk_cs_take_prover_data(cs, &pd);
         cuzk_cs_destroy(cs);
         if (w->s != CUZK_OK)
             break;
+        if (w->abc)
+            pd.abc_alloc = va;
         if (w->pce)
             w->s = w->pce_ab ? cuzk_pce_eval_ab_into(w->pce, pool, &pd)
                              : cuzk_pce_eval_into(w->pce, pool, &pd);
@@ -60,6 +68,7 @@ static double now_s(void)
 
 cuzk_status bench_synth_parallel(const cuzk_circuit *c, cuzk_cs_mode mode, const cuzk_pce *pce,
                                  bool pce_ab, unsigned parallel, unsigned repeat, unsigned threads,
+                                 size_t aux_hint, size_t rows_hint, cuzk_host_pool *abc,
                                  double *wall_s)
 {
     worker *w = calloc(parallel, sizeof *w);
@@ -74,8 +83,15 @@ cuzk_status bench_synth_parallel(const cuzk_circuit *c, cuzk_cs_mode mode, const
     unsigned started = 0;
     cuzk_status s = CUZK_OK;
     for (unsigned i = 0; i < parallel; i++) {
-        w[i] = (worker){
-            .c = *c, .mode = mode, .pce = pce, .pce_ab = pce_ab, .repeat = repeat, .threads = each};
+        w[i] = (worker){.c = *c,
+                        .mode = mode,
+                        .pce = pce,
+                        .pce_ab = pce_ab,
+                        .repeat = repeat,
+                        .threads = each,
+                        .aux_hint = aux_hint,
+                        .rows_hint = rows_hint,
+                        .abc = abc};
         w[i].c.params.seed += i;
         w[i].c.params.threads = each;
         if (pthread_create(&th[i], NULL, run, &w[i]) != 0) {
