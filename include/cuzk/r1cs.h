@@ -143,6 +143,10 @@ size_t cuzk_cs_num_inputs(const cuzk_cs *cs); /* ONE included */
 size_t cuzk_cs_num_aux(const cuzk_cs *cs);
 /* Constraints enforced so far (after finalisation: rows, input constraints included). */
 size_t cuzk_cs_num_constraints(const cuzk_cs *cs);
+/* How far the system can go without growing its vectors: *|aux| aux variables, counted as
+ * cuzk_cs_num_aux counts them (0 in KEYGEN), and *|rows| constraints, counted as
+ * cuzk_cs_num_constraints (0 unless a, b, c are evaluated). Either pointer may be NULL. */
+void cuzk_cs_reserved(const cuzk_cs *cs, size_t *aux, size_t *rows);
 /* The sticky status: CUZK_OK unless something failed since creation. */
 cuzk_status cuzk_cs_status(const cuzk_cs *cs) CUZK_WARN_UNUSED_RESULT;
 

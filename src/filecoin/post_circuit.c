@@ -278,6 +278,20 @@ cuzk_status cuzk__fil_forked_items(cuzk_cs *cs, size_t n, unsigned threads,
     cuzk_cs_fork *fork;
     CUZK_TRY(cuzk_cs_fork_create(&fork, cs));
     forked_par p = {.items = items, .ctx = ctx, .fork = fork, .fork_aux = cuzk_cs_num_aux(cs)};
+    /* Until an item has finished, size the first systems from what the caller reserved for the
+     * whole (an engine passes the parameter set's sizes): without a hint each of them grew its
+     * vectors by copies into fresh pages, one fault at a time. Env CUZK_SYNTH_FORK_HINT=0: not,
+     * for comparisons. */
+    size_t room_aux, room_rows;
+    cuzk_cs_reserved(cs, &room_aux, &room_rows);
+    size_t rows0 = cuzk_cs_num_constraints(cs);
+    const char *fh = getenv("CUZK_SYNTH_FORK_HINT");
+    if (!fh || strcmp(fh, "0") != 0) {
+        if (room_aux > p.fork_aux)
+            p.hint_aux = (room_aux - p.fork_aux) / n;
+        if (room_rows > rows0)
+            p.hint_rows = (room_rows - rows0) / n;
+    }
     cuzk_status s =
         cuzk__fil_synth_ranges(cs, n, 1, threads, (size_t)threads + 1, forked_range, &p, what);
     cuzk_cs_fork_destroy(fork);

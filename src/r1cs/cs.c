@@ -334,6 +334,14 @@ size_t cuzk_cs_num_aux(const cuzk_cs *cs)
 {
     return cs->n_aux;
 }
+void cuzk_cs_reserved(const cuzk_cs *cs, size_t *aux, size_t *rows)
+{
+    if (aux) /* a forked system's vector holds its own variables, numbered after the fork's */
+        *aux = cs->values ? cs->fork_aux + cs->aux.cap : 0;
+    if (rows)
+        *rows = cs->evaluate ? cs->a.cap : 0;
+}
+
 size_t cuzk_cs_num_constraints(const cuzk_cs *cs)
 {
     return cs->n_constraints;

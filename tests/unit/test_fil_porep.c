@@ -450,7 +450,8 @@ CUZK_TEST(fil_porep_32g_checksums)
 }
 
 /* fil-porep:0 (2 KiB, 2 challenges) through the registry on 2 and 3 threads against one, bit
- * for bit, in PROVE and WITNESS mode; and the anchor (one challenge: stays sequential). */
+ * for bit, in PROVE and WITNESS mode; on 3 threads also into a system sized as an engine sizes
+ * it (the first forked systems then sized from its room) and one sized twice too large. */
 CUZK_TEST(fil_porep_threads_match_sequential)
 {
     static const cuzk_cs_mode MODES[] = {CUZK_CS_PROVE, CUZK_CS_WITNESS};
@@ -463,6 +464,14 @@ CUZK_TEST(fil_porep_threads_match_sequential)
             tu_spec_prover_data(&y, "fil-porep:0", MODES[m], t, seed);
             char what[64];
             snprintf(what, sizeof what, "fil-porep:0 mode %d, %u threads", (int)MODES[m], t);
+            tu_prover_data_same(&x, &y, what);
+            cuzk_prover_data_free(&y);
+        }
+        for (size_t k = 1; k <= 2; k++) {
+            tu_spec_prover_data_hinted(&y, "fil-porep:0", MODES[m], 3, seed, k * x.n_aux,
+                                       k * x.n_rows);
+            char what[64];
+            snprintf(what, sizeof what, "fil-porep:0 mode %d, hinted x%zu", (int)MODES[m], k);
             tu_prover_data_same(&x, &y, what);
             cuzk_prover_data_free(&y);
         }

@@ -173,6 +173,43 @@ CUZK_TEST(r1cs_prefault_keeps_values)
     cuzk_prover_data_free(&pd[1]);
 }
 
+/* cuzk_cs_reserved: the room each mode reserves from its hints, a forked system counting the
+ * fork's variables as cuzk_cs_num_aux does, and growth past a hint. */
+CUZK_TEST(r1cs_reserved_room)
+{
+    size_t aux = 1, rows = 1;
+    cuzk_cs *cs;
+    CHECK_OK(cuzk_cs_create(&cs, CUZK_CS_PROVE, 1000, 500));
+    cuzk_cs_reserved(cs, &aux, &rows);
+    CHECK(aux >= 1000 && rows >= 500);
+    cuzk_var v;
+    cuzk_fr_t x = tu_fr(7);
+    for (int i = 0; i < 1500; i++)
+        CHECK_OK(cuzk_cs_alloc_aux(cs, &v, &x));
+    cuzk_cs_reserved(cs, &aux, NULL);
+    CHECK(aux >= 1500);
+    cuzk_cs_fork *fork;
+    CHECK_OK(cuzk_cs_fork_create(&fork, cs));
+    cuzk_cs *child;
+    CHECK_OK(cuzk_cs_create_forked(&child, fork, 300, 200));
+    cuzk_cs_reserved(child, &aux, &rows);
+    CHECK(aux >= 1500 + 300 && aux < 1500 + 300 + 1000 && rows >= 200);
+    CHECK(cuzk_cs_num_aux(child) == 1500);
+    cuzk_cs_destroy(child);
+    cuzk_cs_fork_destroy(fork);
+    cuzk_cs_destroy(cs);
+
+    CHECK_OK(cuzk_cs_create(&cs, CUZK_CS_WITNESS, 1000, 500));
+    cuzk_cs_reserved(cs, &aux, &rows);
+    CHECK(aux >= 1000 && rows == 0); /* no a, b, c */
+    cuzk_cs_destroy(cs);
+    CHECK_OK(cuzk_cs_create(&cs, CUZK_CS_KEYGEN, 1000, 500));
+    cuzk_cs_reserved(cs, &aux, &rows);
+    CHECK(aux == 0 && rows == 0); /* no values, no evaluations */
+    cuzk_cs_reserved(cs, NULL, NULL);
+    cuzk_cs_destroy(cs);
+}
+
 CUZK_TEST(r1cs_check_mode_names_first_unsatisfied)
 {
     cuzk_cs *cs = tu_cs(CUZK_CS_CHECK);

@@ -101,19 +101,28 @@ static inline void tu_prover_data_same(const cuzk_prover_data *x, const cuzk_pro
 }
 
 /* Built-in circuit |spec| synthesised through the registry with |seed| and |threads| (so that
- * a built-in's use of params.threads is what is tested), its prover data in |out|. */
-static inline void tu_spec_prover_data(cuzk_prover_data *out, const char *spec, cuzk_cs_mode mode,
-                                       unsigned threads, uint64_t seed)
+ * a built-in's use of params.threads is what is tested) into a system created with the hints
+ * |hint_aux| and |hint_rows| (as an engine sizes it), its prover data in |out|. */
+static inline void tu_spec_prover_data_hinted(cuzk_prover_data *out, const char *spec,
+                                              cuzk_cs_mode mode, unsigned threads, uint64_t seed,
+                                              size_t hint_aux, size_t hint_rows)
 {
     cuzk_circuit c;
     CHECK_OK(cuzk_circuit_find(spec, &c));
     c.params.seed = seed;
     c.params.threads = threads;
-    cuzk_cs *cs = tu_cs(mode);
+    cuzk_cs *cs;
+    CHECK_OK(cuzk_cs_create(&cs, mode, hint_aux, hint_rows));
     CHECK_MSG(cuzk_circuit_synthesize(cs, &c) == CUZK_OK, "%s, %u threads: %s", spec, threads,
               cuzk_last_error());
     CHECK_OK(cuzk_cs_take_prover_data(cs, out));
     cuzk_cs_destroy(cs);
+}
+
+static inline void tu_spec_prover_data(cuzk_prover_data *out, const char *spec, cuzk_cs_mode mode,
+                                       unsigned threads, uint64_t seed)
+{
+    tu_spec_prover_data_hinted(out, spec, mode, threads, seed, 0, 0);
 }
 
 #endif
