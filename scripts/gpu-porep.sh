@@ -8,6 +8,7 @@
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
 #   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt] [workers]
 #                                             [prefetch] [badd] [fp2ka] [post] [porep] [synth] [pce] [prefault] [pcedaemon]
+#                                             [matvec] [engtests]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -99,6 +100,11 @@ zkey)
         grep -E "^(ok|not ok)|repeat|daemon job" "$OUT/zkey-$(basename "${zw%%:*}" .zkey).log" |
             tee -a "$OUT/summary.txt"
     done
+    ;;
+engtests)
+    # Every engine test (the cuda ones run here, not in CI).
+    step 300 engtests "$T" --filter='engine_*' --timeout=290
+    grep -E "^(ok|not ok)|tests," "$OUT/engtests.log" | tee -a "$OUT/summary.txt"
     ;;
 alltests)
     # Every GPU test (field, NTT, H, MSM, batch addition, backends, errors).
@@ -370,25 +376,35 @@ pcedaemon)
     ;;
 matvec)
     # The PCE path at 32 GiB as an engine runs it (a, b, c from a pool kept between partitions,
-    # systems sized from the last one): one partition on all threads, then partitions at once; a,
-    # b, c afresh each time (--fresh-abc) once for comparison. The PCE is extracted once and read
-    # back from a file by the later processes. MV_OLD: an older cuzk-bench (no pool, no --pce-file)
-    # run with the same arguments as run P3 for comparison, on this machine.
+    # systems sized from the last one): one partition on all threads (and with a, b, c afresh,
+    # --fresh-abc), then partitions at once: MV_CFGS lists P[:flag...] (flags of synth-only
+    # --parallel: --shared = products on one shared pool as the engine's; --witness-all = each
+    # witness synthesis on all threads). The PCE is extracted once and read back from a file by
+    # the later processes. MV_OLD: an older cuzk-bench (no pool, no --pce-file) run with run P3's
+    # arguments, on this machine, for comparison.
     PF=${PCE_FILE:-/tmp/cuzk-porep3.pce}
     rm -f "$PF"
     step 300 mv-extract "$B" synth-only --circuit fil-porep:3 --mode pce-ab --repeat 1 \
         --threads "$NT" --pce-file "$PF"
     grep -E '^(extract|pce file|memory)' "$OUT/mv-extract.log" | tee -a "$OUT/summary.txt"
-    for f in "" --fresh-abc "" --fresh-abc; do
+    for f in "" --fresh-abc; do
         step 200 "mv-one$f" "$B" synth-only --circuit fil-porep:3 --mode pce-ab --repeat 3 \
             --threads "$NT" --pce-file "$PF" $f
-        grep -E '^(time|  witness|  a, b)' "$OUT/mv-one$f.log" | tee -a "$OUT/summary.txt"
+        grep -E '^(pce file|time|  witness|  a, b)' "$OUT/mv-one$f.log" | tee -a "$OUT/summary.txt"
     done
-    for pf in ${MV_PARALLEL:-4: 4:--fresh-abc 2: 6:}; do
-        p=${pf%%:*} f=${pf#*:}
-        step 300 "mv-par$p$f" "$B" synth-only --circuit fil-porep:3 --mode pce-ab --repeat 2 \
-            --threads "$NT" --parallel "$p" --pce-file "$PF" $f
-        grep -E '^(parallel|memory|  a, b)' "$OUT/mv-par$p$f.log" | tee -a "$OUT/summary.txt"
+    # The first forked systems sized from the partition's reservation, or not (=0), alternating.
+    for fh in ${MV_FORK_HINT-1 0 1 0}; do
+        CUZK_SYNTH_FORK_HINT=$fh step 200 "mv-fh$fh" "$B" synth-only --circuit fil-porep:3 \
+            --mode witness --repeat 3 --threads "$NT"
+        grep -E '^(time|  cpu)' "$OUT/mv-fh$fh.log" | sed "s/^/fork hint $fh: /" |
+            tee -a "$OUT/summary.txt"
+    done
+    k=0
+    for cfg in ${MV_CFGS:-4 4:--shared 4:--shared:--witness-all 2:--shared 2:--shared:--witness-all 4 4:--shared 4:--shared:--witness-all}; do
+        p=${cfg%%:*} flags=$(printf '%s' "${cfg#"$p"}" | tr ':' ' ') k=$((k + 1))
+        step 300 "mv-par-$k" "$B" synth-only --circuit fil-porep:3 --mode pce-ab --repeat 2 \
+            --threads "$NT" --parallel "$p" --pce-file "$PF" $flags
+        grep -E '^(parallel|memory|  a, b)' "$OUT/mv-par-$k.log" | tee -a "$OUT/summary.txt"
     done
     if [ -n "${MV_OLD:-}" ]; then
         step 300 mv-old-par4 "$MV_OLD" synth-only --circuit fil-porep:3 --mode pce-ab \

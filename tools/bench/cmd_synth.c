@@ -10,7 +10,9 @@
  * Prints constraints, variables, time per repeat (min/median/max), constraints per second
  * (median) and the memory high-water marks (ru_maxrss and the cuzk allocator's peak).
  * --parallel P (full, ab, witness, pce, pce-ab): afterwards P partitions at once, K each, on
- * T / P threads each (synth_parallel.c): the time per partition a pipeline could sustain.
+ * T / P threads each (synth_parallel.c): the time per partition a pipeline could sustain;
+ * --shared: products on one shared pool of T threads; --witness-all: each witness synthesis
+ * on all T threads (synth_parallel.c).
  * a, b and c come from a pool of host buffers kept between repeats, as the engine's do (its
  * abc pool), so that a repeat does not time the page faults of fresh vectors; --fresh-abc
  * allocates them afresh each time instead. --pce-file F (pce modes): the PCE is read from F
@@ -40,13 +42,14 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* User + system CPU seconds of the process so far. */
-static double cpu_s(void)
+/* User + system CPU seconds of the process so far; *|sys| the system part (page faults, mostly:
+ * first writes to fresh memory). */
+static double cpu_s(double *sys)
 {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
-           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+    *sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + *sys;
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -74,11 +77,12 @@ static unsigned nthreads_all(unsigned threads)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: cuzk-bench synth-only --circuit NAME[:ARG] --mode "
-                    "full|ab|witness|pce|pce-ab|keygen\n"
-                    "                             [--repeat K] [--threads T] [--seed S] "
-                    "[--parallel P] [--fresh-abc] [--pce-file F] [--json]\n"
-                    "circuits:\n");
+    fprintf(stderr,
+            "usage: cuzk-bench synth-only --circuit NAME[:ARG] --mode "
+            "full|ab|witness|pce|pce-ab|keygen\n"
+            "                             [--repeat K] [--threads T] [--seed S] "
+            "[--parallel P [--shared] [--witness-all]] [--fresh-abc] [--pce-file F] [--json]\n"
+            "circuits:\n");
     for (size_t i = 0; cuzk_circuit_registry_name(i); i++)
         fprintf(stderr, "  %-16s %s\n", cuzk_circuit_registry_name(i),
                 cuzk_circuit_registry_description(i));
@@ -97,7 +101,7 @@ int cmd_synth_only(int argc, char **argv)
     const char *circuit_name = NULL, *mode = "full", *pce_file = NULL;
     unsigned repeat = 3, threads = 0, parallel = 1;
     unsigned long long seed = 1;
-    bool json = false, fresh_abc = false;
+    bool json = false, fresh_abc = false, shared = false, witness_all = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -105,6 +109,10 @@ int cmd_synth_only(int argc, char **argv)
             json = true;
         else if (strcmp(a, "--fresh-abc") == 0)
             fresh_abc = true;
+        else if (strcmp(a, "--shared") == 0)
+            shared = true;
+        else if (strcmp(a, "--witness-all") == 0)
+            witness_all = true;
         else if (strcmp(a, "--pce-file") == 0 && v)
             pce_file = argv[++i];
         else if (strcmp(a, "--circuit") == 0 && v)
@@ -128,7 +136,8 @@ int cmd_synth_only(int argc, char **argv)
          m_pce_ab = strcmp(mode, "pce-ab") == 0, m_pce = m_pce_ab || strcmp(mode, "pce") == 0,
          m_kg = strcmp(mode, "keygen") == 0, m_ab = strcmp(mode, "ab") == 0;
     if (!circuit_name || !(m_full || m_ab || m_wit || m_pce || m_kg) || repeat == 0 ||
-        parallel == 0 || parallel > 64 || (parallel > 1 && m_kg) || (pce_file && !m_pce))
+        parallel == 0 || parallel > 64 || (parallel > 1 && m_kg) || (pce_file && !m_pce) ||
+        ((shared || witness_all) && parallel < 2))
         return usage();
     cuzk_circuit c;
     cuzk_status s = cuzk_circuit_find(circuit_name, &c);
@@ -175,8 +184,9 @@ int cmd_synth_only(int argc, char **argv)
     }
     double *t = calloc(repeat, sizeof *t), *tw = calloc(repeat, sizeof *tw),
            *tm = calloc(repeat, sizeof *tm), *cw = calloc(repeat, sizeof *cw),
-           *cm = calloc(repeat, sizeof *cm);
-    if (!t || !tw || !tm || !cw || !cm)
+           *cm = calloc(repeat, sizeof *cm), *sw = calloc(repeat, sizeof *sw),
+           *sm = calloc(repeat, sizeof *sm);
+    if (!t || !tw || !tm || !cw || !cm || !sw || !sm)
         return fail("bench", CUZK_ERR_NOMEM);
     size_t n_constraints = 0, n_rows = 0, n_inputs = 0, n_aux = 0;
     uint64_t nnz[3] = {0, 0, 0};
@@ -187,7 +197,8 @@ int cmd_synth_only(int argc, char **argv)
                                   : CUZK_CS_WITNESS;
         cuzk_cs *cs;
         /* Pre-sizing from the previous repeat mirrors a prover that knows its circuit. */
-        double t0 = now_s(), c0 = cpu_s();
+        double s0, s1, s2;
+        double t0 = now_s(), c0 = cpu_s(&s0);
         if ((s = cuzk_cs_create(&cs, csm, n_aux, n_rows)) != CUZK_OK)
             return fail("create", s);
         if (abc && (m_full || m_ab) && (s = cuzk_cs_set_vec_alloc(cs, &abc_va)) != CUZK_OK)
@@ -208,7 +219,7 @@ int cmd_synth_only(int argc, char **argv)
         n_aux = cuzk_cs_num_aux(cs);
         n_constraints = n_rows - n_inputs;
         cuzk_cs_destroy(cs);
-        double t1 = now_s(), c1 = cpu_s();
+        double t1 = now_s(), c1 = cpu_s(&s1);
         if (m_pce) {
             if (abc)
                 pd.abc_alloc = abc_va;
@@ -219,7 +230,9 @@ int cmd_synth_only(int argc, char **argv)
         }
         double t2 = now_s();
         cw[r] = c1 - c0;
-        cm[r] = cpu_s() - c1;
+        cm[r] = cpu_s(&s2) - c1;
+        sw[r] = s1 - s0;
+        sm[r] = s2 - s1;
         tw[r] = t1 - t0;
         tm[r] = t2 - t1;
         t[r] = t2 - t0;
@@ -239,13 +252,15 @@ int cmd_synth_only(int argc, char **argv)
     if (parallel > 1) {
         cuzk_cs_mode pm = m_full ? CUZK_CS_PROVE : m_ab ? CUZK_CS_PROVE_AB : CUZK_CS_WITNESS;
         s = bench_synth_parallel(&c, pm, pce, m_pce_ab, parallel, repeat, nthreads_all(threads),
-                                 n_aux, n_rows, abc, &par_wall);
+                                 n_aux, n_rows, abc, shared, witness_all, &par_wall);
         if (s != CUZK_OK)
             return fail("parallel synthesis", s);
     }
-    double mn, med, mx, wmn, wmed, wmx, mmn, mmed, mmx, x0, cwmed, cmmed;
+    double mn, med, mx, wmn, wmed, wmx, mmn, mmed, mmx, x0, cwmed, cmmed, swmed, smmed;
     stats(cw, repeat, &x0, &cwmed, &x0);
     stats(cm, repeat, &x0, &cmmed, &x0);
+    stats(sw, repeat, &x0, &swmed, &x0);
+    stats(sm, repeat, &x0, &smmed, &x0);
     stats(t, repeat, &mn, &med, &mx);
     stats(tw, repeat, &wmn, &wmed, &wmx);
     stats(tm, repeat, &mmn, &mmed, &mmx);
@@ -261,16 +276,18 @@ int cmd_synth_only(int argc, char **argv)
             "\"nnz_a\":%llu,\"nnz_b\":%llu,\"nnz_c\":%llu,"
             "\"min_s\":%.6f,\"median_s\":%.6f,\"max_s\":%.6f,\"witness_median_s\":%.6f,"
             "\"matvec_median_s\":%.6f,\"witness_cpu_median_s\":%.6f,\"matvec_cpu_median_s\":%.6f,"
+            "\"witness_sys_median_s\":%.6f,\"matvec_sys_median_s\":%.6f,"
             "\"extract_s\":%.6f,\"pce_file_s\":%.6f,\"pce_loaded\":%s,\"fresh_abc\":%s,"
             "\"pce_mib\":%.1f,\"constraints_per_s\":%.0f,"
             "\"maxrss_mib\":%.1f,\"alloc_peak_mib\":%.1f,\"parallel\":%u,"
-            "\"parallel_wall_s\":%.6f}\n",
+            "\"parallel_wall_s\":%.6f,\"shared\":%s,\"witness_all\":%s}\n",
             c.name, (unsigned long long)c.params.arg, mode, nthreads, repeat, n_constraints, n_rows,
             n_inputs, n_aux, (unsigned long long)nnz[0], (unsigned long long)nnz[1],
-            (unsigned long long)nnz[2], mn, med, mx, wmed, mmed, cwmed, cmmed, extract_s, file_s,
-            pce_loaded ? "true" : "false", fresh_abc ? "true" : "false",
+            (unsigned long long)nnz[2], mn, med, mx, wmed, mmed, cwmed, cmmed, swmed, smmed,
+            extract_s, file_s, pce_loaded ? "true" : "false", fresh_abc ? "true" : "false",
             pce ? (double)cuzk_pce_memory_bytes(pce) / (1024.0 * 1024.0) : 0.0, cps, rss_mib,
-            peak_mib, parallel, par_wall);
+            peak_mib, parallel, par_wall, shared ? "true" : "false",
+            witness_all ? "true" : "false");
     } else {
         printf("circuit      %s:%llu (%s)\n", c.name, (unsigned long long)c.params.arg, mode);
         printf("constraints  %zu (+%zu input constraints = %zu rows)\n", n_constraints, n_inputs,
@@ -291,20 +308,24 @@ int cmd_synth_only(int argc, char **argv)
         printf("time         min %.4f s  median %.4f s  max %.4f s  (%u repeats)\n", mn, med, mx,
                repeat);
         if (m_pce)
-            printf("  witness    median %.4f s (cpu %.3f s);  matvec median %.4f s (cpu %.3f s) on "
-                   "%u threads\n",
-                   wmed, cwmed, mmed, cmmed, nthreads);
+            printf(
+                "  witness    median %.4f s (cpu %.3f s, system %.3f);  matvec median %.4f s (cpu "
+                "%.3f s, system %.3f) on %u threads\n",
+                wmed, cwmed, swmed, mmed, cmmed, smmed, nthreads);
         else
-            printf("  cpu        median %.3f s (user + system)\n", cwmed);
+            printf("  cpu        median %.3f s (user + system), system %.3f s\n", cwmed, swmed);
         if (!m_kg)
             printf("  a, b, c    %s\n", fresh_abc ? "fresh each repeat (--fresh-abc)"
                                                   : "from a pool kept between repeats");
         printf("throughput   %.0f constraints/s (median)\n", cps);
         if (parallel > 1)
             printf("parallel     %u at once: %u partitions in %.4f s = %.4f s a partition "
-                   "(%u threads each)\n",
+                   "(witness on %u threads each, products on %s)\n",
                    parallel, parallel * repeat, par_wall, par_wall / (parallel * repeat),
-                   nthreads_all(threads) / parallel ? nthreads_all(threads) / parallel : 1);
+                   witness_all                        ? nthreads_all(threads)
+                   : nthreads_all(threads) / parallel ? nthreads_all(threads) / parallel
+                                                      : 1,
+                   shared ? "one shared pool" : "a pool each");
         printf("memory       maxrss %.1f MiB, cuzk alloc peak %.1f MiB\n", rss_mib, peak_mib);
     }
     free(t);
@@ -312,6 +333,8 @@ int cmd_synth_only(int argc, char **argv)
     free(tm);
     free(cw);
     free(cm);
+    free(sw);
+    free(sm);
     cuzk_pce_destroy(pce);
     cuzk_pool_destroy(pool);
     cuzk_host_pool_destroy(abc);

@@ -5,6 +5,9 @@
  * sharing one PCE. Reports the wall time of P x K partitions and the time per partition it
  * amounts to: the rate at which the CPU can feed a prover, which one partition on all threads
  * does not show (the witness synthesis and the products each leave cores idle).
+ * --shared: the products of every worker on one pool of T threads (calls serialise), as the
+ * engine's synthesis workers run them; --witness-all: every worker's witness synthesis on all T
+ * threads instead of T / P (both: the engine's workers before they divided the threads).
  */
 #include "bench_synth.h"
 
@@ -23,15 +26,17 @@ typedef struct {
     unsigned repeat, threads;
     size_t aux_hint, rows_hint;
     cuzk_host_pool *abc;
+    cuzk_pool *shared; /* --shared: every worker's products on this pool */
     cuzk_status s;
 } worker;
 
 static void *run(void *arg)
 {
     worker *w = arg;
-    cuzk_pool *pool = NULL;
-    if (w->pce && (w->s = cuzk_pool_create(&pool, w->threads)) != CUZK_OK)
+    cuzk_pool *own = NULL;
+    if (w->pce && !w->shared && (w->s = cuzk_pool_create(&own, w->threads)) != CUZK_OK)
         return NULL;
+    cuzk_pool *pool = w->shared ? w->shared : own;
     for (unsigned r = 0; r < w->repeat && w->s == CUZK_OK; r++) {
         w->c.params.seed += 1000003;
         cuzk_cs *cs;
@@ -55,7 +60,7 @@ static void *run(void *arg)
                              : cuzk_pce_eval_into(w->pce, pool, &pd);
         cuzk_prover_data_free(&pd);
     }
-    cuzk_pool_destroy(pool);
+    cuzk_pool_destroy(own);
     return NULL;
 }
 
@@ -69,7 +74,7 @@ static double now_s(void)
 cuzk_status bench_synth_parallel(const cuzk_circuit *c, cuzk_cs_mode mode, const cuzk_pce *pce,
                                  bool pce_ab, unsigned parallel, unsigned repeat, unsigned threads,
                                  size_t aux_hint, size_t rows_hint, cuzk_host_pool *abc,
-                                 double *wall_s)
+                                 bool shared, bool witness_all, double *wall_s)
 {
     worker *w = calloc(parallel, sizeof *w);
     pthread_t *th = calloc(parallel, sizeof *th);
@@ -79,6 +84,15 @@ cuzk_status bench_synth_parallel(const cuzk_circuit *c, cuzk_cs_mode mode, const
         return cuzk_fail(CUZK_ERR_NOMEM, "synth-only --parallel: out of memory");
     }
     unsigned each = threads / parallel ? threads / parallel : 1;
+    cuzk_pool *sp = NULL;
+    if (shared && pce) {
+        cuzk_status ps = cuzk_pool_create(&sp, threads);
+        if (ps != CUZK_OK) {
+            free(w);
+            free(th);
+            return ps;
+        }
+    }
     double t0 = now_s();
     unsigned started = 0;
     cuzk_status s = CUZK_OK;
@@ -91,9 +105,10 @@ cuzk_status bench_synth_parallel(const cuzk_circuit *c, cuzk_cs_mode mode, const
                         .threads = each,
                         .aux_hint = aux_hint,
                         .rows_hint = rows_hint,
-                        .abc = abc};
+                        .abc = abc,
+                        .shared = sp};
         w[i].c.params.seed += i;
-        w[i].c.params.threads = each;
+        w[i].c.params.threads = witness_all ? threads : each;
         if (pthread_create(&th[i], NULL, run, &w[i]) != 0) {
             s = cuzk_fail(CUZK_ERR_INTERNAL, "synth-only --parallel: cannot start a thread");
             break;
@@ -106,6 +121,7 @@ cuzk_status bench_synth_parallel(const cuzk_circuit *c, cuzk_cs_mode mode, const
             s = w[i].s;
     }
     *wall_s = now_s() - t0;
+    cuzk_pool_destroy(sp);
     free(w);
     free(th);
     return s;
