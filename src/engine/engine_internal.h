@@ -197,6 +197,9 @@ struct cuzk_engine {
     bool abc_filling;
     pthread_t *synth;
     unsigned n_synth, n_synth_started;
+    /* Synthesis workers inside a builtin synthesis now: each new one takes its share of the
+     * load pool's thread count for its parallel parts (pipeline.c). */
+    unsigned synth_busy;
     prover_worker *provers;
     unsigned n_provers;
     cuzk_pool *load_pool;

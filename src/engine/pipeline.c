@@ -65,14 +65,14 @@ uint32_t cuzk__zkey_gpu_min_domain(void)
  * or a SnapDeals job's partition |data| (PROVE_AB on a CUDA engine: no c, which the device forms
  * as a b). */
 static cuzk_status synthesize(cuzk_engine *e, const srs_entry *c, uint64_t seed, const void *data,
-                              item *it)
+                              unsigned threads, item *it)
 {
     cuzk_prover_data *pd = &it->pd;
     cuzk_circuit circ = c->circuit;
     circ.params.seed = seed;
     circ.params.data = data;
     /* PoSt sector ranges, SnapDeals and PoRep challenges: synthesised in parallel. */
-    circ.params.threads = cuzk_pool_threads(e->load_pool);
+    circ.params.threads = threads;
     const cuzk_groth16_params *p = c->params;
     cuzk_status s;
     /* Rows reserved for the whole domain (n_h + 1), so that a, b (and c) are padded in place. */
@@ -186,14 +186,23 @@ void *cuzk__synth_main(void *arg)
                            : j->porep ? (const void *)j->porep[it->part]
                                       : (const void *)j->post;
         it->pce = c->pce_state == PCE_READY;
+        /* The CPUs are divided among the workers synthesising now (rounded up) instead of each
+         * taking them all: a witness synthesis is a set of single-threaded ranges, so several on
+         * all threads at once only oversubscribe the cores (docs/PERFORMANCE.md "Synthesis
+         * workers sharing the CPUs"). A worker alone still gets them all. */
+        const bool builtin = c->source == CUZK_CIRCUIT_BUILTIN;
+        unsigned all = cuzk_pool_threads(e->load_pool), busy = builtin ? ++e->synth_busy : 1;
+        unsigned threads = (all + busy - 1) / busy;
         pthread_mutex_unlock(&e->mu);
 
         /* ZKEY: cuzk_snarkjs_prove builds a, b, c itself, in the prover stage. */
         double t2 = cuzk__engine_now_ms();
-        s = c->source == CUZK_CIRCUIT_BUILTIN ? synthesize(e, c, seed, data, it) : CUZK_OK;
-        it->synth_ms = c->source == CUZK_CIRCUIT_BUILTIN ? cuzk__engine_now_ms() - t2 : 0;
+        s = builtin ? synthesize(e, c, seed, data, threads, it) : CUZK_OK;
+        it->synth_ms = builtin ? cuzk__engine_now_ms() - t2 : 0;
 
         pthread_mutex_lock(&e->mu);
+        if (builtin)
+            e->synth_busy--;
         if (s != CUZK_OK) {
             cuzk__job_finish_locked(e, j, CUZK_JOB_FAILED, "partition %u synthesis: %s", it->part,
                                     cuzk_last_error());
