@@ -205,6 +205,10 @@ void cuzk_lc_eval(const cuzk_lc *lc, cuzk_fr_t *out);
  * error here (see CHECK mode / cuzk_cs_is_satisfied). */
 cuzk_status cuzk_cs_enforce(cuzk_cs *cs, const cuzk_lc *a, const cuzk_lc *b,
                             const cuzk_lc *c) CUZK_WARN_UNUSED_RESULT;
+/* Counts one constraint without LCs, for a mode that keeps none (cuzk_cs_has_constraints false:
+ * WITNESS), where cuzk_cs_enforce would ignore them: a hot gadget then skips building three LCs.
+ * Returns: as cuzk_cs_enforce; CUZK_ERR_INVALID_ARG in a mode with constraints. */
+cuzk_status cuzk_cs_enforce_none(cuzk_cs *cs) CUZK_WARN_UNUSED_RESULT;
 
 /* 2^k in Montgomery form, k < 256 (a shared read-only table). */
 const cuzk_fr_t *cuzk_r1cs_pow2(unsigned k);

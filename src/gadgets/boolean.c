@@ -14,9 +14,18 @@ static cuzk_status alloc_bit(cuzk_cs *cs, cuzk_bool *out, bool value)
     return CUZK_OK;
 }
 
+/* A witness-only system keeps no constraints: the bit gadgets below, most of SHA-256's
+ * constraints, count theirs without building the LCs (eight calls a constraint fewer). */
+#define COUNT_ONLY(cs)                                                                             \
+    do {                                                                                           \
+        if (!cuzk_cs_has_constraints(cs))                                                          \
+            return cuzk_cs_enforce_none(cs);                                                       \
+    } while (0)
+
 cuzk_status cuzk_bit_alloc(cuzk_cs *cs, cuzk_bool *out, bool value)
 {
     CUZK_TRY(alloc_bit(cs, out, value));
+    COUNT_ONLY(cs);
     /* (1 - a) * a = 0 */
     cuzk_lc *a, *b, *c;
     cuzk_cs_lcs(cs, &a, &b, &c);
@@ -30,6 +39,7 @@ cuzk_status cuzk_bit_alloc_conditionally(cuzk_cs *cs, cuzk_bool *out, bool value
                                          cuzk_bool must_be_false)
 {
     CUZK_TRY(alloc_bit(cs, out, value));
+    COUNT_ONLY(cs);
     /* (1 - must_be_false - a) * a = 0 */
     cuzk_lc *a, *b, *c;
     cuzk_cs_lcs(cs, &a, &b, &c);
@@ -43,6 +53,7 @@ cuzk_status cuzk_bit_alloc_conditionally(cuzk_cs *cs, cuzk_bool *out, bool value
 cuzk_status cuzk_bit_xor(cuzk_cs *cs, cuzk_bool *out, cuzk_bool x, cuzk_bool y)
 {
     CUZK_TRY(alloc_bit(cs, out, x.value ^ y.value));
+    COUNT_ONLY(cs);
     /* (a + a) * b = a + b - c */
     cuzk_lc *a, *b, *c;
     cuzk_cs_lcs(cs, &a, &b, &c);
@@ -58,6 +69,7 @@ cuzk_status cuzk_bit_xor(cuzk_cs *cs, cuzk_bool *out, cuzk_bool x, cuzk_bool y)
 cuzk_status cuzk_bit_and(cuzk_cs *cs, cuzk_bool *out, cuzk_bool x, cuzk_bool y)
 {
     CUZK_TRY(alloc_bit(cs, out, x.value & y.value));
+    COUNT_ONLY(cs);
     /* a * b = c */
     cuzk_lc *a, *b, *c;
     cuzk_cs_lcs(cs, &a, &b, &c);
@@ -71,6 +83,7 @@ cuzk_status cuzk_bit_and(cuzk_cs *cs, cuzk_bool *out, cuzk_bool x, cuzk_bool y)
 cuzk_status cuzk_bit_and_not(cuzk_cs *cs, cuzk_bool *out, cuzk_bool x, cuzk_bool y)
 {
     CUZK_TRY(alloc_bit(cs, out, x.value & !y.value));
+    COUNT_ONLY(cs);
     /* a * (1 - b) = c */
     cuzk_lc *a, *b, *c;
     cuzk_cs_lcs(cs, &a, &b, &c);
@@ -84,6 +97,7 @@ cuzk_status cuzk_bit_and_not(cuzk_cs *cs, cuzk_bool *out, cuzk_bool x, cuzk_bool
 cuzk_status cuzk_bit_nor(cuzk_cs *cs, cuzk_bool *out, cuzk_bool x, cuzk_bool y)
 {
     CUZK_TRY(alloc_bit(cs, out, !x.value & !y.value));
+    COUNT_ONLY(cs);
     /* (1 - a) * (1 - b) = c */
     cuzk_lc *a, *b, *c;
     cuzk_cs_lcs(cs, &a, &b, &c);
@@ -238,6 +252,10 @@ cuzk_status cuzk_bool_sha256_ch(cuzk_cs *cs, cuzk_bool *out, cuzk_bool a, cuzk_b
     /* a true (constant) falls through, as in bellperson. */
     cuzk_bool ch;
     CUZK_TRY(alloc_bit(cs, &ch, v));
+    if (!cuzk_cs_has_constraints(cs)) {
+        *out = ch;
+        return cuzk_cs_enforce_none(cs);
+    }
     /* a * (b - c) = ch - c;  written as (b - c) * a = ch - c */
     cuzk_lc *la, *lb, *lc;
     cuzk_cs_lcs(cs, &la, &lb, &lc);
@@ -285,6 +303,10 @@ cuzk_status cuzk_bool_sha256_maj(cuzk_cs *cs, cuzk_bool *out, cuzk_bool a, cuzk_
     CUZK_TRY(alloc_bit(cs, &maj, v));
     cuzk_bool bc;
     CUZK_TRY(cuzk_bool_and(cs, &bc, b, c));
+    if (!cuzk_cs_has_constraints(cs)) {
+        *out = maj;
+        return cuzk_cs_enforce_none(cs);
+    }
     /* (2bc - b - c) * a = bc - maj */
     cuzk_lc *la, *lb, *lc;
     cuzk_cs_lcs(cs, &la, &lb, &lc);

@@ -457,6 +457,12 @@ void cuzk_cs_push_ns(cuzk_cs *cs, const char *name)
 
 void cuzk_cs_push_nsf(cuzk_cs *cs, const char *fmt, ...)
 {
+    /* Names only matter to CHECK mode's messages; gadgets push one per few constraints, so the
+     * other modes return before the formatting call and its frame. */
+    if (cs->mode != CUZK_CS_CHECK) {
+        cs->ns_depth++;
+        return;
+    }
     va_list ap;
     va_start(ap, fmt);
     ns_push_text(cs, fmt, ap);
@@ -592,6 +598,20 @@ cuzk_status cuzk_cs_enforce(cuzk_cs *cs, const cuzk_lc *a, const cuzk_lc *b, con
     }
     cs->n_constraints++;
     return cs->sticky;
+}
+
+cuzk_status cuzk_cs_enforce_none(cuzk_cs *cs)
+{
+    if (cs->constraints)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "cuzk_cs_enforce_none: this system keeps constraints (mode %d)",
+                         (int)cs->mode);
+    if (cs->sticky != CUZK_OK)
+        return cs->sticky;
+    if (cs->finalized)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_enforce_none: system already finalised");
+    cs->n_constraints++;
+    return CUZK_OK;
 }
 
 /* ---- extend ------------------------------------------------------------------------------- */

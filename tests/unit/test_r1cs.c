@@ -532,3 +532,39 @@ CUZK_TEST(r1cs_lc_eval_extremes)
     }
     cuzk_cs_destroy(cs);
 }
+
+/* WITNESS mode's hot gadgets count their constraints without LCs (cuzk_cs_enforce_none): the
+ * same variables, values and constraint count as PROVE for SHA-256 and PoRep circuits; and
+ * cuzk_cs_enforce_none refused where constraints are kept. */
+CUZK_TEST(r1cs_witness_counts_as_prove)
+{
+    static const char *SPECS[] = {"sha256-chain:3", "fil-porep:0"};
+    uint64_t seed = test_rand_u64();
+    for (size_t k = 0; k < 2; k++) {
+        cuzk_prover_data p, w;
+        tu_spec_prover_data(&p, SPECS[k], CUZK_CS_PROVE, 1, seed);
+        tu_spec_prover_data(&w, SPECS[k], CUZK_CS_WITNESS, 1, seed);
+        CHECK_MSG(p.n_constraints == w.n_constraints && p.n_aux == w.n_aux &&
+                      p.n_inputs == w.n_inputs,
+                  "%s: %zu / %zu constraints, %zu / %zu aux", SPECS[k], p.n_constraints,
+                  w.n_constraints, p.n_aux, w.n_aux);
+        CHECK_MSG(!memcmp(p.aux, w.aux, p.n_aux * sizeof(cuzk_fr_t)), "%s: aux", SPECS[k]);
+        CHECK_MSG(!memcmp(p.input, w.input, p.n_inputs * sizeof(cuzk_fr_t)), "%s: inputs",
+                  SPECS[k]);
+        cuzk_prover_data_free(&p);
+        cuzk_prover_data_free(&w);
+    }
+    static const cuzk_cs_mode KEEP[] = {CUZK_CS_PROVE, CUZK_CS_PROVE_AB, CUZK_CS_CHECK,
+                                        CUZK_CS_KEYGEN};
+    for (size_t m = 0; m < 4; m++) {
+        cuzk_cs *cs = tu_cs(KEEP[m]);
+        CHECK(cuzk_cs_enforce_none(cs) == CUZK_ERR_INVALID_ARG);
+        CHECK(cuzk_cs_num_constraints(cs) == 0 && cuzk_cs_status(cs) == CUZK_OK);
+        cuzk_cs_destroy(cs);
+    }
+    cuzk_cs *cs = tu_cs(CUZK_CS_WITNESS);
+    CHECK_OK(cuzk_cs_enforce_none(cs));
+    CHECK_OK(cuzk_cs_enforce_none(cs));
+    CHECK(cuzk_cs_num_constraints(cs) == 2);
+    cuzk_cs_destroy(cs);
+}
