@@ -70,13 +70,23 @@ void cuzk_u32_shr(cuzk_u32 *out, const cuzk_u32 *x, unsigned by)
     *out = t;
 }
 
+/* Per-bit names matter only to CHECK mode's messages: the other modes skip the two calls a bit
+ * (a WITNESS synthesis of SHA-256 made 64 of them a word operation). */
+static bool named(cuzk_cs *cs)
+{
+    return cuzk_cs_get_mode(cs) == CUZK_CS_CHECK;
+}
+
 cuzk_status cuzk_u32_xor(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuzk_u32 *b)
 {
+    const bool nm = named(cs);
     cuzk_u32 t;
     for (unsigned i = 0; i < 32; i++) {
-        cuzk_cs_push_nsf(cs, "xor of bit %u", i);
+        if (nm)
+            cuzk_cs_push_nsf(cs, "xor of bit %u", i);
         cuzk_status s = cuzk_bool_xor(cs, &t.bits[i], a->bits[i], b->bits[i]);
-        cuzk_cs_pop_ns(cs);
+        if (nm)
+            cuzk_cs_pop_ns(cs);
         CUZK_TRY(s);
     }
     t.value = a->value ^ b->value;
@@ -87,11 +97,14 @@ cuzk_status cuzk_u32_xor(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cu
 cuzk_status cuzk_u32_sha256_ch(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuzk_u32 *b,
                                const cuzk_u32 *c)
 {
+    const bool nm = named(cs);
     cuzk_u32 t;
     for (unsigned i = 0; i < 32; i++) {
-        cuzk_cs_push_nsf(cs, "ch %u", i);
+        if (nm)
+            cuzk_cs_push_nsf(cs, "ch %u", i);
         cuzk_status s = cuzk_bool_sha256_ch(cs, &t.bits[i], a->bits[i], b->bits[i], c->bits[i]);
-        cuzk_cs_pop_ns(cs);
+        if (nm)
+            cuzk_cs_pop_ns(cs);
         CUZK_TRY(s);
     }
     t.value = (a->value & b->value) ^ (~a->value & c->value);
@@ -102,11 +115,14 @@ cuzk_status cuzk_u32_sha256_ch(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, co
 cuzk_status cuzk_u32_sha256_maj(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuzk_u32 *b,
                                 const cuzk_u32 *c)
 {
+    const bool nm = named(cs);
     cuzk_u32 t;
     for (unsigned i = 0; i < 32; i++) {
-        cuzk_cs_push_nsf(cs, "maj %u", i);
+        if (nm)
+            cuzk_cs_push_nsf(cs, "maj %u", i);
         cuzk_status s = cuzk_bool_sha256_maj(cs, &t.bits[i], a->bits[i], b->bits[i], c->bits[i]);
-        cuzk_cs_pop_ns(cs);
+        if (nm)
+            cuzk_cs_pop_ns(cs);
         CUZK_TRY(s);
     }
     t.value = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
@@ -134,10 +150,13 @@ cuzk_status cuzk_u32_addmany(cuzk_cs *cs, cuzk_multieq *m, cuzk_u32 *out, const 
     /* Result bits of the full sum: as many as max_value has. */
     cuzk_bool res[64];
     unsigned nbits = 0;
+    const bool nm = named(cs);
     for (uint64_t mv = max_value; mv; mv >>= 1, nbits++) {
-        cuzk_cs_push_nsf(cs, "result bit %u", nbits);
+        if (nm)
+            cuzk_cs_push_nsf(cs, "result bit %u", nbits);
         cuzk_status s = cuzk_bit_alloc(cs, &res[nbits], (sum >> nbits) & 1);
-        cuzk_cs_pop_ns(cs);
+        if (nm)
+            cuzk_cs_pop_ns(cs);
         CUZK_TRY(s);
     }
     /* sum of operands (coefficients 2^i per bit) = sum of result bits, shifted into the
