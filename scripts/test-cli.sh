@@ -132,6 +132,10 @@ expect 2 'argument 5 outside \[0, 4\]' -- "$BENCH" synth-only --circuit fil-snap
 expect 0 'parallel +2 at once: 4 partitions in' -- "$BENCH" synth-only --circuit poseidon-merkle:2 \
     --mode pce-ab --repeat 2 --threads 2 --parallel 2
 expect 2 'usage' -- "$BENCH" synth-only --circuit poseidon-merkle:2 --mode keygen --parallel 2
+# The engine's way of sharing the CPUs (products on one shared pool); only with --parallel.
+expect 0 'products on one shared pool' -- "$BENCH" synth-only --circuit poseidon-merkle:2 \
+    --mode pce-ab --repeat 1 --threads 2 --parallel 2 --shared
+expect 2 'usage' -- "$BENCH" synth-only --circuit poseidon-merkle:2 --mode pce-ab --shared
 # A PCE written to a file, then read back; a damaged one refused; the file only for PCE modes.
 expect 0 'pce file +written to' -- "$BENCH" synth-only --circuit poseidon-merkle:2 --mode pce \
     --repeat 1 --pce-file "$TMP/pm.pce"
