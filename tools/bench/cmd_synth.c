@@ -149,13 +149,6 @@ int cmd_synth_only(int argc, char **argv)
     if (m_pce && (s = cuzk_pool_create(&pool, threads)) != CUZK_OK)
         return fail("thread pool", s);
     unsigned nthreads = pool ? cuzk_pool_threads(pool) : 1;
-    cuzk_host_pool *abc = NULL;
-    if (!fresh_abc && !m_kg &&
-        (s = cuzk_host_pool_create(&abc, UINT64_MAX / 2, CUZK_HOST_POOL_MIN_BYTES, false)) !=
-            CUZK_OK)
-        return fail("abc pool", s);
-    cuzk_vec_alloc abc_va = abc ? cuzk_host_pool_allocator(abc) : (cuzk_vec_alloc){0};
-
     cuzk_alloc_peak_reset();
     double extract_s = 0, file_s = 0;
     cuzk_pce *pce = NULL;
@@ -165,23 +158,38 @@ int cmd_synth_only(int argc, char **argv)
         double t0 = now_s();
         if (probe) {
             fclose(probe);
-            if ((s = cuzk_pce_load(&pce, pce_file)) != CUZK_OK)
+            if ((s = cuzk_pce_load(&pce, pce_file)) != CUZK_OK) {
+                cuzk_pool_destroy(pool);
                 return fail("pce load", s);
+            }
             pce_loaded = true;
             file_s = now_s() - t0;
         } else {
             s = cuzk_pce_extract(&pce, &c);
             extract_s = now_s() - t0;
-            if (s != CUZK_OK)
+            if (s != CUZK_OK) {
+                cuzk_pool_destroy(pool);
                 return fail("pce extract", s);
+            }
             if (pce_file) {
                 t0 = now_s();
-                if ((s = cuzk_pce_save(pce, pce_file)) != CUZK_OK)
+                if ((s = cuzk_pce_save(pce, pce_file)) != CUZK_OK) {
+                    cuzk_pce_destroy(pce);
+                    cuzk_pool_destroy(pool);
                     return fail("pce save", s);
+                }
                 file_s = now_s() - t0;
             }
         }
     }
+    /* After the PCE, so that a PCE refused above leaves nothing behind (the sanitizer build
+     * counts what a failed run leaks). */
+    cuzk_host_pool *abc = NULL;
+    if (!fresh_abc && !m_kg &&
+        (s = cuzk_host_pool_create(&abc, UINT64_MAX / 2, CUZK_HOST_POOL_MIN_BYTES, false)) !=
+            CUZK_OK)
+        return fail("abc pool", s);
+    cuzk_vec_alloc abc_va = abc ? cuzk_host_pool_allocator(abc) : (cuzk_vec_alloc){0};
     double *t = calloc(repeat, sizeof *t), *tw = calloc(repeat, sizeof *tw),
            *tm = calloc(repeat, sizeof *tm), *cw = calloc(repeat, sizeof *cw),
            *cm = calloc(repeat, sizeof *cm), *sw = calloc(repeat, sizeof *sw),
