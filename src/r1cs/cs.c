@@ -419,11 +419,10 @@ void cuzk_cs_value(const cuzk_cs *cs, cuzk_fr_t *out, cuzk_var v)
 
 /* ---- namespaces --------------------------------------------------------------------------- */
 
+/* CHECK mode only (cuzk_cs_push_nsf returns before this in the others). */
 static void ns_push_text(cuzk_cs *cs, const char *fmt, va_list ap)
 {
     cs->ns_depth++;
-    if (cs->mode != CUZK_CS_CHECK)
-        return;
     if (!cuzk__grow((void **)&cs->ns_marks, &cs->ns_marks_cap, cs->ns_depth, sizeof(size_t), false,
                     false)) {
         (void)cuzk__cs_fail(cs, CUZK_ERR_NOMEM);
@@ -448,10 +447,6 @@ static void ns_push_text(cuzk_cs *cs, const char *fmt, va_list ap)
 
 void cuzk_cs_push_ns(cuzk_cs *cs, const char *name)
 {
-    if (cs->mode != CUZK_CS_CHECK) {
-        cs->ns_depth++;
-        return;
-    }
     cuzk_cs_push_nsf(cs, "%s", name);
 }
 

@@ -53,11 +53,12 @@ static void *run(void *arg)
         cuzk_cs_destroy(cs);
         if (w->s != CUZK_OK)
             break;
-        if (w->abc)
-            pd.abc_alloc = va;
-        if (w->pce)
+        if (w->pce) {
+            if (w->abc) /* the products' a, b, c (a PROVE system's came from |va| already) */
+                pd.abc_alloc = va;
             w->s = w->pce_ab ? cuzk_pce_eval_ab_into(w->pce, pool, &pd)
                              : cuzk_pce_eval_into(w->pce, pool, &pd);
+        }
         cuzk_prover_data_free(&pd);
     }
     cuzk_pool_destroy(own);
