@@ -268,6 +268,23 @@ static cuzk_status forked_range(void *ctx, cuzk_cs **out, size_t first, size_t c
     return CUZK_OK;
 }
 
+unsigned cuzk__fil_balanced_threads(size_t n, unsigned threads)
+{
+    if (threads < 2 || n <= threads)
+        return threads;
+    /* In units of one item's time on a core of its own, times |threads|: full waves of t items
+     * on |threads| cores take max(t, threads) each, the last partial wave of r max(r, threads). */
+    unsigned best = threads;
+    uint64_t best_cost = UINT64_MAX;
+    for (unsigned t = threads; t < 2 * threads && t <= n; t++) {
+        uint64_t r = n % t, cost = (uint64_t)(n / t) * (t > threads ? t : threads) +
+                                   (r ? (r > threads ? r : threads) : 0);
+        if (cost < best_cost)
+            best = t, best_cost = cost;
+    }
+    return best;
+}
+
 cuzk_status cuzk__fil_forked_items(cuzk_cs *cs, size_t n, unsigned threads,
                                    cuzk_status (*items)(void *ctx, cuzk_cs *sys, size_t first,
                                                         size_t count),
@@ -292,6 +309,11 @@ cuzk_status cuzk__fil_forked_items(cuzk_cs *cs, size_t n, unsigned threads,
         if (room_rows > rows0)
             p.hint_rows = (room_rows - rows0) / n;
     }
+    /* A short last wave of items leaves cores idle: more threads than cores, shared by the OS,
+     * finish sooner (env CUZK_SYNTH_BALANCE=0: not, for comparisons). */
+    const char *bal = getenv("CUZK_SYNTH_BALANCE");
+    if (!bal || strcmp(bal, "0") != 0)
+        threads = cuzk__fil_balanced_threads(n, threads);
     cuzk_status s =
         cuzk__fil_synth_ranges(cs, n, 1, threads, (size_t)threads + 1, forked_range, &p, what);
     cuzk_cs_fork_destroy(fork);

@@ -126,12 +126,20 @@ cuzk_status
 cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size_t window,
                        cuzk_status (*synth)(void *ctx, cuzk_cs **out, size_t first, size_t count),
                        void *ctx, const char *what) CUZK_WARN_UNUSED_RESULT;
+/* Internal: how many threads should take |n| items of equal cost on |threads| cores. Items run
+ * in waves, one a thread; 18 PoRep challenges on 16 threads take two waves, the second of 2
+ * items on 14 idle cores. A few more threads than cores, time-shared by the OS, finish in fewer
+ * waves, each slowed in proportion (18 threads: 18/16 of one wave instead of 2). Returns the
+ * count in [threads, 2 threads) and at most |n| with the least estimated time, the fewest on
+ * ties; |threads| itself when |n| <= |threads| or |threads| < 2. */
+unsigned cuzk__fil_balanced_threads(size_t n, unsigned threads);
 /* Internal: the items [0, |n|) of a circuit (challenges) after a prefix already in |cs|, each
  * synthesised by |items|(ctx, sys, first, count) into |sys|: |cs| itself, in one call, below 2
  * threads or 2 items and in KEYGEN mode (which cuzk_cs_extend refuses); otherwise one item a
  * system continuing a fork of |cs| (the prefix's variables keep their indices there), sized
- * from the last system's own aux and rows, threads + 1 of them ahead of the merge (equal items
- * finish in turn, which keeps every thread busy), appended in order by cuzk__fil_synth_ranges.
+ * from the last system's own aux and rows, on cuzk__fil_balanced_threads(n, threads) threads
+ * with one more system than threads ahead of the merge (equal items finish in turn, which keeps
+ * every thread busy), appended in order by cuzk__fil_synth_ranges.
  * Bit for bit the sequential system. Returns as cuzk__fil_synth_ranges. */
 cuzk_status cuzk__fil_forked_items(cuzk_cs *cs, size_t n, unsigned threads,
                                    cuzk_status (*items)(void *ctx, cuzk_cs *sys, size_t first,

@@ -390,3 +390,29 @@ CUZK_TEST(fil_synth_ranges_order_and_failure)
         CHECK(c.seen[i] == 1);
     cuzk_cs_destroy(cs);
 }
+
+/* The thread count for items in waves: more threads than cores only where the last wave is
+ * short, and the count with the least estimated time (see the header's example). */
+CUZK_TEST(fil_balanced_threads_choices)
+{
+    static const struct {
+        size_t n;
+        unsigned threads, want;
+    } cases[] = {
+        {18, 16, 18},  /* PoRep 32 GiB: one wave of 18 instead of 16 + 2 */
+        {18, 8, 9},    /* 2 waves of 9 (2.25 units) instead of 3 */
+        {18, 4, 6},    /* 3 waves of 6 (4.5 units) instead of 5 (5 threads: 4.75) */
+        {32, 16, 16},  /* even waves: no more threads */
+        {139, 16, 20}, /* 6 waves of 20 and 19 left (8.69 units) instead of 9 */
+        {10, 3, 5},    /* fil-snap:0 on 3 threads */
+        {10, 7, 10},   /* one wave of 10 instead of 7 + 3 */
+        {2, 3, 3},     /* fewer items than threads: unchanged */
+        {5, 1, 1},     /* one thread stays one */
+        {100, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unsigned got = cuzk__fil_balanced_threads(cases[i].n, cases[i].threads);
+        CHECK_MSG(got == cases[i].want, "%zu items on %u threads: %u, want %u", cases[i].n,
+                  cases[i].threads, got, cases[i].want);
+    }
+}
