@@ -379,9 +379,10 @@ matvec)
     # systems sized from the last one): one partition on all threads (and with a, b, c afresh,
     # --fresh-abc), then partitions at once: MV_CFGS lists P[:flag...] (flags of synth-only
     # --parallel: --shared = products on one shared pool as the engine's; --witness-all = each
-    # witness synthesis on all threads; B0 = env CUZK_SYNTH_BALANCE=0). The PCE is extracted once
-    # and read back from a file by the later processes. MV_OLD: an older cuzk-bench (no pool, no --pce-file) run with run P3's
-    # arguments, on this machine, for comparison.
+    # witness synthesis on all threads; B0 / P0 = env CUZK_SYNTH_BALANCE / PLACE=0). The PCE is
+    # extracted once and read back from a file by the later processes. MV_OLD: an older
+    # cuzk-bench (no pool, no --pce-file) run with run P3's arguments, on this machine, for
+    # comparison.
     PF=${PCE_FILE:-/tmp/cuzk-porep3.pce}
     rm -f "$PF"
     step 300 mv-extract "$B" synth-only --circuit fil-porep:3 --mode pce-ab --repeat 1 \
@@ -402,22 +403,28 @@ matvec)
         grep -E '^(time|  cpu)' "$OUT/mv-fh$fh-$k.log" | sed "s/^/fork hint $fh: /" |
             tee -a "$OUT/summary.txt"
     done
-    for bl in ${MV_BALANCE-1 0 1 0}; do
-        k=$((k + 1))
-        CUZK_SYNTH_BALANCE=$bl step 200 "mv-bl$bl-$k" "$B" synth-only --circuit fil-porep:3 \
-            --mode witness --repeat 3 --threads "$NT"
-        grep -E '^(time|  cpu)' "$OUT/mv-bl$bl-$k.log" | sed "s/^/balance $bl: /" |
-            tee -a "$OUT/summary.txt"
+    # Balance and places (the challenges' values written straight into the partition's vector)
+    # as pairs BALANCE:PLACE.
+    for bp in ${MV_BALANCE_PLACE-1:1 0:0 1:0 0:1 1:1 0:0}; do
+        bl=${bp%%:*} pl=${bp##*:} k=$((k + 1))
+        CUZK_SYNTH_BALANCE=$bl CUZK_SYNTH_PLACE=$pl step 200 "mv-bp$bl$pl-$k" "$B" synth-only \
+            --circuit fil-porep:3 --mode witness --repeat 3 --threads "$NT"
+        grep -E '^(time|  cpu|memory)' "$OUT/mv-bp$bl$pl-$k.log" |
+            sed "s/^/balance $bl place $pl: /" | tee -a "$OUT/summary.txt"
     done
-    # P[:flag...]; flag B0 = env CUZK_SYNTH_BALANCE=0, the others are synth-only's.
+    # P[:flag...]; flags B0 / P0 = env CUZK_SYNTH_BALANCE=0 / CUZK_SYNTH_PLACE=0, the others
+    # are synth-only's.
     k=0
-    for cfg in ${MV_CFGS:-4:--shared 4:--shared:B0 2:--shared 2:--shared:B0 4:--shared:--witness-all 4:--shared 4:--shared:B0}; do
-        p=${cfg%%:*} flags=$(printf '%s' "${cfg#"$p"}" | tr ':' ' ') k=$((k + 1)) bl=1
-        case " $flags " in *" B0 "*) bl=0 flags=$(printf '%s' "$flags" | sed 's/ B0//') ;; esac
-        CUZK_SYNTH_BALANCE=$bl step 300 "mv-par-$k" "$B" synth-only --circuit fil-porep:3 \
-            --mode pce-ab --repeat 2 --threads "$NT" --parallel "$p" --pce-file "$PF" $flags
-        grep -E '^(parallel|memory|  a, b)' "$OUT/mv-par-$k.log" | sed "s/^/balance $bl: /" |
-            tee -a "$OUT/summary.txt"
+    for cfg in ${MV_CFGS:-4:--shared 4:--shared:B0:P0 2:--shared 2:--shared:B0:P0 4:--shared:--witness-all:B0:P0 4:--shared 4:--shared:B0:P0}; do
+        p=${cfg%%:*} flags=$(printf '%s' "${cfg#"$p"}" | tr ':' ' ') k=$((k + 1)) bl=1 pl=1
+        case " $flags " in *" B0 "*) bl=0 ;; esac
+        case " $flags " in *" P0 "*) pl=0 ;; esac
+        flags=$(printf '%s' "$flags" | sed 's/ B0//; s/ P0//')
+        CUZK_SYNTH_BALANCE=$bl CUZK_SYNTH_PLACE=$pl step 300 "mv-par-$k" "$B" synth-only \
+            --circuit fil-porep:3 --mode pce-ab --repeat 2 --threads "$NT" --parallel "$p" \
+            --pce-file "$PF" $flags
+        grep -E '^(parallel|memory|  a, b)' "$OUT/mv-par-$k.log" |
+            sed "s/^/balance $bl place $pl: /" | tee -a "$OUT/summary.txt"
     done
     if [ -n "${MV_OLD:-}" ]; then
         step 300 mv-old-par4 "$MV_OLD" synth-only --circuit fil-porep:3 --mode pce-ab \

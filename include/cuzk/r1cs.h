@@ -262,10 +262,33 @@ void cuzk_cs_prefault(cuzk_cs *cs, unsigned threads);
 
 /* Empties a forked system (once cuzk_cs_extend has taken it) for the next part of the same fork:
  * no variables or constraints of its own, no marks, the capacity of its vectors kept, so that a
- * thread synthesising part after part faults its memory in once. The old values stay in the
- * vectors until overwritten (cuzk_cs_destroy wipes them). Returns: CUZK_OK; CUZK_ERR_INVALID_ARG
- * (not forked); the sticky status (a failed system is not reused). */
+ * thread synthesising part after part faults its memory in once (a placed system's aux vector is
+ * let go instead: see below). The old values stay in the vectors until overwritten
+ * (cuzk_cs_destroy wipes them). Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (not forked); the sticky
+ * status (a failed system is not reused). */
 cuzk_status cuzk_cs_reset_forked(cuzk_cs *cs) CUZK_WARN_UNUSED_RESULT;
+
+/*
+ * Places: a forked system |cs| without variables of its own writes its aux values straight into
+ * |parent|'s reserved aux vector, at indices at .. at + count - 1 (its place; at >= the fork's
+ * aux count, at + count within the reservation, cuzk_cs_reserved). cuzk_cs_extend then finds
+ * them where the merge puts them (the place begins at the parent's aux count: no copy) or moves
+ * them down (a system before used less than its place). A system that outgrows its place moves
+ * its values into memory of its own (cuzk_cs_is_placed turns false) and is merged by a copy. The
+ * caller promises that, while |cs| is placed, nothing else writes the place and the parent's
+ * vector does not move: merges into |parent| stay within its reservation and below the places of
+ * systems still being written (cuzk_cs_unplace those first). |parent| must outlive |cs|'s
+ * placement; cuzk_cs_reset_forked and cuzk_cs_destroy let the place go (not freed nor wiped:
+ * the parent's). Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (not forked, parent forked, other mode,
+ * no values, variables already allocated, place outside the reservation); the sticky status.
+ */
+cuzk_status cuzk_cs_place_forked(cuzk_cs *cs, cuzk_cs *parent, size_t at,
+                                 size_t count) CUZK_WARN_UNUSED_RESULT;
+/* True while |cs|'s aux values lie in its place. */
+bool cuzk_cs_is_placed(const cuzk_cs *cs);
+/* Moves a placed system's values into memory of its own (no-op when not placed). Returns:
+ * CUZK_OK; CUZK_ERR_NOMEM (the system is then failed). */
+cuzk_status cuzk_cs_unplace(cuzk_cs *cs) CUZK_WARN_UNUSED_RESULT;
 
 /* Appends the input constraints (input_i * 0 = 0 for every input, ONE first). After this no
  * allocation or constraint is accepted. Returns: CUZK_OK; CUZK_ERR_NOMEM; the sticky status;

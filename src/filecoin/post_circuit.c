@@ -136,6 +136,7 @@ typedef struct {
     range_slot *slot;
     cuzk_cs **spent; /* merged systems offered to the next ranges (at most nranges) */
     size_t nspent;
+    int *placing; /* non-NULL: ranges may be placed in the target (cuzk__fil_synth_ranges_placed) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } range_par;
@@ -169,10 +170,31 @@ static void *range_worker(void *arg)
     return NULL;
 }
 
-cuzk_status
-cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size_t window,
-                       cuzk_status (*synth)(void *ctx, cuzk_cs **out, size_t first, size_t count),
-                       void *ctx, const char *what)
+/*
+ * Range |k|, about to be merged, is not in its place in the target (it outgrew it): merged below
+ * the places of the ranges after it, its values would overwrite those still being written. Stops
+ * placing, lets the ranges taken so far finish, and moves the values of those placed into memory
+ * of their own; the merges then copy as without places.
+ */
+static cuzk_status unplace_taken(range_par *rp, size_t k)
+{
+    __atomic_store_n(rp->placing, 0, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&rp->mu);
+    size_t taken = rp->next;
+    for (size_t i = k + 1; i < taken; i++)
+        while (!rp->slot[i].done)
+            pthread_cond_wait(&rp->cv, &rp->mu);
+    pthread_mutex_unlock(&rp->mu);
+    for (size_t i = k + 1; i < taken; i++)
+        if (rp->slot[i].cs && cuzk_cs_unplace(rp->slot[i].cs) != CUZK_OK)
+            return cuzk_fail(CUZK_ERR_NOMEM, "%s", cuzk_last_error());
+    return CUZK_OK;
+}
+
+static cuzk_status synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size_t window,
+                                cuzk_status (*synth)(void *ctx, cuzk_cs **out, size_t first,
+                                                     size_t count),
+                                void *ctx, const char *what, int *placing)
 {
     if (threads > 256)
         threads = 256;
@@ -180,7 +202,7 @@ cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size
         threads = 1;
     if (per < 1)
         per = 1;
-    range_par rp = {.n = n, .per = per, .synth = synth, .ctx = ctx};
+    range_par rp = {.n = n, .per = per, .synth = synth, .ctx = ctx, .placing = placing};
     rp.nranges = (n + per - 1) / per;
     if (threads > rp.nranges)
         threads = (unsigned)(rp.nranges ? rp.nranges : 1);
@@ -215,7 +237,12 @@ cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size
         range_slot r = rp.slot[k];
         rp.slot[k].cs = NULL;
         pthread_mutex_unlock(&rp.mu);
-        if (r.st != CUZK_OK)
+        if (r.st == CUZK_OK && placing && r.cs && !cuzk_cs_is_placed(r.cs) &&
+            __atomic_load_n(placing, __ATOMIC_ACQUIRE))
+            s = unplace_taken(&rp, k);
+        if (s != CUZK_OK)
+            ;
+        else if (r.st != CUZK_OK)
             s = cuzk_fail(r.st, "%s", r.msg);
         else if ((s = cuzk_cs_extend(cs, r.cs)) != CUZK_OK)
             s = cuzk_fail(s, "%s synthesis: %s", what, cuzk_last_error());
@@ -246,6 +273,14 @@ cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size
     return s;
 }
 
+cuzk_status
+cuzk__fil_synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned threads, size_t window,
+                       cuzk_status (*synth)(void *ctx, cuzk_cs **out, size_t first, size_t count),
+                       void *ctx, const char *what)
+{
+    return synth_ranges(cs, n, per, threads, window, synth, ctx, what, NULL);
+}
+
 typedef struct {
     cuzk_status (*items)(void *ctx, cuzk_cs *sys, size_t first, size_t count);
     void *ctx;
@@ -254,14 +289,29 @@ typedef struct {
     /* The last system's own aux and rows per item (every item has the same): the next systems
      * reserve them at once instead of growing their vectors by copies. */
     size_t hint_aux, hint_rows;
+    /* Places: item i's aux values are written straight into the target's reserved vector at
+     * fork_aux + i * place (cuzk_cs_place_forked), where its merge finds them without a copy;
+     * while |placing| (cleared by the merge when an item outgrew its place). */
+    cuzk_cs *target;
+    size_t place;
+    int placing;
 } forked_par;
 
 static cuzk_status forked_range(void *ctx, cuzk_cs **out, size_t first, size_t count)
 {
     forked_par *p = ctx;
-    size_t ha = __atomic_load_n(&p->hint_aux, __ATOMIC_RELAXED) * count;
+    bool place = __atomic_load_n(&p->placing, __ATOMIC_ACQUIRE);
+    size_t ha = place ? 0 : __atomic_load_n(&p->hint_aux, __ATOMIC_RELAXED) * count;
     size_t hr = __atomic_load_n(&p->hint_rows, __ATOMIC_RELAXED) * count;
+    /* A placed system's reset leaves it no vector: reused unplaced, it would grow by copies. */
+    if (*out && !place && cuzk_cs_is_placed(*out)) {
+        cuzk_cs_destroy(*out);
+        *out = NULL;
+    }
     CUZK_TRY(cuzk__fil_forked_system(out, p->fork, ha, hr));
+    if (place)
+        CUZK_TRY(cuzk_cs_place_forked(*out, p->target, p->fork_aux + first * p->place,
+                                      count * p->place));
     CUZK_TRY(p->items(p->ctx, *out, first, count));
     __atomic_store_n(&p->hint_aux, (cuzk_cs_num_aux(*out) - p->fork_aux) / count, __ATOMIC_RELAXED);
     __atomic_store_n(&p->hint_rows, cuzk_cs_num_constraints(*out) / count, __ATOMIC_RELAXED);
@@ -294,7 +344,8 @@ cuzk_status cuzk__fil_forked_items(cuzk_cs *cs, size_t n, unsigned threads,
         return items(ctx, cs, 0, n);
     cuzk_cs_fork *fork;
     CUZK_TRY(cuzk_cs_fork_create(&fork, cs));
-    forked_par p = {.items = items, .ctx = ctx, .fork = fork, .fork_aux = cuzk_cs_num_aux(cs)};
+    forked_par p = {
+        .items = items, .ctx = ctx, .fork = fork, .fork_aux = cuzk_cs_num_aux(cs), .target = cs};
     /* Until an item has finished, size the first systems from what the caller reserved for the
      * whole (an engine passes the parameter set's sizes): without a hint each of them grew its
      * vectors by copies into fresh pages, one fault at a time. Env CUZK_SYNTH_FORK_HINT=0: not,
@@ -314,8 +365,16 @@ cuzk_status cuzk__fil_forked_items(cuzk_cs *cs, size_t n, unsigned threads,
     const char *bal = getenv("CUZK_SYNTH_BALANCE");
     if (!bal || strcmp(bal, "0") != 0)
         threads = cuzk__fil_balanced_threads(n, threads);
-    cuzk_status s =
-        cuzk__fil_synth_ranges(cs, n, 1, threads, (size_t)threads + 1, forked_range, &p, what);
+    /* With the reservation's share of each item, the items' values go straight to their places
+     * in |cs| (env CUZK_SYNTH_PLACE=0: not, for comparisons): no copy at their merges, and no
+     * fresh vectors of their own (4.2 GB for a 32 GiB PoRep partition). */
+    const char *pl = getenv("CUZK_SYNTH_PLACE");
+    if (p.hint_aux && cuzk_cs_has_values(cs) && (!pl || strcmp(pl, "0") != 0)) {
+        p.place = p.hint_aux;
+        p.placing = 1;
+    }
+    cuzk_status s = synth_ranges(cs, n, 1, threads, (size_t)threads + 1, forked_range, &p, what,
+                                 p.placing ? &p.placing : NULL);
     cuzk_cs_fork_destroy(fork);
     return s;
 }

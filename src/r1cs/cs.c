@@ -77,9 +77,41 @@ const cuzk_fr_t *cuzk_r1cs_pow2(unsigned k)
 
 /* ---- create / destroy ------------------------------------------------------------------- */
 
+/* A placed vector that must grow moves its values into memory of its own (the place it was
+ * given ends where the next system's begins). */
+static bool frvec_own(frvec *v, size_t n)
+{
+    cuzk_fr_t *p = NULL;
+    size_t cap = 0;
+    if (!cuzk__grow((void **)&p, &cap, n > 2 * v->cap ? n : 2 * v->cap, sizeof(cuzk_fr_t), false,
+                    false))
+        return false;
+    if (v->len)
+        memcpy(p, v->v, v->len * sizeof(cuzk_fr_t));
+    v->v = p;
+    v->cap = cap;
+    v->placed = false;
+    return true;
+}
+
 static bool frvec_reserve(frvec *v, size_t n)
 {
+    if (v->placed)
+        return n <= v->cap || frvec_own(v, n);
     return cuzk__grow((void **)&v->v, &v->cap, n, sizeof(cuzk_fr_t), false, true);
+}
+
+static void frvec_free(frvec *v, bool wipe, const cuzk_vec_alloc *va)
+{
+    if (v->placed) { /* the other system's memory, wiped with it */
+        *v = (frvec){0};
+        return;
+    }
+    if (v->v && wipe)
+        cuzk__wipe(v->v, v->cap * sizeof(cuzk_fr_t));
+    cuzk_vec_free(va, v->v);
+    v->v = NULL;
+    v->len = v->cap = 0;
 }
 
 bool cuzk__cs_reserve_rows(cuzk_cs *cs, size_t rows)
@@ -124,8 +156,16 @@ static cuzk_status cs_new(cuzk_cs **out, cuzk_cs_mode mode, const cuzk_cs_fork *
         cuzk__lc_init(&cs->scratch[i], cs, !cs->constraints);
     cuzk__lc_init(&cs->dummy, cs, true);
     bool ok = true;
-    if (cs->values)
-        ok = frvec_reserve(&cs->aux, hint_aux ? hint_aux : 64) && frvec_reserve(&cs->input, 16);
+    if (cs->values) {
+        /* The hint exactly, not rounded up as growth rounds: cuzk_cs_reserved then tells the
+         * forked items their exact share (places, cuzk_cs_place_forked). */
+        if (hint_aux > 64) {
+            cs->aux.v = cuzk_alloc_array(hint_aux, sizeof(cuzk_fr_t));
+            cs->aux.cap = cs->aux.v ? hint_aux : 0;
+            ok = cs->aux.v != NULL;
+        }
+        ok = ok && frvec_reserve(&cs->aux, 64) && frvec_reserve(&cs->input, 16);
+    }
     if (ok && cs->evaluate) {
         cs->rows_hint = hint_constraints ? hint_constraints : 64;
         /* Bitmaps are indexed by variable: a forked system's cover the fork's variables too,
@@ -229,6 +269,40 @@ cuzk_status cuzk_cs_create_forked(cuzk_cs **out, const cuzk_cs_fork *fork, size_
     return cs_new(out, fork->mode, fork, hint_aux, hint_constraints);
 }
 
+cuzk_status cuzk_cs_place_forked(cuzk_cs *cs, cuzk_cs *parent, size_t at, size_t count)
+{
+    if (!cs || !parent || !cs->fork || parent->fork || cs->mode != parent->mode || !cs->values)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_place_forked: needs a forked system and "
+                                               "its unforked parent, in one mode with values");
+    if (cs->aux.len || cs->n_aux != cs->fork_aux)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "cuzk_cs_place_forked: the system has variables");
+    if (at < cs->fork_aux || count == 0 || at > parent->aux.cap || count > parent->aux.cap - at)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG,
+                         "cuzk_cs_place_forked: aux %zu .. %zu outside the parent's %zu reserved "
+                         "after the fork's %zu",
+                         at, at + count, parent->aux.cap, cs->fork_aux);
+    if (cs->sticky != CUZK_OK)
+        return cs->sticky;
+    frvec_free(&cs->aux, true, NULL);
+    cs->aux = (frvec){.v = parent->aux.v + at, .cap = count, .placed = true};
+    return CUZK_OK;
+}
+
+bool cuzk_cs_is_placed(const cuzk_cs *cs)
+{
+    return cs && cs->aux.placed;
+}
+
+cuzk_status cuzk_cs_unplace(cuzk_cs *cs)
+{
+    if (!cs || !cs->aux.placed)
+        return CUZK_OK;
+    if (!frvec_own(&cs->aux, cs->aux.len ? cs->aux.len : 1))
+        return cuzk__cs_fail(cs,
+                             cuzk_fail(CUZK_ERR_NOMEM, "cuzk_cs_unplace: %zu values", cs->aux.len));
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_cs_reset_forked(cuzk_cs *cs)
 {
     if (!cs || !cs->fork)
@@ -239,6 +313,8 @@ cuzk_status cuzk_cs_reset_forked(cuzk_cs *cs)
     cs->n_aux = cs->fork_aux;
     cs->n_constraints = 0;
     cs->input.len = cs->aux.len = cs->a.len = cs->b.len = cs->c.len = 0;
+    if (cs->aux.placed) /* its place now holds merged values: never write there again */
+        cs->aux = (frvec){0};
     bitvec *bv[3] = {&cs->a_aux, &cs->b_in, &cs->b_aux};
     for (int i = 0; i < 3; i++) {
         if (bv[i]->w)
@@ -253,15 +329,6 @@ cuzk_status cuzk_cs_reset_forked(cuzk_cs *cs)
     cuzk_free(cs->bad_where);
     cs->bad_where = NULL;
     return CUZK_OK;
-}
-
-static void frvec_free(frvec *v, bool wipe, const cuzk_vec_alloc *va)
-{
-    if (v->v && wipe)
-        cuzk__wipe(v->v, v->cap * sizeof(cuzk_fr_t));
-    cuzk_vec_free(va, v->v);
-    v->v = NULL;
-    v->len = v->cap = 0;
 }
 
 cuzk_status cuzk_cs_set_vec_alloc(cuzk_cs *cs, const cuzk_vec_alloc *va)
@@ -671,7 +738,17 @@ cuzk_status cuzk_cs_extend(cuzk_cs *dst, const cuzk_cs *src)
     if (!frvec_reserve(&dst->input, i0 + ni) || !frvec_reserve(&dst->aux, a0 + na))
         return cuzk__cs_fail(dst, CUZK_ERR_NOMEM);
     memcpy(dst->input.v + i0, src->input.v + own_i, ni * sizeof(cuzk_fr_t));
-    memcpy(dst->aux.v + a0, src->aux.v, na * sizeof(cuzk_fr_t));
+    if (src->aux.v != dst->aux.v + a0) {
+        /* A placed src lies in dst's vector (memmove), above a0 when a system before it used
+         * less than its place: its old copy beyond the moved values is wiped. */
+        memmove(dst->aux.v + a0, src->aux.v, na * sizeof(cuzk_fr_t));
+        if (src->aux.placed && src->aux.v > dst->aux.v + a0) {
+            cuzk_fr_t *end = dst->aux.v + a0 + na, *from = src->aux.v;
+            cuzk_fr_t *w = from > end ? from : end;
+            if (w < from + na)
+                cuzk__wipe(w, (size_t)(from + na - w) * sizeof(cuzk_fr_t));
+        }
+    }
     dst->input.len = i0 + ni;
     dst->aux.len = a0 + na;
     if (dst->evaluate) {

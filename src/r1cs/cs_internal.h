@@ -60,6 +60,7 @@ struct cuzk_lc {
 typedef struct {
     cuzk_fr_t *v;
     size_t len, cap;
+    bool placed; /* |v| lies in another system's vector (cuzk_cs_place_forked): not ours to free */
 } frvec;
 
 typedef struct {

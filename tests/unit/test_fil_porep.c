@@ -451,7 +451,8 @@ CUZK_TEST(fil_porep_32g_checksums)
 
 /* fil-porep:0 (2 KiB, 2 challenges) through the registry on 2 and 3 threads against one, bit
  * for bit, in PROVE and WITNESS mode; on 3 threads also into a system sized as an engine sizes
- * it (the first forked systems then sized from its room) and one sized twice too large. */
+ * it (the first forked systems then sized from its room, their values written in place), one
+ * sized too small and one twice too large. */
 CUZK_TEST(fil_porep_threads_match_sequential)
 {
     static const cuzk_cs_mode MODES[] = {CUZK_CS_PROVE, CUZK_CS_WITNESS};
@@ -467,11 +468,15 @@ CUZK_TEST(fil_porep_threads_match_sequential)
             tu_prover_data_same(&x, &y, what);
             cuzk_prover_data_free(&y);
         }
-        for (size_t k = 1; k <= 2; k++) {
-            tu_spec_prover_data_hinted(&y, "fil-porep:0", MODES[m], 3, seed, k * x.n_aux,
-                                       k * x.n_rows);
+        /* Sized in quarters of the system: 3/4 (the challenges outgrow their places), exact
+         * (each in its place, merged without a copy) and twice (moved down at their merges). */
+        static const size_t QUARTERS[] = {3, 4, 8};
+        for (size_t q = 0; q < 3; q++) {
+            size_t k = QUARTERS[q];
+            tu_spec_prover_data_hinted(&y, "fil-porep:0", MODES[m], 3, seed, k * x.n_aux / 4,
+                                       k * x.n_rows / 4);
             char what[64];
-            snprintf(what, sizeof what, "fil-porep:0 mode %d, hinted x%zu", (int)MODES[m], k);
+            snprintf(what, sizeof what, "fil-porep:0 mode %d, hinted x%zu/4", (int)MODES[m], k);
             tu_prover_data_same(&x, &y, what);
             cuzk_prover_data_free(&y);
         }

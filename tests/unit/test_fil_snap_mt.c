@@ -311,6 +311,124 @@ CUZK_TEST(r1cs_fork_extend_matches_sequential)
     }
 }
 
+/* Parts 0, 1, 2 (2, 3 and 2 own aux) in forked systems placed in |par| at the given offsets
+ * after the fork (sizes |cnt|), then merged in order; |unplace| systems are moved out first (the
+ * caller's duty when an earlier one outgrew its place). Returns the merged prover data. */
+static void placed_parts(cuzk_prover_data *out, cuzk_cs_mode mode, const cuzk_fr_t val[3],
+                         const size_t off[3], const size_t cnt[3], const bool want_placed[3],
+                         const bool unplace[3])
+{
+    cuzk_cs *par;
+    CHECK_OK(cuzk_cs_create(&par, mode, 100, 0));
+    size_t room;
+    cuzk_cs_reserved(par, &room, NULL);
+    CHECK(room == 100); /* the hint exactly */
+    cuzk_var u[3];
+    prefix(par, u, val);
+    size_t fa = cuzk_cs_num_aux(par);
+    cuzk_cs_fork *f;
+    CHECK_OK(cuzk_cs_fork_create(&f, par));
+    cuzk_cs *kid[3];
+    for (uint64_t i = 0; i < 3; i++) {
+        CHECK_OK(cuzk_cs_create_forked(&kid[i], f, 0, 0));
+        CHECK_OK(cuzk_cs_place_forked(kid[i], par, fa + off[i], cnt[i]));
+        CHECK(cuzk_cs_is_placed(kid[i]));
+    }
+    for (uint64_t i = 0; i < 3; i++) {
+        part(kid[i], u, val, i);
+        CHECK_MSG(cuzk_cs_is_placed(kid[i]) == want_placed[i], "part %llu placed: %d",
+                  (unsigned long long)i, (int)cuzk_cs_is_placed(kid[i]));
+        /* Its own values read back wherever they are. */
+        cuzk_fr_t got, want = tu_fr(i);
+        cuzk_fr_add(&want, &want, &val[2]);
+        cuzk_cs_value(kid[i], &got, cuzk_var_aux((uint32_t)fa));
+        CHECK(cuzk_fr_eq(&got, &want));
+    }
+    for (int i = 0; i < 3; i++)
+        if (unplace[i]) {
+            CHECK_OK(cuzk_cs_unplace(kid[i]));
+            CHECK(!cuzk_cs_is_placed(kid[i]));
+        }
+    for (int i = 0; i < 3; i++)
+        CHECK_OK(cuzk_cs_extend(par, kid[i]));
+    /* A reset lets the place go: the merged values there are never written again. */
+    CHECK_OK(cuzk_cs_reset_forked(kid[2]));
+    CHECK(!cuzk_cs_is_placed(kid[2]));
+    for (int i = 0; i < 3; i++)
+        cuzk_cs_destroy(kid[i]);
+    cuzk_cs_fork_destroy(f);
+    CHECK_OK(cuzk_cs_finalize(par));
+    CHECK_OK(cuzk_cs_take_prover_data(par, out));
+    cuzk_cs_destroy(par);
+}
+
+CUZK_TEST(r1cs_place_forked)
+{
+    static const cuzk_cs_mode MODES[] = {CUZK_CS_PROVE, CUZK_CS_WITNESS};
+    cuzk_fr_t val[3] = {tu_fr_rand(), tu_fr_rand()};
+    cuzk_fr_mul(&val[2], &val[0], &val[1]);
+    for (size_t m = 0; m < 2; m++) {
+        cuzk_cs *seq = tu_cs(MODES[m]);
+        cuzk_var v[3];
+        prefix(seq, v, val);
+        for (uint64_t i = 0; i < 3; i++)
+            part(seq, v, val, i);
+        CHECK_OK(cuzk_cs_finalize(seq));
+        cuzk_prover_data x, y;
+        CHECK_OK(cuzk_cs_take_prover_data(seq, &x));
+        cuzk_cs_destroy(seq);
+        static const bool all[3] = {true, true, true}, none[3] = {false, false, false};
+        /* Exact places: each merged where it lies. */
+        static const size_t exact_off[3] = {0, 2, 5}, exact_cnt[3] = {2, 3, 2};
+        placed_parts(&y, MODES[m], val, exact_off, exact_cnt, all, none);
+        tu_prover_data_same(&x, &y, "exact places");
+        cuzk_prover_data_free(&y);
+        /* Places of 3: parts 1 and 2 moved down at their merges. */
+        static const size_t wide_off[3] = {0, 3, 6}, wide_cnt[3] = {3, 3, 3};
+        placed_parts(&y, MODES[m], val, wide_off, wide_cnt, all, none);
+        tu_prover_data_same(&x, &y, "wide places");
+        cuzk_prover_data_free(&y);
+        /* Places of 2: part 1 outgrows its place; part 2 is moved out before the merges. */
+        static const size_t tight_off[3] = {0, 2, 4}, tight_cnt[3] = {2, 2, 2};
+        static const bool tight_placed[3] = {true, false, true},
+                          tight_unplace[3] = {false, false, true};
+        placed_parts(&y, MODES[m], val, tight_off, tight_cnt, tight_placed, tight_unplace);
+        tu_prover_data_same(&x, &y, "tight places");
+        cuzk_prover_data_free(&y);
+        cuzk_prover_data_free(&x);
+    }
+    /* Refusals: not forked, a forked parent, outside the reservation or before the fork's
+     * aux, an empty place, a system with variables, another mode. */
+    cuzk_cs *par, *kid, *kid2;
+    CHECK_OK(cuzk_cs_create(&par, CUZK_CS_WITNESS, 100, 0));
+    cuzk_var u[3];
+    prefix(par, u, val);
+    size_t fa = cuzk_cs_num_aux(par);
+    cuzk_cs_fork *f;
+    CHECK_OK(cuzk_cs_fork_create(&f, par));
+    CHECK_OK(cuzk_cs_create_forked(&kid, f, 0, 0));
+    CHECK_OK(cuzk_cs_create_forked(&kid2, f, 0, 0));
+    CHECK(cuzk_cs_place_forked(par, par, fa, 2) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_cs_place_forked(kid, kid2, fa, 2) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_cs_place_forked(kid, par, fa, 101 - fa) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_cs_place_forked(kid, par, fa - 1, 2) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_cs_place_forked(kid, par, fa, 0) == CUZK_ERR_INVALID_ARG);
+    CHECK(cuzk_cs_place_forked(NULL, par, fa, 2) == CUZK_ERR_INVALID_ARG);
+    CHECK(!cuzk_cs_is_placed(kid) && !cuzk_cs_is_placed(NULL));
+    CHECK_OK(cuzk_cs_place_forked(kid, par, fa, 100 - fa));
+    part(kid2, u, val, 0);
+    CHECK(cuzk_cs_place_forked(kid2, par, fa, 2) == CUZK_ERR_INVALID_ARG); /* has variables */
+    CHECK_OK(cuzk_cs_unplace(kid2));                                       /* not placed: no-op */
+    cuzk_cs_destroy(kid);
+    cuzk_cs_destroy(kid2);
+    cuzk_cs_fork_destroy(f);
+    cuzk_cs_destroy(par);
+    cuzk_cs *k = tu_cs(CUZK_CS_KEYGEN), *w = tu_cs(CUZK_CS_WITNESS);
+    CHECK(cuzk_cs_place_forked(k, w, 1, 1) == CUZK_ERR_INVALID_ARG);
+    cuzk_cs_destroy(k);
+    cuzk_cs_destroy(w);
+}
+
 CUZK_TEST(r1cs_fork_rejects)
 {
     cuzk_cs_fork *f = (cuzk_cs_fork *)1;
@@ -415,4 +533,79 @@ CUZK_TEST(fil_balanced_threads_choices)
         CHECK_MSG(got == cases[i].want, "%zu items on %u threads: %u, want %u", cases[i].n,
                   cases[i].threads, got, cases[i].want);
     }
+}
+
+/* Items of chosen sizes for cuzk__fil_forked_items: item i allocates size[i] aux (values from
+ * i and j) each tied to the prefix's z by one constraint, and notes whether it ran placed. */
+typedef struct {
+    const size_t *size;
+    cuzk_var z;
+    cuzk_fr_t zv;
+    int placed; /* items that started placed */
+} sized_items;
+
+static cuzk_status sized_item(void *ctx, cuzk_cs *sys, size_t first, size_t count)
+{
+    sized_items *x = ctx;
+    if (cuzk_cs_is_placed(sys))
+        __atomic_add_fetch(&x->placed, 1, __ATOMIC_RELAXED);
+    for (size_t i = first; i < first + count; i++)
+        for (size_t j = 0; j < x->size[i]; j++) {
+            cuzk_fr_t v = tu_fr(1000 * i + j), p;
+            cuzk_fr_mul(&p, &v, &x->zv);
+            cuzk_var a, b;
+            CUZK_TRY(cuzk_cs_alloc_aux(sys, &a, &v));
+            CUZK_TRY(cuzk_cs_alloc_aux(sys, &b, &p));
+            cuzk_lc *la, *lb, *lc;
+            cuzk_cs_lcs(sys, &la, &lb, &lc);
+            cuzk_lc_add_var(la, a);
+            cuzk_lc_add_var(lb, x->z);
+            cuzk_lc_add_var(lc, b);
+            CUZK_TRY(cuzk_cs_enforce(sys, la, lb, lc));
+        }
+    return CUZK_OK;
+}
+
+/* Items in their places, bit for bit the sequential system: all the same size in exact places;
+ * the first larger than its place (the merge stops placing and moves the others out); the first
+ * smaller (the others moved down). */
+CUZK_TEST(fil_forked_items_places)
+{
+    /* Above 64 aux in all: smaller reservations are rounded up (cuzk_cs_create). */
+    static const size_t same[6] = {30, 30, 30, 30, 30, 30}, big[6] = {50, 30, 30, 30, 30, 30},
+                        small[6] = {20, 30, 30, 30, 30, 30};
+    static const struct {
+        const size_t *size;
+        size_t place; /* aux per item reserved, in pairs */
+        bool all_placed;
+    } cases[] = {{same, 30, true}, {big, 40, false}, {small, 30, false}};
+    static const cuzk_cs_mode MODES[] = {CUZK_CS_PROVE, CUZK_CS_WITNESS};
+    cuzk_fr_t val[3] = {tu_fr_rand(), tu_fr_rand()};
+    cuzk_fr_mul(&val[2], &val[0], &val[1]);
+    for (size_t m = 0; m < 2; m++)
+        for (size_t c = 0; c < 3; c++)
+            for (unsigned t = 2; t <= 4; t += 2) {
+                cuzk_prover_data x, y;
+                cuzk_cs *cs[2];
+                for (int k = 0; k < 2; k++) {
+                    CHECK_OK(cuzk_cs_create(&cs[k], MODES[m], k ? 2 + 12 * cases[c].place : 0, 0));
+                    cuzk_var v[3];
+                    prefix(cs[k], v, val);
+                    sized_items it = {.size = cases[c].size, .z = v[2], .zv = val[2]};
+                    CHECK_MSG(cuzk__fil_forked_items(cs[k], 6, k ? t : 1, sized_item, &it,
+                                                     "test") == CUZK_OK,
+                              "%s", cuzk_last_error());
+                    if (k && cases[c].all_placed)
+                        CHECK_MSG(it.placed == 6, "case %zu, %u threads: %d placed", c, t,
+                                  it.placed);
+                    CHECK_OK(cuzk_cs_finalize(cs[k]));
+                    CHECK_OK(cuzk_cs_take_prover_data(cs[k], k ? &y : &x));
+                    cuzk_cs_destroy(cs[k]);
+                }
+                char what[64];
+                snprintf(what, sizeof what, "mode %d, case %zu, %u threads", (int)MODES[m], c, t);
+                tu_prover_data_same(&x, &y, what);
+                cuzk_prover_data_free(&x);
+                cuzk_prover_data_free(&y);
+            }
 }
