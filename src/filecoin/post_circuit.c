@@ -136,7 +136,7 @@ typedef struct {
     range_slot *slot;
     cuzk_cs **spent; /* merged systems offered to the next ranges (at most nranges) */
     size_t nspent;
-    int *placing; /* non-NULL: ranges may be placed in the target (cuzk__fil_synth_ranges_placed) */
+    int *placing; /* non-NULL: ranges may lie in their places in the target (forked items) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } range_par;
@@ -237,14 +237,12 @@ static cuzk_status synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned thre
         range_slot r = rp.slot[k];
         rp.slot[k].cs = NULL;
         pthread_mutex_unlock(&rp.mu);
-        if (r.st == CUZK_OK && placing && r.cs && !cuzk_cs_is_placed(r.cs) &&
-            __atomic_load_n(placing, __ATOMIC_ACQUIRE))
-            s = unplace_taken(&rp, k);
-        if (s != CUZK_OK)
-            ;
-        else if (r.st != CUZK_OK)
+        if (r.st != CUZK_OK)
             s = cuzk_fail(r.st, "%s", r.msg);
-        else if ((s = cuzk_cs_extend(cs, r.cs)) != CUZK_OK)
+        else if (placing && r.cs && !cuzk_cs_is_placed(r.cs) &&
+                 __atomic_load_n(placing, __ATOMIC_ACQUIRE))
+            s = unplace_taken(&rp, k);
+        if (s == CUZK_OK && (s = cuzk_cs_extend(cs, r.cs)) != CUZK_OK)
             s = cuzk_fail(s, "%s synthesis: %s", what, cuzk_last_error());
         pthread_mutex_lock(&rp.mu);
         if (s == CUZK_OK && r.cs)

@@ -738,7 +738,7 @@ cuzk_status cuzk_cs_extend(cuzk_cs *dst, const cuzk_cs *src)
     if (!frvec_reserve(&dst->input, i0 + ni) || !frvec_reserve(&dst->aux, a0 + na))
         return cuzk__cs_fail(dst, CUZK_ERR_NOMEM);
     memcpy(dst->input.v + i0, src->input.v + own_i, ni * sizeof(cuzk_fr_t));
-    if (src->aux.v != dst->aux.v + a0) {
+    if (na && src->aux.v != dst->aux.v + a0) {
         /* A placed src lies in dst's vector (memmove), above a0 when a system before it used
          * less than its place: its old copy beyond the moved values is wiped. */
         memmove(dst->aux.v + a0, src->aux.v, na * sizeof(cuzk_fr_t));
