@@ -8,7 +8,7 @@
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
 #   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt] [workers]
 #                                             [prefetch] [badd] [fp2ka] [post] [porep] [synth] [pce] [prefault] [pcedaemon]
-#                                             [matvec] [engtests]
+#                                             [matvec] [engtests] [together]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
 set -u
@@ -100,6 +100,52 @@ zkey)
         grep -E "^(ok|not ok)|repeat|daemon job" "$OUT/zkey-$(basename "${zw%%:*}" .zkey).log" |
             tee -a "$OUT/summary.txt"
     done
+    ;;
+together)
+    # Synthesis and the GPU prover on one host: PoRep 32 GiB partitions synthesised through their
+    # PCE one at a time on all threads (the synthesis an engine runs beside its GPU worker) alone,
+    # the GPU proving PoRep-shaped partitions back to back alone (one worker, resident set), then
+    # both at once: the synthesis repeated in the background for as long as the GPU run lasts,
+    # each round's start and end time printed (the GPU run's start, end and its parameter
+    # generation tell which rounds ran beside the proving).
+    PF=${PCE_FILE:-/tmp/cuzk-porep3.pce}
+    GPU_ARGS="--backend cuda --mode prove --pinned-params --keep-resident --continuous --workers 1
+        --repeat ${TG_REPEAT:-30} --threads $NT --h-rows ${TG_ROWS:-0}"
+    rm -f "$PF"
+    step 300 tg-extract "$B" synth-only --circuit fil-porep:3 --mode pce-ab --repeat 1 \
+        --threads "$NT" --pce-file "$PF"
+    grep -E '^(extract|pce file)' "$OUT/tg-extract.log" | tee -a "$OUT/summary.txt"
+    step 120 tg-synth "$B" synth-only --circuit fil-porep:3 --mode pce-ab --repeat 5 \
+        --threads "$NT" --pce-file "$PF"
+    grep -E '^(time|  witness)' "$OUT/tg-synth.log" | sed 's/^/synthesis alone: /' |
+        tee -a "$OUT/summary.txt"
+    step 200 tg-gpu "$B" porep-shape $GPU_ARGS
+    grep -E '^workers continuous' "$OUT/tg-gpu.log" | sed 's/^/gpu alone: /' |
+        tee -a "$OUT/summary.txt"
+    rm -f "$OUT/tg-stop"
+    (
+        i=0
+        while [ ! -e "$OUT/tg-stop" ] && [ $i -lt 40 ]; do
+            i=$((i + 1))
+            t0=$(date +%s.%N)
+            "$B" synth-only --circuit fil-porep:3 --mode pce-ab --repeat 12 --threads "$NT" \
+                --pce-file "$PF" >"$OUT/tg-bg-$i.log" 2>&1
+            echo "synthesis round $i: $t0 .. $(date +%s.%N)"
+            grep -E '^(time|  witness)' "$OUT/tg-bg-$i.log" | sed "s/^/synthesis round $i: /"
+        done >"$OUT/tg-bg.txt"
+    ) &
+    bg=$!
+    sleep 20 # the background synthesis past its PCE read and first (unsized) repeat
+    log "gpu run starts at $(date +%s.%N)"
+    step 200 tg-both "$B" porep-shape $GPU_ARGS
+    log "gpu run ends at $(date +%s.%N)"
+    grep -E '^  generated' "$OUT/tg-both.log" | tee -a "$OUT/summary.txt"
+    touch "$OUT/tg-stop"
+    wait "$bg"
+    grep -E '^workers continuous' "$OUT/tg-both.log" | sed 's/^/gpu beside synthesis: /' |
+        tee -a "$OUT/summary.txt"
+    tee -a "$OUT/summary.txt" <"$OUT/tg-bg.txt"
+    rm -f "$PF" "$OUT"/tg-bg-*.log
     ;;
 engtests)
     # Every engine test (the cuda ones run here, not in CI).
