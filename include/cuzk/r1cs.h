@@ -121,7 +121,8 @@ typedef struct cuzk_cs cuzk_cs;
 typedef struct cuzk_lc cuzk_lc;
 
 /* Creates an empty constraint system in |mode| with ONE allocated as input 0. The size hints
- * (0 = none) pre-size the assignment and a/b/c vectors to avoid regrowth.
+ * (0 = none) pre-size the assignment and a/b/c vectors to avoid regrowth (an aux hint above 64
+ * exactly, as cuzk_cs_reserved then reports it).
  * Returns: CUZK_OK; CUZK_ERR_INVALID_ARG (bad mode); CUZK_ERR_NOMEM. *out is NULL on failure. */
 cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, size_t hint_aux,
                            size_t hint_constraints) CUZK_WARN_UNUSED_RESULT;
