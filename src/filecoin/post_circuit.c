@@ -120,6 +120,13 @@ cuzk_status cuzk__fil_par_for(size_t n, unsigned threads, cuzk_status (*fn)(void
     return c.bad == n ? CUZK_OK : cuzk_fail(c.st, "%s", c.msg);
 }
 
+/* A synthesis switch: on unless the environment sets |name| to "0" (for comparisons). */
+static bool env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return !v || strcmp(v, "0") != 0;
+}
+
 typedef struct {
     cuzk_status st;
     char msg[256];
@@ -216,10 +223,9 @@ static cuzk_status synth_ranges(cuzk_cs *cs, size_t n, size_t per, unsigned thre
         cuzk_free(tid);
         return cuzk_fail(CUZK_ERR_NOMEM, "%s synthesis on %u threads", what, threads);
     }
-    /* The merges below fill the system's reserved vectors in order on this thread: their pages
-     * are touched first on all threads (env CUZK_SYNTH_PREFAULT=0: not, for comparisons). */
-    const char *pf = getenv("CUZK_SYNTH_PREFAULT");
-    if (!pf || strcmp(pf, "0") != 0)
+    /* The merges below (and items in their places) fill the system's reserved vectors: their
+     * pages are touched first on all threads (env CUZK_SYNTH_PREFAULT=0: not, for comparisons). */
+    if (env_on("CUZK_SYNTH_PREFAULT"))
         cuzk_cs_prefault(cs, threads);
     pthread_mutex_init(&rp.mu, NULL);
     pthread_cond_init(&rp.cv, NULL);
@@ -351,8 +357,7 @@ cuzk_status cuzk__fil_forked_items(cuzk_cs *cs, size_t n, unsigned threads,
     size_t room_aux, room_rows;
     cuzk_cs_reserved(cs, &room_aux, &room_rows);
     size_t rows0 = cuzk_cs_num_constraints(cs);
-    const char *fh = getenv("CUZK_SYNTH_FORK_HINT");
-    if (!fh || strcmp(fh, "0") != 0) {
+    if (env_on("CUZK_SYNTH_FORK_HINT")) {
         if (room_aux > p.fork_aux)
             p.hint_aux = (room_aux - p.fork_aux) / n;
         if (room_rows > rows0)
@@ -360,14 +365,12 @@ cuzk_status cuzk__fil_forked_items(cuzk_cs *cs, size_t n, unsigned threads,
     }
     /* A short last wave of items leaves cores idle: more threads than cores, shared by the OS,
      * finish sooner (env CUZK_SYNTH_BALANCE=0: not, for comparisons). */
-    const char *bal = getenv("CUZK_SYNTH_BALANCE");
-    if (!bal || strcmp(bal, "0") != 0)
+    if (env_on("CUZK_SYNTH_BALANCE"))
         threads = cuzk__fil_balanced_threads(n, threads);
     /* With the reservation's share of each item, the items' values go straight to their places
      * in |cs| (env CUZK_SYNTH_PLACE=0: not, for comparisons): no copy at their merges, and no
      * fresh vectors of their own (4.2 GB for a 32 GiB PoRep partition). */
-    const char *pl = getenv("CUZK_SYNTH_PLACE");
-    if (p.hint_aux && cuzk_cs_has_values(cs) && (!pl || strcmp(pl, "0") != 0)) {
+    if (p.hint_aux && cuzk_cs_has_values(cs) && env_on("CUZK_SYNTH_PLACE")) {
         p.place = p.hint_aux;
         p.placing = 1;
     }
