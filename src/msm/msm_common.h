@@ -44,7 +44,9 @@
 /* Windows per task: at most this many, and their affine buckets in at most this many bytes
  * (half the 2 MiB L2 of the development machine). */
 #define MSM_GROUP_MAX 32
+#ifndef MSM_GROUP_BYTES
 #define MSM_GROUP_BYTES ((size_t)1 << 20)
+#endif
 
 /*
  * Cost model constants, in field multiplications (src/msm/pippenger_impl.h). The operation
@@ -366,12 +368,19 @@ typedef struct {
     double cost;          /* model estimate */
     unsigned endo;        /* pieces per scalar (1: no endomorphism split) */
     size_t n;             /* points as given; the MSM runs over endo x n */
+    unsigned slices;      /* images made slice by slice (msm_plan_slice) when > 1 */
+    size_t slice_n;       /* base points per slice */
+    unsigned sets;        /* bucket sets when sliced: one per window group */
 } msm_plan;
 
 /* Byte offsets inside one worker's region, and the region sizes of the whole call. */
 typedef struct {
     size_t bk, side, used, side_used, busy, ent, pre, queue; /* per worker */
     size_t worker;                                           /* bytes per worker (aligned) */
+    size_t set;       /* bytes of a worker's buckets and their bitmaps, at its start (aligned) */
+    size_t set_side;  /* bytes of a worker's side buckets (AFFINE) */
+    size_t sets;      /* a sliced MSM's bucket sets (msm_plan_slice): set bytes each */
+    size_t set_sides; /* and their side buckets, set_side bytes each */
     size_t results;                                          /* offset of the window results */
     size_t ext, sub;                                         /* endomorphism images, pieces */
     size_t workers;                                          /* offset of worker 0's region */
@@ -431,33 +440,41 @@ static bool msm_layout_make(msm_layout *l, const msm_plan *p, const msm_group *g
 {
     size_t off = 0, w = msm_words(p->gb);
     memset(l, 0, sizeof *l);
-    if (p->accum == CUZK_MSM_ACCUM_XYZZ) {
-        if (!msm_region(&l->bk, &off, p->gb, g->xyzz) ||
-            !msm_region(&l->used, &off, w, sizeof(uint64_t)))
-            return false;
-    } else {
-        if (!msm_region(&l->bk, &off, p->gb, g->aff) ||
-            !msm_region(&l->side, &off, p->gb, g->xyzz) ||
-            !msm_region(&l->used, &off, w, sizeof(uint64_t)) ||
-            !msm_region(&l->side_used, &off, w, sizeof(uint64_t)) ||
-            !msm_region(&l->busy, &off, w, sizeof(uint64_t)) ||
+    size_t dummy, total = 0;
+    /* The buckets and their bitmaps first (what a sliced MSM's bucket set holds), the side
+     * buckets last: they are rarely touched, and with transparent huge pages a region touched
+     * anywhere inside a 2 MiB page is cleared whole, so between bk and the bitmaps they were. */
+    if (!msm_region(&l->bk, &off, p->gb, p->accum == CUZK_MSM_ACCUM_XYZZ ? g->xyzz : g->aff) ||
+        !msm_region(&l->used, &off, w, sizeof(uint64_t)))
+        return false;
+    if (p->accum == CUZK_MSM_ACCUM_AFFINE && !msm_region(&l->side_used, &off, w, sizeof(uint64_t)))
+        return false;
+    if (!msm_region(&dummy, &off, 0, 1))
+        return false;
+    l->set = off;
+    if (p->accum == CUZK_MSM_ACCUM_AFFINE) {
+        if (!msm_region(&l->busy, &off, w, sizeof(uint64_t)) ||
             !msm_region(&l->ent, &off, p->batch, g->entry) ||
             !msm_region(&l->pre, &off, p->batch + MSM_PRE_SLACK, g->pre) ||
-            !msm_region(&l->queue, &off, p->queue ? p->queue : 1, g->qitem))
+            !msm_region(&l->queue, &off, p->queue ? p->queue : 1, g->qitem) ||
+            !msm_region(&l->side, &off, p->gb, g->xyzz))
             return false;
+        l->set_side = p->gb * g->xyzz;
     }
-    size_t dummy, total = 0;
     if (!msm_region(&dummy, &off, 0, 1)) /* align the worker stride */
         return false;
     l->worker = off;
-    size_t ext = p->endo > 1 ? (p->endo - 1) * p->n : 0;
+    size_t img = p->slices > 1 ? p->slice_n : p->n; /* base points with images at once */
+    size_t ext = p->endo > 1 ? (p->endo - 1) * img : 0;
     size_t sub = p->endo > 1 ? p->endo * p->n : 0;
-    if (ext && ext / (p->endo - 1) != p->n)
+    if (ext && ext / (p->endo - 1) != img)
         return false;
     if (!msm_region(&l->results, &total, (size_t)p->nwin * p->chunks, g->jac) ||
         !msm_region(&l->ext, &total, ext, g->aff) ||
         !msm_region(&l->sub, &total, sub, (size_t)limbs * sizeof(uint64_t)) ||
         !msm_region(&l->workers, &total, p->workers, l->worker) ||
+        !msm_region(&l->sets, &total, p->sets, l->set) ||
+        !msm_region(&l->set_sides, &total, l->set_side ? p->sets : 0, l->set_side) ||
         !msm_region(&dummy, &total, 1, MSM_ALIGN)) /* slack to align the base pointer */
         return false;
     l->total = total;
@@ -530,6 +547,9 @@ static void msm_plan_search(msm_plan *out, const msm_group *g, size_t n, unsigne
     }
     best.endo = 1;
     best.n = n;
+    best.slices = 1;
+    best.slice_n = n;
+    best.sets = 0;
     *out = best;
 }
 
@@ -592,6 +612,33 @@ static void msm_plan_split_chunks(msm_plan *p, unsigned split)
         return;
     p->chunks = split;
     p->tasks = (size_t)p->ngroups * split;
+}
+
+/*
+ * Images in slices. A one-thread MSM with the endomorphism split and several window groups
+ * reads every point and image once per group, so all images are made first and kept: (M - 1) n
+ * points, 39 MiB for G2 at 2^16. Memory a process touches for the first time is what costs on a
+ * guest with free page reporting (1.8 ms per MiB on the development VM, docs/PERFORMANCE.md):
+ * for a one-shot proof that was more than the images' arithmetic. Instead the images of
+ * MSM_SLICE_BYTES of points at a time, and one bucket set per window group that keeps its
+ * sums from slice to slice (msm_sliced_ in src/msm/pippenger_impl.h): the same additions, the
+ * running sums once, and (M - 1) slice_n images plus ngroups - 1 more bucket sets in memory.
+ */
+#define MSM_SLICE_BYTES ((size_t)2 << 20)
+static void msm_plan_slice(msm_plan *p, size_t aff)
+{
+    if (p->endo < 2 || p->workers != 1 || p->chunks != 1 || p->ngroups < 2 || p->tasks == 0)
+        return;
+    size_t per = MSM_SLICE_BYTES / ((p->endo - 1) * aff);
+    per = per / MSM_BLOCK * MSM_BLOCK;
+    /* Worth it when the images of all points are more than two slices' and the bucket sets
+     * the slices add (their side buckets are rarely touched); n is at most MSM_ENDO_MAX_N. */
+    size_t images = (p->endo - 1) * p->n * aff, sets = (p->ngroups - 1) * p->gb * aff;
+    if (per < MSM_BLOCK || images <= 2 * MSM_SLICE_BYTES + sets)
+        return;
+    p->slice_n = per;
+    p->slices = (unsigned)((p->n + per - 1) / per);
+    p->sets = p->ngroups;
 }
 
 /* The first index of chunk |j| of |chunks| over |n| items. */

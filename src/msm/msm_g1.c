@@ -3,6 +3,7 @@
 #include "cuzk/msm.h"
 #include "curve/curve_internal.h"
 #include "msm/msm_common.h"
+#include "msm/msm_slices.h"
 #include "msm/msm_ifma.h"
 #include "msm/msm_job.h"
 #include "msm/subgroup.h"
@@ -19,6 +20,7 @@ bool cuzk__msm_use_ifma = true;
 #endif
 
 #define M_(name) cuzk_g1_##name
+#define MSM_INTERNAL_(name) cuzk__g1_##name /* src/msm/msm_slices.h */
 #define F_T cuzk_fp_t
 #define F_ONE cuzk_fp_set_one
 #define F_IS_ZERO msm_fp_is_zero

@@ -6,6 +6,7 @@
 #include "cuzk/msm.h"
 #include "curve/curve_internal.h"
 #include "msm/msm_common.h"
+#include "msm/msm_slices.h"
 #include "msm/msm_ifma.h"
 #include "field/fp_ifma_fp2.h"
 #include "msm/subgroup.h"
@@ -16,6 +17,7 @@
 #endif
 
 #define M_(name) cuzk_g2_##name
+#define MSM_INTERNAL_(name) cuzk__g2_##name /* src/msm/msm_slices.h */
 #define F_T cuzk_fp2_t
 #define F_ONE cuzk_fp2_set_one
 #define F_IS_ZERO msm_fp2_is_zero

@@ -170,3 +170,15 @@ void M_(msm_plan)(cuzk_msm_opts *out, size_t n, const cuzk_pool *pool, const cuz
     out->accum = p.accum;
     out->endo = p.endo > 1 ? CUZK_MSM_ENDO_ON : CUZK_MSM_ENDO_OFF;
 }
+
+/* How many slices a one-shot MSM of |n| random scalars below r makes its endomorphism images in
+ * (1: all at once, or no split); src/msm/msm_slices.h. */
+unsigned MSM_INTERNAL_(msm_slices)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts)
+{
+    static const cuzk_msm_opts defaults = {0};
+    msm_plan p;
+    msm_layout l;
+    if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), 254, opts ? opts : &defaults, 0, 0))
+        return 1;
+    return p.slices;
+}

@@ -10,6 +10,7 @@
 #include "cuzk/alloc.h"
 #include "cuzk/msm.h"
 
+#include "msm/msm_slices.h"
 #include "test_msm_util.h"
 
 /* ---- G1 MSM ------------------------------------------------------------------------------ */
@@ -469,6 +470,106 @@ CUZK_TEST(msm_endo_edges)
     cuzk_pool_destroy(pool);
     cuzk_free(p2);
     cuzk_free(p1);
+}
+
+/* |n| points of G2 (or G1) fast: a random start plus multiples of a random step (one addition
+ * each), with bases at infinity at |inf_at| (SIZE_MAX: none). */
+#define DEFINE_STEP_POINTS(G, AFF, JAC)                                                            \
+    static AFF *G##_step_points(size_t n, size_t inf_at)                                           \
+    {                                                                                              \
+        AFF *out = cuzk_alloc_array(n, sizeof *out), g;                                            \
+        JAC *tmp = cuzk_alloc_array(n, sizeof *tmp), gj, step;                                     \
+        CHECK(out &&tmp);                                                                          \
+        cuzk_##G##_generator(&g);                                                                  \
+        cuzk_##G##_from_affine(&gj, &g);                                                           \
+        cuzk_fr_t k;                                                                               \
+        rand_fr(&k);                                                                               \
+        cuzk_##G##_mul_vartime(&tmp[0], &gj, &k);                                                  \
+        rand_fr(&k);                                                                               \
+        cuzk_##G##_mul_vartime(&step, &gj, &k);                                                    \
+        for (size_t i = 1; i < n; i++)                                                             \
+            cuzk_##G##_add(&tmp[i], &tmp[i - 1], &step);                                           \
+        cuzk_##G##_batch_to_affine(out, tmp, n);                                                   \
+        for (size_t i = inf_at; i < n; i += 4099)                                                  \
+            cuzk_##G##_affine_set_infinity(&out[i]);                                               \
+        cuzk_free(tmp);                                                                            \
+        return out;                                                                                \
+    }
+DEFINE_STEP_POINTS(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
+DEFINE_STEP_POINTS(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
+
+/*
+ * One-thread MSMs large enough to make their endomorphism images slice by slice (msm_plan_slice),
+ * against the two-thread MSM (all images at once) and the MSM without the split: a length that
+ * leaves a short last slice, bases at infinity in several slices, scalars 0, 1 and r - 1, the
+ * same point twice with one scalar (a doubling inside a batch) and with opposite scalars (a
+ * cancellation), both accumulations and a forced window.
+ */
+#define SLICE_MODES 3
+static void slices_scalars(uint64_t *raw, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        cuzk_fr_t k;
+        rand_fr(&k);
+        cuzk_fr_to_canonical(raw + 4 * i, &k);
+    }
+    memset(raw + 4 * 3, 0, 32); /* 0 */
+    memset(raw + 4 * 3500, 0, 32);
+    raw[4 * 3500] = 1;
+    memcpy(raw + 4 * 7000, R_LIMBS, 32); /* r - 1 */
+    raw[4 * 7000] -= 1;
+    memcpy(raw + 4 * 10, raw + 4 * 3600, 32); /* point 10 = point 3600, same scalar */
+    cuzk_fr_t k;                              /* point 9000 = point 3600, opposite scalar */
+    CHECK(cuzk_fr_from_canonical(&k, raw + 4 * 3600));
+    cuzk_fr_neg(&k, &k);
+    cuzk_fr_to_canonical(raw + 4 * 9000, &k);
+}
+
+#define DEFINE_SLICES_CHECK(G, AFF, JAC)                                                           \
+    static void G##_slices_check(const AFF *p, const uint64_t *raw, size_t n,                      \
+                                 const cuzk_msm_opts *modes, size_t nmodes, cuzk_pool *pool)       \
+    {                                                                                              \
+        JAC want, off, got;                                                                        \
+        const cuzk_msm_opts no_split = {.endo = CUZK_MSM_ENDO_OFF};                                \
+        CHECK(cuzk__##G##_msm_slices(n, pool, NULL) == 1);                                         \
+        CHECK(cuzk_##G##_msm_raw_ex(&want, p, raw, n, pool, NULL) == CUZK_OK);                     \
+        CHECK(cuzk_##G##_msm_raw_ex(&off, p, raw, n, NULL, &no_split) == CUZK_OK);                 \
+        CHECK_MSG(cuzk_##G##_eq(&want, &off), #G " split and not, n = %zu", n);                    \
+        for (size_t m = 0; m < nmodes; m++) {                                                      \
+            CHECK_MSG(cuzk__##G##_msm_slices(n, NULL, &modes[m]) > 1, #G " mode %zu", m);          \
+            got = poisoned_##G();                                                                  \
+            CHECK(cuzk_##G##_msm_raw_ex(&got, p, raw, n, NULL, &modes[m]) == CUZK_OK);             \
+            CHECK_MSG(cuzk_##G##_eq(&got, &want), #G " sliced, mode %zu", m);                      \
+        }                                                                                          \
+    }
+DEFINE_SLICES_CHECK(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
+DEFINE_SLICES_CHECK(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
+
+CUZK_TEST(msm_images_in_slices)
+{
+    const size_t n2 = 20037, n1 = 80037;
+    static const cuzk_msm_opts modes2[] = {
+        {0},
+        {.endo = CUZK_MSM_ENDO_ON, .accum = CUZK_MSM_ACCUM_XYZZ},
+        {.endo = CUZK_MSM_ENDO_ON, .accum = CUZK_MSM_ACCUM_AFFINE, .window = 14},
+    };
+    cuzk_pool *pool;
+    CHECK(cuzk_pool_create(&pool, 2) == CUZK_OK);
+    uint64_t *raw = cuzk_alloc_array(4 * n1, sizeof *raw);
+    CHECK(raw != NULL);
+    slices_scalars(raw, n1);
+    cuzk_g2_affine_t *p2 = g2_step_points(n2, 1000);
+    p2[10] = p2[9000] = p2[3600];
+    g2_slices_check(p2, raw, n2, modes2, 3, pool);
+    cuzk_free(p2);
+    if (!SLOW_BUILD) {
+        cuzk_g1_affine_t *p1 = g1_step_points(n1, 2000);
+        p1[10] = p1[9000] = p1[3600];
+        g1_slices_check(p1, raw, n1, modes2, 2, pool);
+        cuzk_free(p1);
+    }
+    cuzk_pool_destroy(pool);
+    cuzk_free(raw);
 }
 
 /* ---- batch addition ------------------------------------------------------------------------ */
