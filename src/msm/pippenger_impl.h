@@ -625,7 +625,7 @@ static void M_(msm_worker_)(void *vctx, size_t wi)
 static void M_(images_)(AFF_T *ext, size_t len, const AFF_T *bases)
 {
     size_t i = 0;
-#ifdef MSM_ENDO_IMAGES_X8 /* the group's 8-point images (G2), same results */
+#ifdef MSM_ENDO_IMAGES_X8 /* the group's 8-point images (IFMA), same results */
     if (cuzk__msm_use_ifma)
         for (; i + 8 <= len; i += 8)
             M_(endo_images_x8_)(ext, len, &bases[i], i);
@@ -758,7 +758,7 @@ static void M_(split_chunk_)(void *vctx, size_t j)
     if (!x->ext) /* a sliced MSM makes its images slice by slice */
         return;
     size_t i = lo;
-#ifdef MSM_ENDO_IMAGES_X8 /* the group's 8-point images (G2), same results */
+#ifdef MSM_ENDO_IMAGES_X8 /* the group's 8-point images (IFMA), same results */
     if (cuzk__msm_use_ifma)
         for (; i + 8 <= hi; i += 8)
             M_(endo_images_x8_)(x->ext, x->n, &x->bases[i], i);
