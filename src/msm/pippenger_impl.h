@@ -526,12 +526,11 @@ static void M_(accumulate_)(const MSM_CTX_T *x, MSM_WORKER_T *s, unsigned w0, un
 static void M_(task_reduce_)(MSM_CTX_T *x, MSM_WORKER_T *s, unsigned w0, unsigned w1, size_t j)
 {
     const msm_plan *pl = &x->plan;
-    bool affine = pl->accum == CUZK_MSM_ACCUM_AFFINE;
     for (unsigned w = w0; w < w1;) {
 #ifdef MSM_BATCH_X8
         /* Up to 8 windows (or segments of fewer windows) per vector step. */
         unsigned nw = w1 - w < 8 ? w1 - w : 8;
-        if (affine && cuzk__msm_use_ifma) {
+        if (pl->accum == CUZK_MSM_ACCUM_AFFINE && cuzk__msm_use_ifma) {
             M_(reduce_windows_x8_)
             (&x->results[(size_t)w * pl->chunks + j], pl->chunks, s, w - w0, pl->nb, nw);
             w += nw;
