@@ -505,7 +505,6 @@ DEFINE_STEP_POINTS(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
  * same point twice with one scalar (a doubling inside a batch) and with opposite scalars (a
  * cancellation), both accumulations and a forced window.
  */
-#define SLICE_MODES 3
 static void slices_scalars(uint64_t *raw, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
