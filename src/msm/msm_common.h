@@ -622,7 +622,7 @@ static void msm_plan_split_chunks(msm_plan *p, unsigned split)
  * guest with free page reporting (1.8 ms per MiB on the development VM, docs/PERFORMANCE.md):
  * for a one-shot proof that was more than the images' arithmetic. Instead the images of
  * MSM_SLICE_BYTES of points at a time, and one bucket set per window group that keeps its
- * sums from slice to slice (msm_sliced_ in src/msm/pippenger_impl.h): the same additions, the
+ * sums from slice to slice (msm_sliced_ in src/msm/msm_tasks_impl.h): the same additions, the
  * running sums once, and (M - 1) slice_n images plus ngroups - 1 more bucket sets in memory.
  */
 #define MSM_SLICE_BYTES ((size_t)2 << 20)

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * The MSM's tasks, part of one instantiation of src/msm/pippenger_impl.h (included from it, no
+ * include guard; it sees the includer's M_ names, types and helpers): the call's context, a
+ * task's accumulation of points into buckets and its running sums, the pool workers, the
+ * endomorphism images, and the one-thread MSM that makes its images slice by slice.
+ */
+
+typedef struct {
+    const AFF_T *bases; /* points [0, n0) */
+    const AFF_T *ext;   /* points [n0, n): endomorphism images (plan.endo > 1) */
+    msm_scalars sc;
+    size_t n, n0;
+    msm_plan plan;
+    msm_layout lay;
+    unsigned char *mem;
+    JAC_T *results;
+    _Atomic size_t next;
+} MSM_CTX_T;
+
+/* The windows [*w0, *w1) of window group |gi|. */
+static inline void M_(group_windows_)(const msm_plan *pl, unsigned gi, unsigned *w0, unsigned *w1)
+{
+    *w0 = gi * pl->group;
+    *w1 = *w0 + pl->group < pl->nwin ? *w0 + pl->group : pl->nwin;
+}
+
+/* Readies worker |s| for windows [w0, w1): empty buckets when |clear| (a bucket set that a
+ * sliced MSM fills again keeps its sums), an empty batch of the right size. */
+static void M_(task_begin_)(const msm_plan *pl, MSM_WORKER_T *s, unsigned w0, unsigned w1,
+                            bool clear)
+{
+    size_t words = msm_words((size_t)(w1 - w0) * pl->nb);
+    if (clear)
+        memset(s->used, 0, words * sizeof(uint64_t));
+    if (pl->accum != CUZK_MSM_ACCUM_AFFINE)
+        return;
+    if (clear)
+        memset(s->side_used, 0, words * sizeof(uint64_t));
+    s->m = s->qn = 0;
+    /* A batch of a quarter of the buckets the task's digits can reach: the top window's
+     * digits reach only top_nb of them (with the endomorphism split at 2^16, ~1,400 of
+     * 4,096), and its task alone filled batches of 1,024 into them, so that the conflict
+     * queue overflowed and 31 % of its additions went to the XYZZ side buckets. Below
+     * MSM_BLOCK additions the inversion per batch would cost more than the side buckets
+     * (a thin top window, which automatic plans avoid): the plan's batch then. */
+    size_t reach = (size_t)(w1 - w0) * pl->nb - (w1 == pl->nwin ? pl->nb - pl->top_nb : 0);
+    size_t batch = msm_batch_size(reach);
+    s->batch = batch >= MSM_BLOCK && batch < pl->batch ? batch : pl->batch;
+    s->qcap = s->batch / 2;
+}
+
+/* Accumulates points pts[0 .. cnt), whose scalars are those of points v0 .., into the buckets
+ * of windows [w0, w1) (one scalar conversion per point, and batches that span the windows'
+ * buckets). */
+static void M_(accumulate_)(const MSM_CTX_T *x, MSM_WORKER_T *s, unsigned w0, unsigned w1,
+                            const AFF_T *pts, size_t v0, size_t cnt_all)
+{
+    const msm_plan *pl = &x->plan;
+    unsigned c = pl->c;
+    bool affine = pl->accum == CUZK_MSM_ACCUM_AFFINE;
+    int32_t dig[MSM_BLOCK];
+    uint64_t k[MSM_BLOCK][4];
+    int32_t flip[MSM_BLOCK];
+    for (size_t i0 = 0; i0 < cnt_all; i0 += MSM_BLOCK) {
+        size_t cnt = cnt_all - i0 < MSM_BLOCK ? cnt_all - i0 : MSM_BLOCK;
+        const AFF_T *blk = pts + i0;
+        /* A base at infinity gets scalar 0, so all its digits are 0: its flag is read once
+         * per block here (64 independent loads), not once per window in the placing loop,
+         * where the first touch of each base's line was a cache miss in a dependent branch
+         * (half of this function's samples at 2^16). */
+        for (size_t i = 0; i < cnt; i++) {
+            if (i0 + i + MSM_BLOCK < cnt_all) /* the next block's flags: its bases cross 4 KiB
+                                               * pages, which the hardware prefetchers do not */
+                __builtin_prefetch(&blk[i + MSM_BLOCK].infinity);
+            flip[i] = (int32_t)msm_scalar(k[i], &x->sc, v0 + i0 + i);
+            if (blk[i].infinity)
+                k[i][0] = k[i][1] = k[i][2] = k[i][3] = 0;
+        }
+        for (unsigned w = w0; w < w1; w++) {
+            uint32_t off = (uint32_t)((w - w0) * pl->nb);
+            for (size_t i = 0; i < cnt; i++) /* negated when flipped */
+                dig[i] = (msm_digit(k[i], w, c) ^ -flip[i]) + flip[i];
+            for (size_t i = 0; i < cnt; i++) {
+                /* XYZZ buckets are read at once: prefetch a few points ahead. */
+                if (!affine && i + MSM_PREFETCH < cnt && dig[i + MSM_PREFETCH]) {
+                    int32_t d = dig[i + MSM_PREFETCH];
+                    M_(prefetch_)
+                    ((const XYZZ_T *)s->bk + off + ((d < 0 ? -d : d) - 1), sizeof(XYZZ_T));
+                }
+                int32_t d = dig[i];
+                const AFF_T *p = &blk[i];
+                if (d == 0)
+                    continue;
+                CUZK_VERIFY_CHECK(d >= -(int32_t)pl->nb && d <= (int32_t)pl->nb);
+                uint32_t b = off + (uint32_t)(d < 0 ? -d : d) - 1, neg = d < 0;
+                if (!affine)
+                    M_(xyzz_put_)((XYZZ_T *)s->bk, s->used, p, b, neg);
+                else if (M_(aff_place_)(s, p, b, neg))
+                    M_(aff_flush_)(s);
+            }
+        }
+    }
+}
+
+/* Reduces windows [w0, w1) of worker |s|'s buckets into results[w * chunks + j]. */
+static void M_(task_reduce_)(MSM_CTX_T *x, MSM_WORKER_T *s, unsigned w0, unsigned w1, size_t j)
+{
+    const msm_plan *pl = &x->plan;
+    for (unsigned w = w0; w < w1;) {
+#ifdef MSM_BATCH_X8
+        /* Up to 8 windows (or segments of fewer windows) per vector step. */
+        unsigned nw = w1 - w < 8 ? w1 - w : 8;
+        if (pl->accum == CUZK_MSM_ACCUM_AFFINE && cuzk__msm_use_ifma) {
+            M_(reduce_windows_x8_)
+            (&x->results[(size_t)w * pl->chunks + j], pl->chunks, s, w - w0, pl->nb, nw);
+            w += nw;
+            continue;
+        }
+#endif
+        M_(reduce_)
+        (&x->results[(size_t)w * pl->chunks + j], s, pl->accum, (size_t)(w - w0) * pl->nb, pl->nb);
+        w++;
+    }
+}
+
+/* Task t = (window group t / chunks, chunk t % chunks): accumulate the chunk's points (bases
+ * below n0, endomorphism images above) into the buckets of every window of the group, then
+ * reduce each window into results[w * chunks + chunk]. */
+static void M_(msm_task_)(MSM_CTX_T *x, MSM_WORKER_T *s, size_t t)
+{
+    const msm_plan *pl = &x->plan;
+    unsigned w0, w1;
+    M_(group_windows_)(pl, (unsigned)(t / pl->chunks), &w0, &w1);
+    size_t j = t % pl->chunks;
+    size_t lo = msm_chunk_start(x->n, pl->chunks, j), hi = msm_chunk_start(x->n, pl->chunks, j + 1);
+    M_(task_begin_)(pl, s, w0, w1, true);
+    size_t mid = hi < x->n0 ? hi : x->n0;
+    if (lo < mid)
+        M_(accumulate_)(x, s, w0, w1, x->bases + lo, lo, mid - lo);
+    if (mid < lo)
+        mid = lo;
+    if (mid < hi)
+        M_(accumulate_)(x, s, w0, w1, x->ext + (mid - x->n0), mid, hi - mid);
+    if (pl->accum == CUZK_MSM_ACCUM_AFFINE)
+        M_(aff_finish_)(s);
+    M_(task_reduce_)(x, s, w0, w1, j);
+}
+
+/* Points |s|'s buckets (and their bitmaps) at those of the region at |base| and its side
+ * buckets at |side|: a worker's, or a sliced MSM's bucket set. */
+static void M_(worker_buckets_)(MSM_WORKER_T *s, const MSM_CTX_T *x, unsigned char *base,
+                                unsigned char *side)
+{
+    const msm_layout *l = &x->lay;
+    s->bk = base + l->bk;
+    s->used = (uint64_t *)(base + l->used);
+    if (x->plan.accum == CUZK_MSM_ACCUM_AFFINE) {
+        s->side = (XYZZ_T *)side;
+        s->side_used = (uint64_t *)(base + l->side_used);
+    }
+}
+
+/* Bucket set |gi| of a sliced MSM. */
+static void M_(worker_set_)(MSM_WORKER_T *s, const MSM_CTX_T *x, unsigned gi)
+{
+    const msm_layout *l = &x->lay;
+    M_(worker_buckets_)
+    (s, x, x->mem + l->sets + gi * l->set, x->mem + l->set_sides + gi * l->set_side);
+}
+
+/* Worker |s| over region |wi|: buckets and batch state. */
+static void M_(worker_init_)(MSM_WORKER_T *s, const MSM_CTX_T *x, size_t wi)
+{
+    const msm_layout *l = &x->lay;
+    unsigned char *base = x->mem + l->workers + wi * l->worker;
+    memset(s, 0, sizeof *s);
+    s->nb = x->plan.gb;
+    M_(worker_buckets_)(s, x, base, base + l->side);
+    if (x->plan.accum == CUZK_MSM_ACCUM_AFFINE) {
+        s->busy = (uint64_t *)(base + l->busy);
+        s->ent = (MSM_ENTRY_T *)(base + l->ent);
+        s->pre = (B_T *)(base + l->pre);
+        s->q = (MSM_QITEM_T *)(base + l->queue);
+        s->batch = x->plan.batch;
+        s->qcap = x->plan.queue;
+        memset(s->busy, 0, msm_words(s->nb) * sizeof(uint64_t));
+    }
+}
+
+static void M_(msm_worker_)(void *vctx, size_t wi)
+{
+    MSM_CTX_T *x = vctx;
+    MSM_WORKER_T s;
+    M_(worker_init_)(&s, x, wi);
+    for (;;) {
+        size_t t = atomic_fetch_add(&x->next, 1);
+        if (t >= x->plan.tasks)
+            break;
+        M_(msm_task_)(x, &s, t);
+    }
+}
+
+/* The endomorphism images of bases[lo .. hi) into ext[(m - 1) stride + i], image m of point i
+ * (stride: the points the images are made for, all of them or a slice). */
+static void M_(images_)(AFF_T *ext, size_t stride, const AFF_T *bases, size_t lo, size_t hi)
+{
+    size_t i = lo;
+#ifdef MSM_ENDO_IMAGES_X8 /* the group's 8-point images (IFMA), same results */
+    if (cuzk__msm_use_ifma)
+        for (; i + 8 <= hi; i += 8)
+            M_(endo_images_x8_)(ext, stride, &bases[i], i);
+#endif
+    for (; i < hi; i++) {
+        AFF_T img[MSM_ENDO_M - 1];
+        M_(endo_images_)(img, &bases[i]);
+        for (size_t m = 1; m < MSM_ENDO_M; m++)
+            ext[(m - 1) * stride + i] = img[m - 1];
+    }
+}
+
+/*
+ * A one-thread MSM with its images in slices (msm_plan_slice): for each slice of base points,
+ * their images into the slice buffer, then every window group's additions of the slice's points
+ * and images into that group's own bucket set, with the batch emptied before the
+ * buffer is written again; the running sums once at the end. The same additions as msm_task_'s,
+ * in another order (equal sums), with (M - 1) slice_n images in memory instead of (M - 1) n.
+ */
+static void M_(msm_sliced_)(MSM_CTX_T *x)
+{
+    const msm_plan *pl = &x->plan;
+    size_t n = pl->n;
+    MSM_WORKER_T s;
+    M_(worker_init_)(&s, x, 0); /* its batch state serves every group */
+    for (size_t s0 = 0; s0 < n; s0 += pl->slice_n) {
+        size_t len = n - s0 < pl->slice_n ? n - s0 : pl->slice_n;
+        M_(images_)((AFF_T *)x->ext, len, x->bases + s0, 0, len);
+        for (unsigned gi = 0; gi < pl->ngroups; gi++) {
+            unsigned w0, w1;
+            M_(group_windows_)(pl, gi, &w0, &w1);
+            M_(worker_set_)(&s, x, gi);
+            M_(task_begin_)(pl, &s, w0, w1, s0 == 0);
+            for (size_t m = 0; m < MSM_ENDO_M; m++)
+                M_(accumulate_)
+            (x, &s, w0, w1, m ? x->ext + (m - 1) * len : x->bases + s0, m * n + s0, len);
+            /* No batch entry or queued point may refer to the slice when its images are
+             * overwritten. Full flushes first, to keep the side buckets (and their pages)
+             * untouched where the queue empties in a few rounds; the side buckets only for a
+             * queue that does not (many equal digits). */
+            for (int r = 0; pl->accum == CUZK_MSM_ACCUM_AFFINE && s.m > 0 && r < 16; r++)
+                M_(aff_flush_)(&s);
+            if (pl->accum == CUZK_MSM_ACCUM_AFFINE)
+                M_(aff_finish_)(&s);
+        }
+    }
+    for (unsigned gi = 0; gi < pl->ngroups; gi++) {
+        unsigned w0, w1;
+        M_(group_windows_)(pl, gi, &w0, &w1);
+        M_(worker_set_)(&s, x, gi);
+        M_(task_reduce_)(x, &s, w0, w1, 0);
+    }
+}
