@@ -372,6 +372,7 @@ typedef struct {
     unsigned slices;      /* images made slice by slice (msm_plan_slice) when > 1 */
     size_t slice_n;       /* base points per slice */
     unsigned sets;        /* bucket sets when sliced: one per window group */
+    bool packed;          /* bases given packed (src/msm/msm_packed.h): decoded into |dec| */
 } msm_plan;
 
 /* Byte offsets inside one worker's region, and the region sizes of the whole call. */
@@ -384,6 +385,7 @@ typedef struct {
     size_t set_sides; /* and their side buckets, set_side bytes each */
     size_t results;                                          /* offset of the window results */
     size_t ext, sub;                                         /* endomorphism images, pieces */
+    size_t dec; /* packed bases decoded: all of them, or a slice's (plan.packed) */
     size_t workers;                                          /* offset of worker 0's region */
     size_t total;                                            /* whole scratch incl. slack */
 } msm_layout;
@@ -471,6 +473,7 @@ static bool msm_layout_make(msm_layout *l, const msm_plan *p, const msm_group *g
     if (ext && ext / (p->endo - 1) != img)
         return false;
     if (!msm_region(&l->results, &total, (size_t)p->nwin * p->chunks, g->jac) ||
+        !msm_region(&l->dec, &total, p->packed ? img : 0, g->aff) ||
         !msm_region(&l->ext, &total, ext, g->aff) ||
         !msm_region(&l->sub, &total, sub, (size_t)limbs * sizeof(uint64_t)) ||
         !msm_region(&l->workers, &total, p->workers, l->worker) ||
@@ -630,11 +633,13 @@ static void msm_plan_slice(msm_plan *p, size_t aff)
 {
     if (p->endo < 2 || p->workers != 1 || p->chunks != 1 || p->ngroups < 2 || p->tasks == 0)
         return;
-    size_t per = MSM_SLICE_BYTES / ((p->endo - 1) * aff);
+    /* Packed bases are decoded slice by slice too, beside their images. */
+    size_t per_point = (p->endo - 1 + (p->packed ? 1 : 0)) * aff;
+    size_t per = MSM_SLICE_BYTES / per_point;
     per = per / MSM_BLOCK * MSM_BLOCK;
     /* Worth it when the images of all points are more than two slices' and the bucket sets
      * the slices add (their side buckets are rarely touched); n is at most MSM_ENDO_MAX_N. */
-    size_t images = (p->endo - 1) * p->n * aff, sets = (p->ngroups - 1) * p->gb * aff;
+    size_t images = p->n * per_point, sets = (p->ngroups - 1) * p->gb * aff;
     if (per < MSM_BLOCK || images <= 2 * MSM_SLICE_BYTES + sets)
         return;
     p->slice_n = per;

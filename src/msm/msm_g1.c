@@ -3,6 +3,7 @@
 #include "cuzk/msm.h"
 #include "curve/curve_internal.h"
 #include "msm/msm_common.h"
+#include "msm/msm_packed.h"
 #include "msm/msm_slices.h"
 #include "msm/msm_ifma.h"
 #include "msm/msm_job.h"
@@ -20,7 +21,8 @@ bool cuzk__msm_use_ifma = true;
 #endif
 
 #define M_(name) cuzk_g1_##name
-#define MSM_INTERNAL_(name) cuzk__g1_##name /* src/msm/msm_slices.h */
+#define MSM_INTERNAL_(name) cuzk__g1_##name /* src/msm/msm_slices.h, msm_packed.h */
+#define MSM_PACKED_BYTES CUZK__G1_PACKED_BYTES
 #define F_T cuzk_fp_t
 #define F_ONE cuzk_fp_set_one
 #define F_IS_ZERO msm_fp_is_zero

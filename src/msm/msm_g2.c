@@ -6,6 +6,7 @@
 #include "cuzk/msm.h"
 #include "curve/curve_internal.h"
 #include "msm/msm_common.h"
+#include "msm/msm_packed.h"
 #include "msm/msm_slices.h"
 #include "msm/msm_ifma.h"
 #include "field/fp_ifma_fp2.h"
@@ -17,7 +18,8 @@
 #endif
 
 #define M_(name) cuzk_g2_##name
-#define MSM_INTERNAL_(name) cuzk__g2_##name /* src/msm/msm_slices.h */
+#define MSM_INTERNAL_(name) cuzk__g2_##name /* src/msm/msm_slices.h, msm_packed.h */
+#define MSM_PACKED_BYTES CUZK__G2_PACKED_BYTES
 #define F_T cuzk_fp2_t
 #define F_ONE cuzk_fp2_set_one
 #define F_IS_ZERO msm_fp2_is_zero

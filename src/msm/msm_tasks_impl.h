@@ -7,8 +7,10 @@
  */
 
 typedef struct {
-    const AFF_T *bases; /* points [0, n0) */
-    const AFF_T *ext;   /* points [n0, n): endomorphism images (plan.endo > 1) */
+    const AFF_T *bases;    /* points [0, n0) (packed: |dec|, or NULL when sliced) */
+    const AFF_T *ext;      /* points [n0, n): endomorphism images (plan.endo > 1) */
+    const uint8_t *packed; /* the bases as given when packed (src/msm/msm_packed.h), else NULL */
+    AFF_T *dec;            /* where they are decoded: all at once, or a slice at a time */
     msm_scalars sc;
     size_t n, n0;
     msm_plan plan;
@@ -201,6 +203,13 @@ static void M_(msm_worker_)(void *vctx, size_t wi)
     }
 }
 
+/* Packed points src[lo .. hi) decoded into dst[lo .. hi) (M_(unpack_): no checks). */
+static void M_(unpack_range_)(AFF_T *dst, const uint8_t *src, size_t lo, size_t hi)
+{
+    for (size_t i = lo; i < hi; i++)
+        M_(unpack_)(&dst[i], src + i * MSM_PACKED_BYTES);
+}
+
 /* The endomorphism images of bases[lo .. hi) into ext[(m - 1) stride + i], image m of point i
  * (stride: the points the images are made for, all of them or a slice). */
 static void M_(images_)(AFF_T *ext, size_t stride, const AFF_T *bases, size_t lo, size_t hi)
@@ -234,7 +243,14 @@ static void M_(msm_sliced_)(MSM_CTX_T *x)
     M_(worker_init_)(&s, x, 0); /* its batch state serves every group */
     for (size_t s0 = 0; s0 < n; s0 += pl->slice_n) {
         size_t len = n - s0 < pl->slice_n ? n - s0 : pl->slice_n;
-        M_(images_)((AFF_T *)x->ext, len, x->bases + s0, 0, len);
+        const AFF_T *base;
+        if (x->packed) { /* the slice's bases, decoded where the last slice's were */
+            M_(unpack_range_)(x->dec, x->packed + s0 * MSM_PACKED_BYTES, 0, len);
+            base = x->dec;
+        } else {
+            base = x->bases + s0;
+        }
+        M_(images_)((AFF_T *)x->ext, len, base, 0, len);
         for (unsigned gi = 0; gi < pl->ngroups; gi++) {
             unsigned w0, w1;
             M_(group_windows_)(pl, gi, &w0, &w1);
@@ -242,11 +258,11 @@ static void M_(msm_sliced_)(MSM_CTX_T *x)
             M_(task_begin_)(pl, &s, w0, w1, s0 == 0);
             for (size_t m = 0; m < MSM_ENDO_M; m++)
                 M_(accumulate_)
-            (x, &s, w0, w1, m ? x->ext + (m - 1) * len : x->bases + s0, m * n + s0, len);
-            /* No batch entry or queued point may refer to the slice when its images are
-             * overwritten. Full flushes first, to keep the side buckets (and their pages)
-             * untouched where the queue empties in a few rounds; the side buckets only for a
-             * queue that does not (many equal digits). */
+            (x, &s, w0, w1, m ? x->ext + (m - 1) * len : base, m * n + s0, len);
+            /* No batch entry or queued point may refer to the slice when its images (and
+             * decoded bases) are overwritten. Full flushes first, to keep the side buckets (and
+             * their pages) untouched where the queue empties in a few rounds; the side buckets only
+             * for a queue that does not (many equal digits). */
             for (int r = 0; pl->accum == CUZK_MSM_ACCUM_AFFINE && s.m > 0 && r < 16; r++)
                 M_(aff_flush_)(&s);
             if (pl->accum == CUZK_MSM_ACCUM_AFFINE)

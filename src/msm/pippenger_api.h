@@ -19,8 +19,9 @@ struct MSM_JOB_(state) {
 };
 
 static cuzk_status M_(msm_job_new_)(struct MSM_JOB_(state) * *job, const AFF_T *bases,
-                                    const msm_scalars *sc, size_t n, unsigned workers,
-                                    unsigned split, void *scratch, size_t scratch_bytes)
+                                    const uint8_t *packed, const msm_scalars *sc, size_t n,
+                                    unsigned workers, unsigned split, void *scratch,
+                                    size_t scratch_bytes)
 {
     const cuzk_msm_opts o = {.scratch = scratch, .scratch_bytes = scratch_bytes};
     *job = NULL;
@@ -32,7 +33,8 @@ static cuzk_status M_(msm_job_new_)(struct MSM_JOB_(state) * *job, const AFF_T *
     struct MSM_JOB_(state) *j = cuzk_alloc(sizeof *j);
     if (!j)
         return cuzk_fail(CUZK_ERR_NOMEM, "msm job: cannot allocate its state");
-    cuzk_status st = M_(msm_prepare_)(&j->x, &j->owned, bases, sc, n, NULL, &o, workers, split);
+    cuzk_status st =
+        M_(msm_prepare_)(&j->x, &j->owned, bases, packed, sc, n, NULL, &o, workers, split);
     if (st != CUZK_OK) {
         cuzk_free(j->owned);
         cuzk_free(j);
@@ -48,7 +50,7 @@ cuzk_status MSM_JOB_(new)(struct MSM_JOB_(state) * *job, const AFF_T *bases,
                           void *scratch, size_t scratch_bytes)
 {
     msm_scalars sc = {NULL, scalars, NULL, 0};
-    return M_(msm_job_new_)(job, bases, &sc, n, workers, split, scratch, scratch_bytes);
+    return M_(msm_job_new_)(job, bases, NULL, &sc, n, workers, split, scratch, scratch_bytes);
 }
 
 cuzk_status MSM_JOB_(new_raw)(struct MSM_JOB_(state) * *job, const AFF_T *bases,
@@ -56,15 +58,36 @@ cuzk_status MSM_JOB_(new_raw)(struct MSM_JOB_(state) * *job, const AFF_T *bases,
                               void *scratch, size_t scratch_bytes)
 {
     msm_scalars sc = {scalars, NULL, NULL, 0};
-    return M_(msm_job_new_)(job, bases, &sc, n, workers, split, scratch, scratch_bytes);
+    return M_(msm_job_new_)(job, bases, NULL, &sc, n, workers, split, scratch, scratch_bytes);
 }
 
-size_t MSM_JOB_(scratch_size)(size_t n, unsigned workers, unsigned split)
+cuzk_status MSM_JOB_(new_packed)(struct MSM_JOB_(state) * *job, const uint8_t *bases,
+                                 const cuzk_fr_t *mont, const uint64_t *raw, size_t n,
+                                 unsigned workers, unsigned split, void *scratch,
+                                 size_t scratch_bytes)
+{
+    if (!mont == !raw)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm job: give exactly one of mont and raw");
+    msm_scalars sc = {raw, mont, NULL, 0};
+    return M_(msm_job_new_)(job, NULL, bases, &sc, n, workers, split, scratch, scratch_bytes);
+}
+
+static size_t M_(job_scratch_)(size_t n, unsigned workers, unsigned split, bool packed)
 {
     static const cuzk_msm_opts defaults = {0};
     if (split > MSM_JOB_MAX_SPLIT)
         return SIZE_MAX;
-    return n && workers ? M_(scratch_most_)(n, 1, &defaults, workers, split) : 0;
+    return n && workers ? M_(scratch_most_)(n, 1, &defaults, workers, split, packed) : 0;
+}
+
+size_t MSM_JOB_(scratch_size)(size_t n, unsigned workers, unsigned split)
+{
+    return M_(job_scratch_)(n, workers, split, false);
+}
+
+size_t MSM_JOB_(scratch_size_packed)(size_t n, unsigned workers, unsigned split)
+{
+    return M_(job_scratch_)(n, workers, split, true);
 }
 
 size_t MSM_JOB_(tasks)(const struct MSM_JOB_(state) * j)
@@ -102,14 +125,14 @@ cuzk_status M_(msm_ex)(JAC_T *out, const AFF_T *bases, const cuzk_fr_t *scalars,
                        cuzk_pool *pool, const cuzk_msm_opts *opts)
 {
     msm_scalars sc = {NULL, scalars, NULL, 0};
-    return M_(msm_run_)(out, bases, &sc, n, pool, opts);
+    return M_(msm_run_)(out, bases, NULL, &sc, n, pool, opts);
 }
 
 cuzk_status M_(msm_raw_ex)(JAC_T *out, const AFF_T *bases, const uint64_t *scalars, size_t n,
                            cuzk_pool *pool, const cuzk_msm_opts *opts)
 {
     msm_scalars sc = {scalars, NULL, NULL, 0};
-    return M_(msm_run_)(out, bases, &sc, n, pool, opts);
+    return M_(msm_run_)(out, bases, NULL, &sc, n, pool, opts);
 }
 
 cuzk_status M_(msm)(JAC_T *out, const AFF_T *bases, const cuzk_fr_t *scalars, size_t n,
@@ -142,7 +165,7 @@ size_t M_(msm_scratch_size)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts
     const cuzk_msm_opts *o = opts ? opts : &defaults;
     if (n == 0)
         return 0;
-    return M_(scratch_most_)(n, cuzk_pool_threads(pool), o, 0, 0);
+    return M_(scratch_most_)(n, cuzk_pool_threads(pool), o, 0, 0, false);
 }
 
 size_t M_(batch_add_scratch_size)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts)
@@ -162,7 +185,7 @@ void M_(msm_plan)(cuzk_msm_opts *out, size_t n, const cuzk_pool *pool, const cuz
     const cuzk_msm_opts *o = opts ? opts : &defaults;
     msm_plan p;
     msm_layout l;
-    if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), 254, o, 0, 0))
+    if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), 254, o, 0, 0, false))
         msm_plan_make(&p, &M_(group_), n, cuzk_pool_threads(pool), 254, o);
     *out = *o;
     out->window = p.c;
@@ -173,12 +196,34 @@ void M_(msm_plan)(cuzk_msm_opts *out, size_t n, const cuzk_pool *pool, const cuz
 
 /* How many slices a one-shot MSM of |n| random scalars below r makes its endomorphism images in
  * (1: all at once, or no split); src/msm/msm_slices.h. */
-unsigned MSM_INTERNAL_(msm_slices)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts)
+unsigned MSM_INTERNAL_(msm_slices)(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts,
+                                   bool packed)
 {
     static const cuzk_msm_opts defaults = {0};
     msm_plan p;
     msm_layout l;
-    if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), 254, opts ? opts : &defaults, 0, 0))
+    if (!M_(msm_setup_)(&p, &l, n, cuzk_pool_threads(pool), 254, opts ? opts : &defaults, 0, 0,
+                        packed))
         return 1;
     return p.slices;
+}
+
+/* ---- packed bases (src/msm/msm_packed.h) ------------------------------------------------ */
+
+cuzk_status MSM_INTERNAL_(msm_packed)(JAC_T *out, const uint8_t *bases, const cuzk_fr_t *mont,
+                                      const uint64_t *raw, size_t n, cuzk_pool *pool,
+                                      const cuzk_msm_opts *opts)
+{
+    if (!mont == !raw)
+        return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: give exactly one of mont and raw");
+    msm_scalars sc = {raw, mont, NULL, 0};
+    return M_(msm_run_)(out, NULL, bases, &sc, n, pool, opts);
+}
+
+size_t MSM_INTERNAL_(msm_packed_scratch_size)(size_t n, const cuzk_pool *pool,
+                                              const cuzk_msm_opts *opts)
+{
+    static const cuzk_msm_opts defaults = {0};
+    return n ? M_(scratch_most_)(n, cuzk_pool_threads(pool), opts ? opts : &defaults, 0, 0, true)
+             : 0;
 }

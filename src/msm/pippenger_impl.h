@@ -25,6 +25,8 @@
  *                   pieces of a canonical k < r: k P = sum_m piece_m Q_m
  *   M_(endo_images_)(AFF_T out[M - 1], const AFF_T *p)
  *                   Q_1 .. Q_{M-1} for Q_0 = p (infinity maps to infinity)
+ *   MSM_PACKED_BYTES
+ *                   bytes of a packed point (src/msm/msm_packed.h): AFF_T's coordinates
  *
  * ---- Algorithm -------------------------------------------------------------------------------
  *
@@ -101,8 +103,9 @@
  * reduction, about 20 integer multiplications): no converted copy is allocated, and the measured
  * cost of this against raw scalars was within noise.
  *
- * Memory, allocated once per call (or supplied by the caller): the window results, the
- * endomorphism images (or one slice of them) and pieces when split, and per worker
+ * Memory, allocated once per call (or supplied by the caller): the window results, packed
+ * bases decoded (or one slice of them), the endomorphism images (or one slice of them) and
+ * pieces when split, and per worker
  * the buckets with 1-bit "used" maps (so no bucket is cleared between tasks), plus for AFFINE
  * the batch entries, prefix products, the conflict queue and, last, the side XYZZ buckets
  * (touched only on queue overflow); a sliced MSM has one bucket set per window group instead. G1 at
@@ -427,6 +430,25 @@ static void M_(reduce_)(JAC_T *out, const MSM_WORKER_T *s, cuzk_msm_accum accum,
     M_(xyzz_to_jac)(out, &tot);
 }
 
+/* A packed point (src/msm/msm_packed.h: x then y as little-endian limbs, all zero for
+ * infinity) as AFF_T, whose coordinates are those limbs in the same order. Nothing is checked. */
+_Static_assert(offsetof(AFF_T, y) == sizeof(((AFF_T *)0)->x) &&
+                   2 * sizeof(((AFF_T *)0)->x) == MSM_PACKED_BYTES,
+               "AFF_T's coordinates are not the packed point's layout");
+static inline void M_(unpack_)(AFF_T *out, const uint8_t *in)
+{
+    uint64_t w[MSM_PACKED_BYTES / 8], acc = 0;
+    memcpy(w, in, sizeof w);
+    for (size_t k = 0; k < MSM_PACKED_BYTES / 8; k++) {
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+        w[k] = __builtin_bswap64(w[k]);
+#endif
+        acc |= w[k];
+    }
+    memcpy(out, w, sizeof w);
+    out->infinity = acc == 0;
+}
+
 /* ---- the tasks: accumulation, running sums, workers, the sliced run ---------------------- */
 #include "msm/msm_tasks_impl.h"
 
@@ -440,7 +462,7 @@ static void M_(reduce_)(JAC_T *out, const MSM_WORKER_T *s, cuzk_msm_accum accum,
  * thread count, and at least |split| point chunks per window (msm_plan_split_chunks).
  */
 static bool M_(msm_setup_)(msm_plan *p, msm_layout *l, size_t n, unsigned threads, unsigned bits,
-                           const cuzk_msm_opts *o, unsigned workers, unsigned split)
+                           const cuzk_msm_opts *o, unsigned workers, unsigned split, bool packed)
 {
     bool endo = o->endo == CUZK_MSM_ENDO_ON ||
                 (o->endo == CUZK_MSM_ENDO_AUTO && n <= MSM_ENDO_MAX_N && bits > MSM_ENDO_BITS);
@@ -453,6 +475,7 @@ static bool M_(msm_setup_)(msm_plan *p, msm_layout *l, size_t n, unsigned thread
     } else {
         msm_plan_make(p, &M_(group_), n, threads, bits, o);
     }
+    p->packed = packed;
     if (workers) {
         msm_plan_split_groups(p, endo ? MSM_ENDO_BITS : bits);
         msm_plan_split_chunks(p, split);
@@ -468,13 +491,13 @@ static bool M_(msm_setup_)(msm_plan *p, msm_layout *l, size_t n, unsigned thread
  * the endomorphism split has the same plan, so the loop stops at the first: half the plans for
  * G1 (~0.5 instead of ~1 ms at 2^16), a quarter for G2. */
 static size_t M_(scratch_most_)(size_t n, unsigned threads, const cuzk_msm_opts *o,
-                                unsigned workers, unsigned split)
+                                unsigned workers, unsigned split, bool packed)
 {
     size_t most = 0;
     for (unsigned bits = 1; bits <= 256; bits++) {
         msm_plan p;
         msm_layout l;
-        if (!M_(msm_setup_)(&p, &l, n, threads, bits, o, workers, split))
+        if (!M_(msm_setup_)(&p, &l, n, threads, bits, o, workers, split, packed))
             return SIZE_MAX;
         if (l.total > most)
             most = l.total;
@@ -484,20 +507,26 @@ static size_t M_(scratch_most_)(size_t n, unsigned threads, const cuzk_msm_opts 
     return most;
 }
 
-/* The endomorphism split of points [lo, hi): pieces into |sub|, images into |ext|. */
+/* The endomorphism split of points [lo, hi): pieces into |sub|, images into |ext|; packed
+ * bases decoded into |dec| first (|bases| is |dec| then). With no split (|sub| NULL) only the
+ * decoding. */
 typedef struct {
     const AFF_T *bases;
     const msm_scalars *sc;
     size_t n, chunks;
     uint64_t *sub;
     AFF_T *ext;
+    const uint8_t *packed;
+    AFF_T *dec;
 } M_(split_ctx_t_);
 
 static void M_(split_chunk_)(void *vctx, size_t j)
 {
     M_(split_ctx_t_) *x = vctx;
     size_t lo = msm_chunk_start(x->n, x->chunks, j), hi = msm_chunk_start(x->n, x->chunks, j + 1);
-    for (size_t i = lo; i < hi; i++) {
+    if (x->dec)
+        M_(unpack_range_)(x->dec, x->packed, lo, hi);
+    for (size_t i = lo; x->sub && i < hi; i++) {
         uint64_t k[4], piece[MSM_ENDO_M * MSM_ENDO_LIMBS];
         msm_scalar_mod_r(k, x->sc, i);
         msm_endo_split(piece, k);
@@ -515,12 +544,13 @@ static void M_(split_chunk_)(void *vctx, size_t j)
  * scalar bits the plan has no tasks and the sum is infinity.
  */
 static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bases,
-                                    const msm_scalars *sc, size_t n, cuzk_pool *pool,
-                                    const cuzk_msm_opts *o, unsigned workers, unsigned split)
+                                    const uint8_t *packed, const msm_scalars *sc, size_t n,
+                                    cuzk_pool *pool, const cuzk_msm_opts *o, unsigned workers,
+                                    unsigned split)
 {
     memset(x, 0, sizeof *x);
     *owned = NULL;
-    if (n > 0 && (!bases || (!sc->raw && !sc->mont)))
+    if (n > 0 && ((!bases && !packed) || (!sc->raw && !sc->mont)))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: NULL bases or scalars with n = %zu", n);
     cuzk_status st = msm_check_opts(o);
     if (st != CUZK_OK)
@@ -531,25 +561,43 @@ static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bas
         return CUZK_OK; /* x->plan.tasks = 0, nwin = 0: the sum is infinity */
     if (o->endo > CUZK_MSM_ENDO_ON)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: unknown endomorphism mode %d", (int)o->endo);
-    x->bases = bases;
+    x->bases = packed ? NULL : bases;
+    x->packed = packed;
     x->sc = *sc;
     x->n = x->n0 = n;
-    if (!M_(msm_setup_)(&x->plan, &x->lay, n, cuzk_pool_threads(pool), bits, o, workers, split))
+    if (!M_(msm_setup_)(&x->plan, &x->lay, n, cuzk_pool_threads(pool), bits, o, workers, split,
+                        packed != NULL))
         return cuzk_fail(CUZK_ERR_NOMEM, "msm: working memory size overflows");
     st = msm_get_memory(&x->mem, owned, x->lay.total, o, "msm");
     if (st != CUZK_OK)
         return st;
     x->results = (JAC_T *)(x->mem + x->lay.results);
-    if (x->plan.endo > 1) {
+    bool sliced = x->plan.slices > 1;
+    if (packed) {
+        x->dec = (AFF_T *)(x->mem + x->lay.dec);
+        if (!sliced) /* decoded whole below; a sliced MSM decodes each slice as it comes */
+            x->bases = x->dec;
+    }
+    if (x->plan.endo > 1 || (packed && !sliced)) {
+        bool endo = x->plan.endo > 1;
         AFF_T *ext = (AFF_T *)(x->mem + x->lay.ext);
         M_(split_ctx_t_)
-        sx = {bases, sc, n, 0, (uint64_t *)(x->mem + x->lay.sub), x->plan.slices > 1 ? NULL : ext};
+        sx = {x->bases,
+              sc,
+              n,
+              0,
+              endo ? (uint64_t *)(x->mem + x->lay.sub) : NULL,
+              endo && !sliced ? ext : NULL,
+              packed,
+              packed && !sliced ? x->dec : NULL};
         size_t threads = cuzk_pool_threads(pool);
         sx.chunks = n < 64 * threads ? 1 : 4 * threads;
         cuzk_pool_run(pool, sx.chunks, M_(split_chunk_), &sx);
-        x->ext = ext;
-        x->n = MSM_ENDO_M * n;
-        x->sc = (msm_scalars){NULL, NULL, sx.sub, MSM_ENDO_LIMBS};
+        if (endo) {
+            x->ext = ext;
+            x->n = MSM_ENDO_M * n;
+            x->sc = (msm_scalars){NULL, NULL, sx.sub, MSM_ENDO_LIMBS};
+        }
     }
     return CUZK_OK;
 }
@@ -571,8 +619,9 @@ static void M_(msm_combine_)(JAC_T *out, const MSM_CTX_T *x)
     *out = acc;
 }
 
-static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const msm_scalars *sc, size_t n,
-                                cuzk_pool *pool, const cuzk_msm_opts *opts)
+static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const uint8_t *packed,
+                                const msm_scalars *sc, size_t n, cuzk_pool *pool,
+                                const cuzk_msm_opts *opts)
 {
     static const cuzk_msm_opts defaults = {0};
     const cuzk_msm_opts *o = opts ? opts : &defaults;
@@ -580,7 +629,7 @@ static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const msm_scalar
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: |out| is NULL");
     MSM_CTX_T x;
     void *owned;
-    cuzk_status st = M_(msm_prepare_)(&x, &owned, bases, sc, n, pool, o, 0, 0);
+    cuzk_status st = M_(msm_prepare_)(&x, &owned, bases, packed, sc, n, pool, o, 0, 0);
     if (st == CUZK_OK) {
         if (x.plan.tasks && x.plan.slices > 1)
             M_(msm_sliced_)(&x);

@@ -530,12 +530,12 @@ static void slices_scalars(uint64_t *raw, size_t n)
     {                                                                                              \
         JAC want, off, got;                                                                        \
         const cuzk_msm_opts no_split = {.endo = CUZK_MSM_ENDO_OFF};                                \
-        CHECK(cuzk__##G##_msm_slices(n, pool, NULL) == 1);                                         \
+        CHECK(cuzk__##G##_msm_slices(n, pool, NULL, false) == 1);                                  \
         CHECK(cuzk_##G##_msm_raw_ex(&want, p, raw, n, pool, NULL) == CUZK_OK);                     \
         CHECK(cuzk_##G##_msm_raw_ex(&off, p, raw, n, NULL, &no_split) == CUZK_OK);                 \
         CHECK_MSG(cuzk_##G##_eq(&want, &off), #G " split and not, n = %zu", n);                    \
         for (size_t m = 0; m < nmodes; m++) {                                                      \
-            CHECK_MSG(cuzk__##G##_msm_slices(n, NULL, &modes[m]) > 1, #G " mode %zu", m);          \
+            CHECK_MSG(cuzk__##G##_msm_slices(n, NULL, &modes[m], false) > 1, #G " mode %zu", m);   \
             got = poisoned_##G();                                                                  \
             CHECK(cuzk_##G##_msm_raw_ex(&got, p, raw, n, NULL, &modes[m]) == CUZK_OK);             \
             CHECK_MSG(cuzk_##G##_eq(&got, &want), #G " sliced, mode %zu", m);                      \
