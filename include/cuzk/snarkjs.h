@@ -31,6 +31,12 @@ typedef struct {
 } cuzk_snarkjs_coef;
 
 typedef struct {
+    const uint8_t *buf;
+    size_t len;
+    bool mapped; /* else from cuzk_alloc */
+} cuzk_snarkjs_zkey_file;
+
+typedef struct {
     uint32_t n_vars;      /* wires, ONE included */
     uint32_t n_public;    /* public outputs + public inputs, ONE excluded */
     uint32_t domain_size; /* N, a power of two */
@@ -44,6 +50,10 @@ typedef struct {
     cuzk_g2_affine_t *b2; /* n_vars */
     cuzk_g1_affine_t *c;  /* n_vars - n_public - 1, for wires n_public + 1 .. n_vars - 1 */
     cuzk_g1_affine_t *h;  /* domain_size */
+    /* With CUZK_SNARKJS_PACKED_POINTS: the same five sections as the file holds them (a .. h
+     * are NULL then), checked at load like decoded points: 96 bytes a G1 point, 192 a G2 point,
+     * coordinates as Montgomery little-endian limbs (G2 c0 first), all zero for infinity. */
+    const uint8_t *a_packed, *b1_packed, *b2_packed, *c_packed, *h_packed;
     /* The verifying key in cuzk's form (prepared; IC as in the file since gamma = 1, see
      * formats.md 4.9), built at load so that the prover can check every proof it makes. */
     cuzk_groth16_vk *vk;
@@ -54,6 +64,8 @@ typedef struct {
     uint8_t points_digest[CUZK_CHECK_CACHE_DIGEST_BYTES];
     bool subgroups_recorded;
     char cache_error[256];
+    /* Internal: the file image a packed key loaded by cuzk_snarkjs_zkey_load* holds. */
+    cuzk_snarkjs_zkey_file held_;
 } cuzk_snarkjs_zkey;
 
 /* Reader flags. */
@@ -68,6 +80,18 @@ enum {
      * checks subgroups, assumes).
      */
     CUZK_SNARKJS_UNCHECKED_SUBGROUP = 1u << 0,
+    /*
+     * Keep the bulk point sections (A, B1, B2, C, H) as the file's bytes (zk->a_packed ..)
+     * instead of decoded arrays: checked at load all the same (through per-chunk temporaries),
+     * decoded by each proof's MSMs into their own working memory. A one-shot proof then touches
+     * about 40 % less fresh memory (the decoded copy is ~40 MB at 2^16). The key holds the file
+     * until cuzk_snarkjs_zkey_free: loaded with cuzk_snarkjs_zkey_load*, mapped (a file
+     * truncated meanwhile raises SIGBUS, as for any mapped parameter file; one rewritten
+     * meanwhile gives proofs that fail their self-verification, never a wrong proof); parsed,
+     * |buf| must outlive the key. cuzk_snarkjs_zkey_unpack turns it into a decoded key, which
+     * device residency needs.
+     */
+    CUZK_SNARKJS_PACKED_POINTS = 1u << 1,
 };
 
 /*
@@ -96,6 +120,13 @@ cuzk_status cuzk_snarkjs_zkey_load_ex(cuzk_snarkjs_zkey **out, const char *path,
                                       cuzk_pool *pool,
                                       cuzk_check_cache *cache) CUZK_WARN_UNUSED_RESULT;
 void cuzk_snarkjs_zkey_free(cuzk_snarkjs_zkey *zk);
+/*
+ * Decodes a packed key's sections into zk->a .. zk->h and releases the file it held (nothing to
+ * do for a decoded key). Coordinates are range-checked again (CUZK_ERR_FORMAT if the file
+ * changed since the load); on failure, or CUZK_ERR_NOMEM, the key is unchanged. Not while a
+ * proof uses the key.
+ */
+cuzk_status cuzk_snarkjs_zkey_unpack(cuzk_snarkjs_zkey *zk) CUZK_WARN_UNUSED_RESULT;
 
 /* ---- .r1cs (version 1) -------------------------------------------------------------------- */
 

@@ -18,6 +18,7 @@
 #include "cuzk/msm.h"
 #include "cuzk/poly.h"
 #include "msm/msm_job.h"
+#include "msm/msm_packed.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -186,6 +187,7 @@ static cuzk_status make_domain(cuzk_domain **dom, size_t n)
 typedef struct {
     cuzk_g1_jac_t *out;
     const cuzk_g1_affine_t *bases;
+    const uint8_t *packed; /* instead of |bases| for a packed key (src/msm/msm_packed.h) */
     const cuzk_fr_t *mont;
     const uint64_t *raw;
     size_t n;
@@ -200,6 +202,8 @@ static cuzk_status g1_job_msm(const g1_job *j, cuzk_pool *pool)
         cuzk_g1_jac_set_infinity(j->out);
         return CUZK_OK;
     }
+    if (j->packed)
+        return cuzk__g1_msm_packed(j->out, j->packed, j->mont, j->raw, j->n, pool, NULL);
     return j->mont ? cuzk_g1_msm(j->out, j->bases, j->mont, j->n, pool)
                    : cuzk_g1_msm_raw(j->out, j->bases, j->raw, j->n, pool);
 }
@@ -377,11 +381,16 @@ static cuzk__g1_msm_job *lane_job(lanes_job *l, size_t i)
         size_t got = 0;
         /* the last job in lane_g1's order: CUZK_LANE_SPLIT (lane_split) */
         unsigned split = i == LANE_LAST ? l->split : 0;
-        void *m = scratch_take(&l->scratch, cuzk__g1_msm_job_scratch_size(g->n, 2, split), &got);
-        g->st =
-            g->mont
-                ? cuzk__g1_msm_job_new(&l->job[i], g->bases, g->mont, g->n, 2, split, m, got)
-                : cuzk__g1_msm_job_new_raw(&l->job[i], g->bases, g->raw, g->n, 2, split, m, got);
+        size_t need = g->packed ? cuzk__g1_msm_job_scratch_size_packed(g->n, 2, split)
+                                : cuzk__g1_msm_job_scratch_size(g->n, 2, split);
+        void *m = scratch_take(&l->scratch, need, &got);
+        if (g->packed)
+            g->st = cuzk__g1_msm_job_new_packed(&l->job[i], g->packed, g->mont, g->raw, g->n, 2,
+                                                split, m, got);
+        else if (g->mont)
+            g->st = cuzk__g1_msm_job_new(&l->job[i], g->bases, g->mont, g->n, 2, split, m, got);
+        else
+            g->st = cuzk__g1_msm_job_new_raw(&l->job[i], g->bases, g->raw, g->n, 2, split, m, got);
         if (g->st != CUZK_OK) {
             snprintf(g->err, sizeof g->err, "%s", cuzk_last_error());
             scratch_give(&l->scratch, m);
@@ -476,11 +485,17 @@ static void lanes_run(void *ctx, size_t lane)
         return;
     }
     size_t got = 0;
+    const uint8_t *packed = l->zk->b2_packed;
     pthread_mutex_lock(&l->mu);
-    void *m = scratch_take(&l->scratch, cuzk_g2_msm_scratch_size(l->p->nv, NULL, NULL), &got);
+    void *m = scratch_take(&l->scratch,
+                           packed ? cuzk__g2_msm_packed_scratch_size(l->p->nv, NULL, NULL)
+                                  : cuzk_g2_msm_scratch_size(l->p->nv, NULL, NULL),
+                           &got);
     pthread_mutex_unlock(&l->mu);
     const cuzk_msm_opts o = {.scratch = m, .scratch_bytes = got};
-    cuzk_status st = cuzk_g2_msm_raw_ex(l->b2, l->zk->b2, l->w->values, l->p->nv, NULL, &o);
+    cuzk_status st =
+        packed ? cuzk__g2_msm_packed(l->b2, packed, NULL, l->w->values, l->p->nv, NULL, &o)
+               : cuzk_g2_msm_raw_ex(l->b2, l->zk->b2, l->w->values, l->p->nv, NULL, &o);
     pthread_mutex_lock(&l->mu);
     scratch_give(&l->scratch, m); /* for the G1 jobs still to come */
     pthread_mutex_unlock(&l->mu);
@@ -503,14 +518,36 @@ typedef struct {
     cuzk_g2_jac_t b2;
 } msm_sums;
 
+/* The bases of one device MSM: the key's array, or for a packed key its section decoded into
+ * *|tmp| (the caller frees it). */
+static cuzk_status dev_bases(const void **out, void **tmp, const void *arr, const uint8_t *packed,
+                             size_t n, bool g2)
+{
+    *tmp = NULL;
+    *out = arr;
+    if (!packed)
+        return CUZK_OK;
+    *tmp = cuzk_alloc_array(n ? n : 1, g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
+    if (!*tmp)
+        return cuzk_fail(CUZK_ERR_NOMEM, "cannot allocate %zu points to unpack for the device", n);
+    *out = *tmp;
+    return cuzk__snarkjs_unpack(*tmp, packed, n, g2);
+}
+
 static cuzk_status dev_g1(cuzk_backend *be, cuzk_g1_jac_t *out, const cuzk_g1_affine_t *bases,
-                          const cuzk_fr_t *scalars, size_t n)
+                          const uint8_t *packed, const cuzk_fr_t *scalars, size_t n)
 {
     if (n == 0) {
         cuzk_g1_jac_set_infinity(out);
         return CUZK_OK;
     }
-    return cuzk_backend_msm_g1(be, out, bases, scalars, n);
+    const void *b;
+    void *tmp;
+    cuzk_status s = dev_bases(&b, &tmp, bases, packed, n, false);
+    if (s == CUZK_OK)
+        s = cuzk_backend_msm_g1(be, out, b, scalars, n);
+    cuzk_free(tmp);
+    return s;
 }
 
 static cuzk_status device_msms(cuzk_backend *be, const cuzk_domain *dom, const prove_bufs *p,
@@ -523,17 +560,22 @@ static cuzk_status device_msms(cuzk_backend *be, const cuzk_domain *dom, const p
     if (s != CUZK_OK)
         return s;
     t0 = now_ms();
-    if ((s = dev_g1(be, &o->h, zk->h, p->a, n)) != CUZK_OK)
+    if ((s = dev_g1(be, &o->h, zk->h, zk->h_packed, p->a, n)) != CUZK_OK)
         return s;
     tm->msm_h = now_ms() - t0;
     t0 = now_ms();
-    if ((s = dev_g1(be, &o->a, zk->a, p->wm, nv)) != CUZK_OK ||
-        (s = dev_g1(be, &o->b1, zk->b1, p->wm, nv)) != CUZK_OK ||
-        (s = dev_g1(be, &o->c, zk->c, p->wm + np + 1, nv - np - 1)) != CUZK_OK)
+    if ((s = dev_g1(be, &o->a, zk->a, zk->a_packed, p->wm, nv)) != CUZK_OK ||
+        (s = dev_g1(be, &o->b1, zk->b1, zk->b1_packed, p->wm, nv)) != CUZK_OK ||
+        (s = dev_g1(be, &o->c, zk->c, zk->c_packed, p->wm + np + 1, nv - np - 1)) != CUZK_OK)
         return s;
     tm->tail_msm = now_ms() - t0;
     t0 = now_ms();
-    if ((s = cuzk_backend_msm_g2(be, &o->b2, zk->b2, p->wm, nv)) != CUZK_OK)
+    const void *b2;
+    void *tmp;
+    if ((s = dev_bases(&b2, &tmp, zk->b2, zk->b2_packed, nv, true)) == CUZK_OK)
+        s = cuzk_backend_msm_g2(be, &o->b2, b2, p->wm, nv);
+    cuzk_free(tmp);
+    if (s != CUZK_OK)
         return s;
     tm->msm_b_g2 = now_ms() - t0;
     return CUZK_OK;
@@ -670,10 +712,14 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
     }
     msm_sums m;
     g1_job jobs[4] = {
-        {.out = &m.h, .bases = zk->h, .mont = p.a, .n = n},
-        {.out = &m.a, .bases = zk->a, .raw = w->values, .n = nv},
-        {.out = &m.b1, .bases = zk->b1, .raw = w->values, .n = nv},
-        {.out = &m.c, .bases = zk->c, .raw = w->values + 4 * (np + 1), .n = nv - np - 1},
+        {.out = &m.h, .bases = zk->h, .packed = zk->h_packed, .mont = p.a, .n = n},
+        {.out = &m.a, .bases = zk->a, .packed = zk->a_packed, .raw = w->values, .n = nv},
+        {.out = &m.b1, .bases = zk->b1, .packed = zk->b1_packed, .raw = w->values, .n = nv},
+        {.out = &m.c,
+         .bases = zk->c,
+         .packed = zk->c_packed,
+         .raw = w->values + 4 * (np + 1),
+         .n = nv - np - 1},
     };
     if (!on_device && cuzk_pool_threads(pool) == 2) {
         s = prove_lanes(proof, public_inputs, &dom, &p, jobs, &m, zk, w, r, s_rand, pool, &tm);
@@ -716,7 +762,10 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
         }
 
         t0 = now_ms();
-        if ((s = cuzk_g2_msm_raw(&m.b2, zk->b2, w->values, nv, pool)) != CUZK_OK)
+        s = zk->b2_packed
+                ? cuzk__g2_msm_packed(&m.b2, zk->b2_packed, NULL, w->values, nv, pool, NULL)
+                : cuzk_g2_msm_raw(&m.b2, zk->b2, w->values, nv, pool);
+        if (s != CUZK_OK)
             goto out;
         tm.msm_b_g2 = now_ms() - t0;
     }

@@ -46,6 +46,12 @@ cuzk_status cuzk__binfile_expect_size(const cuzk__binfile *bf, const cuzk__bin_s
 uint32_t cuzk__le32(const uint8_t *p);
 uint64_t cuzk__le64(const uint8_t *p);
 
+/* Decodes |n| packed zkey points (CUZK_SNARKJS_PACKED_POINTS, 96 or 192 bytes each) at |src|
+ * into |dst| (cuzk_g1_affine_t or, |g2|, cuzk_g2_affine_t), coordinates range-checked only
+ * (the load checked the rest; CUZK_ERR_FORMAT when the file has changed since). */
+cuzk_status cuzk__snarkjs_unpack(void *dst, const uint8_t *src, size_t n,
+                                 bool g2) CUZK_WARN_UNUSED_RESULT;
+
 /* ---- field constants and element checks -------------------------------------------------- */
 
 extern const uint64_t cuzk__bls_q[6];   /* BLS12-381 base field modulus, LE limbs */

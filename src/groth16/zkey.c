@@ -148,6 +148,10 @@ void cuzk_snarkjs_zkey_free(cuzk_snarkjs_zkey *zk)
     cuzk_free(zk->c);
     cuzk_free(zk->h);
     cuzk_groth16_vk_free(zk->vk);
+    if (zk->held_.mapped)
+        cuzk__unmap_file(zk->held_.buf, zk->held_.len);
+    else
+        cuzk_free((void *)zk->held_.buf);
     cuzk_free(zk);
 }
 
@@ -158,16 +162,23 @@ typedef struct {
     size_t n;
     bool g2;
     bool subgroup;
-    void *dst;
-    size_t *first_bad; /* per chunk: index of the first bad point, or SIZE_MAX */
+    void *dst;         /* the decoded points; NULL: kept packed, checked through temporaries */
+    size_t *first_bad; /* per chunk: index of the first bad point, SIZE_MAX, or CHANGED */
     cuzk__chunk_digest *digest; /* per chunk, or NULL: not hashed */
 } points_job;
 
+/* first_bad of a packed chunk whose bytes differ between its two passes (points_subgroup_task):
+ * the file changed under the load. */
+#define CHANGED (SIZE_MAX - 1)
+
 static cuzk_status decode_one(const points_job *j, size_t i)
 {
+    cuzk_g2_affine_t tmp; /* a packed section's point is decoded only to be checked */
     if (j->g2)
-        return cuzk__lem_g2((cuzk_g2_affine_t *)j->dst + i, j->src + i * G2_BYTES, j->subgroup);
-    return cuzk__lem_g1((cuzk_g1_affine_t *)j->dst + i, j->src + i * G1_BYTES, j->subgroup);
+        return cuzk__lem_g2(j->dst ? (cuzk_g2_affine_t *)j->dst + i : &tmp, j->src + i * G2_BYTES,
+                            j->subgroup);
+    return cuzk__lem_g1(j->dst ? (cuzk_g1_affine_t *)j->dst + i : (cuzk_g1_affine_t *)&tmp,
+                        j->src + i * G1_BYTES, j->subgroup);
 }
 
 #if CUZK_FP_HAVE_IFMA
@@ -341,6 +352,29 @@ static void points_range(const points_job *j, size_t t, size_t begin, size_t end
 #endif
 }
 
+/* Chunk t (points begin .. end) of |j| checked from the bytes |src| into |dst| (the chunk's
+ * own places, or a temporary for a packed section); |subgroup| as asked. */
+static void points_chunk(const points_job *j, size_t t, size_t begin, size_t end,
+                         const uint8_t *src, void *dst, bool subgroup)
+{
+    size_t bad = SIZE_MAX;
+    points_job local = *j;
+    local.src = src;
+    local.dst = dst;
+    local.n = end - begin;
+    local.subgroup = subgroup;
+    local.first_bad = &bad;
+    points_range(&local, 0, 0, end - begin);
+    j->first_bad[t] = bad == SIZE_MAX ? SIZE_MAX : begin + bad;
+}
+
+/* Where chunk t's points are decoded: their places in the section, or |tmp|. */
+static void *chunk_dst(const points_job *j, size_t begin, void *tmp)
+{
+    size_t es = j->g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
+    return j->dst ? (uint8_t *)j->dst + begin * es : tmp;
+}
+
 /*
  * A chunk whose bytes go into the key's digest (check_cache.h): they are copied first, and the
  * digest and the decode both read the copy, so that what a cache entry vouches for is exactly
@@ -349,34 +383,48 @@ static void points_range(const points_job *j, size_t t, size_t begin, size_t end
 static void points_range_hashed(const points_job *j, size_t t, size_t begin, size_t end)
 {
     size_t ps = j->g2 ? G2_BYTES : G1_BYTES;
-    size_t es = j->g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
     uint8_t snap[CHUNK * G2_BYTES];
+    cuzk_g2_affine_t tmp[CHUNK];
     memcpy(snap, j->src + begin * ps, (end - begin) * ps);
     cuzk__check_digest_chunk(j->digest[t], snap, (end - begin) * ps);
-    size_t bad = SIZE_MAX;
-    points_job local = *j;
-    local.src = snap;
-    local.dst = (uint8_t *)j->dst + begin * es;
-    local.n = end - begin;
-    local.first_bad = &bad;
-    points_range(&local, 0, 0, end - begin);
-    j->first_bad[t] = bad == SIZE_MAX ? SIZE_MAX : begin + bad;
+    points_chunk(j, t, begin, end, snap, chunk_dst(j, begin, tmp), j->subgroup);
 }
 
 static void points_task(void *ctx, size_t t)
 {
     const points_job *j = ctx;
     size_t end = (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK : j->n;
-    if (j->digest)
+    if (j->digest) {
         points_range_hashed(j, t, t * CHUNK, end);
-    else
+    } else if (!j->dst) { /* packed: checked, then dropped */
+        cuzk_g2_affine_t tmp[CHUNK];
+        points_chunk(j, t, t * CHUNK, end, j->src + t * CHUNK * (j->g2 ? G2_BYTES : G1_BYTES), tmp,
+                     j->subgroup);
+    } else {
         points_range(j, t, t * CHUNK, end);
+    }
 }
 
-/* The subgroup tests alone, over chunk t of points already decoded (a cache miss). */
+/* The subgroup tests alone, over chunk t (a cache miss): of the points decoded by the first
+ * pass, or for a packed section of the chunk's bytes read again, which must still be those the
+ * first pass hashed (else the cache would vouch for bytes other than those tested). */
 static void points_subgroup_task(const points_job *j, size_t t)
 {
     size_t begin = t * CHUNK, end = (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK : j->n;
+    if (!j->dst) {
+        size_t ps = j->g2 ? G2_BYTES : G1_BYTES;
+        uint8_t snap[CHUNK * G2_BYTES];
+        cuzk_g2_affine_t tmp[CHUNK];
+        cuzk__chunk_digest again;
+        memcpy(snap, j->src + begin * ps, (end - begin) * ps);
+        cuzk__check_digest_chunk(again, snap, (end - begin) * ps);
+        if (memcmp(again, j->digest[t], sizeof again) != 0) {
+            j->first_bad[t] = CHANGED;
+            return;
+        }
+        points_chunk(j, t, begin, end, snap, tmp, true);
+        return;
+    }
     size_t bad = j->g2 ? cuzk__g2_first_outside_subgroup((const cuzk_g2_affine_t *)j->dst + begin,
                                                          end - begin)
                        : cuzk__g1_first_outside_subgroup((const cuzk_g1_affine_t *)j->dst + begin,
@@ -384,18 +432,21 @@ static void points_subgroup_task(const points_job *j, size_t t)
     j->first_bad[t] = begin + bad < end ? begin + bad : SIZE_MAX;
 }
 
-/* Allocates the destination of |n| points of section |sec| into *|out| and the per-chunk
- * results, and fills |j| (the decoding itself is load_task's). */
+/* Allocates the destination of |n| points of section |sec| into *|out| (none when |packed|:
+ * *|out| stays NULL) and the per-chunk results, and fills |j| (the decoding itself is
+ * load_task's). */
 static cuzk_status points_prepare(points_job *j, void **out, const cuzk__binfile *bf,
                                   const cuzk__bin_section *sec, const char *name, size_t n, bool g2,
-                                  bool subgroup)
+                                  bool subgroup, bool packed)
 {
     /* Allocate at least one element so that an empty section still yields a valid pointer. */
-    *out = cuzk_alloc_array(n ? n : 1, g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
+    if (!packed)
+        *out =
+            cuzk_alloc_array(n ? n : 1, g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
     size_t nchunks = (n + CHUNK - 1) / CHUNK;
     size_t *bad = cuzk_alloc_array(nchunks ? nchunks : 1, sizeof *bad);
-    *j = (points_job){bf->buf + sec->offset, n, g2, subgroup, *out, bad, NULL};
-    if (!*out || !bad)
+    *j = (points_job){bf->buf + sec->offset, n, g2, subgroup, packed ? NULL : *out, bad, NULL};
+    if ((!packed && !*out) || !bad)
         return cuzk_fail(CUZK_ERR_NOMEM, "%s: cannot allocate %zu points of section %u (%s)",
                          bf->what, n, sec->type, name);
     return CUZK_OK;
@@ -413,6 +464,12 @@ static cuzk_status points_result(const points_job *j, const cuzk__binfile *bf,
          * decode must agree that the point is bad: the bulk decode stopped its chunk there, so
          * the points after it were never written. */
         size_t i = j->first_bad[t];
+        if (i == CHANGED)
+            return cuzk_fail(CUZK_ERR_FORMAT,
+                             "%s: section %u (%s) points %zu .. %zu changed while the file was "
+                             "being loaded",
+                             bf->what, sec->type, name, t * CHUNK,
+                             (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK - 1 : j->n - 1);
         cuzk_status s = decode_one(j, i);
         if (s == CUZK_OK)
             s = cuzk_fail(CUZK_ERR_INTERNAL, "the bulk point check rejects it, the one-by-one "
@@ -695,6 +752,7 @@ cuzk_status cuzk_snarkjs_zkey_parse_ex(cuzk_snarkjs_zkey **out, const uint8_t *b
         goto fail;
     }
     bool sub = !(flags & CUZK_SNARKJS_UNCHECKED_SUBGROUP), cached = sub && cache;
+    bool packed = flags & CUZK_SNARKJS_PACKED_POINTS;
     load_job lj = {.zk = zk, .bf = &bf, .coef_sec = sec[3], .coef_st = CUZK_OK, .header_bad = -1};
     void **dst[6] = {(void **)&zk->ic, (void **)&zk->a, (void **)&zk->b1,
                      (void **)&zk->b2, (void **)&zk->c, (void **)&zk->h};
@@ -703,7 +761,7 @@ cuzk_status cuzk_snarkjs_zkey_parse_ex(cuzk_snarkjs_zkey **out, const uint8_t *b
     for (int k = 0; k < 6; k++) {
         /* IC is always checked in full, like the header. */
         s = points_prepare(&lj.sec[k], dst[k], &bf, sec[sec_of[k]], names[sec_of[k]], count[k],
-                           k == 3, k == 0 || (sub && !cached));
+                           k == 3, k == 0 || (sub && !cached), k > 0 && packed);
         size_t chunks = (count[k] + CHUNK - 1) / CHUNK;
         lj.first_chunk[k + 1] = lj.first_chunk[k] + chunks;
         /* With a cache the bulk sections are hashed as they are decoded and their subgroups
@@ -750,6 +808,12 @@ cuzk_status cuzk_snarkjs_zkey_parse_ex(cuzk_snarkjs_zkey **out, const uint8_t *b
                               &zk->delta_g1, &zk->delta_g2, zk->ic, np + 1, &lj.alpha_beta)) !=
         CUZK_OK)
         goto fail;
+    if (packed) { /* the sections as the file holds them, checked above */
+        const uint8_t **pk[5] = {&zk->a_packed, &zk->b1_packed, &zk->b2_packed, &zk->c_packed,
+                                 &zk->h_packed};
+        for (int k = 0; k < 5; k++)
+            *pk[k] = bf.buf + sec[sec_of[k + 1]]->offset;
+    }
     cuzk__binfile_close(&bf);
     if (cached && zk->subgroups == CUZK_SUBGROUPS_CHECKED)
         record(zk, cache, have_digest);
@@ -781,14 +845,22 @@ cuzk_status cuzk_snarkjs_zkey_load_ex(cuzk_snarkjs_zkey **out, const char *path,
     *out = NULL;
     cuzk_status s;
     const uint8_t *map = cuzk__map_file(path, &len, ZKEY_MAX_FILE);
+    /* A packed key keeps the file's image, mapped or read, until it is freed. */
+    bool keep = flags & CUZK_SNARKJS_PACKED_POINTS;
     if (map) {
         s = cuzk_snarkjs_zkey_parse_ex(out, map, len, flags, pool, cache);
-        cuzk__unmap_file(map, len);
+        if (s == CUZK_OK && keep)
+            (*out)->held_ = (cuzk_snarkjs_zkey_file){map, len, true};
+        else
+            cuzk__unmap_file(map, len);
     } else {
         if ((s = cuzk_read_file(path, &buf, &len, ZKEY_MAX_FILE)) != CUZK_OK)
             return s;
         s = cuzk_snarkjs_zkey_parse_ex(out, buf, len, flags, pool, cache);
-        cuzk_free(buf);
+        if (s == CUZK_OK && keep)
+            (*out)->held_ = (cuzk_snarkjs_zkey_file){buf, len, false};
+        else
+            cuzk_free(buf);
     }
     if (s != CUZK_OK)
         return cuzk_fail(s, "%s: %s", path, cuzk_last_error());

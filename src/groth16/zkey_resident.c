@@ -3,6 +3,7 @@
  * does the work), so that repeated proofs of one key on a GPU move only their scalars. */
 #include "cuzk/backend.h"
 #include "cuzk/snarkjs.h"
+#include "cuzk/status.h"
 
 static void arrays(const cuzk_snarkjs_zkey *zk, const void *arr[5], size_t n[5])
 {
@@ -16,6 +17,11 @@ static void arrays(const cuzk_snarkjs_zkey *zk, const void *arr[5], size_t n[5])
 
 cuzk_status cuzk_snarkjs_zkey_keep_resident(cuzk_backend *be, const cuzk_snarkjs_zkey *zk)
 {
+    /* Residency is keyed by the arrays the proofs pass; a packed key has none. */
+    if (zk->a_packed && cuzk_backend_device(be) >= 0)
+        return cuzk_fail(CUZK_ERR_UNSUPPORTED, "a packed zkey (CUZK_SNARKJS_PACKED_POINTS) cannot "
+                                               "be kept on a device: cuzk_snarkjs_zkey_unpack it "
+                                               "first");
     const void *arr[5];
     size_t n[5];
     arrays(zk, arr, n);
@@ -37,5 +43,6 @@ void cuzk_snarkjs_zkey_drop_resident(cuzk_backend *be, const cuzk_snarkjs_zkey *
     size_t n[5];
     arrays(zk, arr, n);
     for (int i = 0; i < 5; i++)
-        cuzk_backend_drop_resident(be, arr[i]);
+        if (arr[i])
+            cuzk_backend_drop_resident(be, arr[i]);
 }

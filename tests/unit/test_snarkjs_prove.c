@@ -13,11 +13,14 @@ static void fr_u64(cuzk_fr_t *out, uint64_t v)
     cuzk_fr_set_u64(out, v);
 }
 
-/* |be| (may be NULL) is the backend; without one, |pool| the CPU prover's pool. */
-static void check_bitexact(const char *name, cuzk_backend *be, cuzk_pool *pool)
+/* |be| (may be NULL) is the backend; without one, |pool| the CPU prover's pool. The key is
+ * loaded with |flags| (packed points: its MSMs decode them). */
+static void check_bitexact_flags(const char *name, cuzk_backend *be, cuzk_pool *pool,
+                                 unsigned flags)
 {
     static const uint64_t rs[2][2] = {{0, 0}, {12345, 67890}};
-    cuzk_snarkjs_zkey *zk = snark_load_zkey(name);
+    cuzk_snarkjs_zkey *zk = snark_load_zkey_flags(name, flags);
+    CHECK(!(flags & CUZK_SNARKJS_PACKED_POINTS) == !zk->b2_packed && !zk->b2 == !!zk->b2_packed);
     cuzk_snarkjs_wtns *w = snark_load_wtns(name);
     cuzk_fr_t *pub = cuzk_alloc_array(zk->n_public, sizeof *pub);
     cuzk_fr_t *h = cuzk_alloc_array(zk->domain_size, sizeof *h);
@@ -63,6 +66,13 @@ static void check_bitexact(const char *name, cuzk_backend *be, cuzk_pool *pool)
     cuzk_free(pub);
     cuzk_snarkjs_wtns_free(w);
     cuzk_snarkjs_zkey_free(zk);
+}
+
+/* Decoded and packed keys: the same bytes. */
+static void check_bitexact(const char *name, cuzk_backend *be, cuzk_pool *pool)
+{
+    check_bitexact_flags(name, be, pool, 0);
+    check_bitexact_flags(name, be, pool, CUZK_SNARKJS_PACKED_POINTS);
 }
 
 CUZK_TEST(snarkjs_prove_bitexact_multiplier)

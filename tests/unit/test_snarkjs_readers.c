@@ -11,13 +11,17 @@
 #include <unistd.h>
 
 /* Fails unless parsing |buf| gives |want| with a message that contains |needle|. */
+/* Both with decoded and with packed points (CUZK_SNARKJS_PACKED_POINTS): the same error. */
 #define EXPECT_ZKEY(buf, len, flags, want, needle)                                                 \
     do {                                                                                           \
-        cuzk_snarkjs_zkey *zk_ = (cuzk_snarkjs_zkey *)1;                                           \
-        cuzk_status s_ = cuzk_snarkjs_zkey_parse(&zk_, buf, len, flags, NULL);                     \
-        CHECK_MSG(s_ == (want) && zk_ == NULL && strstr(cuzk_last_error(), needle),                \
-                  "zkey: got %s '%s', want %s with '%s'", cuzk_status_name(s_), cuzk_last_error(), \
-                  cuzk_status_name(want), needle);                                                 \
+        for (int pk_ = 0; pk_ < 2; pk_++) {                                                        \
+            cuzk_snarkjs_zkey *zk_ = (cuzk_snarkjs_zkey *)1;                                       \
+            cuzk_status s_ = cuzk_snarkjs_zkey_parse(                                              \
+                &zk_, buf, len, (flags) | (pk_ ? CUZK_SNARKJS_PACKED_POINTS : 0), NULL);           \
+            CHECK_MSG(s_ == (want) && zk_ == NULL && strstr(cuzk_last_error(), needle),            \
+                      "zkey%s: got %s '%s', want %s with '%s'", pk_ ? " (packed)" : "",            \
+                      cuzk_status_name(s_), cuzk_last_error(), cuzk_status_name(want), needle);    \
+        }                                                                                          \
     } while (0)
 
 #define EXPECT_R1CS(buf, len, want, needle)                                                        \

@@ -166,6 +166,16 @@ static inline cuzk_snarkjs_zkey *snark_load_zkey(const char *name)
     return zk;
 }
 
+/* Fixture key |name| loaded from its file with |flags| (a packed key holds the file itself). */
+static inline cuzk_snarkjs_zkey *snark_load_zkey_flags(const char *name, unsigned flags)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/snarkjs/%s.zkey", test_fixtures_dir(), name);
+    cuzk_snarkjs_zkey *zk;
+    CHECK_MSG(cuzk_snarkjs_zkey_load(&zk, path, flags, NULL) == CUZK_OK, "%s", cuzk_last_error());
+    return zk;
+}
+
 static inline cuzk_snarkjs_wtns *snark_load_wtns(const char *name)
 {
     char f[64];

@@ -12,11 +12,15 @@
 static void expect_zkey(const uint8_t *buf, size_t len, unsigned flags, cuzk_pool *pool,
                         cuzk_status want, const char *needle)
 {
-    cuzk_snarkjs_zkey *zk = (cuzk_snarkjs_zkey *)1;
-    cuzk_status s = cuzk_snarkjs_zkey_parse(&zk, buf, len, flags, pool);
-    CHECK_MSG(s == want && zk == NULL && strstr(cuzk_last_error(), needle),
-              "zkey (%s): got %s '%s', want %s with '%s'", pool ? "pool" : "serial",
-              cuzk_status_name(s), cuzk_last_error(), cuzk_status_name(want), needle);
+    for (int pk = 0; pk < 2; pk++) { /* decoded and packed points: the same error */
+        cuzk_snarkjs_zkey *zk = (cuzk_snarkjs_zkey *)1;
+        cuzk_status s = cuzk_snarkjs_zkey_parse(
+            &zk, buf, len, flags | (pk ? CUZK_SNARKJS_PACKED_POINTS : 0), pool);
+        CHECK_MSG(s == want && zk == NULL && strstr(cuzk_last_error(), needle),
+                  "zkey (%s%s): got %s '%s', want %s with '%s'", pool ? "pool" : "serial",
+                  pk ? ", packed" : "", cuzk_status_name(s), cuzk_last_error(),
+                  cuzk_status_name(want), needle);
+    }
 }
 
 /* A G2 point on the twist but outside the prime-order subgroup, in LEM form (x from a random
