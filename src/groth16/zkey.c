@@ -7,13 +7,12 @@
  */
 #include "groth16/snarkjs_internal.h"
 #include "groth16/binfile_map.h"
+#include "groth16/zkey_points.h"
 #include "cuzk/alloc.h"
 #include "cuzk/check_cache.h"
 #include "cuzk/pairing.h"
 #include "common/check_digest.h"
 #include "common/file.h"
-#include "field/fp_ifma_fp2.h"
-#include "msm/subgroup.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +21,7 @@
 #define G2_BYTES 192
 #define HEADER_BYTES 964 /* section 2 for n8q = 48, n8r = 32 */
 #define COEF_BYTES 44    /* u32 matrix, u32 constraint, u32 signal, 32-byte value */
-#define CHUNK 256        /* points per task when checking in parallel */
+#define CHUNK CUZK__ZKEY_CHUNK
 /* No zkey loaded whole into memory is bigger than this; a bound for cuzk_read_file only. */
 #define ZKEY_MAX_FILE ((size_t)1 << 40)
 
@@ -153,331 +152,6 @@ void cuzk_snarkjs_zkey_free(cuzk_snarkjs_zkey *zk)
     else
         cuzk_free((void *)zk->held_.buf);
     cuzk_free(zk);
-}
-
-/* ---- point sections, checked in parallel --------------------------------------------------- */
-
-typedef struct {
-    const uint8_t *src;
-    size_t n;
-    bool g2;
-    bool subgroup;
-    void *dst;         /* the decoded points; NULL: kept packed, checked through temporaries */
-    size_t *first_bad; /* per chunk: index of the first bad point, SIZE_MAX, or CHANGED */
-    cuzk__chunk_digest *digest; /* per chunk, or NULL: not hashed */
-} points_job;
-
-/* first_bad of a packed chunk whose bytes differ between its two passes (points_subgroup_task):
- * the file changed under the load. */
-#define CHANGED (SIZE_MAX - 1)
-
-static cuzk_status decode_one(const points_job *j, size_t i)
-{
-    cuzk_g2_affine_t tmp; /* a packed section's point is decoded only to be checked */
-    if (j->g2)
-        return cuzk__lem_g2(j->dst ? (cuzk_g2_affine_t *)j->dst + i : &tmp, j->src + i * G2_BYTES,
-                            j->subgroup);
-    return cuzk__lem_g1(j->dst ? (cuzk_g1_affine_t *)j->dst + i : (cuzk_g1_affine_t *)&tmp,
-                        j->src + i * G1_BYTES, j->subgroup);
-}
-
-#if CUZK_FP_HAVE_IFMA
-/*
- * The curve equations of 8 decoded points at once (y^2 = x^3 + b with the 8-lane IFMA
- * arithmetic: the scalar checks were most of an unchecked zkey load). Returns the mask of lanes
- * that fail; lanes at infinity pass. |b| is the Montgomery form of 4 (G1: b = 4, G2: b = 4 + 4u).
- */
-static unsigned g1_off_curve_x8(const cuzk_g1_affine_t *p, const cuzk_fp_t *b)
-{
-    cuzk_fp_t x[8], y[8], bb[8];
-    __mmask8 inf = 0;
-    for (int k = 0; k < 8; k++) {
-        x[k] = p[k].x;
-        y[k] = p[k].y;
-        bb[k] = *b;
-        inf |= (__mmask8)((unsigned)p[k].infinity << k);
-    }
-    fp52x8 vx, vy, vb, l, r;
-    fp52x8_load(&vx, x);
-    fp52x8_load(&vy, y);
-    fp52x8_load(&vb, bb);
-    fp52x8_sqr(&l, &vy);
-    fp52x8_sqr(&r, &vx);
-    fp52x8_mul(&r, &r, &vx);
-    fp52x8_add(&r, &r, &vb);
-    fp52x8_reduce(&l, &l);
-    fp52x8_reduce(&r, &r);
-    return (unsigned)(__mmask8)(~fp52x8_eq_mask(&l, &r) & ~inf);
-}
-
-static unsigned g2_off_curve_x8(const cuzk_g2_affine_t *p, const cuzk_fp_t *b)
-{
-    cuzk_fp_t x0[8], x1[8], y0[8], y1[8], bb[8];
-    __mmask8 inf = 0;
-    for (int k = 0; k < 8; k++) {
-        x0[k] = p[k].x.c0;
-        x1[k] = p[k].x.c1;
-        y0[k] = p[k].y.c0;
-        y1[k] = p[k].y.c1;
-        bb[k] = *b;
-        inf |= (__mmask8)((unsigned)p[k].infinity << k);
-    }
-    fp2x8 vx, vy, l, r;
-    fp52x8 vb;
-    fp52x8_load(&vx.c0, x0);
-    fp52x8_load(&vx.c1, x1);
-    fp52x8_load(&vy.c0, y0);
-    fp52x8_load(&vy.c1, y1);
-    fp52x8_load(&vb, bb);
-    fp2x8_sqr(&l, &vy);
-    fp2x8_sqr(&r, &vx);
-    fp2x8_mul(&r, &r, &vx);
-    fp52x8_add(&r.c0, &r.c0, &vb);
-    fp52x8_add(&r.c1, &r.c1, &vb);
-    fp52x8_reduce(&l.c0, &l.c0);
-    fp52x8_reduce(&l.c1, &l.c1);
-    fp52x8_reduce(&r.c0, &r.c0);
-    fp52x8_reduce(&r.c1, &r.c1);
-    __mmask8 eq = fp52x8_eq_mask(&l.c0, &r.c0) & fp52x8_eq_mask(&l.c1, &r.c1);
-    return (unsigned)(__mmask8)(~eq & ~inf);
-}
-
-/* A coordinate's 48 bytes as limbs, range-checked: lem_fp with the bytes copied as they are and
- * the compare inlined (its calls into binfile.c, per limb, were ~3 ms of CPU of a 2^16 key's
- * ~40 ms load). */
-static inline bool lem_fp_fast(uint64_t out[6], const uint8_t in[48])
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(out, in, 48);
-#else
-    cuzk__load_limbs(out, in, 6);
-#endif
-    for (int i = 5; i >= 0; i--)
-        if (out[i] != cuzk__bls_q[i])
-            return out[i] < cuzk__bls_q[i];
-    return false;
-}
-
-/* all_zero for a whole point, a word at a time. */
-static inline bool point_zero(const uint8_t *in, size_t n)
-{
-    uint64_t acc = 0, w;
-    for (size_t i = 0; i < n; i += 8) {
-        memcpy(&w, in + i, 8);
-        acc |= w;
-    }
-    return acc == 0;
-}
-
-/* Decodes one point of a chunk without the curve check: false if a coordinate is >= q. */
-static inline bool decode_range(const points_job *j, size_t i)
-{
-    if (j->g2) {
-        const uint8_t *in = j->src + i * G2_BYTES;
-        cuzk_g2_affine_t o;
-        memset(&o, 0, sizeof o);
-        bool ok = true;
-        if (point_zero(in, G2_BYTES))
-            o.infinity = true;
-        else
-            ok = lem_fp_fast(o.x.c0.l, in) & lem_fp_fast(o.x.c1.l, in + 48) &
-                 lem_fp_fast(o.y.c0.l, in + 96) & lem_fp_fast(o.y.c1.l, in + 144);
-        ((cuzk_g2_affine_t *)j->dst)[i] = o;
-        return ok;
-    }
-    const uint8_t *in = j->src + i * G1_BYTES;
-    cuzk_g1_affine_t o;
-    memset(&o, 0, sizeof o);
-    bool ok = true;
-    if (point_zero(in, G1_BYTES))
-        o.infinity = true;
-    else
-        ok = lem_fp_fast(o.x.l, in) & lem_fp_fast(o.y.l, in + 48);
-    ((cuzk_g1_affine_t *)j->dst)[i] = o;
-    return ok;
-}
-
-/* Decodes without the curve check (coordinates range-checked), then checks the equations 8 at
- * a time and, when asked, the subgroups (8 at a time too). Sets first_bad to the first point that
- * the one-by-one decode_one would reject; points_result decodes that one again for the message. */
-static void points_task_x8(const points_job *j, size_t t, size_t begin, size_t end)
-{
-    size_t bad = end;
-    for (size_t i = begin; i < end; i++)
-        if (!decode_range(j, i)) {
-            bad = i;
-            break;
-        }
-    uint64_t four[6] = {4};
-    cuzk_fp_t b;
-    (void)cuzk_fp_from_canonical(&b, four);
-    /* Groups of 8 up to the first range failure; a short last group is checked one by one. */
-    size_t i = begin;
-    for (; i + 8 <= bad; i += 8) {
-        unsigned off = j->g2 ? g2_off_curve_x8((const cuzk_g2_affine_t *)j->dst + i, &b)
-                             : g1_off_curve_x8((const cuzk_g1_affine_t *)j->dst + i, &b);
-        if (off) {
-            bad = i + (size_t)__builtin_ctz(off);
-            break;
-        }
-    }
-    for (; i < bad; i++) {
-        bool on = j->g2 ? cuzk_g2_affine_is_on_curve((const cuzk_g2_affine_t *)j->dst + i)
-                        : cuzk_g1_affine_is_on_curve((const cuzk_g1_affine_t *)j->dst + i);
-        if (!on)
-            bad = i;
-    }
-    if (j->subgroup) /* 8 at a time (src/msm/subgroup.h) */
-        bad = begin + (j->g2 ? cuzk__g2_first_outside_subgroup(
-                                   (const cuzk_g2_affine_t *)j->dst + begin, bad - begin)
-                             : cuzk__g1_first_outside_subgroup(
-                                   (const cuzk_g1_affine_t *)j->dst + begin, bad - begin));
-    j->first_bad[t] = bad < end ? bad : SIZE_MAX;
-}
-#endif
-
-/* Decodes (and checks) points begin .. end of |j| as its chunk t. */
-static void points_range(const points_job *j, size_t t, size_t begin, size_t end)
-{
-#if CUZK_FP_HAVE_IFMA
-    points_task_x8(j, t, begin, end);
-#else
-    j->first_bad[t] = SIZE_MAX;
-    for (size_t i = begin; i < end; i++) {
-        if (decode_one(j, i) != CUZK_OK) {
-            j->first_bad[t] = i;
-            return;
-        }
-    }
-#endif
-}
-
-/* Chunk t (points begin .. end) of |j| checked from the bytes |src| into |dst| (the chunk's
- * own places, or a temporary for a packed section); |subgroup| as asked. */
-static void points_chunk(const points_job *j, size_t t, size_t begin, size_t end,
-                         const uint8_t *src, void *dst, bool subgroup)
-{
-    size_t bad = SIZE_MAX;
-    points_job local = *j;
-    local.src = src;
-    local.dst = dst;
-    local.n = end - begin;
-    local.subgroup = subgroup;
-    local.first_bad = &bad;
-    points_range(&local, 0, 0, end - begin);
-    j->first_bad[t] = bad == SIZE_MAX ? SIZE_MAX : begin + bad;
-}
-
-/* Where chunk t's points are decoded: their places in the section, or |tmp|. */
-static void *chunk_dst(const points_job *j, size_t begin, void *tmp)
-{
-    size_t es = j->g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
-    return j->dst ? (uint8_t *)j->dst + begin * es : tmp;
-}
-
-/*
- * A chunk whose bytes go into the key's digest (check_cache.h): they are copied first, and the
- * digest and the decode both read the copy, so that what a cache entry vouches for is exactly
- * what was decoded even if the mapped file changes meanwhile.
- */
-static void points_range_hashed(const points_job *j, size_t t, size_t begin, size_t end)
-{
-    size_t ps = j->g2 ? G2_BYTES : G1_BYTES;
-    uint8_t snap[CHUNK * G2_BYTES];
-    cuzk_g2_affine_t tmp[CHUNK];
-    memcpy(snap, j->src + begin * ps, (end - begin) * ps);
-    cuzk__check_digest_chunk(j->digest[t], snap, (end - begin) * ps);
-    points_chunk(j, t, begin, end, snap, chunk_dst(j, begin, tmp), j->subgroup);
-}
-
-static void points_task(void *ctx, size_t t)
-{
-    const points_job *j = ctx;
-    size_t end = (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK : j->n;
-    if (j->digest) {
-        points_range_hashed(j, t, t * CHUNK, end);
-    } else if (!j->dst) { /* packed: checked, then dropped */
-        cuzk_g2_affine_t tmp[CHUNK];
-        points_chunk(j, t, t * CHUNK, end, j->src + t * CHUNK * (j->g2 ? G2_BYTES : G1_BYTES), tmp,
-                     j->subgroup);
-    } else {
-        points_range(j, t, t * CHUNK, end);
-    }
-}
-
-/* The subgroup tests alone, over chunk t (a cache miss): of the points decoded by the first
- * pass, or for a packed section of the chunk's bytes read again, which must still be those the
- * first pass hashed (else the cache would vouch for bytes other than those tested). */
-static void points_subgroup_task(const points_job *j, size_t t)
-{
-    size_t begin = t * CHUNK, end = (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK : j->n;
-    if (!j->dst) {
-        size_t ps = j->g2 ? G2_BYTES : G1_BYTES;
-        uint8_t snap[CHUNK * G2_BYTES];
-        cuzk_g2_affine_t tmp[CHUNK];
-        cuzk__chunk_digest again;
-        memcpy(snap, j->src + begin * ps, (end - begin) * ps);
-        cuzk__check_digest_chunk(again, snap, (end - begin) * ps);
-        if (memcmp(again, j->digest[t], sizeof again) != 0) {
-            j->first_bad[t] = CHANGED;
-            return;
-        }
-        points_chunk(j, t, begin, end, snap, tmp, true);
-        return;
-    }
-    size_t bad = j->g2 ? cuzk__g2_first_outside_subgroup((const cuzk_g2_affine_t *)j->dst + begin,
-                                                         end - begin)
-                       : cuzk__g1_first_outside_subgroup((const cuzk_g1_affine_t *)j->dst + begin,
-                                                         end - begin);
-    j->first_bad[t] = begin + bad < end ? begin + bad : SIZE_MAX;
-}
-
-/* Allocates the destination of |n| points of section |sec| into *|out| (none when |packed|:
- * *|out| stays NULL) and the per-chunk results, and fills |j| (the decoding itself is
- * load_task's). */
-static cuzk_status points_prepare(points_job *j, void **out, const cuzk__binfile *bf,
-                                  const cuzk__bin_section *sec, const char *name, size_t n, bool g2,
-                                  bool subgroup, bool packed)
-{
-    /* Allocate at least one element so that an empty section still yields a valid pointer. */
-    if (!packed)
-        *out =
-            cuzk_alloc_array(n ? n : 1, g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
-    size_t nchunks = (n + CHUNK - 1) / CHUNK;
-    size_t *bad = cuzk_alloc_array(nchunks ? nchunks : 1, sizeof *bad);
-    *j = (points_job){bf->buf + sec->offset, n, g2, subgroup, packed ? NULL : *out, bad, NULL};
-    if ((!packed && !*out) || !bad)
-        return cuzk_fail(CUZK_ERR_NOMEM, "%s: cannot allocate %zu points of section %u (%s)",
-                         bf->what, n, sec->type, name);
-    return CUZK_OK;
-}
-
-/* The first bad point of a decoded section, named with its index and offset. */
-static cuzk_status points_result(const points_job *j, const cuzk__binfile *bf,
-                                 const cuzk__bin_section *sec, const char *name)
-{
-    size_t psize = j->g2 ? G2_BYTES : G1_BYTES;
-    for (size_t t = 0; t < (j->n + CHUNK - 1) / CHUNK; t++) {
-        if (j->first_bad[t] == SIZE_MAX)
-            continue;
-        /* Decode the culprit again on this thread: the message is thread-local. The one-by-one
-         * decode must agree that the point is bad: the bulk decode stopped its chunk there, so
-         * the points after it were never written. */
-        size_t i = j->first_bad[t];
-        if (i == CHANGED)
-            return cuzk_fail(CUZK_ERR_FORMAT,
-                             "%s: section %u (%s) points %zu .. %zu changed while the file was "
-                             "being loaded",
-                             bf->what, sec->type, name, t * CHUNK,
-                             (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK - 1 : j->n - 1);
-        cuzk_status s = decode_one(j, i);
-        if (s == CUZK_OK)
-            s = cuzk_fail(CUZK_ERR_INTERNAL, "the bulk point check rejects it, the one-by-one "
-                                             "check accepts it");
-        return cuzk_fail(s, "%s: section %u (%s) point %zu at offset %llu: %s", bf->what, sec->type,
-                         name, i, (unsigned long long)(sec->offset + i * psize), cuzk_last_error());
-    }
-    return CUZK_OK;
 }
 
 /* ---- header ---------------------------------------------------------------------------------- */
@@ -642,11 +316,11 @@ typedef struct {
     cuzk_snarkjs_zkey *zk;
     const cuzk__binfile *bf;
     const cuzk__bin_section *coef_sec;
-    points_job sec[6];      /* IC, A, B1, B2, C, H */
-    size_t first_chunk[7];  /* task of section k's first chunk, less LOAD_POINT_TASKS */
-    cuzk_fp12_t alpha_beta; /* task 0 */
-    int header_bad;         /* task 0: first header point outside its subgroup, or -1 */
-    cuzk_status coef_st;    /* task 1 */
+    cuzk__points_job sec[6]; /* IC, A, B1, B2, C, H */
+    size_t first_chunk[7];   /* task of section k's first chunk, less LOAD_POINT_TASKS */
+    cuzk_fp12_t alpha_beta;  /* task 0 */
+    int header_bad;          /* task 0: first header point outside its subgroup, or -1 */
+    cuzk_status coef_st;     /* task 1 */
     char coef_err[256];
 } load_job;
 
@@ -665,7 +339,7 @@ static void load_task(void *ctx, size_t t)
         int k = 0;
         while (t >= j->first_chunk[k + 1])
             k++;
-        points_task(&j->sec[k], t - j->first_chunk[k]);
+        cuzk__zkey_points_task(&j->sec[k], t - j->first_chunk[k]);
     }
 }
 
@@ -689,15 +363,15 @@ static void subgroup_task(void *ctx, size_t t)
     int k = 1;
     while (t >= j->first_chunk[k + 1])
         k++;
-    points_subgroup_task(&j->sec[k], t - j->first_chunk[k]);
+    cuzk__zkey_points_subgroup_task(&j->sec[k], t - j->first_chunk[k]);
 }
 
 /* A key whose bulk subgroups were just tested goes into the cache; a failure is only noted. */
 static void record(cuzk_snarkjs_zkey *zk, cuzk_check_cache *cache, bool have_digest)
 {
     char what[160];
-    snprintf(what, sizeof what, "snarkjs zkey: %u wires, domain %u (A, B1, B2, C, H)",
-             zk->n_vars, zk->domain_size);
+    snprintf(what, sizeof what, "snarkjs zkey: %u wires, domain %u (A, B1, B2, C, H)", zk->n_vars,
+             zk->domain_size);
     if (!have_digest)
         snprintf(zk->cache_error, sizeof zk->cache_error, "the points could not be hashed");
     else if (cuzk_check_cache_add(cache, zk->points_digest, what) != CUZK_OK)
@@ -760,8 +434,9 @@ cuzk_status cuzk_snarkjs_zkey_parse_ex(cuzk_snarkjs_zkey **out, const uint8_t *b
     size_t count[6] = {np + 1, nv, nv, nv, nv - np - 1, nd};
     for (int k = 0; k < 6; k++) {
         /* IC is always checked in full, like the header. */
-        s = points_prepare(&lj.sec[k], dst[k], &bf, sec[sec_of[k]], names[sec_of[k]], count[k],
-                           k == 3, k == 0 || (sub && !cached), k > 0 && packed);
+        s = cuzk__zkey_points_prepare(&lj.sec[k], dst[k], &bf, sec[sec_of[k]], names[sec_of[k]],
+                                      count[k], k == 3, k == 0 || (sub && !cached),
+                                      k > 0 && packed);
         size_t chunks = (count[k] + CHUNK - 1) / CHUNK;
         lj.first_chunk[k + 1] = lj.first_chunk[k] + chunks;
         /* With a cache the bulk sections are hashed as they are decoded and their subgroups
@@ -783,7 +458,7 @@ cuzk_status cuzk_snarkjs_zkey_parse_ex(cuzk_snarkjs_zkey **out, const uint8_t *b
     if (s == CUZK_OK && lj.coef_st != CUZK_OK)
         s = cuzk_fail(lj.coef_st, "%s", lj.coef_err);
     for (int k = 0; k < 6 && s == CUZK_OK; k++)
-        s = points_result(&lj.sec[k], &bf, sec[sec_of[k]], names[sec_of[k]]);
+        s = cuzk__zkey_points_result(&lj.sec[k], &bf, sec[sec_of[k]], names[sec_of[k]]);
     zk->subgroups = sub ? CUZK_SUBGROUPS_CHECKED : CUZK_SUBGROUPS_NOT_CHECKED;
     bool have_digest = false;
     if (s == CUZK_OK && cached) {
@@ -794,7 +469,7 @@ cuzk_status cuzk_snarkjs_zkey_parse_ex(cuzk_snarkjs_zkey **out, const uint8_t *b
             cuzk_pool_run(pool, lj.first_chunk[6] - lj.first_chunk[1], subgroup_task, &lj);
             for (int k = 1; k < 6 && s == CUZK_OK; k++) {
                 lj.sec[k].subgroup = true; /* for the message of points_result */
-                s = points_result(&lj.sec[k], &bf, sec[sec_of[k]], names[sec_of[k]]);
+                s = cuzk__zkey_points_result(&lj.sec[k], &bf, sec[sec_of[k]], names[sec_of[k]]);
             }
         }
     }
