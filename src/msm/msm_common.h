@@ -633,13 +633,15 @@ static void msm_plan_slice(msm_plan *p, size_t aff)
 {
     if (p->endo < 2 || p->workers != 1 || p->chunks != 1 || p->ngroups < 2 || p->tasks == 0)
         return;
-    /* Packed bases are decoded slice by slice too, beside their images. */
-    size_t per_point = (p->endo - 1 + (p->packed ? 1 : 0)) * aff;
-    size_t per = MSM_SLICE_BYTES / per_point;
+    /* Slices are sized by their images alone: packed bases, decoded slice by slice beside them,
+     * add a third (G2) more memory. Counting those too made 33 % more slices, hence more
+     * batches emptied early, and the 2^16 G2 MSM ~30 ms slower (docs/PERFORMANCE.md, "Packed
+     * zkey points"). */
+    size_t per = MSM_SLICE_BYTES / ((p->endo - 1) * aff);
     per = per / MSM_BLOCK * MSM_BLOCK;
     /* Worth it when the images of all points are more than two slices' and the bucket sets
      * the slices add (their side buckets are rarely touched); n is at most MSM_ENDO_MAX_N. */
-    size_t images = p->n * per_point, sets = (p->ngroups - 1) * p->gb * aff;
+    size_t images = (p->endo - 1) * p->n * aff, sets = (p->ngroups - 1) * p->gb * aff;
     if (per < MSM_BLOCK || images <= 2 * MSM_SLICE_BYTES + sets)
         return;
     p->slice_n = per;
