@@ -370,6 +370,13 @@ static void lane_fail(lanes_job *l, size_t lane, cuzk_status st)
     snprintf(l->err[lane], sizeof l->err[lane], "%s", cuzk_last_error());
 }
 
+/* The working memory of G1 job |g| with |split|. */
+static size_t g1_job_need(const g1_job *g, unsigned split)
+{
+    return g->packed ? cuzk__g1_msm_job_scratch_size_packed(g->n, 2, split)
+                     : cuzk__g1_msm_job_scratch_size(g->n, 2, split);
+}
+
 /* G1 MSM job |i|, prepared by the first lane that comes to it, entered (active) for the
  * caller; NULL when it is finished, when its preparation failed (the status is in g1[i].st) or,
  * for H, before lane 0 has the H values (then lane 0 prepares it and does all of it). */
@@ -381,9 +388,7 @@ static cuzk__g1_msm_job *lane_job(lanes_job *l, size_t i)
         size_t got = 0;
         /* the last job in lane_g1's order: CUZK_LANE_SPLIT (lane_split) */
         unsigned split = i == LANE_LAST ? l->split : 0;
-        size_t need = g->packed ? cuzk__g1_msm_job_scratch_size_packed(g->n, 2, split)
-                                : cuzk__g1_msm_job_scratch_size(g->n, 2, split);
-        void *m = scratch_take(&l->scratch, need, &got);
+        void *m = scratch_take(&l->scratch, g1_job_need(g, split), &got);
         if (g->packed)
             g->st = cuzk__g1_msm_job_new_packed(&l->job[i], g->packed, g->mont, g->raw, g->n, 2,
                                                 split, m, got);
@@ -486,11 +491,18 @@ static void lanes_run(void *ctx, size_t lane)
     }
     size_t got = 0;
     const uint8_t *packed = l->zk->b2_packed;
+    size_t need = packed ? cuzk__g2_msm_packed_scratch_size(l->p->nv, NULL, NULL)
+                         : cuzk_g2_msm_scratch_size(l->p->nv, NULL, NULL);
+    /* Room for any G1 job too: the job that takes this buffer after the G2 MSM (usually the
+     * last, prepared while the other lane's buffer is busy) then finds part of its pages already
+     * touched instead of all of them fresh. Pages the G2 MSM does not touch cost nothing. */
+    for (int i = 0; i < 4; i++) {
+        size_t g1 = g1_job_need(&l->g1[i], i == LANE_LAST ? l->split : 0);
+        if (g1 != SIZE_MAX && g1 > need)
+            need = g1;
+    }
     pthread_mutex_lock(&l->mu);
-    void *m = scratch_take(&l->scratch,
-                           packed ? cuzk__g2_msm_packed_scratch_size(l->p->nv, NULL, NULL)
-                                  : cuzk_g2_msm_scratch_size(l->p->nv, NULL, NULL),
-                           &got);
+    void *m = scratch_take(&l->scratch, need, &got);
     pthread_mutex_unlock(&l->mu);
     const cuzk_msm_opts o = {.scratch = m, .scratch_bytes = got};
     cuzk_status st =
