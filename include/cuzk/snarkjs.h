@@ -83,8 +83,9 @@ enum {
     /*
      * Keep the bulk point sections (A, B1, B2, C, H) as the file's bytes (zk->a_packed ..)
      * instead of decoded arrays: checked at load all the same (through per-chunk temporaries),
-     * decoded by each proof's MSMs into their own working memory. A one-shot proof then touches
-     * about 40 % less fresh memory (the decoded copy is ~40 MB at 2^16). The key holds the file
+     * decoded by each proof's MSMs into their own working memory, which the prover recycles: a
+     * one-shot proof no longer touches a decoded copy of every point (~40 MB of fresh pages at
+     * 2^16; docs/PERFORMANCE.md, "Packed zkey points"). The key holds the file
      * until cuzk_snarkjs_zkey_free: loaded with cuzk_snarkjs_zkey_load*, mapped (a file
      * truncated meanwhile raises SIGBUS, as for any mapped parameter file; one rewritten
      * meanwhile gives proofs that fail their self-verification, never a wrong proof); parsed,
