@@ -36,9 +36,11 @@ if [ "$modes" = pack ]; then
     done
     # This tree's scripts, for a device copy of an older tree (cp build/gpu-carry/scripts/* scripts/).
     mkdir -p "$CARRY/scripts" && cp scripts/*.sh "$CARRY/scripts/" || exit 1
-    # The snarkjs fixture keys for gpu_snarkjs_prove and mode check (CUZK_FIXTURES there).
-    mkdir -p "$CARRY/fixtures" && cp -r "${FIXTURES:-../shared/fixtures}/snarkjs" "$CARRY/fixtures/" ||
-        exit 1
+    # The fixtures (snarkjs keys for gpu_snarkjs_prove and mode check; the Filecoin verifying keys
+    # and vectors the unit tests also read): CUZK_FIXTURES there.
+    mkdir -p "$CARRY/fixtures" &&
+        cp -r "${FIXTURES:-../shared/fixtures}/snarkjs" "${FIXTURES:-../shared/fixtures}/filecoin" \
+            "$CARRY/fixtures/" || exit 1
     for b in "$CARRY"/bin/* "$CARRY"/lib/*; do ldd "$b"; done | awk '$3 ~ /^\// {print $3}' | sort -u |
         grep -Ev '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
         while read -r l; do cp -L "$l" "$CARRY/rt/"; done
