@@ -34,16 +34,12 @@ static cuzk_status decode_one(const cuzk__points_job *j, size_t i)
  * arithmetic: the scalar checks were most of an unchecked zkey load). Returns the mask of lanes
  * that fail; lanes at infinity pass. |b| is the Montgomery form of 4 (G1: b = 4, G2: b = 4 + 4u).
  */
-static unsigned g1_off_curve_x8(const cuzk_g1_affine_t *p, const cuzk_fp_t *b)
+static unsigned g1_off_curve_lanes(const cuzk_fp_t x[8], const cuzk_fp_t y[8], __mmask8 inf,
+                                   const cuzk_fp_t *b)
 {
-    cuzk_fp_t x[8], y[8], bb[8];
-    __mmask8 inf = 0;
-    for (int k = 0; k < 8; k++) {
-        x[k] = p[k].x;
-        y[k] = p[k].y;
+    cuzk_fp_t bb[8];
+    for (int k = 0; k < 8; k++)
         bb[k] = *b;
-        inf |= (__mmask8)((unsigned)p[k].infinity << k);
-    }
     fp52x8 vx, vy, vb, l, r;
     fp52x8_load(&vx, x);
     fp52x8_load(&vy, y);
@@ -57,18 +53,14 @@ static unsigned g1_off_curve_x8(const cuzk_g1_affine_t *p, const cuzk_fp_t *b)
     return (unsigned)(__mmask8)(~fp52x8_eq_mask(&l, &r) & ~inf);
 }
 
-static unsigned g2_off_curve_x8(const cuzk_g2_affine_t *p, const cuzk_fp_t *b)
+/* x0 + x1 u, y0 + y1 u: G2's coordinates by component. */
+static unsigned g2_off_curve_lanes(const cuzk_fp_t x0[8], const cuzk_fp_t x1[8],
+                                   const cuzk_fp_t y0[8], const cuzk_fp_t y1[8], __mmask8 inf,
+                                   const cuzk_fp_t *b)
 {
-    cuzk_fp_t x0[8], x1[8], y0[8], y1[8], bb[8];
-    __mmask8 inf = 0;
-    for (int k = 0; k < 8; k++) {
-        x0[k] = p[k].x.c0;
-        x1[k] = p[k].x.c1;
-        y0[k] = p[k].y.c0;
-        y1[k] = p[k].y.c1;
+    cuzk_fp_t bb[8];
+    for (int k = 0; k < 8; k++)
         bb[k] = *b;
-        inf |= (__mmask8)((unsigned)p[k].infinity << k);
-    }
     fp2x8 vx, vy, l, r;
     fp52x8 vb;
     fp52x8_load(&vx.c0, x0);
@@ -87,6 +79,33 @@ static unsigned g2_off_curve_x8(const cuzk_g2_affine_t *p, const cuzk_fp_t *b)
     fp52x8_reduce(&r.c1, &r.c1);
     __mmask8 eq = fp52x8_eq_mask(&l.c0, &r.c0) & fp52x8_eq_mask(&l.c1, &r.c1);
     return (unsigned)(__mmask8)(~eq & ~inf);
+}
+
+/* The lanes of 8 decoded points. */
+static unsigned g1_off_curve_x8(const cuzk_g1_affine_t *p, const cuzk_fp_t *b)
+{
+    cuzk_fp_t x[8], y[8];
+    __mmask8 inf = 0;
+    for (int k = 0; k < 8; k++) {
+        x[k] = p[k].x;
+        y[k] = p[k].y;
+        inf |= (__mmask8)((unsigned)p[k].infinity << k);
+    }
+    return g1_off_curve_lanes(x, y, inf, b);
+}
+
+static unsigned g2_off_curve_x8(const cuzk_g2_affine_t *p, const cuzk_fp_t *b)
+{
+    cuzk_fp_t x0[8], x1[8], y0[8], y1[8];
+    __mmask8 inf = 0;
+    for (int k = 0; k < 8; k++) {
+        x0[k] = p[k].x.c0;
+        x1[k] = p[k].x.c1;
+        y0[k] = p[k].y.c0;
+        y1[k] = p[k].y.c1;
+        inf |= (__mmask8)((unsigned)p[k].infinity << k);
+    }
+    return g2_off_curve_lanes(x0, x1, y0, y1, inf, b);
 }
 
 /* A coordinate's 48 bytes as limbs, range-checked: lem_fp with the bytes copied as they are and
@@ -114,6 +133,64 @@ static inline bool point_zero(const uint8_t *in, size_t n)
         acc |= w;
     }
     return acc == 0;
+}
+
+/* The lanes of 8 packed points straight from the file's bytes (IFMA builds are little-endian:
+ * the bytes are the limbs), the caller having range-checked them; all zero is infinity. */
+static unsigned packed_off_curve_x8(const uint8_t *in, bool g2, const cuzk_fp_t *b)
+{
+    cuzk_fp_t c[4][8]; /* G1: x, y; G2: x.c0, x.c1, y.c0, y.c1 */
+    size_t ps = g2 ? G2_BYTES : G1_BYTES, nc = ps / 48;
+    __mmask8 inf = 0;
+    for (int k = 0; k < 8; k++) {
+        const uint8_t *p = in + (size_t)k * ps;
+        for (size_t m = 0; m < nc; m++)
+            memcpy(c[m][k].l, p + 48 * m, 48);
+        inf |= (__mmask8)((unsigned)point_zero(p, ps) << k);
+    }
+    return g2 ? g2_off_curve_lanes(c[0], c[1], c[2], c[3], inf, b)
+              : g1_off_curve_lanes(c[0], c[1], inf, b);
+}
+
+/* A packed point's coordinates all below q (infinity passes), nothing stored. */
+static inline bool packed_in_range(const uint8_t *in, size_t ps)
+{
+    if (point_zero(in, ps))
+        return true;
+    uint64_t l[6];
+    bool ok = true;
+    for (size_t m = 0; m < ps; m += 48)
+        ok &= lem_fp_fast(l, in + m);
+    return ok;
+}
+
+/* points_task_x8 for a packed section without subgroup tests (|j|->dst NULL): the same checks
+ * and the same first_bad, read from the file's bytes with no decoded copy (the copy into a
+ * temporary and from it into the lanes was most of a packed load). */
+static void packed_task_x8(const cuzk__points_job *j, size_t t, size_t begin, size_t end,
+                           const cuzk_fp_t *b)
+{
+    size_t ps = j->g2 ? G2_BYTES : G1_BYTES, bad = end, i = begin;
+    for (size_t k = begin; k < end; k++)
+        if (!packed_in_range(j->src + k * ps, ps)) {
+            bad = k;
+            break;
+        }
+    for (; i + 8 <= bad; i += 8) {
+        unsigned off = packed_off_curve_x8(j->src + i * ps, j->g2, b);
+        if (off) {
+            bad = i + (size_t)__builtin_ctz(off);
+            break;
+        }
+    }
+    for (; i < bad; i++) { /* a short last group: in range, so only the curve can refuse it */
+        cuzk_g2_affine_t tmp;
+        cuzk_status s = j->g2 ? cuzk__lem_g2(&tmp, j->src + i * ps, false)
+                              : cuzk__lem_g1((cuzk_g1_affine_t *)&tmp, j->src + i * ps, false);
+        if (s != CUZK_OK)
+            bad = i;
+    }
+    j->first_bad[t] = bad < end ? bad : SIZE_MAX;
 }
 
 /* Decodes one point of a chunk without the curve check: false if a coordinate is >= q. */
@@ -149,15 +226,19 @@ static inline bool decode_range(const cuzk__points_job *j, size_t i)
  * the one-by-one decode_one would reject; points_result decodes that one again for the message. */
 static void points_task_x8(const cuzk__points_job *j, size_t t, size_t begin, size_t end)
 {
+    uint64_t four[6] = {4};
+    cuzk_fp_t b;
+    (void)cuzk_fp_from_canonical(&b, four);
+    if (!j->dst && !j->subgroup) {
+        packed_task_x8(j, t, begin, end, &b);
+        return;
+    }
     size_t bad = end;
     for (size_t i = begin; i < end; i++)
         if (!decode_range(j, i)) {
             bad = i;
             break;
         }
-    uint64_t four[6] = {4};
-    cuzk_fp_t b;
-    (void)cuzk_fp_from_canonical(&b, four);
     /* Groups of 8 up to the first range failure; a short last group is checked one by one. */
     size_t i = begin;
     for (; i + 8 <= bad; i += 8) {
@@ -215,11 +296,14 @@ static void points_chunk(const cuzk__points_job *j, size_t t, size_t begin, size
     j->first_bad[t] = bad == SIZE_MAX ? SIZE_MAX : begin + bad;
 }
 
-/* Where chunk t's points are decoded: their places in the section, or |tmp|. */
+/* Where chunk t's points are decoded: their places in the section, or for a packed section
+ * |tmp| when the subgroup tests need decoded points, else nowhere (NULL: checked in place). */
 static void *chunk_dst(const cuzk__points_job *j, size_t begin, void *tmp)
 {
     size_t es = j->g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
-    return j->dst ? (uint8_t *)j->dst + begin * es : tmp;
+    if (!j->dst)
+        return j->subgroup ? tmp : NULL;
+    return (uint8_t *)j->dst + begin * es;
 }
 
 /*
@@ -245,8 +329,8 @@ void cuzk__zkey_points_task(void *ctx, size_t t)
         points_range_hashed(j, t, t * CHUNK, end);
     } else if (!j->dst) { /* packed: checked, then dropped */
         cuzk_g2_affine_t tmp[CHUNK];
-        points_chunk(j, t, t * CHUNK, end, j->src + t * CHUNK * (j->g2 ? G2_BYTES : G1_BYTES), tmp,
-                     j->subgroup);
+        points_chunk(j, t, t * CHUNK, end, j->src + t * CHUNK * (j->g2 ? G2_BYTES : G1_BYTES),
+                     chunk_dst(j, t * CHUNK, tmp), j->subgroup);
     } else {
         points_range(j, t, t * CHUNK, end);
     }
