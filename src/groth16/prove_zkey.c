@@ -19,6 +19,7 @@
 #include "cuzk/poly.h"
 #include "msm/msm_job.h"
 #include "msm/msm_packed.h"
+#include "groth16/scratch_pool.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -259,61 +260,6 @@ static unsigned lane_split(void)
     return e && *e && (*end || v > 64) ? 0 : (unsigned)v;
 }
 
-/*
- * The MSMs' working memory, passed from MSM to MSM: a G1 job's goes back here when its last
- * worker leaves it, the G2 MSM's when it ends, and later jobs take a free buffer that is large
- * enough before mapping a new one. Fresh pages are what costs: on the development VM (a guest
- * with free page reporting) a first touch of 4 KiB took ~2 us, and a 2^16 proof touched 98 MiB
- * of fresh scratch (four G1 jobs of 14 MiB, the G2 MSM's 42 MiB), ~45 ms of its CPU time. With
- * two lanes at most two G1 jobs and the G2 MSM hold a buffer at once; one slot per MSM is room
- * enough in any order.
- */
-#define SCRATCH_SLOTS 5
-
-typedef struct {
-    void *p[SCRATCH_SLOTS];
-    size_t bytes[SCRATCH_SLOTS];
-    bool busy[SCRATCH_SLOTS];
-} scratch_pool;
-
-/* The smallest free buffer of at least |need| bytes, else a new one (NULL: out of memory or no
- * slot left; the MSM then allocates its own). Caller holds the lanes' mutex. */
-static void *scratch_take(scratch_pool *sp, size_t need, size_t *got)
-{
-    int best = -1, empty = -1;
-    for (int i = 0; i < SCRATCH_SLOTS; i++) {
-        if (!sp->p[i]) {
-            empty = empty < 0 ? i : empty;
-        } else if (!sp->busy[i] && sp->bytes[i] >= need &&
-                   (best < 0 || sp->bytes[i] < sp->bytes[best])) {
-            best = i;
-        }
-    }
-    if (best < 0 && empty >= 0 && need != SIZE_MAX && (sp->p[empty] = cuzk_alloc(need)))
-        best = empty, sp->bytes[empty] = need;
-    if (best < 0) {
-        *got = 0;
-        return NULL;
-    }
-    sp->busy[best] = true;
-    *got = sp->bytes[best];
-    return sp->p[best];
-}
-
-static void scratch_give(scratch_pool *sp, const void *p)
-{
-    for (int i = 0; p && i < SCRATCH_SLOTS; i++)
-        if (sp->p[i] == p)
-            sp->busy[i] = false;
-}
-
-static void scratch_free(scratch_pool *sp)
-{
-    for (int i = 0; i < SCRATCH_SLOTS; i++)
-        cuzk_free(sp->p[i]);
-    memset(sp, 0, sizeof *sp);
-}
-
 typedef struct {
     const cuzk_snarkjs_zkey *zk;
     const cuzk_snarkjs_wtns *w;
@@ -325,7 +271,8 @@ typedef struct {
     unsigned active[4]; /* lanes inside job i's work */
     bool done[4];       /* job i finished: its sum is in g1[i].out */
     void *mem[4];       /* job i's buffer from |scratch| */
-    scratch_pool scratch;
+    size_t need[4];     /* job i's working memory (lane_need; 0: not computed yet) */
+    cuzk__scratch_pool scratch;
     unsigned split;     /* the last job's split (lane_split) */
     bool trace;         /* env CUZK_LANE_TRACE: lane_event lines */
     double t0;          /* start of the lanes, for lane_event */
@@ -377,6 +324,15 @@ static size_t g1_job_need(const g1_job *g, unsigned split)
                      : cuzk__g1_msm_job_scratch_size(g->n, 2, split);
 }
 
+/* Job |i|'s working memory, computed once (a plan search per bit length: ~0.5 ms at 2^16).
+ * Caller holds the lanes' mutex. */
+static size_t lane_need(lanes_job *l, size_t i)
+{
+    if (!l->need[i])
+        l->need[i] = g1_job_need(&l->g1[i], i == LANE_LAST ? l->split : 0);
+    return l->need[i];
+}
+
 /* G1 MSM job |i|, prepared by the first lane that comes to it, entered (active) for the
  * caller; NULL when it is finished, when its preparation failed (the status is in g1[i].st) or,
  * for H, before lane 0 has the H values (then lane 0 prepares it and does all of it). */
@@ -388,7 +344,7 @@ static cuzk__g1_msm_job *lane_job(lanes_job *l, size_t i)
         size_t got = 0;
         /* the last job in lane_g1's order: CUZK_LANE_SPLIT (lane_split) */
         unsigned split = i == LANE_LAST ? l->split : 0;
-        void *m = scratch_take(&l->scratch, g1_job_need(g, split), &got);
+        void *m = cuzk__scratch_take(&l->scratch, lane_need(l, i), &got);
         if (g->packed)
             g->st = cuzk__g1_msm_job_new_packed(&l->job[i], g->packed, g->mont, g->raw, g->n, 2,
                                                 split, m, got);
@@ -398,7 +354,7 @@ static cuzk__g1_msm_job *lane_job(lanes_job *l, size_t i)
             g->st = cuzk__g1_msm_job_new_raw(&l->job[i], g->bases, g->raw, g->n, 2, split, m, got);
         if (g->st != CUZK_OK) {
             snprintf(g->err, sizeof g->err, "%s", cuzk_last_error());
-            scratch_give(&l->scratch, m);
+            cuzk__scratch_give(&l->scratch, m);
         } else {
             l->mem[i] = m;
         }
@@ -419,7 +375,7 @@ static void lane_leave(lanes_job *l, size_t i)
         cuzk__g1_msm_job_finish(l->job[i], l->g1[i].out);
         l->job[i] = NULL;
         l->done[i] = true;
-        scratch_give(&l->scratch, l->mem[i]);
+        cuzk__scratch_give(&l->scratch, l->mem[i]);
         l->mem[i] = NULL;
     }
     pthread_mutex_unlock(&l->mu);
@@ -496,20 +452,20 @@ static void lanes_run(void *ctx, size_t lane)
     /* Room for any G1 job too: the job that takes this buffer after the G2 MSM (usually the
      * last, prepared while the other lane's buffer is busy) then finds part of its pages already
      * touched instead of all of them fresh. Pages the G2 MSM does not touch cost nothing. */
-    for (int i = 0; i < 4; i++) {
-        size_t g1 = g1_job_need(&l->g1[i], i == LANE_LAST ? l->split : 0);
+    pthread_mutex_lock(&l->mu);
+    for (size_t i = 0; i < 4; i++) {
+        size_t g1 = lane_need(l, i);
         if (g1 != SIZE_MAX && g1 > need)
             need = g1;
     }
-    pthread_mutex_lock(&l->mu);
-    void *m = scratch_take(&l->scratch, need, &got);
+    void *m = cuzk__scratch_take(&l->scratch, need, &got);
     pthread_mutex_unlock(&l->mu);
     const cuzk_msm_opts o = {.scratch = m, .scratch_bytes = got};
     cuzk_status st =
         packed ? cuzk__g2_msm_packed(l->b2, packed, NULL, l->w->values, l->p->nv, NULL, &o)
                : cuzk_g2_msm_raw_ex(l->b2, l->zk->b2, l->w->values, l->p->nv, NULL, &o);
     pthread_mutex_lock(&l->mu);
-    scratch_give(&l->scratch, m); /* for the G1 jobs still to come */
+    cuzk__scratch_give(&l->scratch, m); /* for the G1 jobs still to come */
     pthread_mutex_unlock(&l->mu);
     if (st != CUZK_OK)
         lane_fail(l, 1, st);
@@ -653,7 +609,7 @@ static cuzk_status prove_lanes(cuzk_groth16_proof *proof, cuzk_fr_t *public_inpu
         cuzk__g1_msm_job_free(l.job[i]);
         l.job[i] = NULL;
     }
-    scratch_free(&l.scratch);
+    cuzk__scratch_free(&l.scratch);
     cuzk_status s = CUZK_OK;
     if (l.st[0] != CUZK_OK)
         s = cuzk_fail(l.st[0], "%s", l.err[0]);
