@@ -34,6 +34,7 @@ typedef struct {
     const uint8_t *buf;
     size_t len;
     bool mapped; /* else from cuzk_alloc */
+    int fd;      /* when mapped: the file, open, which the prover's MSMs read (not the mapping) */
 } cuzk_snarkjs_zkey_file;
 
 typedef struct {

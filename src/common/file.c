@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 cuzk_status cuzk_read_file(const char *path, uint8_t **buf, size_t *len, size_t max)
 {
@@ -39,6 +40,24 @@ cuzk_status cuzk_read_file(const char *path, uint8_t **buf, size_t *len, size_t 
     *buf = p;
     *len = n;
     return CUZK_OK;
+}
+
+int cuzk__pread_all(int fd, void *dst, size_t len, uint64_t off)
+{
+    uint8_t *d = dst;
+    while (len > 0) {
+        ssize_t k = pread(fd, d, len, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return errno ? errno : EIO;
+        if (k == 0)
+            return EOVERFLOW;
+        d += k;
+        len -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return 0;
 }
 
 cuzk_status cuzk__make_dirs(const char *dir)

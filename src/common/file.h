@@ -12,6 +12,11 @@
 cuzk_status cuzk_read_file(const char *path, uint8_t **buf, size_t *len,
                            size_t max) CUZK_WARN_UNUSED_RESULT;
 
+/* Reads exactly |len| bytes at offset |off| of |fd| (pread, retried on EINTR and on partial
+ * reads). Returns 0, or an errno value; a file that ends first gives EOVERFLOW (it is shorter than
+ * its reader was told). For arithmetic tasks that cannot fail with a message of their own. */
+int cuzk__pread_all(int fd, void *dst, size_t len, uint64_t off);
+
 /* mkdir -p; what it creates gets mode 0700 (existing directories are left as they are).
  * Returns CUZK_OK, IO or NOMEM. */
 cuzk_status cuzk__make_dirs(const char *dir) CUZK_WARN_UNUSED_RESULT;

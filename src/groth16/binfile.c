@@ -217,7 +217,7 @@ cuzk_status cuzk__check_prime(const cuzk__binfile *bf, uint64_t off, uint32_t n8
     return CUZK_OK;
 }
 
-const uint8_t *cuzk__map_file(const char *path, size_t *len, size_t max)
+const uint8_t *cuzk__map_file(const char *path, size_t *len, size_t max, int *keep_fd)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -227,9 +227,12 @@ const uint8_t *cuzk__map_file(const char *path, size_t *len, size_t max)
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
         (uint64_t)st.st_size <= max) {
         *len = (size_t)st.st_size;
-        p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE | (keep_fd ? 0 : MAP_POPULATE), fd, 0);
     }
-    close(fd);
+    if (keep_fd && p != MAP_FAILED)
+        *keep_fd = fd;
+    else
+        close(fd);
     return p == MAP_FAILED ? NULL : p;
 }
 

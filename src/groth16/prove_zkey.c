@@ -189,6 +189,7 @@ typedef struct {
     cuzk_g1_jac_t *out;
     const cuzk_g1_affine_t *bases;
     const uint8_t *packed; /* instead of |bases| for a packed key (src/msm/msm_packed.h) */
+    cuzk__packed_bases src; /* where the MSM reads |packed| (cuzk__snarkjs_packed_src) */
     const cuzk_fr_t *mont;
     const uint64_t *raw;
     size_t n;
@@ -204,7 +205,7 @@ static cuzk_status g1_job_msm(const g1_job *j, cuzk_pool *pool)
         return CUZK_OK;
     }
     if (j->packed)
-        return cuzk__g1_msm_packed(j->out, j->packed, j->mont, j->raw, j->n, pool, NULL);
+        return cuzk__g1_msm_packed(j->out, &j->src, j->mont, j->raw, j->n, pool, NULL);
     return j->mont ? cuzk_g1_msm(j->out, j->bases, j->mont, j->n, pool)
                    : cuzk_g1_msm_raw(j->out, j->bases, j->raw, j->n, pool);
 }
@@ -346,7 +347,7 @@ static cuzk__g1_msm_job *lane_job(lanes_job *l, size_t i)
         unsigned split = i == LANE_LAST ? l->split : 0;
         void *m = cuzk__scratch_take(&l->scratch, lane_need(l, i), &got);
         if (g->packed)
-            g->st = cuzk__g1_msm_job_new_packed(&l->job[i], g->packed, g->mont, g->raw, g->n, 2,
+            g->st = cuzk__g1_msm_job_new_packed(&l->job[i], &g->src, g->mont, g->raw, g->n, 2,
                                                 split, m, got);
         else if (g->mont)
             g->st = cuzk__g1_msm_job_new(&l->job[i], g->bases, g->mont, g->n, 2, split, m, got);
@@ -447,6 +448,7 @@ static void lanes_run(void *ctx, size_t lane)
     }
     size_t got = 0;
     const uint8_t *packed = l->zk->b2_packed;
+    cuzk__packed_bases src = cuzk__snarkjs_packed_src(l->zk, packed);
     size_t need = packed ? cuzk__g2_msm_packed_scratch_size(l->p->nv, NULL, NULL)
                          : cuzk_g2_msm_scratch_size(l->p->nv, NULL, NULL);
     /* Room for any G1 job too: the job that takes this buffer after the G2 MSM (usually the
@@ -462,7 +464,7 @@ static void lanes_run(void *ctx, size_t lane)
     pthread_mutex_unlock(&l->mu);
     const cuzk_msm_opts o = {.scratch = m, .scratch_bytes = got};
     cuzk_status st =
-        packed ? cuzk__g2_msm_packed(l->b2, packed, NULL, l->w->values, l->p->nv, NULL, &o)
+        packed ? cuzk__g2_msm_packed(l->b2, &src, NULL, l->w->values, l->p->nv, NULL, &o)
                : cuzk_g2_msm_raw_ex(l->b2, l->zk->b2, l->w->values, l->p->nv, NULL, &o);
     pthread_mutex_lock(&l->mu);
     cuzk__scratch_give(&l->scratch, m); /* for the G1 jobs still to come */
@@ -689,6 +691,8 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
          .raw = w->values + 4 * (np + 1),
          .n = nv - np - 1},
     };
+    for (int k = 0; k < 4; k++)
+        jobs[k].src = cuzk__snarkjs_packed_src(zk, jobs[k].packed);
     if (!on_device && cuzk_pool_threads(pool) == 2) {
         s = prove_lanes(proof, public_inputs, &dom, &p, jobs, &m, zk, w, r, s_rand, pool, &tm);
         if (s == CUZK_OK && h_out)
@@ -730,9 +734,9 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
         }
 
         t0 = now_ms();
-        s = zk->b2_packed
-                ? cuzk__g2_msm_packed(&m.b2, zk->b2_packed, NULL, w->values, nv, pool, NULL)
-                : cuzk_g2_msm_raw(&m.b2, zk->b2, w->values, nv, pool);
+        cuzk__packed_bases b2 = cuzk__snarkjs_packed_src(zk, zk->b2_packed);
+        s = zk->b2_packed ? cuzk__g2_msm_packed(&m.b2, &b2, NULL, w->values, nv, pool, NULL)
+                          : cuzk_g2_msm_raw(&m.b2, zk->b2, w->values, nv, pool);
         if (s != CUZK_OK)
             goto out;
         tm.msm_b_g2 = now_ms() - t0;

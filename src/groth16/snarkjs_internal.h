@@ -5,6 +5,7 @@
 /* Shared by the snarkjs readers, prover and JSON code; not part of the public API. */
 
 #include "cuzk/snarkjs.h"
+#include "msm/msm_packed.h"
 
 /* ---- the iden3 binfile container (formats.md 4.1) ------------------------------------------ */
 
@@ -45,6 +46,10 @@ cuzk_status cuzk__binfile_expect_size(const cuzk__binfile *bf, const cuzk__bin_s
 /* Little-endian loads (no bounds checks: callers check sizes first). */
 uint32_t cuzk__le32(const uint8_t *p);
 uint64_t cuzk__le64(const uint8_t *p);
+
+/* Where the MSMs read packed section |sec| of |zk| (one of zk->a_packed .. h_packed, or NULL):
+ * from the file a key loaded by path holds open, else from memory (zkey.c says why). */
+cuzk__packed_bases cuzk__snarkjs_packed_src(const cuzk_snarkjs_zkey *zk, const uint8_t *sec);
 
 /* Decodes |n| packed zkey points (CUZK_SNARKJS_PACKED_POINTS, 96 or 192 bytes each) at |src|
  * into |dst| (cuzk_g1_affine_t or, |g2|, cuzk_g2_affine_t), coordinates range-checked only

@@ -94,7 +94,7 @@ cuzk_status cuzk_snarkjs_wtns_load(cuzk_snarkjs_wtns **out, const char *path)
     cuzk_status s;
     /* Mapped when it can be (binfile_map.h): a read copies ~2 MB into fresh pages at 2^16. The
      * file itself holds the witness, so only a copy of ours is worth clearing. */
-    const uint8_t *map = cuzk__map_file(path, &len, WTNS_MAX_FILE);
+    const uint8_t *map = cuzk__map_file(path, &len, WTNS_MAX_FILE, NULL);
     if (map) {
         s = cuzk_snarkjs_wtns_parse(out, map, len);
         cuzk__unmap_file(map, len);

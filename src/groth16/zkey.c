@@ -14,8 +14,10 @@
 #include "common/check_digest.h"
 #include "common/file.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define G1_BYTES 96
 #define G2_BYTES 192
@@ -138,9 +140,10 @@ cuzk_status cuzk__snarkjs_make_vk(cuzk_groth16_vk **out, const cuzk_g1_affine_t 
 /* The file image a packed key holds (none: nothing to do). */
 static void release_file(cuzk_snarkjs_zkey *zk)
 {
-    if (zk->held_.mapped)
+    if (zk->held_.mapped) {
         cuzk__unmap_file(zk->held_.buf, zk->held_.len);
-    else
+        close(zk->held_.fd);
+    } else
         cuzk_free((void *)zk->held_.buf);
     memset(&zk->held_, 0, sizeof zk->held_);
 }
@@ -192,6 +195,14 @@ cuzk_status cuzk__snarkjs_unpack(void *dst, const uint8_t *src, size_t n, bool g
                              i);
     }
     return CUZK_OK;
+}
+
+cuzk__packed_bases cuzk__snarkjs_packed_src(const cuzk_snarkjs_zkey *zk, const uint8_t *sec)
+{
+    const cuzk_snarkjs_zkey_file *f = &zk->held_;
+    if (sec && f->mapped && sec >= f->buf && sec < f->buf + f->len)
+        return (cuzk__packed_bases){NULL, f->fd, (uint64_t)(sec - f->buf)};
+    return cuzk__packed_in_memory(sec);
 }
 
 cuzk_status cuzk_snarkjs_zkey_unpack(cuzk_snarkjs_zkey *zk)
@@ -333,11 +344,25 @@ static cuzk_status read_header(cuzk_snarkjs_zkey *zk, const cuzk__binfile *bf)
 /* ---- section 4 ------------------------------------------------------------------------------- */
 
 static cuzk_status read_coefs(cuzk_snarkjs_zkey *zk, const cuzk__binfile *bf,
-                              const cuzk__bin_section *sec)
+                              const cuzk__bin_section *sec, int fd)
 {
     const uint8_t *p = bf->buf + sec->offset;
+    enum { BLOCK = 1024 }; /* coefficients per read from |fd| */
+    uint8_t blk[BLOCK * COEF_BYTES];
     for (size_t i = 0; i < zk->n_coefs; i++) {
         const uint8_t *e = p + 4 + i * COEF_BYTES;
+        if (fd >= 0) { /* read, not touched through the mapping (zkey.c's loader explains) */
+            if (i % BLOCK == 0) {
+                size_t m = zk->n_coefs - i < BLOCK ? zk->n_coefs - i : BLOCK;
+                int err = cuzk__pread_all(fd, blk, m * COEF_BYTES,
+                                          sec->offset + 4 + (uint64_t)i * COEF_BYTES);
+                if (err)
+                    return cuzk_fail(CUZK_ERR_IO, "zkey: section 4: cannot read coefficients "
+                                                  "%zu ..: %s",
+                                     i, err == EOVERFLOW ? "the file ends first" : strerror(err));
+            }
+            e = blk + (i % BLOCK) * COEF_BYTES;
+        }
         unsigned long long at = (unsigned long long)(sec->offset + 4 + i * COEF_BYTES);
         cuzk_snarkjs_coef *c = &zk->coefs[i];
         c->matrix = cuzk__le32(e);
@@ -395,6 +420,7 @@ typedef struct {
     int header_bad;          /* task 0: first header point outside its subgroup, or -1 */
     cuzk_status coef_st;     /* task 1 */
     char coef_err[256];
+    int fd; /* >= 0: the bulk of the file is read from it, not through bf->buf */
 } load_job;
 
 static void load_task(void *ctx, size_t t)
@@ -404,7 +430,7 @@ static void load_task(void *ctx, size_t t)
         j->header_bad = header_subgroup_bad(j->zk);
         cuzk_pairing(&j->alpha_beta, &j->zk->alpha_g1, &j->zk->beta_g2);
     } else if (t == 1) {
-        j->coef_st = read_coefs(j->zk, j->bf, j->coef_sec);
+        j->coef_st = read_coefs(j->zk, j->bf, j->coef_sec, j->fd);
         if (j->coef_st != CUZK_OK)
             snprintf(j->coef_err, sizeof j->coef_err, "%s", cuzk_last_error());
     } else {
@@ -453,8 +479,16 @@ static void record(cuzk_snarkjs_zkey *zk, cuzk_check_cache *cache, bool have_dig
         zk->subgroups_recorded = true;
 }
 
-cuzk_status cuzk_snarkjs_zkey_parse_ex(cuzk_snarkjs_zkey **out, const uint8_t *buf, size_t len,
-                                       unsigned flags, cuzk_pool *pool, cuzk_check_cache *cache)
+/*
+ * |buf| of |len| bytes is the key; with |fd| >= 0 it is a mapping of that file, and the bulk of it
+ * (coefficients, point sections) is read from the file with pread instead of through the
+ * mapping. On the 2-vCPU development VM the first touch of each 4 KiB page of a file mapping
+ * costs ~2 us even when populated (a page cache of small folios; docs/PERFORMANCE.md, "Packed
+ * points read, not mapped"): ~20 ms of CPU for a 2^16 key's 41 MB, against ~4 ms for copies into
+ * a buffer that stays in cache.
+ */
+static cuzk_status zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf, size_t len, int fd,
+                              unsigned flags, cuzk_pool *pool, cuzk_check_cache *cache)
 {
     *out = NULL;
     cuzk__binfile bf;
@@ -500,7 +534,8 @@ cuzk_status cuzk_snarkjs_zkey_parse_ex(cuzk_snarkjs_zkey **out, const uint8_t *b
     }
     bool sub = !(flags & CUZK_SNARKJS_UNCHECKED_SUBGROUP), cached = sub && cache;
     bool packed = flags & CUZK_SNARKJS_PACKED_POINTS;
-    load_job lj = {.zk = zk, .bf = &bf, .coef_sec = sec[3], .coef_st = CUZK_OK, .header_bad = -1};
+    load_job lj = {
+        .zk = zk, .bf = &bf, .coef_sec = sec[3], .coef_st = CUZK_OK, .header_bad = -1, .fd = fd};
     void **dst[6] = {(void **)&zk->ic, (void **)&zk->a, (void **)&zk->b1,
                      (void **)&zk->b2, (void **)&zk->c, (void **)&zk->h};
     static const int sec_of[6] = {2, 4, 5, 6, 7, 8};
@@ -509,7 +544,7 @@ cuzk_status cuzk_snarkjs_zkey_parse_ex(cuzk_snarkjs_zkey **out, const uint8_t *b
         /* IC is always checked in full, like the header. */
         s = cuzk__zkey_points_prepare(&lj.sec[k], dst[k], &bf, sec[sec_of[k]], names[sec_of[k]],
                                       count[k], k == 3, k == 0 || (sub && !cached),
-                                      k > 0 && packed);
+                                      k > 0 && packed, fd);
         size_t chunks = (count[k] + CHUNK - 1) / CHUNK;
         lj.first_chunk[k + 1] = lj.first_chunk[k] + chunks;
         /* With a cache the bulk sections are hashed as they are decoded and their subgroups
@@ -573,6 +608,12 @@ fail:
     return s;
 }
 
+cuzk_status cuzk_snarkjs_zkey_parse_ex(cuzk_snarkjs_zkey **out, const uint8_t *buf, size_t len,
+                                       unsigned flags, cuzk_pool *pool, cuzk_check_cache *cache)
+{
+    return zkey_parse(out, buf, len, -1, flags, pool, cache);
+}
+
 cuzk_status cuzk_snarkjs_zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf, size_t len,
                                     unsigned flags, cuzk_pool *pool)
 {
@@ -592,21 +633,25 @@ cuzk_status cuzk_snarkjs_zkey_load_ex(cuzk_snarkjs_zkey **out, const char *path,
     size_t len = 0;
     *out = NULL;
     cuzk_status s;
-    const uint8_t *map = cuzk__map_file(path, &len, ZKEY_MAX_FILE);
-    /* A packed key keeps the file's image, mapped or read, until it is freed. */
+    int fd = -1;
+    const uint8_t *map = cuzk__map_file(path, &len, ZKEY_MAX_FILE, &fd);
+    /* A packed key keeps the file's image, mapped or read, until it is freed (mapped: and the
+     * file open, which its MSMs read). */
     bool keep = flags & CUZK_SNARKJS_PACKED_POINTS;
     if (map) {
-        s = cuzk_snarkjs_zkey_parse_ex(out, map, len, flags, pool, cache);
-        if (s == CUZK_OK && keep)
-            (*out)->held_ = (cuzk_snarkjs_zkey_file){map, len, true};
-        else
+        s = zkey_parse(out, map, len, fd, flags, pool, cache);
+        if (s == CUZK_OK && keep) {
+            (*out)->held_ = (cuzk_snarkjs_zkey_file){map, len, true, fd};
+        } else {
             cuzk__unmap_file(map, len);
+            close(fd);
+        }
     } else {
         if ((s = cuzk_read_file(path, &buf, &len, ZKEY_MAX_FILE)) != CUZK_OK)
             return s;
         s = cuzk_snarkjs_zkey_parse_ex(out, buf, len, flags, pool, cache);
         if (s == CUZK_OK && keep)
-            (*out)->held_ = (cuzk_snarkjs_zkey_file){buf, len, false};
+            (*out)->held_ = (cuzk_snarkjs_zkey_file){buf, len, false, -1};
         else
             cuzk_free(buf);
     }

@@ -5,9 +5,11 @@
  */
 #include "groth16/zkey_points.h"
 #include "cuzk/alloc.h"
+#include "common/file.h"
 #include "field/fp_ifma_fp2.h"
 #include "msm/subgroup.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,16 +18,30 @@
 #define CHUNK CUZK__ZKEY_CHUNK
 
 /* first_bad of a packed chunk whose bytes differ between its two passes (points_subgroup_task):
- * the file changed under the load. */
+ * the file changed under the load; of a chunk that could not be read from the file. */
 #define CHANGED (SIZE_MAX - 1)
-static cuzk_status decode_one(const cuzk__points_job *j, size_t i)
+#define UNREADABLE (SIZE_MAX - 2)
+
+/* Point i of |j|, whose bytes are |in|. */
+static cuzk_status decode_one_at(const cuzk__points_job *j, size_t i, const uint8_t *in)
 {
     cuzk_g2_affine_t tmp; /* a packed section's point is decoded only to be checked */
     if (j->g2)
-        return cuzk__lem_g2(j->dst ? (cuzk_g2_affine_t *)j->dst + i : &tmp, j->src + i * G2_BYTES,
-                            j->subgroup);
-    return cuzk__lem_g1(j->dst ? (cuzk_g1_affine_t *)j->dst + i : (cuzk_g1_affine_t *)&tmp,
-                        j->src + i * G1_BYTES, j->subgroup);
+        return cuzk__lem_g2(j->dst ? (cuzk_g2_affine_t *)j->dst + i : &tmp, in, j->subgroup);
+    return cuzk__lem_g1(j->dst ? (cuzk_g1_affine_t *)j->dst + i : (cuzk_g1_affine_t *)&tmp, in,
+                        j->subgroup);
+}
+
+static cuzk_status decode_one(const cuzk__points_job *j, size_t i)
+{
+    return decode_one_at(j, i, j->src + i * (j->g2 ? G2_BYTES : G1_BYTES));
+}
+
+/* Points [begin, end) of |j| read from its file into |snap| (0, or the errno of the read). */
+static int read_points(const cuzk__points_job *j, size_t begin, size_t end, uint8_t *snap)
+{
+    size_t ps = j->g2 ? G2_BYTES : G1_BYTES;
+    return cuzk__pread_all(j->fd, snap, (end - begin) * ps, j->off + (uint64_t)begin * ps);
 }
 
 #if CUZK_FP_HAVE_IFMA
@@ -325,7 +341,18 @@ void cuzk__zkey_points_task(void *ctx, size_t t)
 {
     const cuzk__points_job *j = ctx;
     size_t end = (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK : j->n;
-    if (j->digest) {
+    if (j->fd >= 0) { /* the chunk read into a buffer that stays in cache, hashed and checked */
+        uint8_t snap[CHUNK * G2_BYTES];
+        cuzk_g2_affine_t tmp[CHUNK];
+        if (read_points(j, t * CHUNK, end, snap) != 0) {
+            j->first_bad[t] = UNREADABLE;
+            return;
+        }
+        if (j->digest)
+            cuzk__check_digest_chunk(j->digest[t], snap, (end - t * CHUNK) *
+                                                             (j->g2 ? G2_BYTES : G1_BYTES));
+        points_chunk(j, t, t * CHUNK, end, snap, chunk_dst(j, t * CHUNK, tmp), j->subgroup);
+    } else if (j->digest) {
         points_range_hashed(j, t, t * CHUNK, end);
     } else if (!j->dst) { /* packed: checked, then dropped */
         cuzk_g2_affine_t tmp[CHUNK];
@@ -347,7 +374,12 @@ void cuzk__zkey_points_subgroup_task(const cuzk__points_job *j, size_t t)
         uint8_t snap[CHUNK * G2_BYTES];
         cuzk_g2_affine_t tmp[CHUNK];
         cuzk__chunk_digest again;
-        memcpy(snap, j->src + begin * ps, (end - begin) * ps);
+        if (j->fd < 0) {
+            memcpy(snap, j->src + begin * ps, (end - begin) * ps);
+        } else if (read_points(j, begin, end, snap) != 0) {
+            j->first_bad[t] = UNREADABLE;
+            return;
+        }
         cuzk__check_digest_chunk(again, snap, (end - begin) * ps);
         if (memcmp(again, j->digest[t], sizeof again) != 0) {
             j->first_bad[t] = CHANGED;
@@ -368,7 +400,7 @@ void cuzk__zkey_points_subgroup_task(const cuzk__points_job *j, size_t t)
  * load_task's). */
 cuzk_status cuzk__zkey_points_prepare(cuzk__points_job *j, void **out, const cuzk__binfile *bf,
                                       const cuzk__bin_section *sec, const char *name, size_t n,
-                                      bool g2, bool subgroup, bool packed)
+                                      bool g2, bool subgroup, bool packed, int fd)
 {
     /* Allocate at least one element so that an empty section still yields a valid pointer. */
     if (!packed)
@@ -376,8 +408,8 @@ cuzk_status cuzk__zkey_points_prepare(cuzk__points_job *j, void **out, const cuz
             cuzk_alloc_array(n ? n : 1, g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
     size_t nchunks = (n + CHUNK - 1) / CHUNK;
     size_t *bad = cuzk_alloc_array(nchunks ? nchunks : 1, sizeof *bad);
-    *j =
-        (cuzk__points_job){bf->buf + sec->offset, n, g2, subgroup, packed ? NULL : *out, bad, NULL};
+    *j = (cuzk__points_job){bf->buf + sec->offset, fd, sec->offset, n, g2, subgroup,
+                           packed ? NULL : *out, bad, NULL};
     if ((!packed && !*out) || !bad)
         return cuzk_fail(CUZK_ERR_NOMEM, "%s: cannot allocate %zu points of section %u (%s)",
                          bf->what, n, sec->type, name);
@@ -402,7 +434,24 @@ cuzk_status cuzk__zkey_points_result(const cuzk__points_job *j, const cuzk__binf
                              "being loaded",
                              bf->what, sec->type, name, t * CHUNK,
                              (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK - 1 : j->n - 1);
-        cuzk_status s = decode_one(j, i);
+        size_t end = (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK : j->n;
+        uint8_t snap[CHUNK * G2_BYTES];
+        if (i == UNREADABLE) { /* read again for the reason */
+            int e = read_points(j, t * CHUNK, end, snap);
+            return cuzk_fail(CUZK_ERR_IO, "%s: section %u (%s) points %zu .. %zu: cannot read them: %s",
+                             bf->what, sec->type, name, t * CHUNK, end - 1,
+                             e == EOVERFLOW ? "the file ends before them (changed while it was "
+                                              "being loaded?)"
+                             : e            ? strerror(e)
+                                            : "the read failed once");
+        }
+        cuzk_status s;
+        if (j->fd < 0)
+            s = decode_one(j, i);
+        else if (read_points(j, i, i + 1, snap) != 0)
+            s = cuzk_fail(CUZK_ERR_IO, "cannot read it again");
+        else
+            s = decode_one_at(j, i, snap);
         if (s == CUZK_OK)
             s = cuzk_fail(CUZK_ERR_INTERNAL, "the bulk point check rejects it, the one-by-one "
                                              "check accepts it");

@@ -17,12 +17,14 @@
 #define CUZK__ZKEY_CHUNK 256 /* points per task when checking in parallel */
 
 typedef struct {
-    const uint8_t *src;
+    const uint8_t *src; /* the section's bytes in memory */
+    int fd;             /* >= 0: read them from this file at |off| instead (pread: see zkey.c) */
+    uint64_t off;
     size_t n;
     bool g2;
     bool subgroup;
     void *dst;         /* the decoded points; NULL: kept packed, checked through temporaries */
-    size_t *first_bad; /* per chunk: index of the first bad point, SIZE_MAX, or CHANGED */
+    size_t *first_bad; /* per chunk: first bad point, SIZE_MAX, CHANGED or UNREADABLE */
     cuzk__chunk_digest *digest; /* per chunk, or NULL: not hashed */
 } cuzk__points_job;
 
@@ -31,10 +33,12 @@ void cuzk__zkey_points_task(void *ctx, size_t t);
 /* The subgroup tests alone over chunk t, after a cache miss (the section was hashed). */
 void cuzk__zkey_points_subgroup_task(const cuzk__points_job *j, size_t t);
 /* Allocates the destination of |n| points of section |sec| into *|out| (none when |packed|:
- * *|out| stays NULL) and the per-chunk results, and fills |j|. */
+ * *|out| stays NULL) and the per-chunk results, and fills |j|; |fd| >= 0: the points are read
+ * from that file (the one |bf| holds) rather than through bf->buf. */
 cuzk_status cuzk__zkey_points_prepare(cuzk__points_job *j, void **out, const cuzk__binfile *bf,
                                       const cuzk__bin_section *sec, const char *name, size_t n,
-                                      bool g2, bool subgroup, bool packed) CUZK_WARN_UNUSED_RESULT;
+                                      bool g2, bool subgroup, bool packed,
+                                      int fd) CUZK_WARN_UNUSED_RESULT;
 /* The first bad point of the section, named with its index and offset (CUZK_OK: none). */
 cuzk_status cuzk__zkey_points_result(const cuzk__points_job *j, const cuzk__binfile *bf,
                                      const cuzk__bin_section *sec,

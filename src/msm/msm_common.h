@@ -9,6 +9,7 @@
  * static: each group's translation unit gets its own copy.
  */
 
+#include <errno.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -16,6 +17,7 @@
 
 #include "cuzk/alloc.h"
 #include "cuzk/msm.h"
+#include "common/file.h"
 #include "common/verify.h"
 #include "field/fp_addsub.h"
 #include "field/fp_internal.h"
@@ -705,6 +707,14 @@ static cuzk_status msm_check_opts(const cuzk_msm_opts *o)
 }
 
 /* Working memory: the caller's when given (checked), else one cuzk_alloc. */
+/* A read of packed bases from their file failed with errno |e| (cuzk__pread_all). */
+static inline cuzk_status msm_read_fail(int e)
+{
+    return cuzk_fail(CUZK_ERR_IO, "msm: cannot read the packed bases from their file: %s",
+                     e == EOVERFLOW ? "it ends before them (changed after the key was loaded?)"
+                                    : strerror(e));
+}
+
 static cuzk_status msm_get_memory(unsigned char **base, void **owned, size_t bytes,
                                   const cuzk_msm_opts *o, const char *what)
 {

@@ -13,6 +13,13 @@
  * Nothing is checked: the caller vouches that every point is on the curve and in the subgroup
  * (a key reader checks them at load). Otherwise as the affine entry points of cuzk/msm.h, with
  * exactly one of |mont| (Montgomery-form scalars) and |raw| (canonical 4-limb integers).
+ *
+ * The points are in memory or in a file (cuzk__packed_bases). From a file they are read with
+ * pread straight into the MSM's working memory, never through a mapping: on the 2-vCPU
+ * development VM the first touch of each 4 KiB page of a file mapping costs ~2 us even when the
+ * mapping was populated (docs/PERFORMANCE.md, "Packed points read, not mapped"), which for a
+ * 2^16 key's 41 MB was ~20 ms of CPU against ~4 ms for the copy. A file that ends before the
+ * points do, or fails to read, gives CUZK_ERR_IO.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -23,18 +30,30 @@
 #define CUZK__G1_PACKED_BYTES 96
 #define CUZK__G2_PACKED_BYTES 192
 
-cuzk_status cuzk__g1_msm_packed(cuzk_g1_jac_t *out, const uint8_t *bases, const cuzk_fr_t *mont,
-                                const uint64_t *raw, size_t n, cuzk_pool *pool,
-                                const cuzk_msm_opts *opts) CUZK_WARN_UNUSED_RESULT;
-cuzk_status cuzk__g2_msm_packed(cuzk_g2_jac_t *out, const uint8_t *bases, const cuzk_fr_t *mont,
-                                const uint64_t *raw, size_t n, cuzk_pool *pool,
-                                const cuzk_msm_opts *opts) CUZK_WARN_UNUSED_RESULT;
+/* Where packed points are: |mem|, or (mem NULL) the file |fd| from byte |off| on. */
+typedef struct {
+    const uint8_t *mem;
+    int fd;
+    uint64_t off;
+} cuzk__packed_bases;
+
+static inline cuzk__packed_bases cuzk__packed_in_memory(const uint8_t *p)
+{
+    return (cuzk__packed_bases){p, -1, 0};
+}
+
+cuzk_status cuzk__g1_msm_packed(cuzk_g1_jac_t *out, const cuzk__packed_bases *bases,
+                                const cuzk_fr_t *mont, const uint64_t *raw, size_t n,
+                                cuzk_pool *pool, const cuzk_msm_opts *opts) CUZK_WARN_UNUSED_RESULT;
+cuzk_status cuzk__g2_msm_packed(cuzk_g2_jac_t *out, const cuzk__packed_bases *bases,
+                                const cuzk_fr_t *mont, const uint64_t *raw, size_t n,
+                                cuzk_pool *pool, const cuzk_msm_opts *opts) CUZK_WARN_UNUSED_RESULT;
 /* The working memory they may need (as cuzk_g1_msm_scratch_size: the decoded bases included). */
 size_t cuzk__g1_msm_packed_scratch_size(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts);
 size_t cuzk__g2_msm_packed_scratch_size(size_t n, const cuzk_pool *pool, const cuzk_msm_opts *opts);
 
 /* An MSM job (msm/msm_job.h) over packed bases; its working memory holds their decoded copy. */
-cuzk_status cuzk__g1_msm_job_new_packed(cuzk__g1_msm_job **job, const uint8_t *bases,
+cuzk_status cuzk__g1_msm_job_new_packed(cuzk__g1_msm_job **job, const cuzk__packed_bases *bases,
                                         const cuzk_fr_t *mont, const uint64_t *raw, size_t n,
                                         unsigned workers, unsigned split, void *scratch,
                                         size_t scratch_bytes) CUZK_WARN_UNUSED_RESULT;

@@ -7,10 +7,10 @@
  */
 
 typedef struct {
-    const AFF_T *bases;    /* points [0, n0) (packed: |dec|, or NULL when sliced) */
-    const AFF_T *ext;      /* points [n0, n): endomorphism images (plan.endo > 1) */
-    const uint8_t *packed; /* the bases as given when packed (src/msm/msm_packed.h), else NULL */
-    AFF_T *dec;            /* where they are decoded: all at once, or a slice at a time */
+    const AFF_T *bases;         /* points [0, n0) (packed: |dec|, or NULL when sliced) */
+    const AFF_T *ext;           /* points [n0, n): endomorphism images (plan.endo > 1) */
+    cuzk__packed_bases packed;  /* the bases as given when plan.packed (src/msm/msm_packed.h) */
+    AFF_T *dec;                 /* where they are decoded: all at once, or a slice at a time */
     msm_scalars sc;
     size_t n, n0;
     msm_plan plan;
@@ -210,6 +210,26 @@ static void M_(unpack_range_)(AFF_T *dst, const uint8_t *src, size_t lo, size_t 
         M_(unpack_)(&dst[i], src + i * MSM_PACKED_BYTES);
 }
 
+/*
+ * Points lo .. hi of |b| decoded into dst[0 .. hi - lo): from memory, or read from the file into
+ * the end of the destination itself and decoded forward (AFF_T is larger than a packed point,
+ * so decoding point i, which reads it whole first, never overwrites a point not yet decoded).
+ * Returns 0 or the read's errno (cuzk__pread_all).
+ */
+static int M_(unpack_read_)(AFF_T *dst, const cuzk__packed_bases *b, size_t lo, size_t hi)
+{
+    if (b->mem) {
+        M_(unpack_range_)(dst, b->mem + lo * MSM_PACKED_BYTES, 0, hi - lo);
+        return 0;
+    }
+    size_t m = hi - lo, bytes = m * MSM_PACKED_BYTES;
+    uint8_t *stage = (uint8_t *)(dst + m) - bytes;
+    int e = cuzk__pread_all(b->fd, stage, bytes, b->off + (uint64_t)lo * MSM_PACKED_BYTES);
+    if (e == 0)
+        M_(unpack_range_)(dst, stage, 0, m);
+    return e;
+}
+
 /* The endomorphism images of bases[lo .. hi) into ext[(m - 1) stride + i], image m of point i
  * (stride: the points the images are made for, all of them or a slice). */
 static void M_(images_)(AFF_T *ext, size_t stride, const AFF_T *bases, size_t lo, size_t hi)
@@ -235,7 +255,7 @@ static void M_(images_)(AFF_T *ext, size_t stride, const AFF_T *bases, size_t lo
  * buffer is written again; the running sums once at the end. The same additions as msm_task_'s,
  * in another order (equal sums), with (M - 1) slice_n images in memory instead of (M - 1) n.
  */
-static void M_(msm_sliced_)(MSM_CTX_T *x)
+static int M_(msm_sliced_)(MSM_CTX_T *x)
 {
     const msm_plan *pl = &x->plan;
     size_t n = pl->n;
@@ -244,8 +264,10 @@ static void M_(msm_sliced_)(MSM_CTX_T *x)
     for (size_t s0 = 0; s0 < n; s0 += pl->slice_n) {
         size_t len = n - s0 < pl->slice_n ? n - s0 : pl->slice_n;
         const AFF_T *base;
-        if (x->packed) { /* the slice's bases, decoded where the last slice's were */
-            M_(unpack_range_)(x->dec, x->packed + s0 * MSM_PACKED_BYTES, 0, len);
+        if (pl->packed) { /* the slice's bases, decoded where the last slice's were */
+            int e = M_(unpack_read_)(x->dec, &x->packed, s0, s0 + len);
+            if (e)
+                return e;
             base = x->dec;
         } else {
             base = x->bases + s0;
@@ -275,4 +297,5 @@ static void M_(msm_sliced_)(MSM_CTX_T *x)
         M_(worker_set_)(&s, x, gi);
         M_(task_reduce_)(x, &s, w0, w1, 0);
     }
+    return 0;
 }

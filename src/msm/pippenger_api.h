@@ -19,7 +19,7 @@ struct MSM_JOB_(state) {
 };
 
 static cuzk_status M_(msm_job_new_)(struct MSM_JOB_(state) * *job, const AFF_T *bases,
-                                    const uint8_t *packed, const msm_scalars *sc, size_t n,
+                                    const cuzk__packed_bases *packed, const msm_scalars *sc, size_t n,
                                     unsigned workers, unsigned split, void *scratch,
                                     size_t scratch_bytes)
 {
@@ -61,7 +61,7 @@ cuzk_status MSM_JOB_(new_raw)(struct MSM_JOB_(state) * *job, const AFF_T *bases,
     return M_(msm_job_new_)(job, bases, NULL, &sc, n, workers, split, scratch, scratch_bytes);
 }
 
-cuzk_status MSM_JOB_(new_packed)(struct MSM_JOB_(state) * *job, const uint8_t *bases,
+cuzk_status MSM_JOB_(new_packed)(struct MSM_JOB_(state) * *job, const cuzk__packed_bases *bases,
                                  const cuzk_fr_t *mont, const uint64_t *raw, size_t n,
                                  unsigned workers, unsigned split, void *scratch,
                                  size_t scratch_bytes)
@@ -210,9 +210,9 @@ unsigned MSM_INTERNAL_(msm_slices)(size_t n, const cuzk_pool *pool, const cuzk_m
 
 /* ---- packed bases (src/msm/msm_packed.h) ------------------------------------------------ */
 
-cuzk_status MSM_INTERNAL_(msm_packed)(JAC_T *out, const uint8_t *bases, const cuzk_fr_t *mont,
-                                      const uint64_t *raw, size_t n, cuzk_pool *pool,
-                                      const cuzk_msm_opts *opts)
+cuzk_status MSM_INTERNAL_(msm_packed)(JAC_T *out, const cuzk__packed_bases *bases,
+                                      const cuzk_fr_t *mont, const uint64_t *raw, size_t n,
+                                      cuzk_pool *pool, const cuzk_msm_opts *opts)
 {
     if (!mont == !raw)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: give exactly one of mont and raw");

@@ -516,16 +516,22 @@ typedef struct {
     size_t n, chunks;
     uint64_t *sub;
     AFF_T *ext;
-    const uint8_t *packed;
+    const cuzk__packed_bases *packed;
     AFF_T *dec;
+    _Atomic int err; /* a read of packed bases failed: its errno */
 } M_(split_ctx_t_);
 
 static void M_(split_chunk_)(void *vctx, size_t j)
 {
     M_(split_ctx_t_) *x = vctx;
     size_t lo = msm_chunk_start(x->n, x->chunks, j), hi = msm_chunk_start(x->n, x->chunks, j + 1);
-    if (x->dec)
-        M_(unpack_range_)(x->dec, x->packed, lo, hi);
+    if (x->dec) {
+        int e = M_(unpack_read_)(x->dec + lo, x->packed, lo, hi);
+        if (e) {
+            atomic_store(&x->err, e);
+            return;
+        }
+    }
     for (size_t i = lo; x->sub && i < hi; i++) {
         uint64_t k[4], piece[MSM_ENDO_M * MSM_ENDO_LIMBS];
         msm_scalar_mod_r(k, x->sc, i);
@@ -544,13 +550,14 @@ static void M_(split_chunk_)(void *vctx, size_t j)
  * scalar bits the plan has no tasks and the sum is infinity.
  */
 static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bases,
-                                    const uint8_t *packed, const msm_scalars *sc, size_t n,
+                                    const cuzk__packed_bases *packed, const msm_scalars *sc, size_t n,
                                     cuzk_pool *pool, const cuzk_msm_opts *o, unsigned workers,
                                     unsigned split)
 {
     memset(x, 0, sizeof *x);
     *owned = NULL;
-    if (n > 0 && ((!bases && !packed) || (!sc->raw && !sc->mont)))
+    if (n > 0 && ((!bases && !packed) || (packed && !packed->mem && packed->fd < 0) ||
+                  (!sc->raw && !sc->mont)))
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: NULL bases or scalars with n = %zu", n);
     cuzk_status st = msm_check_opts(o);
     if (st != CUZK_OK)
@@ -562,7 +569,8 @@ static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bas
     if (o->endo > CUZK_MSM_ENDO_ON)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: unknown endomorphism mode %d", (int)o->endo);
     x->bases = packed ? NULL : bases;
-    x->packed = packed;
+    if (packed)
+        x->packed = *packed;
     x->sc = *sc;
     x->n = x->n0 = n;
     if (!M_(msm_setup_)(&x->plan, &x->lay, n, cuzk_pool_threads(pool), bits, o, workers, split,
@@ -589,10 +597,14 @@ static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bas
               endo ? (uint64_t *)(x->mem + x->lay.sub) : NULL,
               endo && !sliced ? ext : NULL,
               packed,
-              packed && !sliced ? x->dec : NULL};
+              packed && !sliced ? x->dec : NULL,
+              0};
         size_t threads = cuzk_pool_threads(pool);
         sx.chunks = n < 64 * threads ? 1 : 4 * threads;
         cuzk_pool_run(pool, sx.chunks, M_(split_chunk_), &sx);
+        int e = atomic_load(&sx.err);
+        if (e)
+            return msm_read_fail(e); /* *owned is the caller's to free */
         if (endo) {
             x->ext = ext;
             x->n = MSM_ENDO_M * n;
@@ -618,11 +630,11 @@ static void M_(msm_combine_)(JAC_T *out, const MSM_CTX_T *x)
     /* Packed bases are a file's bytes that may change under a loaded key (checked at load, not
      * here): a sum off the curve is then bad input, which the prover's self-verification
      * refuses, not a bug in the MSM. */
-    CUZK_VERIFY_CHECK(x->packed || M_(is_on_curve)(&acc));
+    CUZK_VERIFY_CHECK(x->plan.packed || M_(is_on_curve)(&acc));
     *out = acc;
 }
 
-static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const uint8_t *packed,
+static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const cuzk__packed_bases *packed,
                                 const msm_scalars *sc, size_t n, cuzk_pool *pool,
                                 const cuzk_msm_opts *opts)
 {
@@ -633,12 +645,16 @@ static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const uint8_t *p
     MSM_CTX_T x;
     void *owned;
     cuzk_status st = M_(msm_prepare_)(&x, &owned, bases, packed, sc, n, pool, o, 0, 0);
+    int e = 0;
     if (st == CUZK_OK) {
         if (x.plan.tasks && x.plan.slices > 1)
-            M_(msm_sliced_)(&x);
+            e = M_(msm_sliced_)(&x);
         else if (x.plan.tasks)
             cuzk_pool_run(pool, x.plan.workers, M_(msm_worker_), &x);
-        M_(msm_combine_)(out, &x);
+        if (e)
+            st = msm_read_fail(e);
+        else
+            M_(msm_combine_)(out, &x);
     }
     cuzk_free(owned);
     return st;
