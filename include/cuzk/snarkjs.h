@@ -87,9 +87,9 @@ enum {
      * decoded by each proof's MSMs into their own working memory, which the prover recycles: a
      * one-shot proof no longer touches a decoded copy of every point (~40 MB of fresh pages at
      * 2^16; docs/PERFORMANCE.md, "Packed zkey points"). The key holds the file
-     * until cuzk_snarkjs_zkey_free: loaded with cuzk_snarkjs_zkey_load*, mapped (a file
-     * truncated meanwhile raises SIGBUS, as for any mapped parameter file; one rewritten
-     * meanwhile gives proofs that fail their self-verification, never a wrong proof); parsed,
+     * until cuzk_snarkjs_zkey_free: loaded with cuzk_snarkjs_zkey_load*, mapped and open, its
+     * points read with pread (a file cut short meanwhile gives CUZK_ERR_IO, one rewritten
+     * meanwhile proofs that fail their self-verification, never a wrong proof); parsed,
      * |buf| must outlive the key. cuzk_snarkjs_zkey_unpack turns it into a decoded key, which
      * device residency needs.
      */

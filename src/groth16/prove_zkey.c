@@ -463,9 +463,9 @@ static void lanes_run(void *ctx, size_t lane)
     void *m = cuzk__scratch_take(&l->scratch, need, &got);
     pthread_mutex_unlock(&l->mu);
     const cuzk_msm_opts o = {.scratch = m, .scratch_bytes = got};
-    cuzk_status st =
-        packed ? cuzk__g2_msm_packed(l->b2, &src, NULL, l->w->values, l->p->nv, NULL, &o)
-               : cuzk_g2_msm_raw_ex(l->b2, l->zk->b2, l->w->values, l->p->nv, NULL, &o);
+    cuzk_status st = packed
+                         ? cuzk__g2_msm_packed(l->b2, &src, NULL, l->w->values, l->p->nv, NULL, &o)
+                         : cuzk_g2_msm_raw_ex(l->b2, l->zk->b2, l->w->values, l->p->nv, NULL, &o);
     pthread_mutex_lock(&l->mu);
     cuzk__scratch_give(&l->scratch, m); /* for the G1 jobs still to come */
     pthread_mutex_unlock(&l->mu);
@@ -490,8 +490,8 @@ typedef struct {
 
 /* The bases of one device MSM: the key's array, or for a packed key its section decoded into
  * *|tmp| (the caller frees it). */
-static cuzk_status dev_bases(const void **out, void **tmp, const void *arr, const uint8_t *packed,
-                             size_t n, bool g2)
+static cuzk_status dev_bases(const void **out, void **tmp, const cuzk_snarkjs_zkey *zk,
+                             const void *arr, const uint8_t *packed, size_t n, bool g2)
 {
     *tmp = NULL;
     *out = arr;
@@ -501,11 +501,13 @@ static cuzk_status dev_bases(const void **out, void **tmp, const void *arr, cons
     if (!*tmp)
         return cuzk_fail(CUZK_ERR_NOMEM, "cannot allocate %zu points to unpack for the device", n);
     *out = *tmp;
-    return cuzk__snarkjs_unpack(*tmp, packed, n, g2);
+    cuzk__packed_bases src = cuzk__snarkjs_packed_src(zk, packed);
+    return cuzk__snarkjs_unpack(*tmp, &src, n, g2);
 }
 
-static cuzk_status dev_g1(cuzk_backend *be, cuzk_g1_jac_t *out, const cuzk_g1_affine_t *bases,
-                          const uint8_t *packed, const cuzk_fr_t *scalars, size_t n)
+static cuzk_status dev_g1(cuzk_backend *be, cuzk_g1_jac_t *out, const cuzk_snarkjs_zkey *zk,
+                          const cuzk_g1_affine_t *bases, const uint8_t *packed,
+                          const cuzk_fr_t *scalars, size_t n)
 {
     if (n == 0) {
         cuzk_g1_jac_set_infinity(out);
@@ -513,7 +515,7 @@ static cuzk_status dev_g1(cuzk_backend *be, cuzk_g1_jac_t *out, const cuzk_g1_af
     }
     const void *b;
     void *tmp;
-    cuzk_status s = dev_bases(&b, &tmp, bases, packed, n, false);
+    cuzk_status s = dev_bases(&b, &tmp, zk, bases, packed, n, false);
     if (s == CUZK_OK)
         s = cuzk_backend_msm_g1(be, out, b, scalars, n);
     cuzk_free(tmp);
@@ -530,19 +532,19 @@ static cuzk_status device_msms(cuzk_backend *be, const cuzk_domain *dom, const p
     if (s != CUZK_OK)
         return s;
     t0 = now_ms();
-    if ((s = dev_g1(be, &o->h, zk->h, zk->h_packed, p->a, n)) != CUZK_OK)
+    if ((s = dev_g1(be, &o->h, zk, zk->h, zk->h_packed, p->a, n)) != CUZK_OK)
         return s;
     tm->msm_h = now_ms() - t0;
     t0 = now_ms();
-    if ((s = dev_g1(be, &o->a, zk->a, zk->a_packed, p->wm, nv)) != CUZK_OK ||
-        (s = dev_g1(be, &o->b1, zk->b1, zk->b1_packed, p->wm, nv)) != CUZK_OK ||
-        (s = dev_g1(be, &o->c, zk->c, zk->c_packed, p->wm + np + 1, nv - np - 1)) != CUZK_OK)
+    if ((s = dev_g1(be, &o->a, zk, zk->a, zk->a_packed, p->wm, nv)) != CUZK_OK ||
+        (s = dev_g1(be, &o->b1, zk, zk->b1, zk->b1_packed, p->wm, nv)) != CUZK_OK ||
+        (s = dev_g1(be, &o->c, zk, zk->c, zk->c_packed, p->wm + np + 1, nv - np - 1)) != CUZK_OK)
         return s;
     tm->tail_msm = now_ms() - t0;
     t0 = now_ms();
     const void *b2;
     void *tmp;
-    if ((s = dev_bases(&b2, &tmp, zk->b2, zk->b2_packed, nv, true)) == CUZK_OK)
+    if ((s = dev_bases(&b2, &tmp, zk, zk->b2, zk->b2_packed, nv, true)) == CUZK_OK)
         s = cuzk_backend_msm_g2(be, &o->b2, b2, p->wm, nv);
     cuzk_free(tmp);
     if (s != CUZK_OK)

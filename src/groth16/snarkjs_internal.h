@@ -51,10 +51,11 @@ uint64_t cuzk__le64(const uint8_t *p);
  * from the file a key loaded by path holds open, else from memory (zkey.c says why). */
 cuzk__packed_bases cuzk__snarkjs_packed_src(const cuzk_snarkjs_zkey *zk, const uint8_t *sec);
 
-/* Decodes |n| packed zkey points (CUZK_SNARKJS_PACKED_POINTS, 96 or 192 bytes each) at |src|
+/* Decodes |n| packed zkey points (CUZK_SNARKJS_PACKED_POINTS, 96 or 192 bytes each) from |src|
  * into |dst| (cuzk_g1_affine_t or, |g2|, cuzk_g2_affine_t), coordinates range-checked only
- * (the load checked the rest; CUZK_ERR_FORMAT when the file has changed since). */
-cuzk_status cuzk__snarkjs_unpack(void *dst, const uint8_t *src, size_t n,
+ * (the load checked the rest; CUZK_ERR_FORMAT when the file has changed since, CUZK_ERR_IO when
+ * it cannot be read or ends first). */
+cuzk_status cuzk__snarkjs_unpack(void *dst, const cuzk__packed_bases *src, size_t n,
                                  bool g2) CUZK_WARN_UNUSED_RESULT;
 
 /* ---- field constants and element checks -------------------------------------------------- */

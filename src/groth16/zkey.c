@@ -168,11 +168,12 @@ void cuzk_snarkjs_zkey_free(cuzk_snarkjs_zkey *zk)
  * that need arrays of affine points (device uploads, residency); the CPU prover's MSMs decode
  * packed bases themselves (src/msm/msm_packed.h). ---------------------------------------- */
 
-cuzk_status cuzk__snarkjs_unpack(void *dst, const uint8_t *src, size_t n, bool g2)
+/* Points [i0, i0 + n) of a packed section whose bytes are |src| decoded into dst[i0 ..]. */
+static cuzk_status unpack_mem(void *dst, const uint8_t *src, size_t i0, size_t n, bool g2)
 {
     size_t ps = g2 ? 192 : 96;
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *in = src + i * ps;
+    for (size_t i = i0; i < i0 + n; i++) {
+        const uint8_t *in = src + (i - i0) * ps;
         bool ok = true;
         if (g2) {
             cuzk_g2_affine_t *o = (cuzk_g2_affine_t *)dst + i;
@@ -195,6 +196,25 @@ cuzk_status cuzk__snarkjs_unpack(void *dst, const uint8_t *src, size_t n, bool g
                              i);
     }
     return CUZK_OK;
+}
+
+cuzk_status cuzk__snarkjs_unpack(void *dst, const cuzk__packed_bases *src, size_t n, bool g2)
+{
+    if (src->mem)
+        return unpack_mem(dst, src->mem, 0, n, g2);
+    enum { CH = 256 }; /* points per read */
+    size_t ps = g2 ? 192 : 96;
+    uint8_t buf[CH * 192];
+    cuzk_status s = CUZK_OK;
+    for (size_t i = 0; i < n && s == CUZK_OK; i += CH) {
+        size_t m = n - i < CH ? n - i : CH;
+        int e = cuzk__pread_all(src->fd, buf, m * ps, src->off + (uint64_t)i * ps);
+        s = e ? cuzk_fail(CUZK_ERR_IO, "zkey: cannot read packed points %zu ..: %s", i,
+                          e == EOVERFLOW ? "the file ends first (changed after the key was loaded?)"
+                                         : strerror(e))
+              : unpack_mem(dst, buf, i, m, g2);
+    }
+    return s;
 }
 
 cuzk__packed_bases cuzk__snarkjs_packed_src(const cuzk_snarkjs_zkey *zk, const uint8_t *sec)
@@ -220,7 +240,8 @@ cuzk_status cuzk_snarkjs_zkey_unpack(cuzk_snarkjs_zkey *zk)
         /* at least one element, as the loader allocates: an empty section is a valid pointer */
         arr[k] = cuzk_alloc_array(n[k] ? n[k] : 1,
                                   g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
-        s = arr[k] ? cuzk__snarkjs_unpack(arr[k], src[k], n[k], g2)
+        cuzk__packed_bases from = cuzk__snarkjs_packed_src(zk, src[k]);
+        s = arr[k] ? cuzk__snarkjs_unpack(arr[k], &from, n[k], g2)
                    : cuzk_fail(CUZK_ERR_NOMEM, "zkey: cannot allocate %zu points to unpack", n[k]);
     }
     if (s != CUZK_OK) {
@@ -357,8 +378,9 @@ static cuzk_status read_coefs(cuzk_snarkjs_zkey *zk, const cuzk__binfile *bf,
                 int err = cuzk__pread_all(fd, blk, m * COEF_BYTES,
                                           sec->offset + 4 + (uint64_t)i * COEF_BYTES);
                 if (err)
-                    return cuzk_fail(CUZK_ERR_IO, "zkey: section 4: cannot read coefficients "
-                                                  "%zu ..: %s",
+                    return cuzk_fail(CUZK_ERR_IO,
+                                     "zkey: section 4: cannot read coefficients "
+                                     "%zu ..: %s",
                                      i, err == EOVERFLOW ? "the file ends first" : strerror(err));
             }
             e = blk + (i % BLOCK) * COEF_BYTES;
@@ -484,8 +506,9 @@ static void record(cuzk_snarkjs_zkey *zk, cuzk_check_cache *cache, bool have_dig
  * (coefficients, point sections) is read from the file with pread instead of through the
  * mapping. On the 2-vCPU development VM the first touch of each 4 KiB page of a file mapping
  * costs ~2 us even when populated (a page cache of small folios; docs/PERFORMANCE.md, "Packed
- * points read, not mapped"): ~20 ms of CPU for a 2^16 key's 41 MB, against ~4 ms for copies into
- * a buffer that stays in cache.
+ * points read, not mapped"): the 2^16 key's load takes 18 instead of 28 ms. A packed key's
+ * MSMs read the file the same way (cuzk__snarkjs_packed_src), so a file cut short under a
+ * loaded key gives CUZK_ERR_IO, not SIGBUS.
  */
 static cuzk_status zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf, size_t len, int fd,
                               unsigned flags, cuzk_pool *pool, cuzk_check_cache *cache)
@@ -543,8 +566,8 @@ static cuzk_status zkey_parse(cuzk_snarkjs_zkey **out, const uint8_t *buf, size_
     for (int k = 0; k < 6; k++) {
         /* IC is always checked in full, like the header. */
         s = cuzk__zkey_points_prepare(&lj.sec[k], dst[k], &bf, sec[sec_of[k]], names[sec_of[k]],
-                                      count[k], k == 3, k == 0 || (sub && !cached),
-                                      k > 0 && packed, fd);
+                                      count[k], k == 3, k == 0 || (sub && !cached), k > 0 && packed,
+                                      fd);
         size_t chunks = (count[k] + CHUNK - 1) / CHUNK;
         lj.first_chunk[k + 1] = lj.first_chunk[k] + chunks;
         /* With a cache the bulk sections are hashed as they are decoded and their subgroups

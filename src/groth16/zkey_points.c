@@ -349,8 +349,8 @@ void cuzk__zkey_points_task(void *ctx, size_t t)
             return;
         }
         if (j->digest)
-            cuzk__check_digest_chunk(j->digest[t], snap, (end - t * CHUNK) *
-                                                             (j->g2 ? G2_BYTES : G1_BYTES));
+            cuzk__check_digest_chunk(j->digest[t], snap,
+                                     (end - t * CHUNK) * (j->g2 ? G2_BYTES : G1_BYTES));
         points_chunk(j, t, t * CHUNK, end, snap, chunk_dst(j, t * CHUNK, tmp), j->subgroup);
     } else if (j->digest) {
         points_range_hashed(j, t, t * CHUNK, end);
@@ -408,8 +408,8 @@ cuzk_status cuzk__zkey_points_prepare(cuzk__points_job *j, void **out, const cuz
             cuzk_alloc_array(n ? n : 1, g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
     size_t nchunks = (n + CHUNK - 1) / CHUNK;
     size_t *bad = cuzk_alloc_array(nchunks ? nchunks : 1, sizeof *bad);
-    *j = (cuzk__points_job){bf->buf + sec->offset, fd, sec->offset, n, g2, subgroup,
-                           packed ? NULL : *out, bad, NULL};
+    *j = (cuzk__points_job){bf->buf + sec->offset, fd,  sec->offset, n, g2, subgroup,
+                            packed ? NULL : *out,  bad, NULL};
     if ((!packed && !*out) || !bad)
         return cuzk_fail(CUZK_ERR_NOMEM, "%s: cannot allocate %zu points of section %u (%s)",
                          bf->what, n, sec->type, name);
@@ -438,7 +438,8 @@ cuzk_status cuzk__zkey_points_result(const cuzk__points_job *j, const cuzk__binf
         uint8_t snap[CHUNK * G2_BYTES];
         if (i == UNREADABLE) { /* read again for the reason */
             int e = read_points(j, t * CHUNK, end, snap);
-            return cuzk_fail(CUZK_ERR_IO, "%s: section %u (%s) points %zu .. %zu: cannot read them: %s",
+            return cuzk_fail(CUZK_ERR_IO,
+                             "%s: section %u (%s) points %zu .. %zu: cannot read them: %s",
                              bf->what, sec->type, name, t * CHUNK, end - 1,
                              e == EOVERFLOW ? "the file ends before them (changed while it was "
                                               "being loaded?)"

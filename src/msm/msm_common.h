@@ -706,7 +706,6 @@ static cuzk_status msm_check_opts(const cuzk_msm_opts *o)
     return CUZK_OK;
 }
 
-/* Working memory: the caller's when given (checked), else one cuzk_alloc. */
 /* A read of packed bases from their file failed with errno |e| (cuzk__pread_all). */
 static inline cuzk_status msm_read_fail(int e)
 {
@@ -715,6 +714,7 @@ static inline cuzk_status msm_read_fail(int e)
                                     : strerror(e));
 }
 
+/* Working memory: the caller's when given (checked), else one cuzk_alloc. */
 static cuzk_status msm_get_memory(unsigned char **base, void **owned, size_t bytes,
                                   const cuzk_msm_opts *o, const char *what)
 {

@@ -15,11 +15,8 @@
  * exactly one of |mont| (Montgomery-form scalars) and |raw| (canonical 4-limb integers).
  *
  * The points are in memory or in a file (cuzk__packed_bases). From a file they are read with
- * pread straight into the MSM's working memory, never through a mapping: on the 2-vCPU
- * development VM the first touch of each 4 KiB page of a file mapping costs ~2 us even when the
- * mapping was populated (docs/PERFORMANCE.md, "Packed points read, not mapped"), which for a
- * 2^16 key's 41 MB was ~20 ms of CPU against ~4 ms for the copy. A file that ends before the
- * points do, or fails to read, gives CUZK_ERR_IO.
+ * pread straight into the MSM's working memory, never through a mapping (src/groth16/zkey.c
+ * says why); a file that ends before the points do, or fails to read, gives CUZK_ERR_IO.
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -7,10 +7,10 @@
  */
 
 typedef struct {
-    const AFF_T *bases;         /* points [0, n0) (packed: |dec|, or NULL when sliced) */
-    const AFF_T *ext;           /* points [n0, n): endomorphism images (plan.endo > 1) */
-    cuzk__packed_bases packed;  /* the bases as given when plan.packed (src/msm/msm_packed.h) */
-    AFF_T *dec;                 /* where they are decoded: all at once, or a slice at a time */
+    const AFF_T *bases;        /* points [0, n0) (packed: |dec|, or NULL when sliced) */
+    const AFF_T *ext;          /* points [n0, n): endomorphism images (plan.endo > 1) */
+    cuzk__packed_bases packed; /* the bases as given when plan.packed (src/msm/msm_packed.h) */
+    AFF_T *dec;                /* where they are decoded: all at once, or a slice at a time */
     msm_scalars sc;
     size_t n, n0;
     msm_plan plan;

@@ -19,8 +19,8 @@ struct MSM_JOB_(state) {
 };
 
 static cuzk_status M_(msm_job_new_)(struct MSM_JOB_(state) * *job, const AFF_T *bases,
-                                    const cuzk__packed_bases *packed, const msm_scalars *sc, size_t n,
-                                    unsigned workers, unsigned split, void *scratch,
+                                    const cuzk__packed_bases *packed, const msm_scalars *sc,
+                                    size_t n, unsigned workers, unsigned split, void *scratch,
                                     size_t scratch_bytes)
 {
     const cuzk_msm_opts o = {.scratch = scratch, .scratch_bytes = scratch_bytes};

@@ -550,9 +550,9 @@ static void M_(split_chunk_)(void *vctx, size_t j)
  * scalar bits the plan has no tasks and the sum is infinity.
  */
 static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bases,
-                                    const cuzk__packed_bases *packed, const msm_scalars *sc, size_t n,
-                                    cuzk_pool *pool, const cuzk_msm_opts *o, unsigned workers,
-                                    unsigned split)
+                                    const cuzk__packed_bases *packed, const msm_scalars *sc,
+                                    size_t n, cuzk_pool *pool, const cuzk_msm_opts *o,
+                                    unsigned workers, unsigned split)
 {
     memset(x, 0, sizeof *x);
     *owned = NULL;

@@ -4,11 +4,12 @@
  * from a path, the key holds the mapping; its sections are the file's; unpacking gives the points
  * a decoded load gives and releases the file; a fresh check cache records a packed key's
  * digest (the second pass re-reads and re-hashes the packed bytes) and a decoded load then finds
- * it. A caller's buffer that changes under a packed key: unpacking refuses a coordinate >= q and
- * leaves the key as it was, and a proof from points off the curve or out of range is refused by
- * the self-verification (no proof, zeroed outputs). (Proofs of packed keys against snarkjs's
- * bytes: test_snarkjs_prove.c; the loaders' errors in both modes: test_snarkjs_readers.c,
- * test_zkey_points.c, test_snarkjs_zkey_load.c, test_check_cache.c.)
+ * it. A key loaded by path reads its points from the file: cut short or rewritten after the load,
+ * proofs fail cleanly. A caller's buffer that changes under a packed key: unpacking refuses a
+ * coordinate >= q and leaves the key as it was, and a proof from points off the curve or out of
+ * range is refused by the self-verification (no proof, zeroed outputs). (Proofs of packed keys
+ * against snarkjs's bytes: test_snarkjs_prove.c; the loaders' errors in both modes:
+ * test_snarkjs_readers.c, test_zkey_points.c, test_snarkjs_zkey_load.c, test_check_cache.c.)
  */
 #include "test_snarkjs_util.h"
 #include "groth16/snarkjs_internal.h"
@@ -153,6 +154,66 @@ CUZK_TEST(zkey_packed_buffer_changed)
     CHECK(cuzk_snarkjs_zkey_unpack(zk) == CUZK_OK && zk->b2 && !zk->b2_packed);
     CHECK(cuzk_snarkjs_prove(&proof, pub, zk, w, pool2, NULL) == CUZK_OK);
     cuzk_snarkjs_zkey_free(zk);
+    cuzk_pool_destroy(pool2);
+    cuzk_snarkjs_wtns_free(w);
+    cuzk_free(b);
+}
+
+/*
+ * A packed key loaded by path reads its points from the file it holds open (pread, not through
+ * the mapping): the file cut short after the load gives CUZK_ERR_IO from every section's MSM,
+ * on one thread and in the two lanes, and from unpacking, instead of SIGBUS; a point rewritten
+ * in the file gives a proof the self-verification refuses. Restored, the key proves again.
+ */
+CUZK_TEST(zkey_packed_file_changed)
+{
+    size_t len;
+    uint8_t *b = snark_fixture("poseidon.zkey", &len);
+    char path[] = "/tmp/cuzk-zkey-packed-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    CHECK(write(fd, b, len) == (ssize_t)len);
+    cuzk_snarkjs_wtns *w = snark_load_wtns("poseidon");
+    cuzk_pool *pool2;
+    CHECK(cuzk_pool_create(&pool2, 2) == CUZK_OK);
+    cuzk_snarkjs_zkey *zk;
+    CHECK(cuzk_snarkjs_zkey_load(&zk, path, CUZK_SNARKJS_PACKED_POINTS, NULL) == CUZK_OK);
+    CHECK(zk->held_.mapped && zk->held_.fd >= 0);
+    cuzk_groth16_proof proof, zero;
+    memset(&zero, 0, sizeof zero);
+    cuzk_fr_t pub[1];
+    CHECK(cuzk_snarkjs_prove(&proof, pub, zk, w, pool2, NULL) == CUZK_OK);
+    /* Cut inside each section in turn (A, B1, B2, C, H: every MSM reads its own). */
+    for (int k = 0; k < 5; k++) {
+        size_t at =
+            (size_t)(packed_of(zk, k) - zk->held_.buf) + SECS[k].psize * count_of(zk, k) / 2;
+        CHECK(ftruncate(fd, (off_t)at) == 0);
+        for (int threads = 1; threads <= 2; threads++) {
+            memset(&proof, 0x5a, sizeof proof);
+            cuzk_status s =
+                cuzk_snarkjs_prove(&proof, pub, zk, w, threads == 2 ? pool2 : NULL, NULL);
+            CHECK_MSG(s == CUZK_ERR_IO && strstr(cuzk_last_error(), "cannot read the packed bases"),
+                      "section %d threads %d: %s '%s'", k, threads, cuzk_status_name(s),
+                      cuzk_last_error());
+            CHECK(memcmp(&proof, &zero, sizeof proof) == 0 && cuzk_fr_is_zero(&pub[0]));
+        }
+        /* Unpacking reads the file too: refused, and the key stays packed. */
+        CHECK(cuzk_snarkjs_zkey_unpack(zk) == CUZK_ERR_IO && zk->b2_packed && !zk->a && !zk->h);
+        CHECK(pwrite(fd, b + at, len - at, (off_t)at) == (ssize_t)(len - at));
+    }
+    CHECK(cuzk_snarkjs_prove(&proof, pub, zk, w, pool2, NULL) == CUZK_OK);
+    /* A B2 point of a wire with a nonzero witness value rewritten off the curve. */
+    size_t i = 0;
+    while (!(w->values[4 * i] | w->values[4 * i + 1] | w->values[4 * i + 2] | w->values[4 * i + 3]))
+        i++;
+    size_t at = (size_t)(zk->b2_packed - zk->held_.buf) + i * 192 + 100;
+    uint8_t flip = b[at] ^ 1;
+    CHECK(pwrite(fd, &flip, 1, (off_t)at) == 1);
+    expect_refused(zk, w, pool2, "B2 rewritten in the file");
+    CHECK(pwrite(fd, b + at, 1, (off_t)at) == 1);
+    CHECK(cuzk_snarkjs_prove(&proof, pub, zk, w, NULL, NULL) == CUZK_OK);
+    cuzk_snarkjs_zkey_free(zk);
+    CHECK(close(fd) == 0 && unlink(path) == 0);
     cuzk_pool_destroy(pool2);
     cuzk_snarkjs_wtns_free(w);
     cuzk_free(b);
