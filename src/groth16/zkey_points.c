@@ -323,44 +323,38 @@ static void *chunk_dst(const cuzk__points_job *j, size_t begin, void *tmp)
 }
 
 /*
- * A chunk whose bytes go into the key's digest (check_cache.h): they are copied first, and the
- * digest and the decode both read the copy, so that what a cache entry vouches for is exactly
- * what was decoded even if the mapped file changes meanwhile.
+ * The bytes of points [begin, end) of |j| into |snap| (a copy of the mapped bytes, or read from
+ * the file): 0 or the read's errno. A hashed chunk is always copied first, and the digest and the
+ * checks both read the copy, so that what a cache entry vouches for is exactly what was checked
+ * even if the mapped file changes meanwhile.
  */
-static void points_range_hashed(const cuzk__points_job *j, size_t t, size_t begin, size_t end)
+static int chunk_copy(const cuzk__points_job *j, size_t begin, size_t end, uint8_t *snap)
 {
+    if (j->fd >= 0)
+        return read_points(j, begin, end, snap);
     size_t ps = j->g2 ? G2_BYTES : G1_BYTES;
-    uint8_t snap[CHUNK * G2_BYTES];
-    cuzk_g2_affine_t tmp[CHUNK];
     memcpy(snap, j->src + begin * ps, (end - begin) * ps);
-    cuzk__check_digest_chunk(j->digest[t], snap, (end - begin) * ps);
-    points_chunk(j, t, begin, end, snap, chunk_dst(j, begin, tmp), j->subgroup);
+    return 0;
 }
 
 void cuzk__zkey_points_task(void *ctx, size_t t)
 {
     const cuzk__points_job *j = ctx;
-    size_t end = (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK : j->n;
-    if (j->fd >= 0) { /* the chunk read into a buffer that stays in cache, hashed and checked */
-        uint8_t snap[CHUNK * G2_BYTES];
-        cuzk_g2_affine_t tmp[CHUNK];
-        if (read_points(j, t * CHUNK, end, snap) != 0) {
+    size_t begin = t * CHUNK, end = (t + 1) * CHUNK < j->n ? (t + 1) * CHUNK : j->n;
+    size_t ps = j->g2 ? G2_BYTES : G1_BYTES;
+    uint8_t snap[CHUNK * G2_BYTES];
+    cuzk_g2_affine_t tmp[CHUNK];
+    const uint8_t *src = j->src + begin * ps;
+    if (j->fd >= 0 || j->digest) {
+        if (chunk_copy(j, begin, end, snap) != 0) {
             j->first_bad[t] = UNREADABLE;
             return;
         }
-        if (j->digest)
-            cuzk__check_digest_chunk(j->digest[t], snap,
-                                     (end - t * CHUNK) * (j->g2 ? G2_BYTES : G1_BYTES));
-        points_chunk(j, t, t * CHUNK, end, snap, chunk_dst(j, t * CHUNK, tmp), j->subgroup);
-    } else if (j->digest) {
-        points_range_hashed(j, t, t * CHUNK, end);
-    } else if (!j->dst) { /* packed: checked, then dropped */
-        cuzk_g2_affine_t tmp[CHUNK];
-        points_chunk(j, t, t * CHUNK, end, j->src + t * CHUNK * (j->g2 ? G2_BYTES : G1_BYTES),
-                     chunk_dst(j, t * CHUNK, tmp), j->subgroup);
-    } else {
-        points_range(j, t, t * CHUNK, end);
+        src = snap;
     }
+    if (j->digest)
+        cuzk__check_digest_chunk(j->digest[t], snap, (end - begin) * ps);
+    points_chunk(j, t, begin, end, src, chunk_dst(j, begin, tmp), j->subgroup);
 }
 
 /* The subgroup tests alone, over chunk t (a cache miss): of the points decoded by the first
@@ -374,9 +368,7 @@ void cuzk__zkey_points_subgroup_task(const cuzk__points_job *j, size_t t)
         uint8_t snap[CHUNK * G2_BYTES];
         cuzk_g2_affine_t tmp[CHUNK];
         cuzk__chunk_digest again;
-        if (j->fd < 0) {
-            memcpy(snap, j->src + begin * ps, (end - begin) * ps);
-        } else if (read_points(j, begin, end, snap) != 0) {
+        if (chunk_copy(j, begin, end, snap) != 0) {
             j->first_bad[t] = UNREADABLE;
             return;
         }
