@@ -60,6 +60,12 @@ int cuzk__pread_all(int fd, void *dst, size_t len, uint64_t off)
     return 0;
 }
 
+const char *cuzk__pread_error(int e)
+{
+    return e == EOVERFLOW ? "the file ends before them (changed after it was opened?)"
+                          : strerror(e);
+}
+
 cuzk_status cuzk__make_dirs(const char *dir)
 {
     size_t n = strlen(dir);

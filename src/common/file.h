@@ -16,6 +16,8 @@ cuzk_status cuzk_read_file(const char *path, uint8_t **buf, size_t *len,
  * reads). Returns 0, or an errno value; a file that ends first gives EOVERFLOW (it is shorter than
  * its reader was told). For arithmetic tasks that cannot fail with a message of their own. */
 int cuzk__pread_all(int fd, void *dst, size_t len, uint64_t off);
+/* Why cuzk__pread_all returned |e|, for a message ("the file ends before them ..." or strerror). */
+const char *cuzk__pread_error(int e);
 
 /* mkdir -p; what it creates gets mode 0700 (existing directories are left as they are).
  * Returns CUZK_OK, IO or NOMEM. */

@@ -14,7 +14,6 @@
 #include "common/check_digest.h"
 #include "common/file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -210,8 +209,7 @@ cuzk_status cuzk__snarkjs_unpack(void *dst, const cuzk__packed_bases *src, size_
         size_t m = n - i < CH ? n - i : CH;
         int e = cuzk__pread_all(src->fd, buf, m * ps, src->off + (uint64_t)i * ps);
         s = e ? cuzk_fail(CUZK_ERR_IO, "zkey: cannot read packed points %zu ..: %s", i,
-                          e == EOVERFLOW ? "the file ends first (changed after the key was loaded?)"
-                                         : strerror(e))
+                          cuzk__pread_error(e))
               : unpack_mem(dst, buf, i, m, g2);
     }
     return s;
@@ -381,7 +379,7 @@ static cuzk_status read_coefs(cuzk_snarkjs_zkey *zk, const cuzk__binfile *bf,
                     return cuzk_fail(CUZK_ERR_IO,
                                      "zkey: section 4: cannot read coefficients "
                                      "%zu ..: %s",
-                                     i, err == EOVERFLOW ? "the file ends first" : strerror(err));
+                                     i, cuzk__pread_error(err));
             }
             e = blk + (i % BLOCK) * COEF_BYTES;
         }

@@ -9,7 +9,6 @@
 #include "field/fp_ifma_fp2.h"
 #include "msm/subgroup.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -433,10 +432,7 @@ cuzk_status cuzk__zkey_points_result(const cuzk__points_job *j, const cuzk__binf
             return cuzk_fail(CUZK_ERR_IO,
                              "%s: section %u (%s) points %zu .. %zu: cannot read them: %s",
                              bf->what, sec->type, name, t * CHUNK, end - 1,
-                             e == EOVERFLOW ? "the file ends before them (changed while it was "
-                                              "being loaded?)"
-                             : e            ? strerror(e)
-                                            : "the read failed once");
+                             e ? cuzk__pread_error(e) : "the read failed once");
         }
         cuzk_status s;
         if (j->fd < 0)

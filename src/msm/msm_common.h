@@ -9,7 +9,6 @@
  * static: each group's translation unit gets its own copy.
  */
 
-#include <errno.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -710,8 +709,7 @@ static cuzk_status msm_check_opts(const cuzk_msm_opts *o)
 static inline cuzk_status msm_read_fail(int e)
 {
     return cuzk_fail(CUZK_ERR_IO, "msm: cannot read the packed bases from their file: %s",
-                     e == EOVERFLOW ? "it ends before them (changed after the key was loaded?)"
-                                    : strerror(e));
+                     cuzk__pread_error(e));
 }
 
 /* Working memory: the caller's when given (checked), else one cuzk_alloc. */
