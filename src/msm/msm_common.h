@@ -10,6 +10,7 @@
  */
 
 #include <limits.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -211,6 +212,7 @@ typedef struct {
     const cuzk_fr_t *mont; /* Montgomery scalars when |raw| and |small| are NULL */
     const uint64_t *small; /* endomorphism pieces, |limbs| limbs each, applied as they are */
     unsigned limbs;
+    const cuzk_fr_t *factor; /* raw or mont scalars multiplied by it (Montgomery form), or NULL */
 } msm_scalars;
 
 /* (r - 1) / 2, little-endian limbs. */
@@ -238,6 +240,7 @@ static inline uint64_t msm_sub4(uint64_t out[4], const uint64_t a[4], const uint
  * It saves a window when c divides 255 (c = 15 or 17: 17 instead of 18 windows, 15 instead of
  * 16). Raw values >= r are applied as they are. Branch-free: the comparison is unpredictable.
  */
+static inline void msm_scale(uint64_t k[4], const cuzk_fr_t *factor);
 static inline uint32_t msm_scalar(uint64_t out[4], const msm_scalars *s, size_t i)
 {
     uint64_t k[4], t[4], neg[4];
@@ -251,6 +254,8 @@ static inline uint32_t msm_scalar(uint64_t out[4], const msm_scalars *s, size_t 
         memcpy(k, s->raw + 4 * i, sizeof k);
     else
         msm_fr_canonical(k, &s->mont[i]);
+    if (s->factor)
+        msm_scale(k, s->factor);
     uint64_t above_half = msm_sub4(t, MSM_FR_HALF, k);
     uint64_t below_r = msm_sub4(t, k, cuzk_fr_modulus);
     msm_sub4(neg, cuzk_fr_modulus, k);
@@ -283,11 +288,28 @@ static inline void msm_scalar_mod_r(uint64_t out[4], const msm_scalars *s, size_
     uint64_t t[4];
     if (!s->raw) {
         msm_fr_canonical(out, &s->mont[i]);
-        return;
+    } else {
+        memcpy(out, s->raw + 4 * i, 4 * sizeof(uint64_t));
+        while (!msm_sub4(t, out, cuzk_fr_modulus)) /* 2^256 < 3r: at most twice */
+            memcpy(out, t, sizeof t);
     }
-    memcpy(out, s->raw + 4 * i, 4 * sizeof(uint64_t));
-    while (!msm_sub4(t, out, cuzk_fr_modulus)) /* 2^256 < 3r: at most twice */
-        memcpy(out, t, sizeof t);
+    if (s->factor)
+        msm_scale(out, s->factor);
+}
+
+/* k <- k * factor mod r, canonical (k any 256-bit integer, |factor| in Montgomery form): the
+ * Montgomery product of the integer k with factor R is k factor. For MSMs whose scalars are a
+ * vector times one number (the snarkjs prover's r B1, src/groth16/prove_zkey.c) without a
+ * scaled copy of the vector. */
+static inline void msm_scale(uint64_t k[4], const cuzk_fr_t *factor)
+{
+    uint64_t t[4];
+    while (!msm_sub4(t, k, cuzk_fr_modulus))
+        memcpy(k, t, sizeof t);
+    cuzk_fr_t a, p;
+    memcpy(a.l, k, sizeof a.l);
+    cuzk_fr_mul(&p, &a, factor);
+    memcpy(k, p.l, sizeof p.l);
 }
 
 /* The signed digit of window |w| (Booth recoding, see src/msm/pippenger_impl.h), from bits
@@ -374,6 +396,7 @@ typedef struct {
     size_t slice_n;       /* base points per slice */
     unsigned sets;        /* bucket sets when sliced: one per window group */
     bool packed;          /* bases given packed (src/msm/msm_packed.h): decoded into |dec| */
+    bool linked;          /* a link of a chain (src/msm/msm_chain.h): its buckets are the chain's */
 } msm_plan;
 
 /* Byte offsets inside one worker's region, and the region sizes of the whole call. */
@@ -448,11 +471,15 @@ static bool msm_layout_make(msm_layout *l, const msm_plan *p, const msm_group *g
     /* The buckets and their bitmaps first (what a sliced MSM's bucket set holds), the side
      * buckets last: they are rarely touched, and with transparent huge pages a region touched
      * anywhere inside a 2 MiB page is cleared whole, so between bk and the bitmaps they were. */
-    if (!msm_region(&l->bk, &off, p->gb, p->accum == CUZK_MSM_ACCUM_XYZZ ? g->xyzz : g->aff) ||
-        !msm_region(&l->used, &off, w, sizeof(uint64_t)))
-        return false;
-    if (p->accum == CUZK_MSM_ACCUM_AFFINE && !msm_region(&l->side_used, &off, w, sizeof(uint64_t)))
-        return false;
+    if (!p->linked) { /* a chain's links add into the chain's bucket sets */
+        if (!msm_region(&l->bk, &off, p->gb,
+                        p->accum == CUZK_MSM_ACCUM_XYZZ ? g->xyzz : g->aff) ||
+            !msm_region(&l->used, &off, w, sizeof(uint64_t)))
+            return false;
+        if (p->accum == CUZK_MSM_ACCUM_AFFINE &&
+            !msm_region(&l->side_used, &off, w, sizeof(uint64_t)))
+            return false;
+    }
     if (!msm_region(&dummy, &off, 0, 1))
         return false;
     l->set = off;
@@ -461,9 +488,9 @@ static bool msm_layout_make(msm_layout *l, const msm_plan *p, const msm_group *g
             !msm_region(&l->ent, &off, p->batch, g->entry) ||
             !msm_region(&l->pre, &off, p->batch + MSM_PRE_SLACK, g->pre) ||
             !msm_region(&l->queue, &off, p->queue ? p->queue : 1, g->qitem) ||
-            !msm_region(&l->side, &off, p->gb, g->xyzz))
+            !msm_region(&l->side, &off, p->linked ? 0 : p->gb, g->xyzz))
             return false;
-        l->set_side = p->gb * g->xyzz;
+        l->set_side = p->linked ? 0 : p->gb * g->xyzz;
     }
     if (!msm_region(&dummy, &off, 0, 1)) /* align the worker stride */
         return false;

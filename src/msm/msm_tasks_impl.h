@@ -6,6 +6,21 @@
  * endomorphism images, and the one-thread MSM that makes its images slice by slice.
  */
 
+/*
+ * A chain of MSM jobs that add into one sum (src/msm/msm_chain.h): one plan for every link, and
+ * one bucket set per window group that the links fill in turn (link k's task for group g runs
+ * once done[g] = k, and sets it to k + 1); the last link's tasks reduce the sets into windows.
+ */
+typedef struct {
+    msm_plan plan;            /* the links' plan but for their n, packed and linked fields */
+    msm_layout lay;           /* the bucket sets: lay.sets, lay.set_sides */
+    unsigned char *mem;       /* the sets */
+    void *owned;              /* to free */
+    unsigned links;
+    _Atomic unsigned *done;   /* per window group: links whose task for it has ended */
+    _Atomic bool aborted;     /* a link will never run: every task returns at once */
+} MSM_CHAIN_T;
+
 typedef struct {
     const AFF_T *bases;        /* points [0, n0) (packed: |dec|, or NULL when sliced) */
     const AFF_T *ext;          /* points [n0, n): endomorphism images (plan.endo > 1) */
@@ -18,6 +33,8 @@ typedef struct {
     unsigned char *mem;
     JAC_T *results;
     _Atomic size_t next;
+    MSM_CHAIN_T *chain; /* a link of this chain, or NULL */
+    unsigned link;      /* its place in the chain */
 } MSM_CTX_T;
 
 /* The windows [*w0, *w1) of window group |gi|. */
@@ -149,26 +166,81 @@ static void M_(msm_task_)(MSM_CTX_T *x, MSM_WORKER_T *s, size_t t)
     M_(task_reduce_)(x, s, w0, w1, j);
 }
 
-/* Points |s|'s buckets (and their bitmaps) at those of the region at |base| and its side
- * buckets at |side|: a worker's, or a sliced MSM's bucket set. */
-static void M_(worker_buckets_)(MSM_WORKER_T *s, const MSM_CTX_T *x, unsigned char *base,
-                                unsigned char *side)
+/* Points |s|'s buckets (and their bitmaps) at those of the region at |base| (offsets of |l|) and
+ * its side buckets at |side|: a worker's, a sliced MSM's or a chain's bucket set. */
+static void M_(worker_buckets_)(MSM_WORKER_T *s, const msm_layout *l, cuzk_msm_accum accum,
+                                unsigned char *base, unsigned char *side)
 {
-    const msm_layout *l = &x->lay;
     s->bk = base + l->bk;
     s->used = (uint64_t *)(base + l->used);
-    if (x->plan.accum == CUZK_MSM_ACCUM_AFFINE) {
+    if (accum == CUZK_MSM_ACCUM_AFFINE) {
         s->side = (XYZZ_T *)side;
         s->side_used = (uint64_t *)(base + l->side_used);
     }
 }
 
-/* Bucket set |gi| of a sliced MSM. */
-static void M_(worker_set_)(MSM_WORKER_T *s, const MSM_CTX_T *x, unsigned gi)
+/* Bucket set |gi| of the sets in |mem| laid out by |l| (a sliced MSM's, or a chain's). */
+static void M_(worker_set_)(MSM_WORKER_T *s, const msm_layout *l, cuzk_msm_accum accum,
+                            unsigned char *mem, unsigned gi)
 {
-    const msm_layout *l = &x->lay;
     M_(worker_buckets_)
-    (s, x, x->mem + l->sets + gi * l->set, x->mem + l->set_sides + gi * l->set_side);
+    (s, l, accum, mem + l->sets + gi * l->set, mem + l->set_sides + gi * l->set_side);
+}
+
+/* Empties the batch of an AFFINE task whose points are about to go (a slice's, or a link's):
+ * full flushes first, to keep the side buckets (and their pages) untouched where the queue
+ * empties in a few rounds; the side buckets only for a queue that does not (many equal
+ * digits). */
+static void M_(batch_drain_)(const msm_plan *pl, MSM_WORKER_T *s)
+{
+    if (pl->accum != CUZK_MSM_ACCUM_AFFINE)
+        return;
+    for (int r = 0; s->m > 0 && r < 16; r++)
+        M_(aff_flush_)(s);
+    M_(aff_finish_)(s);
+}
+
+/* Waits until the chain's group |gi| has had its links before |link| (false: the chain was
+ * aborted). The wait is short: a worker reaches a link's tasks only after every task of the
+ * links before was taken, so the one it waits for is running. */
+static bool M_(chain_wait_)(MSM_CHAIN_T *ch, unsigned gi, unsigned link)
+{
+    for (unsigned spin = 0;; spin++) {
+        if (atomic_load_explicit(&ch->aborted, memory_order_acquire))
+            return false;
+        if (atomic_load_explicit(&ch->done[gi], memory_order_acquire) == link)
+            return true;
+        if (spin < 256) {
+#if defined(__x86_64__)
+            _mm_pause();
+#endif
+        } else {
+            sched_yield();
+        }
+    }
+}
+
+/* Task |gi| of a link: its points (bases, then images) into the chain's bucket set of window
+ * group |gi| (emptied first by link 0), the batch emptied before the link's memory can go; the
+ * last link reduces the sets into its window results. */
+static void M_(linked_task_)(MSM_CTX_T *x, MSM_WORKER_T *s, unsigned gi)
+{
+    const msm_plan *pl = &x->plan;
+    MSM_CHAIN_T *ch = x->chain;
+    if (!M_(chain_wait_)(ch, gi, x->link))
+        return;
+    unsigned w0, w1;
+    M_(group_windows_)(pl, gi, &w0, &w1);
+    M_(worker_set_)(s, &ch->lay, pl->accum, ch->mem, gi);
+    M_(task_begin_)(pl, s, w0, w1, x->link == 0);
+    if (x->n0)
+        M_(accumulate_)(x, s, w0, w1, x->bases, 0, x->n0);
+    if (x->n > x->n0)
+        M_(accumulate_)(x, s, w0, w1, x->ext, x->n0, x->n - x->n0);
+    M_(batch_drain_)(pl, s);
+    if (x->link + 1 == ch->links)
+        M_(task_reduce_)(x, s, w0, w1, 0);
+    atomic_store_explicit(&ch->done[gi], x->link + 1, memory_order_release);
 }
 
 /* Worker |s| over region |wi|: buckets and batch state. */
@@ -178,7 +250,8 @@ static void M_(worker_init_)(MSM_WORKER_T *s, const MSM_CTX_T *x, size_t wi)
     unsigned char *base = x->mem + l->workers + wi * l->worker;
     memset(s, 0, sizeof *s);
     s->nb = x->plan.gb;
-    M_(worker_buckets_)(s, x, base, base + l->side);
+    if (!x->plan.linked) /* a link's buckets are set per task */
+        M_(worker_buckets_)(s, l, x->plan.accum, base, base + l->side);
     if (x->plan.accum == CUZK_MSM_ACCUM_AFFINE) {
         s->busy = (uint64_t *)(base + l->busy);
         s->ent = (MSM_ENTRY_T *)(base + l->ent);
@@ -199,7 +272,10 @@ static void M_(msm_worker_)(void *vctx, size_t wi)
         size_t t = atomic_fetch_add(&x->next, 1);
         if (t >= x->plan.tasks)
             break;
-        M_(msm_task_)(x, &s, t);
+        if (x->chain)
+            M_(linked_task_)(x, &s, (unsigned)t);
+        else
+            M_(msm_task_)(x, &s, t);
     }
 }
 
@@ -276,25 +352,20 @@ static int M_(msm_sliced_)(MSM_CTX_T *x)
         for (unsigned gi = 0; gi < pl->ngroups; gi++) {
             unsigned w0, w1;
             M_(group_windows_)(pl, gi, &w0, &w1);
-            M_(worker_set_)(&s, x, gi);
+            M_(worker_set_)(&s, &x->lay, pl->accum, x->mem, gi);
             M_(task_begin_)(pl, &s, w0, w1, s0 == 0);
             for (size_t m = 0; m < MSM_ENDO_M; m++)
                 M_(accumulate_)
             (x, &s, w0, w1, m ? x->ext + (m - 1) * len : base, m * n + s0, len);
             /* No batch entry or queued point may refer to the slice when its images (and
-             * decoded bases) are overwritten. Full flushes first, to keep the side buckets (and
-             * their pages) untouched where the queue empties in a few rounds; the side buckets only
-             * for a queue that does not (many equal digits). */
-            for (int r = 0; pl->accum == CUZK_MSM_ACCUM_AFFINE && s.m > 0 && r < 16; r++)
-                M_(aff_flush_)(&s);
-            if (pl->accum == CUZK_MSM_ACCUM_AFFINE)
-                M_(aff_finish_)(&s);
+             * decoded bases) are overwritten. */
+            M_(batch_drain_)(pl, &s);
         }
     }
     for (unsigned gi = 0; gi < pl->ngroups; gi++) {
         unsigned w0, w1;
         M_(group_windows_)(pl, gi, &w0, &w1);
-        M_(worker_set_)(&s, x, gi);
+        M_(worker_set_)(&s, &x->lay, pl->accum, x->mem, gi);
         M_(task_reduce_)(x, &s, w0, w1, 0);
     }
     return 0;

@@ -135,6 +135,7 @@
 #define MSM_QITEM_T M_(qitem_t_)
 #define MSM_WORKER_T M_(worker_t_)
 #define MSM_CTX_T M_(msm_ctx_t_)
+#define MSM_CHAIN_T M_(chain_t_)
 #define MSM_BADD_CTX_T M_(badd_ctx_t_)
 
 /* ---- per-group part ------------------------------------------------------------------------ */
@@ -547,12 +548,15 @@ static void M_(split_chunk_)(void *vctx, size_t j)
 /*
  * Everything of an MSM before its tasks: checks, bit length, plan, working memory (*owned, to
  * free), the endomorphism split (on |pool|). |workers| and |split| as for msm_setup_. With no
- * scalar bits the plan has no tasks and the sum is infinity.
+ * scalar bits the plan has no tasks and the sum is infinity. A link of |chain| (link |link|)
+ * takes the chain's plan and always has its tasks, even with no points or no scalar bits: the
+ * links after it wait for them.
  */
 static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bases,
                                     const cuzk__packed_bases *packed, const msm_scalars *sc,
                                     size_t n, cuzk_pool *pool, const cuzk_msm_opts *o,
-                                    unsigned workers, unsigned split)
+                                    unsigned workers, unsigned split, MSM_CHAIN_T *chain,
+                                    unsigned link)
 {
     memset(x, 0, sizeof *x);
     *owned = NULL;
@@ -562,9 +566,9 @@ static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bas
     cuzk_status st = msm_check_opts(o);
     if (st != CUZK_OK)
         return st;
-    unsigned bits = n ? msm_max_bits(sc, n, pool) : 0;
+    unsigned bits = n && !chain ? msm_max_bits(sc, n, pool) : 0;
     atomic_init(&x->next, 0);
-    if (bits == 0)
+    if (bits == 0 && !chain)
         return CUZK_OK; /* x->plan.tasks = 0, nwin = 0: the sum is infinity */
     if (o->endo > CUZK_MSM_ENDO_ON)
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: unknown endomorphism mode %d", (int)o->endo);
@@ -573,9 +577,19 @@ static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bas
         x->packed = *packed;
     x->sc = *sc;
     x->n = x->n0 = n;
-    if (!M_(msm_setup_)(&x->plan, &x->lay, n, cuzk_pool_threads(pool), bits, o, workers, split,
-                        packed != NULL))
+    if (chain) {
+        x->chain = chain;
+        x->link = link;
+        x->plan = chain->plan;
+        x->plan.n = n;
+        x->plan.packed = packed != NULL;
+        x->plan.linked = true;
+        if (!msm_layout_make(&x->lay, &x->plan, &M_(group_), MSM_ENDO_LIMBS))
+            return cuzk_fail(CUZK_ERR_NOMEM, "msm: working memory size overflows");
+    } else if (!M_(msm_setup_)(&x->plan, &x->lay, n, cuzk_pool_threads(pool), bits, o, workers,
+                               split, packed != NULL)) {
         return cuzk_fail(CUZK_ERR_NOMEM, "msm: working memory size overflows");
+    }
     st = msm_get_memory(&x->mem, owned, x->lay.total, o, "msm");
     if (st != CUZK_OK)
         return st;
@@ -608,7 +622,7 @@ static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bas
         if (endo) {
             x->ext = ext;
             x->n = MSM_ENDO_M * n;
-            x->sc = (msm_scalars){NULL, NULL, sx.sub, MSM_ENDO_LIMBS};
+            x->sc = (msm_scalars){NULL, NULL, sx.sub, MSM_ENDO_LIMBS, NULL};
         }
     }
     return CUZK_OK;
@@ -644,7 +658,7 @@ static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const cuzk__pack
         return cuzk_fail(CUZK_ERR_INVALID_ARG, "msm: |out| is NULL");
     MSM_CTX_T x;
     void *owned;
-    cuzk_status st = M_(msm_prepare_)(&x, &owned, bases, packed, sc, n, pool, o, 0, 0);
+    cuzk_status st = M_(msm_prepare_)(&x, &owned, bases, packed, sc, n, pool, o, 0, 0, NULL, 0);
     int e = 0;
     if (st == CUZK_OK) {
         if (x.plan.tasks && x.plan.slices > 1)
@@ -670,4 +684,5 @@ static cuzk_status M_(msm_run_)(JAC_T *out, const AFF_T *bases, const cuzk__pack
 #undef MSM_QITEM_T
 #undef MSM_WORKER_T
 #undef MSM_CTX_T
+#undef MSM_CHAIN_T
 #undef MSM_BADD_CTX_T
