@@ -11,12 +11,14 @@
  *        + s pi_A + r B1 - r s delta1.
  * Every proof is verified before it is returned (DESIGN.md section 1).
  */
+#include "groth16/prove_zkey_internal.h"
 #include "groth16/snarkjs_internal.h"
 #include "groth16/verify_split.h"
 #include "cuzk/alloc.h"
 #include "cuzk/backend.h"
 #include "cuzk/msm.h"
 #include "cuzk/poly.h"
+#include "msm/msm_chain.h"
 #include "msm/msm_job.h"
 #include "msm/msm_packed.h"
 #include "groth16/scratch_pool.h"
@@ -29,13 +31,6 @@
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static bool env_flag(const char *name)
 {
@@ -91,10 +86,6 @@ cuzk_status cuzk_snarkjs_prove_on(cuzk_groth16_proof *proof, cuzk_fr_t *public_i
 }
 
 /* Secret-bearing buffers of one proof. */
-typedef struct {
-    cuzk_fr_t *a, *b, *c, *wm;
-    size_t n, nv;
-} prove_bufs;
 
 static void bufs_free(prove_bufs *p)
 {
@@ -269,6 +260,7 @@ typedef struct {
     cuzk_domain *dom;
     g1_job g1[4]; /* H, A, B1, C: the inputs and outputs of the jobs */
     cuzk__g1_msm_job *job[4];
+    cuzk__g1_msm_chain *chain; /* H, B1, C as one sum (lane_link), or NULL */
     unsigned active[4]; /* lanes inside job i's work */
     bool done[4];       /* job i finished: its sum is in g1[i].out */
     void *mem[4];       /* job i's buffer from |scratch| */
@@ -316,7 +308,16 @@ static void lane_fail(lanes_job *l, size_t lane, cuzk_status st)
 {
     l->st[lane] = st;
     snprintf(l->err[lane], sizeof l->err[lane], "%s", cuzk_last_error());
+    cuzk__g1_msm_job_chain_abort(l->chain); /* its links may never all run now */
 }
+
+/*
+ * H, B1 and C enter the proof only as C + H + r B1 (assemble_pre), so they run as one chain of
+ * MSM jobs (src/msm/msm_chain.h): links 0, 1, 2 in lane_g1's order, B1's scalars times r, one
+ * bucket reduction for the three instead of three (7 % of each 2^16 MSM's time; the sum comes
+ * out of C's job, H's and B1's give infinity). -1: a job of its own (A, the proof's pi_A).
+ */
+static const int lane_link[4] = {0, -1, 1, 2};
 
 /* The working memory of G1 job |g| with |split|. */
 static size_t g1_job_need(const g1_job *g, unsigned split)
@@ -329,9 +330,26 @@ static size_t g1_job_need(const g1_job *g, unsigned split)
  * Caller holds the lanes' mutex. */
 static size_t lane_need(lanes_job *l, size_t i)
 {
+    const g1_job *g = &l->g1[i];
     if (!l->need[i])
-        l->need[i] = g1_job_need(&l->g1[i], i == LANE_LAST ? l->split : 0);
+        l->need[i] = l->chain && lane_link[i] >= 0
+                         ? cuzk__g1_msm_job_chain_scratch_size(l->chain, g->n, g->packed != NULL)
+                         : g1_job_need(g, i == LANE_LAST ? l->split : 0);
     return l->need[i];
+}
+
+/* The most working memory of any G1 job: what each job asks of the pool, so that any buffer it
+ * made fits any job (a linked job needs less than A: sized by its own need, a buffer left free
+ * for A was too small and A's memory came fresh, 30-40 ms at 2^16). */
+static size_t lane_need_most(lanes_job *l)
+{
+    size_t most = 0;
+    for (size_t i = 0; i < 4; i++) {
+        size_t g1 = lane_need(l, i);
+        if (g1 != SIZE_MAX && g1 > most)
+            most = g1;
+    }
+    return most;
 }
 
 /* G1 MSM job |i|, prepared by the first lane that comes to it, entered (active) for the
@@ -345,8 +363,15 @@ static cuzk__g1_msm_job *lane_job(lanes_job *l, size_t i)
         size_t got = 0;
         /* the last job in lane_g1's order: CUZK_LANE_SPLIT (lane_split) */
         unsigned split = i == LANE_LAST ? l->split : 0;
-        void *m = cuzk__scratch_take(&l->scratch, lane_need(l, i), &got);
-        if (g->packed)
+        size_t need = lane_need(l, i);
+        void *m =
+            need == SIZE_MAX ? NULL : cuzk__scratch_take(&l->scratch, lane_need_most(l), &got);
+        if (l->chain && lane_link[i] >= 0)
+            g->st = cuzk__g1_msm_job_new_linked(&l->job[i], l->chain, (unsigned)lane_link[i],
+                                                g->packed ? NULL : g->bases,
+                                                g->packed ? &g->src : NULL, g->mont, g->raw,
+                                                i == LANE_B1 ? l->r : NULL, g->n, m, got);
+        else if (g->packed)
             g->st = cuzk__g1_msm_job_new_packed(&l->job[i], &g->src, g->mont, g->raw, g->n, 2,
                                                 split, m, got);
         else if (g->mont)
@@ -356,6 +381,7 @@ static cuzk__g1_msm_job *lane_job(lanes_job *l, size_t i)
         if (g->st != CUZK_OK) {
             snprintf(g->err, sizeof g->err, "%s", cuzk_last_error());
             cuzk__scratch_give(&l->scratch, m);
+            cuzk__g1_msm_job_chain_abort(l->chain);
         } else {
             l->mem[i] = m;
         }
@@ -408,7 +434,8 @@ static void assemble_blind(lanes_job *l)
     cuzk_g2_mul(&l->s_delta2, &l->s_delta2, l->s);
 }
 
-/* C + H + r B1' (blind_job explains it), once the G1 MSMs are done. */
+/* C + H + r B1' (blind_job explains it), once the G1 MSMs are done; with the chain (lane_link)
+ * |c| is C + H + r B1 and |b1|, |h| are infinity. */
 static void assemble_pre(lanes_job *l, const cuzk_g1_jac_t *b1, const cuzk_g1_jac_t *c,
                          const cuzk_g1_jac_t *h)
 {
@@ -455,12 +482,8 @@ static void lanes_run(void *ctx, size_t lane)
      * last, prepared while the other lane's buffer is busy) then finds part of its pages already
      * touched instead of all of them fresh. Pages the G2 MSM does not touch cost nothing. */
     pthread_mutex_lock(&l->mu);
-    for (size_t i = 0; i < 4; i++) {
-        size_t g1 = lane_need(l, i);
-        if (g1 != SIZE_MAX && g1 > need)
-            need = g1;
-    }
-    void *m = cuzk__scratch_take(&l->scratch, need, &got);
+    size_t g1 = lane_need_most(l);
+    void *m = cuzk__scratch_take(&l->scratch, g1 > need ? g1 : need, &got);
     pthread_mutex_unlock(&l->mu);
     const cuzk_msm_opts o = {.scratch = m, .scratch_bytes = got};
     cuzk_status st = packed
@@ -474,83 +497,6 @@ static void lanes_run(void *ctx, size_t lane)
     l->ms[2] = now_ms() - t0;
     lane_g1(l, 1);
     lane_event(l, 1, "end", -1);
-}
-
-/*
- * The H step and the five MSMs through a device backend, one after another on its stream: at the
- * sizes circom produces (up to 2^20 or so) each device MSM takes milliseconds, against hundreds on
- * the CPU, so overlapping the G2 MSM on the host would not pay. The witness goes in Montgomery
- * form (|wm|), as cuzk_backend_msm_* take it. The bases are uploaded per call unless the key is
- * resident (cuzk_snarkjs_zkey_keep_resident).
- */
-typedef struct {
-    cuzk_g1_jac_t h, a, b1, c;
-    cuzk_g2_jac_t b2;
-} msm_sums;
-
-/* The bases of one device MSM: the key's array, or for a packed key its section decoded into
- * *|tmp| (the caller frees it). */
-static cuzk_status dev_bases(const void **out, void **tmp, const cuzk_snarkjs_zkey *zk,
-                             const void *arr, const uint8_t *packed, size_t n, bool g2)
-{
-    *tmp = NULL;
-    *out = arr;
-    if (!packed)
-        return CUZK_OK;
-    *tmp = cuzk_alloc_array(n ? n : 1, g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t));
-    if (!*tmp)
-        return cuzk_fail(CUZK_ERR_NOMEM, "cannot allocate %zu points to unpack for the device", n);
-    *out = *tmp;
-    cuzk__packed_bases src = cuzk__snarkjs_packed_src(zk, packed);
-    return cuzk__snarkjs_unpack(*tmp, &src, n, g2);
-}
-
-static cuzk_status dev_g1(cuzk_backend *be, cuzk_g1_jac_t *out, const cuzk_snarkjs_zkey *zk,
-                          const cuzk_g1_affine_t *bases, const uint8_t *packed,
-                          const cuzk_fr_t *scalars, size_t n)
-{
-    if (n == 0) {
-        cuzk_g1_jac_set_infinity(out);
-        return CUZK_OK;
-    }
-    const void *b;
-    void *tmp;
-    cuzk_status s = dev_bases(&b, &tmp, zk, bases, packed, n, false);
-    if (s == CUZK_OK)
-        s = cuzk_backend_msm_g1(be, out, b, scalars, n);
-    cuzk_free(tmp);
-    return s;
-}
-
-static cuzk_status device_msms(cuzk_backend *be, const cuzk_domain *dom, const prove_bufs *p,
-                               const cuzk_snarkjs_zkey *zk, msm_sums *o, cuzk_prove_timings *tm)
-{
-    size_t n = p->n, nv = p->nv, np = zk->n_public;
-    double t0 = now_ms();
-    cuzk_status s = cuzk_backend_h(be, dom, p->a, p->b, p->c);
-    tm->ntt_h = now_ms() - t0;
-    if (s != CUZK_OK)
-        return s;
-    t0 = now_ms();
-    if ((s = dev_g1(be, &o->h, zk, zk->h, zk->h_packed, p->a, n)) != CUZK_OK)
-        return s;
-    tm->msm_h = now_ms() - t0;
-    t0 = now_ms();
-    if ((s = dev_g1(be, &o->a, zk, zk->a, zk->a_packed, p->wm, nv)) != CUZK_OK ||
-        (s = dev_g1(be, &o->b1, zk, zk->b1, zk->b1_packed, p->wm, nv)) != CUZK_OK ||
-        (s = dev_g1(be, &o->c, zk, zk->c, zk->c_packed, p->wm + np + 1, nv - np - 1)) != CUZK_OK)
-        return s;
-    tm->tail_msm = now_ms() - t0;
-    t0 = now_ms();
-    const void *b2;
-    void *tmp;
-    if ((s = dev_bases(&b2, &tmp, zk, zk->b2, zk->b2_packed, nv, true)) == CUZK_OK)
-        s = cuzk_backend_msm_g2(be, &o->b2, b2, p->wm, nv);
-    cuzk_free(tmp);
-    if (s != CUZK_OK)
-        return s;
-    tm->msm_b_g2 = now_ms() - t0;
-    return CUZK_OK;
 }
 
 /*
@@ -597,6 +543,10 @@ static cuzk_status prove_lanes(cuzk_groth16_proof *proof, cuzk_fr_t *public_inpu
                    .split = lane_split(),
                    .trace = env_flag("CUZK_LANE_TRACE")};
     memcpy(l.g1, jobs, sizeof l.g1);
+    /* Without the chain's memory the three run as jobs of their own (the same proof). */
+    size_t hbc = jobs[LANE_H].n + jobs[LANE_B1].n + jobs[LANE_C].n;
+    if (cuzk__g1_msm_job_chain_new(&l.chain, hbc, 3, 2) != CUZK_OK)
+        l.chain = NULL;
     pthread_mutex_init(&l.mu, NULL);
     l.t0 = now_ms();
     cuzk_pool_run(pool, 2, lanes_run, &l);
@@ -614,6 +564,7 @@ static cuzk_status prove_lanes(cuzk_groth16_proof *proof, cuzk_fr_t *public_inpu
         l.job[i] = NULL;
     }
     cuzk__scratch_free(&l.scratch);
+    cuzk__g1_msm_job_chain_free(l.chain);
     cuzk_status s = CUZK_OK;
     if (l.st[0] != CUZK_OK)
         s = cuzk_fail(l.st[0], "%s", l.err[0]);
@@ -708,7 +659,7 @@ cuzk_status cuzk__snarkjs_prove_rs(cuzk_groth16_proof *proof, cuzk_fr_t *public_
     if ((s = make_domain(&dom, n)) != CUZK_OK)
         goto out;
     if (on_device) {
-        if ((s = device_msms(be, dom, &p, zk, &m, &tm)) != CUZK_OK)
+        if ((s = cuzk__snarkjs_device_msms(be, dom, &p, zk, &m, &tm)) != CUZK_OK)
             goto out;
         if (h_out)
             memcpy(h_out, p.a, n * sizeof *h_out);
