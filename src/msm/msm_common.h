@@ -397,6 +397,7 @@ typedef struct {
     unsigned sets;        /* bucket sets when sliced: one per window group */
     bool packed;          /* bases given packed (src/msm/msm_packed.h): decoded into |dec| */
     bool linked;          /* a link of a chain (src/msm/msm_chain.h): its buckets are the chain's */
+    bool helpers;         /* a job's: tasks taken in pieces, helped by idle workers (job_task_) */
 } msm_plan;
 
 /* Byte offsets inside one worker's region, and the region sizes of the whole call. */
@@ -410,6 +411,7 @@ typedef struct {
     size_t results;                                          /* offset of the window results */
     size_t ext, sub;                                         /* endomorphism images, pieces */
     size_t dec; /* packed bases decoded: all of them, or a slice's (plan.packed) */
+    size_t hres, cursor, helped; /* helpers' window results, per-task cursors and flags */
     size_t workers;                                          /* offset of worker 0's region */
     size_t total;                                            /* whole scratch incl. slack */
 } msm_layout;
@@ -500,7 +502,11 @@ static bool msm_layout_make(msm_layout *l, const msm_plan *p, const msm_group *g
     size_t sub = p->endo > 1 ? p->endo * p->n : 0;
     if (ext && ext / (p->endo - 1) != img)
         return false;
+    size_t help_tasks = p->helpers ? p->tasks : 0;
     if (!msm_region(&l->results, &total, (size_t)p->nwin * p->chunks, g->jac) ||
+        !msm_region(&l->hres, &total, p->helpers ? (size_t)p->nwin * p->chunks : 0, g->jac) ||
+        !msm_region(&l->cursor, &total, help_tasks, sizeof(_Atomic size_t)) ||
+        !msm_region(&l->helped, &total, help_tasks, sizeof(_Atomic unsigned)) ||
         !msm_region(&l->dec, &total, p->packed ? img : 0, g->aff) ||
         !msm_region(&l->ext, &total, ext, g->aff) ||
         !msm_region(&l->sub, &total, sub, (size_t)limbs * sizeof(uint64_t)) ||

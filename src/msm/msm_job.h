@@ -8,12 +8,15 @@
  * (groups of windows over all points) the joined threads take from a shared counter, each with
  * its own bucket set. Threads that arrive late just take fewer tasks, so two lanes with
  * unequal fixed work (the G2 MSM on one, synthesis and the H step on the other) end within
- * one task of each other, with no extra running sums (which splitting the points would add).
+ * one task of each other, with no extra running sums (which splitting the points would add);
+ * and a thread left without tasks helps one still running (its points are taken in pieces of
+ * MSM_HELP_PIECE), at the cost of one more running sum per window of the task it helps, so
+ * that they end within a piece of each other.
  *
  * Use: new / new_raw (the scalar scan, plan, working memory and endomorphism split, on the
  * calling thread), then work from up to |workers| threads, each with its own |worker| index
- * (a thread that finds no task left returns at once), then, once every work call has
- * returned, finish (the window combination; frees the job) or free (drops it).
+ * (a thread that finds no task left and none to help returns at once), then, once every work
+ * call has returned, finish (the window combination; frees the job) or free (drops it).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -42,8 +45,13 @@ cuzk_status cuzk__g1_msm_job_new_raw(cuzk__g1_msm_job **job, const cuzk_g1_affin
 size_t cuzk__g1_msm_job_scratch_size(size_t n, unsigned workers, unsigned split);
 /* The job's task count (0: no scalar bits, the sum is infinity). */
 size_t cuzk__g1_msm_job_tasks(const cuzk__g1_msm_job *job);
-/* Takes tasks until none is left to take (worker < workers; one thread per index at a time). */
+/* Takes tasks until none is left to take, then helps the tasks still running that have points
+ * left (a job of two or more workers: a task's points are taken in pieces, and a worker without
+ * tasks adds pieces of another's into its own buckets), so that the workers end within a piece
+ * of each other (worker < workers; one thread per index at a time). */
 void cuzk__g1_msm_job_work(cuzk__g1_msm_job *job, unsigned worker);
+/* Tasks a helper took part in (after every work call has returned; for tests and traces). */
+size_t cuzk__g1_msm_job_helped(const cuzk__g1_msm_job *job);
 /* The sum, after every work call has returned; frees the job. */
 void cuzk__g1_msm_job_finish(cuzk__g1_msm_job *job, cuzk_g1_jac_t *out);
 /* Frees a job without its sum (NULL: nothing). */

@@ -102,10 +102,18 @@ size_t MSM_JOB_(tasks)(const struct MSM_JOB_(state) * j)
     return j->x.plan.tasks;
 }
 
+size_t MSM_JOB_(helped)(const struct MSM_JOB_(state) * j)
+{
+    size_t h = 0;
+    for (size_t t = 0; j->x.cursor && t < j->x.plan.tasks; t++)
+        h += atomic_load(&j->x.helped[t]) != 0;
+    return h;
+}
+
 void MSM_JOB_(work)(struct MSM_JOB_(state) * j, unsigned worker)
 {
     CUZK_VERIFY_CHECK(worker < j->workers);
-    if (worker < j->workers && j->x.plan.tasks && atomic_load(&j->x.next) < j->x.plan.tasks)
+    if (worker < j->workers && j->x.plan.tasks) /* with no task left it may still help */
         M_(msm_worker_)(&j->x, worker);
 }
 
@@ -154,6 +162,7 @@ cuzk_status MSM_JOB_(chain_new)(struct MSM_JOB_(chain_state) * *out, size_t tota
     }
     p->chunks = 1;
     p->tasks = p->ngroups;
+    p->helpers = false;
     /* Its bucket sets: one per window group, laid out as a sliced MSM's. */
     msm_plan q = *p;
     q.n = 0;

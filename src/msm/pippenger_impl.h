@@ -481,6 +481,7 @@ static bool M_(msm_setup_)(msm_plan *p, msm_layout *l, size_t n, unsigned thread
         msm_plan_split_groups(p, endo ? MSM_ENDO_BITS : bits);
         msm_plan_split_chunks(p, split);
         p->workers = workers;
+        p->helpers = workers > 1;
     } else {
         msm_plan_slice(p, sizeof(AFF_T));
     }
@@ -584,6 +585,7 @@ static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bas
         x->plan.n = n;
         x->plan.packed = packed != NULL;
         x->plan.linked = true;
+        x->plan.helpers = false; /* a link's buckets are shared: one worker per task */
         if (!msm_layout_make(&x->lay, &x->plan, &M_(group_), MSM_ENDO_LIMBS))
             return cuzk_fail(CUZK_ERR_NOMEM, "msm: working memory size overflows");
     } else if (!M_(msm_setup_)(&x->plan, &x->lay, n, cuzk_pool_threads(pool), bits, o, workers,
@@ -625,6 +627,15 @@ static cuzk_status M_(msm_prepare_)(MSM_CTX_T *x, void **owned, const AFF_T *bas
             x->sc = (msm_scalars){NULL, NULL, sx.sub, MSM_ENDO_LIMBS, NULL};
         }
     }
+    if (x->plan.helpers) { /* each task's cursor at its first point (of the final n) */
+        x->hres = (JAC_T *)(x->mem + x->lay.hres);
+        x->cursor = (_Atomic size_t *)(x->mem + x->lay.cursor);
+        x->helped = (_Atomic unsigned *)(x->mem + x->lay.helped);
+        for (size_t t = 0; t < x->plan.tasks; t++) {
+            atomic_init(&x->cursor[t], msm_chunk_start(x->n, x->plan.chunks, t % x->plan.chunks));
+            atomic_init(&x->helped[t], 0u);
+        }
+    }
     return CUZK_OK;
 }
 
@@ -638,8 +649,12 @@ static void M_(msm_combine_)(JAC_T *out, const MSM_CTX_T *x)
         if (!M_(jac_is_infinity)(&acc))
             for (unsigned i = 0; i < x->plan.c; i++)
                 M_(dbl)(&acc, &acc);
-        for (size_t j = 0; j < x->plan.chunks; j++)
-            M_(add)(&acc, &acc, &x->results[(size_t)w * x->plan.chunks + j]);
+        for (size_t j = 0; j < x->plan.chunks; j++) {
+            size_t r = (size_t)w * x->plan.chunks + j, t = w / x->plan.group * x->plan.chunks + j;
+            M_(add)(&acc, &acc, &x->results[r]);
+            if (x->cursor && atomic_load(&x->helped[t]))
+                M_(add)(&acc, &acc, &x->hres[r]);
+        }
     }
     /* Packed bases are a file's bytes that may change under a loaded key (checked at load, not
      * here): a sum off the curve is then bad input, which the prover's self-verification

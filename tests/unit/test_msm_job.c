@@ -98,3 +98,47 @@ CUZK_TEST(msm_g1_job_matches_msm)
     cuzk_free(bases);
     cuzk_free(pts);
 }
+
+/*
+ * Helpers: two workers on a job of a few large tasks (40,000 points: tasks of 80,000
+ * endomorphism pieces); the worker left without tasks adds pieces of the other's running task
+ * into its own buckets, and the sum stays the one-call MSM's. Timing decides whether help
+ * happens, so up to 8 runs until one was helped (each run's sum checked); a lone worker or
+ * workers one after the other never help (nothing left to take).
+ */
+CUZK_TEST(msm_g1_job_helpers)
+{
+    enum { N = SLOW_BUILD ? 20000 : 40000 };
+    cuzk_g1_affine_t *bases = g1_points(N);
+    cuzk_fr_t *k = cuzk_alloc_array(N, sizeof *k);
+    cuzk_pool *pool;
+    CHECK(k && cuzk_pool_create(&pool, 2) == CUZK_OK);
+    make_scalars(k, N, SC_RANDOM);
+    cuzk_g1_affine_set_infinity(&bases[N / 2]);
+    cuzk_g1_jac_t want;
+    CHECK(cuzk_g1_msm(&want, bases, k, N, NULL) == CUZK_OK);
+    size_t helped_runs = 0;
+    for (int run = 0; run < 8 && !helped_runs; run++) {
+        cuzk__g1_msm_job *job;
+        CHECK(cuzk__g1_msm_job_new(&job, bases, k, N, 2, 0, NULL, 0) == CUZK_OK);
+        cuzk_pool_run(pool, 2, job_lane, job);
+        helped_runs += cuzk__g1_msm_job_helped(job) > 0;
+        cuzk_g1_jac_t got = poisoned_g1();
+        cuzk__g1_msm_job_finish(job, &got);
+        CHECK_MSG(cuzk_g1_eq(&got, &want), "run %d", run);
+    }
+    CHECK_MSG(helped_runs > 0, "no run of 8 was helped");
+    for (int mode = 0; mode < 2; mode++) {
+        cuzk__g1_msm_job *job;
+        CHECK(cuzk__g1_msm_job_new(&job, bases, k, N, 2, 0, NULL, 0) == CUZK_OK);
+        cuzk__g1_msm_job_work(job, mode);
+        cuzk__g1_msm_job_work(job, 1 - mode);
+        CHECK(cuzk__g1_msm_job_helped(job) == 0);
+        cuzk_g1_jac_t got = poisoned_g1();
+        cuzk__g1_msm_job_finish(job, &got);
+        CHECK(cuzk_g1_eq(&got, &want));
+    }
+    cuzk_pool_destroy(pool);
+    cuzk_free(k);
+    cuzk_free(bases);
+}
