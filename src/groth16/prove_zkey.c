@@ -223,8 +223,9 @@ static cuzk_status g1_pair(g1_job jobs[2], cuzk_pool *pool)
  * and runs the NTTs of H, lane 1 the G2 MSM (it takes the witness as it is, so it need not wait
  * for the synthesis); then both work on the four G1 MSMs (H, B1, C, A) as MSM jobs
  * (src/msm/msm_job.h): one-thread plans whose window-group tasks each lane takes as it comes
- * free, so the lanes end within one task of each other whatever the costs of the G2 MSM and the
- * H step against the G1 MSMs on this machine. (Before, lane 0 ran H, B1 and C and lane 1 G2 then
+ * free, and a lane without tasks helps the other's running one, so the lanes end within a piece
+ * of a task of each other whatever the costs of the G2 MSM and the H step against the G1 MSMs
+ * on this machine. (Before, lane 0 ran H, B1 and C and lane 1 G2 then
  * A: at 2^16 lane 1 then waited ~75 ms for lane 0.) One-thread plans batch their additions over
  * all their windows, which a G2 MSM split over two threads by windows cannot (docs/PERFORMANCE.md,
  * "cuzk vs snarkjs prove"). Lane 0 also does the blinding products of the assembly that need no
@@ -239,10 +240,11 @@ static const char *const lane_msm_name[4] = {"H", "A", "B1", "C"};
 
 /* Point chunks per task of the last job: env CUZK_LANE_SPLIT (0 .. 64; default 0 = 1: whole
  * window groups). The two lanes usually reach the last job together (the first one in prepares
- * it while the other finishes its task in the job before), so its 5 tasks at 2^16 leave one lane
- * idle for most of a task at the end; 2 halves the tasks and the median gap between the lanes'
+ * it while the other finishes its task in the job before), so its 5 tasks at 2^16 left one lane
+ * idle for most of a task at the end; 2 halved the tasks and the median gap between the lanes'
  * ends (17 -> 10 ms on two quiet cores), but its extra running sums cost as much: the proof's
- * total did not improve (docs/PERFORMANCE.md, "Lane balance"), so it stays a knob for A/B runs
+ * total did not improve (docs/PERFORMANCE.md, "Lane balance"). Since a lane without tasks helps
+ * a running one (msm_job.h) the lanes end within a piece; this stays a knob for A/B runs
  * (scripts/lane-balance.sh). */
 static unsigned lane_split(void)
 {
