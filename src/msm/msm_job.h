@@ -50,6 +50,8 @@ size_t cuzk__g1_msm_job_tasks(const cuzk__g1_msm_job *job);
  * tasks adds pieces of another's into its own buckets), so that the workers end within a piece
  * of each other (worker < workers; one thread per index at a time). */
 void cuzk__g1_msm_job_work(cuzk__g1_msm_job *job, unsigned worker);
+/* Tasks no worker has taken yet (for tests). */
+size_t cuzk__g1_msm_job_untaken(const cuzk__g1_msm_job *job);
 /* Tasks a helper took part in (after every work call has returned; for tests and traces). */
 size_t cuzk__g1_msm_job_helped(const cuzk__g1_msm_job *job);
 /* The sum, after every work call has returned; frees the job. */

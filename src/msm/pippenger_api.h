@@ -102,6 +102,12 @@ size_t MSM_JOB_(tasks)(const struct MSM_JOB_(state) * j)
     return j->x.plan.tasks;
 }
 
+size_t MSM_JOB_(untaken)(const struct MSM_JOB_(state) * j)
+{
+    size_t next = atomic_load(&j->x.next);
+    return next < j->x.plan.tasks ? j->x.plan.tasks - next : 0;
+}
+
 size_t MSM_JOB_(helped)(const struct MSM_JOB_(state) * j)
 {
     size_t h = 0;

@@ -3,6 +3,8 @@
 #include "test_msm_util.h"
 #include "msm/msm_job.h"
 
+#include <sched.h>
+
 /* ---- G1 MSM jobs (src/msm/msm_job.h) ------------------------------------------------------- */
 
 static void job_lane(void *ctx, size_t i)
@@ -99,12 +101,23 @@ CUZK_TEST(msm_g1_job_matches_msm)
     cuzk_free(pts);
 }
 
+/* Worker 1 comes once worker 0 has taken every task, so worker 0's last task has (almost) all
+ * its points left to share. */
+static void late_lane(void *ctx, size_t i)
+{
+    if (i == 1)
+        while (cuzk__g1_msm_job_untaken(ctx) > 0)
+            sched_yield();
+    cuzk__g1_msm_job_work(ctx, (unsigned)i);
+}
+
 /*
  * Helpers: two workers on a job of a few large tasks (40,000 points: tasks of 80,000
  * endomorphism pieces); the worker left without tasks adds pieces of the other's running task
- * into its own buckets, and the sum stays the one-call MSM's. Timing decides whether help
- * happens, so up to 8 runs until one was helped (each run's sum checked); a lone worker or
- * workers one after the other never help (nothing left to take).
+ * into its own buckets, and the sum stays the one-call MSM's. Two workers at once (help likely)
+ * and one that comes after the other has taken every task (help certain but for a late
+ * thread: up to 8 runs until one was helped, each run's sum checked); workers one after the
+ * other never help (nothing left to take).
  */
 CUZK_TEST(msm_g1_job_helpers)
 {
@@ -118,16 +131,16 @@ CUZK_TEST(msm_g1_job_helpers)
     cuzk_g1_jac_t want;
     CHECK(cuzk_g1_msm(&want, bases, k, N, NULL) == CUZK_OK);
     size_t helped_runs = 0;
-    for (int run = 0; run < 8 && !helped_runs; run++) {
+    for (int run = 0; run < 9 && !helped_runs; run++) {
         cuzk__g1_msm_job *job;
         CHECK(cuzk__g1_msm_job_new(&job, bases, k, N, 2, 0, NULL, 0) == CUZK_OK);
-        cuzk_pool_run(pool, 2, job_lane, job);
-        helped_runs += cuzk__g1_msm_job_helped(job) > 0;
+        cuzk_pool_run(pool, 2, run ? late_lane : job_lane, job);
+        helped_runs += run > 0 && cuzk__g1_msm_job_helped(job) > 0;
         cuzk_g1_jac_t got = poisoned_g1();
         cuzk__g1_msm_job_finish(job, &got);
         CHECK_MSG(cuzk_g1_eq(&got, &want), "run %d", run);
     }
-    CHECK_MSG(helped_runs > 0, "no run of 8 was helped");
+    CHECK_MSG(helped_runs > 0, "no late worker of 8 helped");
     for (int mode = 0; mode < 2; mode++) {
         cuzk__g1_msm_job *job;
         CHECK(cuzk__g1_msm_job_new(&job, bases, k, N, 2, 0, NULL, 0) == CUZK_OK);
