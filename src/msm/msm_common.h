@@ -232,15 +232,17 @@ static inline uint64_t msm_sub4(uint64_t out[4], const uint64_t a[4], const uint
     return borrow;
 }
 
+static inline void msm_scale(uint64_t k[4], const cuzk_fr_t *factor);
+
 /*
  * The scalar applied to point |i|, in |out|; returns 1 when the point is to be negated. A
  * scalar k in ((r-1)/2, r) is replaced by r - k on -P (k P = (r - k)(-P) for P of order r), so
  * every scalar below r becomes at most (r-1)/2 < 2^254 and needs one bit less: the "negate
  * scalar and point when the top bit is set" trick of facts/gpu-techniques.md section 6 item 1.
  * It saves a window when c divides 255 (c = 15 or 17: 17 instead of 18 windows, 15 instead of
- * 16). Raw values >= r are applied as they are. Branch-free: the comparison is unpredictable.
+ * 16). Raw values >= r are applied as they are (with a factor every scalar is reduced and
+ * multiplied by it first). Branch-free: the comparison is unpredictable.
  */
-static inline void msm_scale(uint64_t k[4], const cuzk_fr_t *factor);
 static inline uint32_t msm_scalar(uint64_t out[4], const msm_scalars *s, size_t i)
 {
     uint64_t k[4], t[4], neg[4];
