@@ -3,7 +3,7 @@
 #define CUZK_GPU_MSM_SCALAR_CUH
 
 /*
- * Scalar handling of the device MSM, the device twin of src/msm/msm_common.h: Montgomery Fr to
+ * Scalar handling of the device MSM, the device twin of src/msm/msm_scalars.h: Montgomery Fr to
  * canonical limbs, the "k > (r-1)/2 -> r - k on -P" flip, and signed (Booth) c-bit digits.
  * Plain 64-bit integer code, callable on the host too (CPU emulation of the kernels).
  */
