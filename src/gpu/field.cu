@@ -13,6 +13,7 @@
  * and a throughput kernel that picks the variant to compile in (cuzk-bench gpu-field).
  */
 #include "gpu/fp.cuh"
+#include "gpu/fp_inv.cuh"
 #include "gpu/fr_mul_r.cuh"
 #include "gpu/fr_shoup.cuh"
 #include "gpu/gpu_internal.cuh"
@@ -257,7 +258,8 @@ double cuzk_gpu_field_bench_run_(cuzk_gpu_device &dev, int field, int variant)
 
 /* Per iteration and thread: KIND 0, eight dependent 32 x 32 + 64-bit products (IMAD.WIDE.U32);
  * KIND 1, eight dependent FP64 FMAs; KIND 2, both; KIND 3, two Fp products of the MSM's
- * multiplication (the even/odd variant 7) and D FP64 FMAs in eight chains. Whether the FP64 pipe
+ * multiplication (the even/odd variant 7) and D FP64 FMAs in eight chains; KIND 4, two Fp
+ * inversions (the binary GCD of src/gpu/fp_inv.cuh). Whether the FP64 pipe
  * adds throughput beside the integer one decides if multiprecision products on it can pay. */
 template <int KIND, int D> __global__ void k_pipe(uint32_t *io, int iters)
 {
@@ -299,6 +301,15 @@ template <int KIND, int D> __global__ void k_pipe(uint32_t *io, int iters)
 #pragma unroll
                 for (int k = 0; k < 8; k++)
                     f[k] = fma(f[k], fa, fb);
+        }
+        if constexpr (KIND == 4) { /* two chains of Fp inversions (src/gpu/fp_inv.cuh) */
+            fp_dev a, b;
+            fp_from_words_(&a, x);
+            gm_fp_inv::inv(b, a);
+            fp_to_words_(x, &b);
+            fp_from_words_(&a, z);
+            gm_fp_inv::inv(b, a);
+            fp_to_words_(z, &b);
         }
     }
     uint32_t acc = 0;
@@ -346,7 +357,7 @@ double cuzk_gpu_pipe_bench_run_(cuzk_gpu_device &dev, int kind, int d, double *t
     CUZK_CUDA(cudaMemcpyAsync(io, host, sizeof host, cudaMemcpyHostToDevice, dev.stream));
     cudaDeviceProp prop;
     CUZK_CUDA(cudaGetDeviceProperties(&prop, dev.id));
-    const int iters = kind == 3 ? 256 : 8192;
+    const int iters = kind == 4 ? 8 : kind == 3 ? 256 : 8192;
     const unsigned blocks = (unsigned)prop.multiProcessorCount * 8;
     *threads_iters = (double)blocks * 256 * iters;
     switch (kind * 1000 + (kind == 3 ? d : 0)) {
@@ -366,6 +377,8 @@ double cuzk_gpu_pipe_bench_run_(cuzk_gpu_device &dev, int kind, int d, double *t
         return pipe_one<3, 256>(dev, io, iters, blocks);
     case 3512:
         return pipe_one<3, 512>(dev, io, iters, blocks);
+    case 4000:
+        return pipe_one<4, 0>(dev, io, iters, blocks);
     default:
         cuzk_gpu_throw_(CUZK_ERR_INVALID_ARG, "pipe bench: kind %d with %d FMAs", kind, d);
     }

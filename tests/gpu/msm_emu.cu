@@ -149,6 +149,27 @@ static void one_case(const char *gname, const AFF *pts, size_t n, int sk, int la
     printf("%s msm n=%zu scalars=%s bases=%d c=%u nwin=%u: %s\n", gname, n, SC_NAME[sk], layout,
            p.c, p.nwin, ok ? "ok" : "MISMATCH");
     failures += !ok;
+    /* G1: level 0 with K affine slots per thread (gm_accum_ba), chunks of 2-4 entries so that
+     * runs cross slot edges; equal bases (layout 1) make P == acc and P == -acc. */
+    if constexpr (sizeof(typename G::F::T) == 48) {
+        static const char *const ba_k[3] = {"8", "16", "32"};
+        const unsigned kc = (unsigned)(sk + layout + n) % 3;
+        char ch[8];
+        snprintf(ch, sizeof ch, "%u", 2 + (unsigned)(sk + n) % 3);
+        setenv("CUZK_GPU_MSM_BA", ba_k[kc], 1);
+        setenv("CUZK_GPU_MSM_CHUNK", ch, 1);
+        gm_plan pb;
+        gm_plan_make<G>(&pb, n, ex.budget());
+        std::vector<uint64_t> wb((size_t)pb.nwin * 4 * G::F::LIMBS);
+        gm_msm_windows<G>(ex, wb.data(), &pb, (const uint8_t *)b, (const uint64_t *)k, n);
+        combine(&got, wb.data(), &pb);
+        ok = eq(&got, &want);
+        printf("%s msm batch-affine K=%s chunk=%s n=%zu scalars=%s bases=%d: %s\n", gname,
+               ba_k[kc], ch, n, SC_NAME[sk], layout, ok ? "ok" : "MISMATCH");
+        failures += !ok;
+        unsetenv("CUZK_GPU_MSM_BA");
+        unsetenv("CUZK_GPU_MSM_CHUNK");
+    }
     /* G1: precomputed multiples (gm_precompute) and the merged one-window MSM over them */
     if constexpr (sizeof(typename G::F::T) == 48) {
         const unsigned c = window ? window + 5 : 8, nwr = (255 + c - 1) / c;
@@ -231,6 +252,46 @@ int main(int argc, char **argv)
                                             cuzk_g1_mul_vartime, cuzk_g1_batch_to_affine);
     points<cuzk_g2_affine_t, cuzk_g2_jac_t>(p2, nmax, cuzk_g2_generator, cuzk_g2_from_affine,
                                             cuzk_g2_mul_vartime, cuzk_g2_batch_to_affine);
+    /* the device Fp inversion (src/gpu/fp_inv.cuh) against the host's, on edge and random
+     * values; the results are poisoned first */
+    {
+        int bad = 0;
+        for (int i = 0; i < 2000; i++) {
+            cuzk_fp_t a, want;
+            uint64_t l[6];
+            if (i < 4) {
+                for (int j = 0; j < 6; j++)
+                    l[j] = 0;
+                static const uint64_t PM1[6] = {0xb9feffffffffaaaaULL, 0x1eabfffeb153ffffULL,
+                                                0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
+                                                0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
+                if (i == 0)
+                    l[0] = 1;
+                else if (i == 1)
+                    l[0] = 2;
+                else if (i == 2)
+                    memcpy(l, PM1, sizeof l);
+                else
+                    l[5] = 1ULL << 60;
+            } else {
+                for (int j = 0; j < 6; j++)
+                    l[j] = rnd();
+                l[5] &= i % 3 ? 0x0fffffffffffffffULL : 0xfULL; /* short values too */
+            }
+            if (!cuzk_fp_from_canonical(&a, l) || cuzk_fp_is_zero(&a))
+                continue;
+            cuzk_fp_inv(&want, &a);
+            fp_dev in, out;
+            memcpy(&in, &a, sizeof in);
+            memset(&out, 0xa5, sizeof out);
+            gm_fp_inv::inv(out, in);
+            fp_canon_dev(&out, &out);
+            if (memcmp(&out, &want, sizeof out) != 0)
+                bad++;
+        }
+        printf("fp inversion (binary GCD), 2000 values: %s\n", bad ? "MISMATCH" : "ok");
+        failures += bad != 0;
+    }
     size_t sizes[] = {1, 2, 7, 64, 100, 1000, nmax};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         size_t n = sizes[si];

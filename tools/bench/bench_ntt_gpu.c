@@ -169,10 +169,10 @@ static void bench_pipes(const bench_opts *o, int device)
     static const struct {
         const char *name;
         int kind, fmas;
-    } k[] = {{"pipe_imad_wide", 0, 0},     {"pipe_dfma", 1, 0},
-             {"pipe_both", 2, 0},          {"pipe_fp_mul", 3, 0},
-             {"pipe_fp_mul_f64", 3, 64},   {"pipe_fp_mul_f128", 3, 128},
-             {"pipe_fp_mul_f256", 3, 256}, {"pipe_fp_mul_f512", 3, 512}};
+    } k[] = {
+        {"pipe_imad_wide", 0, 0},     {"pipe_dfma", 1, 0},          {"pipe_both", 2, 0},
+        {"pipe_fp_mul", 3, 0},        {"pipe_fp_mul_f64", 3, 64},   {"pipe_fp_mul_f128", 3, 128},
+        {"pipe_fp_mul_f256", 3, 256}, {"pipe_fp_mul_f512", 3, 512}, {"pipe_fp_inv", 4, 0}};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         if (!o->filter || fnmatch(o->filter, k[i].name, 0) != 0) /* only when asked for */
             continue;
@@ -190,9 +190,12 @@ static void bench_pipes(const bench_opts *o, int device)
             printf("%-20s cuda:%d %8.3f ms  imad.wide %6.2f T/s  dfma %6.2f T/s\n", k[i].name,
                    device, best, k[i].kind != 1 ? 8 * per_s / 1e12 : 0.0,
                    k[i].kind != 0 ? 8 * per_s / 1e12 : 0.0);
-        else
+        else if (k[i].kind == 3)
             printf("%-20s cuda:%d %8.3f ms  fp mul %6.2f G/s  dfma %6.2f T/s\n", k[i].name, device,
                    best, 2 * per_s / 1e9, k[i].fmas * per_s / 1e12);
+        else
+            printf("%-20s cuda:%d %8.3f ms  fp inv %6.3f G/s\n", k[i].name, device, best,
+                   2 * per_s / 1e9);
         fflush(stdout);
     }
 }
