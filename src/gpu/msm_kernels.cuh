@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpu/fp_inv.cuh"
 #include "gpu/msm_scalar.cuh"
 #include "gpu/point.cuh"
 
@@ -53,6 +54,11 @@
  * gathered point is read once per entry, while the sorted keys and values each thread walks
  * through are read sector by sector and should stay in L1 for its next entries. Measured on the
  * H200 (runs W1-W4): level 0 -0.4 ms at L0 = 64, -0.1 ms (within noise) at L0 = 256. */
+/* GM_PRE_INV_FERMAT = 1: gm_precompute inverts by exponentiation instead of the binary GCD. */
+#ifndef GM_PRE_INV_FERMAT
+#define GM_PRE_INV_FERMAT 0
+#endif
+
 #ifndef GM_GATHER_CS
 #define GM_GATHER_CS 1
 #endif
@@ -318,9 +324,12 @@ template <class G> struct gm_precompute {
         unsigned c, nw;
     };
 
-    /* r = a^(p - 2) = a^-1 for a != 0: square and multiply from bit 380, p's top bit. */
+    /* r = a^-1 for a != 0: the binary GCD of src/gpu/fp_inv.cuh (~68 products' time on an
+     * H100), or with GM_PRE_INV_FERMAT (a variant build, for A/B runs) a^(p - 2) by square and
+     * multiply from bit 380, p's top bit (~440 products). */
     static GM_HD void inv(E &r, const E &a)
     {
+#if GM_PRE_INV_FERMAT
         r = a;
         for (int bit = 379; bit >= 0; bit--) {
             uint32_t w = fp_params::m(bit >> 5) - (bit < 32 ? 2u : 0u); /* p - 2: no borrow */
@@ -328,6 +337,9 @@ template <class G> struct gm_precompute {
             if ((w >> (bit & 31)) & 1)
                 F::mul(r, r, a);
         }
+#else
+        gm_fp_inv::inv(r, a);
+#endif
     }
 
     static GM_HD void put(const Args &a, unsigned j, size_t t, const E &x, const E &y, bool inf)

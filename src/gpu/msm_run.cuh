@@ -20,7 +20,6 @@
  * come back to the host, which combines them (Horner) with the host's group law.
  */
 
-#include "gpu/msm_accum_ba.cuh"
 #include "gpu/msm_kernels.cuh"
 
 #include <stdlib.h>
@@ -51,16 +50,6 @@
 #define GM_SMALL_N ((size_t)1 << 16)
 #define GM_SMALL_C 8
 #define GM_SMALL_CHUNK 8
-
-/* Batch-affine level 0 (gm_accum_ba, G1): slots per thread from env CUZK_GPU_MSM_BA (8, 16
- * or 32; anything else: off), entries per slot chunk from CUZK_GPU_MSM_BA_CHUNK. */
-#define GM_BA_CHUNK 64
-static inline unsigned gm_ba_k(void)
-{
-    const char *s = getenv("CUZK_GPU_MSM_BA");
-    unsigned k = s && *s ? (unsigned)strtoul(s, NULL, 10) : 0;
-    return k == 8 || k == 16 || k == 32 ? k : 0;
-}
 
 /* Phases of the optional profile (env CUZK_GPU_MSM_PROFILE=1, src/gpu/msm_dev.cuh). */
 enum { GM_PH_DIGITS, GM_PH_SORT, GM_PH_ACCUM0, GM_PH_ACCUM1, GM_PH_REDUCE, GM_PH_END, GM_PH_COUNT };
@@ -182,9 +171,6 @@ template <class G> static void gm_plan_window(gm_plan *p, unsigned c, bool small
     p->dwin = (255 + c - 1) / c;
     p->nb = (size_t)1 << (c - 1);
     p->L0 = gm_env_uint("CUZK_GPU_MSM_CHUNK", small ? GM_SMALL_CHUNK : GM_L0);
-    /* batch-affine level 0 (gm_accum_ba): L0 is a slot's chunk, K slots per thread */
-    if (!small && sizeof(typename G::F::T) == 48 && gm_ba_k() != 0)
-        p->L0 = gm_env_uint("CUZK_GPU_MSM_BA_CHUNK", GM_BA_CHUNK);
     if (p->L0 < 2)
         p->L0 = 2;
     p->L1 = gm_env_uint("CUZK_GPU_MSM_L1", GM_L1); /* env: tuning */
@@ -246,48 +232,6 @@ template <class G> static void gm_plan_make(gm_plan *p, size_t n, size_t budget)
     while (g > 1 && gm_pass_bytes<G>(p, n, g) > budget)
         g--;
     p->group = g;
-}
-
-/* Level 0 with K slots per thread (gm_accum_ba, G1 only, env CUZK_GPU_MSM_BA = 8, 16 or 32;
- * 0 or unset: gm_accum). The K nch chunks are at most those of gm_accum (om0 bounds the slot
- * list) and at most nh (no empty chunk). Returns false when it did not run. */
-template <class G, unsigned K, class E>
-static void gm_level0_ba_k(E &ex, const gm_plan *p, const uint32_t *ks, const uint32_t *vs,
-                           const uint8_t *d_bases, size_t nh, unsigned nw,
-                           typename gm_pt<typename G::F>::X *bk, uint32_t *pk,
-                           typename gm_pt<typename G::F>::X *pi, size_t *m)
-{
-    size_t thr = gm_chunks(nh, nw, p->L0 * K, ex.template wave<gm_accum_ba<G, K>>(), ex.block());
-    size_t lim = gm_div_up(nh, p->L0) / K;
-    thr = thr < lim ? thr : lim;
-    *m = gm_slots(thr * K);
-    typename gm_accum<G, true>::Args aa = {ks, vs, NULL, d_bases, nh, thr, bk, p->nb,
-                                           *m ? pk : NULL, pi, *m};
-    ex.template launch<gm_accum_ba<G, K>>(aa, thr, nw);
-}
-
-template <class G, class E>
-static bool gm_level0_ba(E &ex, const gm_plan *p, const uint32_t *ks, const uint32_t *vs,
-                         const uint8_t *d_bases, size_t nh, unsigned nw,
-                         typename gm_pt<typename G::F>::X *bk, uint32_t *pk,
-                         typename gm_pt<typename G::F>::X *pi, size_t *m)
-{
-    if constexpr (sizeof(typename G::F::T) != 48) {
-        return false;
-    } else {
-        const unsigned K = gm_ba_k();
-        if (!K)
-            return false;
-        if (gm_div_up(nh, p->L0) < K)
-            return false;
-        if (K == 8)
-            gm_level0_ba_k<G, 8>(ex, p, ks, vs, d_bases, nh, nw, bk, pk, pi, m);
-        else if (K == 16)
-            gm_level0_ba_k<G, 16>(ex, p, ks, vs, d_bases, nh, nw, bk, pk, pi, m);
-        else
-            gm_level0_ba_k<G, 32>(ex, p, ks, vs, d_bases, nh, nw, bk, pk, pi, m);
-        return true;
-    }
 }
 
 /*
@@ -355,7 +299,7 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
         ex.mark(GM_PH_ACCUM0);
         ex.zero(bk, (size_t)nw * p->nb * sizeof(X));
         size_t m;
-        if (!gm_level0_ba<G>(ex, p, ks, vs, d_bases, nh, nw, bk, pk[0], pi[0], &m)) {
+        {
             size_t ch = gm_chunks(nh, nw, p->L0, ex.template wave<gm_accum<G, true>>(), ex.block());
             m = gm_slots(ch); /* <= om0 */
             typename gm_accum<G, true>::Args aa = {

@@ -149,27 +149,6 @@ static void one_case(const char *gname, const AFF *pts, size_t n, int sk, int la
     printf("%s msm n=%zu scalars=%s bases=%d c=%u nwin=%u: %s\n", gname, n, SC_NAME[sk], layout,
            p.c, p.nwin, ok ? "ok" : "MISMATCH");
     failures += !ok;
-    /* G1: level 0 with K affine slots per thread (gm_accum_ba), chunks of 2-4 entries so that
-     * runs cross slot edges; equal bases (layout 1) make P == acc and P == -acc. */
-    if constexpr (sizeof(typename G::F::T) == 48) {
-        static const char *const ba_k[3] = {"8", "16", "32"};
-        const unsigned kc = (unsigned)(sk + layout + n) % 3;
-        char ch[8];
-        snprintf(ch, sizeof ch, "%u", 2 + (unsigned)(sk + n) % 3);
-        setenv("CUZK_GPU_MSM_BA", ba_k[kc], 1);
-        setenv("CUZK_GPU_MSM_CHUNK", ch, 1);
-        gm_plan pb;
-        gm_plan_make<G>(&pb, n, ex.budget());
-        std::vector<uint64_t> wb((size_t)pb.nwin * 4 * G::F::LIMBS);
-        gm_msm_windows<G>(ex, wb.data(), &pb, (const uint8_t *)b, (const uint64_t *)k, n);
-        combine(&got, wb.data(), &pb);
-        ok = eq(&got, &want);
-        printf("%s msm batch-affine K=%s chunk=%s n=%zu scalars=%s bases=%d: %s\n", gname,
-               ba_k[kc], ch, n, SC_NAME[sk], layout, ok ? "ok" : "MISMATCH");
-        failures += !ok;
-        unsetenv("CUZK_GPU_MSM_BA");
-        unsetenv("CUZK_GPU_MSM_CHUNK");
-    }
     /* G1: precomputed multiples (gm_precompute) and the merged one-window MSM over them */
     if constexpr (sizeof(typename G::F::T) == 48) {
         const unsigned c = window ? window + 5 : 8, nwr = (255 + c - 1) / c;
