@@ -7,7 +7,7 @@
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
 #   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt] [workers]
-#                                             [prefetch] [badd] [fp2ka] [post] [porep] [synth] [pce] [prefault] [pcedaemon]
+#                                             [prefetch] [badd] [preinv] [fp2ka] [post] [porep] [synth] [pce] [prefault] [pcedaemon]
 #                                             [matvec] [engtests] [together]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
@@ -273,6 +273,23 @@ badd)
         done
     done
     grep -HE 'batch|compute|ok|MISMATCH' "$OUT"/badd-g*.log | tee -a "$OUT/summary.txt"
+    ;;
+preinv)
+    # gm_precompute's rows with the binary-GCD inversion (the main binary) against the
+    # exponentiation (cuzk-bench-fermat, built with make msm-variant VARIANT=fermat
+    # VARIANT_SRC=src/gpu/msm_g1.cu VARIANT_FLAGS=-DGM_PRE_INV_FERMAT=1), alternating
+    # (docs/PERFORMANCE.md "Rows of precomputed bases with the binary-GCD inversion").
+    for round in $(seq "${PRE_ROUNDS:-2}"); do
+        for v in "$B" "$CARRY/bin/cuzk-bench-fermat"; do
+            [ -x "$v" ] || continue
+            n=$(basename "$v")
+            step 100 "preinv24-$n-$round" "$v" msm --backend cuda --group g1 --log-n 24 \
+                --resident --pinned --precompute 22 --check --threads "$NT" --iters 2
+            step 100 "preinv26-$n-$round" "$v" msm --backend cuda --group g1 --log-n 26 \
+                --resident --pinned --precompute 0 --rows 4 --threads "$NT" --iters 1
+        done
+    done
+    grep -HE 'precompute:|check:|compute \(' "$OUT"/preinv*.log | tee -a "$OUT/summary.txt"
     ;;
 fp2ka)
     # G2 over the wide Fp2 products (CUZK_GPU_FP2_KA: three wide products, two reductions)
