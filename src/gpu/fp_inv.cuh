@@ -166,8 +166,11 @@ struct gm_fp_inv {
         }
     }
 
-    /* r = a^-1 (Montgomery form in and out); a must be non-zero, any residue below 2p. */
-    static CUZK_MONT_FN void inv(fp_dev &out, const fp_dev &in)
+    /* out = in^-1 (Montgomery form in and out) for a non-zero residue below 2p. Returns whether
+     * the rounds ended with b = 1 (always, by the bound above; a caller may check it and fall
+     * back to an exponentiation rather than trust the bound). ROUNDS: fewer for tests only. */
+    template <int ROUNDS = GM_INV_ROUNDS>
+    static CUZK_MONT_FN bool inv(fp_dev &out, const fp_dev &in)
     {
         uint32_t a[N], b[N], u[N], v[N], t[N];
         fp_to_words_(a, &in);
@@ -179,7 +182,7 @@ struct gm_fp_inv {
             v[i] = 0;
         }
 #pragma unroll 1
-        for (int round = 0; round < GM_INV_ROUNDS; round++) {
+        for (int round = 0; round < ROUNDS; round++) {
             uint32_t n = len2(a, b);
             uint64_t ab = ((uint64_t)top32(a, n) << 30) | (a[0] & 0x3fffffffu);
             uint64_t bb = ((uint64_t)top32(b, n) << 30) | (b[0] & 0x3fffffffu);
@@ -222,6 +225,21 @@ struct gm_fp_inv {
             for (int i = 0; i < N; i++)
                 u[i] = t[i];
         }
+        /* fewer rounds (tests): v / 4 for each round left out, as a round with a = 0 would */
+#pragma unroll 1
+        for (int i = 0; i < 2 * (GM_INV_ROUNDS - ROUNDS); i++) { /* v = v / 2 mod p */
+            uint32_t odd = 0 - (v[0] & 1u), c = 0;
+#pragma unroll
+            for (int j = 0; j < N; j++) {
+                uint64_t s = (uint64_t)v[j] + (fp_params::m(j) & odd) + c;
+                t[j] = (uint32_t)s;
+                c = (uint32_t)(s >> 32);
+            }
+#pragma unroll
+            for (int j = 0; j < N - 1; j++)
+                v[j] = (t[j] >> 1) | (t[j + 1] << 31);
+            v[N - 1] = (t[N - 1] >> 1) | (c << 31);
+        }
         /* b = 1: y^-1 = v 4^26; times R^2 for the Montgomery form, in one product */
         constexpr uint32_t FIX[N] = GM_INV_FIX;
         uint32_t fx[N];
@@ -230,6 +248,11 @@ struct gm_fp_inv {
             fx[i] = FIX[i];
         fp_mont::mul<!CUZK_GPU_FP_LAZY>(t, v, fx);
         fp_from_words_(&out, t);
+        uint32_t nz = b[0] ^ 1u;
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            nz |= b[i];
+        return nz == 0;
     }
 };
 

@@ -326,10 +326,14 @@ template <class G> struct gm_precompute {
 
     /* r = a^-1 for a != 0: the binary GCD of src/gpu/fp_inv.cuh (~68 products' time on an
      * H100), or with GM_PRE_INV_FERMAT (a variant build, for A/B runs) a^(p - 2) by square and
-     * multiply from bit 380, p's top bit (~440 products). */
+     * multiply from bit 380, p's top bit (~440 products); the exponentiation also takes over
+     * should the GCD ever report that its rounds did not end at b = 1. */
     static GM_HD void inv(E &r, const E &a)
     {
-#if GM_PRE_INV_FERMAT
+#if !GM_PRE_INV_FERMAT
+        if (gm_fp_inv::inv(r, a))
+            return;
+#endif
         r = a;
         for (int bit = 379; bit >= 0; bit--) {
             uint32_t w = fp_params::m(bit >> 5) - (bit < 32 ? 2u : 0u); /* p - 2: no borrow */
@@ -337,9 +341,6 @@ template <class G> struct gm_precompute {
             if ((w >> (bit & 31)) & 1)
                 F::mul(r, r, a);
         }
-#else
-        gm_fp_inv::inv(r, a);
-#endif
     }
 
     static GM_HD void put(const Args &a, unsigned j, size_t t, const E &x, const E &y, bool inf)
