@@ -112,7 +112,7 @@ struct gm_fp_inv {
         return neg;
     }
 
-    /* r = (u f + v g) / 2^32 mod p for u, v < p, |f| + |g| <= 2^31; r < p. */
+    /* r = (u f + v g) / 2^32 mod p for u, v < p, |f| + |g| <= 2^30; r < p. */
     static CUZK_MONT_FN void lin_mont(uint32_t *r, const uint32_t *u, const uint32_t *v, int32_t f,
                                       int32_t g)
     {
@@ -130,7 +130,7 @@ struct gm_fp_inv {
             t[i] = (uint32_t)s;
             c = s >> 32;
         }
-        /* s = t + c 2^384 in (-p 2^31, p 2^31); add q p with q = -t / p mod 2^32, then / 2^32 */
+        /* s = t + c 2^384 in [-p 2^30, p 2^30]; add q p with q = -t / p mod 2^32, then / 2^32 */
         uint32_t q = t[0] * fp_params::n0;
         uint64_t acc = (uint64_t)q * fp_params::m(0) + t[0]; /* low word becomes 0 */
         uint32_t cy = (uint32_t)(acc >> 32);
@@ -140,7 +140,7 @@ struct gm_fp_inv {
             r[i - 1] = (uint32_t)acc;
             cy = (uint32_t)(acc >> 32);
         }
-        /* top word: c (signed, small) + cy; the value is in (-p / 2, 1.5 p) */
+        /* top word: c (signed, small) + cy; the value is in (-p / 4, 1.25 p) */
         int64_t top = c + (int64_t)cy;
         r[N - 1] = (uint32_t)top;
         bool neg = top < 0 || (int32_t)r[N - 1] < 0;

@@ -50,15 +50,15 @@
 #define GM_PREFETCH 0
 #endif
 
-/* GM_GATHER_CS = 1: the bases are gathered with the evict-first (streaming) cache hint. A
- * gathered point is read once per entry, while the sorted keys and values each thread walks
- * through are read sector by sector and should stay in L1 for its next entries. Measured on the
- * H200 (runs W1-W4): level 0 -0.4 ms at L0 = 64, -0.1 ms (within noise) at L0 = 256. */
 /* GM_PRE_INV_FERMAT = 1: gm_precompute inverts by exponentiation instead of the binary GCD. */
 #ifndef GM_PRE_INV_FERMAT
 #define GM_PRE_INV_FERMAT 0
 #endif
 
+/* GM_GATHER_CS = 1: the bases are gathered with the evict-first (streaming) cache hint. A
+ * gathered point is read once per entry, while the sorted keys and values each thread walks
+ * through are read sector by sector and should stay in L1 for its next entries. Measured on the
+ * H200 (runs W1-W4): level 0 -0.4 ms at L0 = 64, -0.1 ms (within noise) at L0 = 256. */
 #ifndef GM_GATHER_CS
 #define GM_GATHER_CS 1
 #endif
