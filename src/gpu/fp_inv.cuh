@@ -78,17 +78,16 @@ struct gm_fp_inv {
         mag = x < 0 ? (uint32_t)0 - (uint32_t)x : (uint32_t)x;
     }
 
-    /* r = (a f + b g) / 2^30 for a, b < 2^384, |f| + |g| <= 2^30 (exact division); r >= 0.
-     * Returns true when the quotient was negative (r is then its negation). */
-    static CUZK_MONT_FN bool lin_shift(uint32_t *r, const uint32_t *a, const uint32_t *b, int32_t f,
-                                       int32_t g)
+    /* a f + b g for a, b < 2^384 and |f| + |g| <= 2^30: its low 384 bits in t, the rest (signed,
+     * below 2^31 in size) returned */
+    static CUZK_MONT_FN int64_t lin(uint32_t *t, const uint32_t *a, const uint32_t *b, int32_t f,
+                                    int32_t g)
     {
         uint32_t fm, gm;
         uint64_t fn, gn;
         split(f, fm, fn);
         split(g, gm, gn);
         int64_t c = 0;
-        uint32_t t[N];
 #pragma unroll
         for (int i = 0; i < N; i++) {
             int64_t pa = (int64_t)((((uint64_t)a[i] * fm) ^ fn) - fn);
@@ -97,6 +96,16 @@ struct gm_fp_inv {
             t[i] = (uint32_t)s;
             c = s >> 32;
         }
+        return c;
+    }
+
+    /* r = (a f + b g) / 2^30 for a, b < 2^384, |f| + |g| <= 2^30 (exact division); r >= 0.
+     * Returns true when the quotient was negative (r is then its negation). */
+    static CUZK_MONT_FN bool lin_shift(uint32_t *r, const uint32_t *a, const uint32_t *b, int32_t f,
+                                       int32_t g)
+    {
+        uint32_t t[N];
+        int64_t c = lin(t, a, b, f, g);
 #pragma unroll
         for (int i = 0; i < N - 1; i++)
             r[i] = (t[i] >> 30) | (t[i + 1] << 2);
@@ -116,20 +125,8 @@ struct gm_fp_inv {
     static CUZK_MONT_FN void lin_mont(uint32_t *r, const uint32_t *u, const uint32_t *v, int32_t f,
                                       int32_t g)
     {
-        uint32_t fm, gm;
-        uint64_t fn, gn;
-        split(f, fm, fn);
-        split(g, gm, gn);
-        int64_t c = 0;
         uint32_t t[N];
-#pragma unroll
-        for (int i = 0; i < N; i++) {
-            int64_t pa = (int64_t)((((uint64_t)u[i] * fm) ^ fn) - fn);
-            int64_t pb = (int64_t)((((uint64_t)v[i] * gm) ^ gn) - gn);
-            int64_t s = pa + pb + c;
-            t[i] = (uint32_t)s;
-            c = s >> 32;
-        }
+        int64_t c = lin(t, u, v, f, g);
         /* s = t + c 2^384 in [-p 2^30, p 2^30]; add q p with q = -t / p mod 2^32, then / 2^32 */
         uint32_t q = t[0] * fp_params::n0;
         uint64_t acc = (uint64_t)q * fp_params::m(0) + t[0]; /* low word becomes 0 */
