@@ -17,6 +17,11 @@
  * --backend cuda --filter=pipe_fp_inv`): 0.387 G inversions/s against 26.4 G Fp products/s,
  * so one inversion costs ~68 products, against ~440 for y^(p - 2).
  *
+ * The device twin of src/field/fp_inv.c (cuzk_fp_inv_vartime, the same algorithm on 64-bit limbs
+ * with __int128, 31 steps a round, stopping once a = 0). Here: 32-bit words, 30 steps so that
+ * the factors fit int32, a fixed count of rounds so that a warp's lanes stay together, and u
+ * starts at 1 with one product at the end instead of the host's u = R^2 and exact 2^31 steps.
+ *
  * Used where a thread inverts alone: gm_precompute's table rows (src/gpu/msm_kernels.cuh). The
  * batch-affine bucket accumulation it was written for lost (docs/experiments/
  * batch-affine-level0.patch). Variable time (the inputs are multiples of public bases).
