@@ -236,6 +236,8 @@ $(EMU): tests/gpu/msm_emu.cu $(LIB) $(wildcard src/gpu/*.cuh)
 		-Wno-unknown-pragmas -Iinclude -Isrc $< -x none $(LIB) $(LDLIBS) -o $@
 gpu-emu: $(EMU)
 	$(EMU) 200
+	@# segments of 3 buckets: the reduction's second pass has several, and uneven, segments
+	CUZK_GPU_MSM_SEG=3 $(EMU) 100
 
 check-san:
 	$(MAKE) check BUILD=build/san SAN=1 OPT="-O1 -march=native"

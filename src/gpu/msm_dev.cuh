@@ -163,8 +163,8 @@ struct gm_dev_exec {
         if (prof && !marks.empty()) {
             char line[512];
             int k = snprintf(line, sizeof line,
-                             "msm profile n=%zu c=%u nwin=%u group=%u L0=%u S=%u:", n, p->c,
-                             p->nwin, p->group, p->L0, p->S);
+                             "msm profile n=%zu c=%u nwin=%u group=%u L0=%u S=%u seg2=%zu:", n,
+                             p->c, p->nwin, p->group, p->L0, p->S, p->nseg2);
             for (int i = 0; i < GM_PH_END && k > 0 && k < (int)sizeof line; i++)
                 k += snprintf(line + k, sizeof line - k, " %s=%.3f", names[i], ms[i]);
             fprintf(stderr, "%s ms\n", line);

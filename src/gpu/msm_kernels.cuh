@@ -31,8 +31,10 @@
  *     bucket array starts zeroed = infinity). Any bucket size works: all-equal scalars make one
  *     bucket of n points that is summed by n/L threads, then n/L^2, ...
  *  4. gm_bucket_seg: window sum  W = sum_b (b+1) B_b  over segments of S buckets: per segment the
- *     running sum from the top gives sum (b - lo + 1) B_b and R = sum B_b, plus lo * R by
- *     double-and-add; gm_sum then adds the segment results (K per thread, a few passes).
+ *     running sum from the top gives T_t = sum (b - lo + 1) B_b and R_t = sum B_b, lo = t S. The
+ *     rest, sum_t lo R_t = S sum_t t R_t, is the same problem over the R_t: a second pass of
+ *     gm_bucket_seg over them (its own segments few enough for double-and-add), times S; gm_sum
+ *     then adds the T_t and the second pass's results (K per thread, a few passes).
  *  5. The host combines the window sums (Horner, c doublings per window).
  */
 
@@ -237,29 +239,41 @@ template <class G> struct gm_bucket_seg {
     typedef gm_pt<typename G::F> P;
     typedef typename P::X X;
     struct Args {
-        const X *buckets; /* [rows][nb] */
-        size_t nb;
+        const X *buckets; /* [rows][bstride], nb of them used */
+        size_t nb, bstride;
         uint32_t S;
-        X *out; /* [rows][nseg] */
-        size_t nseg;
+        X *out; /* out[row * ostride + t] */
+        size_t ostride;
+        /* Two levels (non-NULL): segment t's run goes to runs[row * rstride + t - 1] (t >= 1)
+         * and its lo * R is left to a second pass over the runs, which sums t R_t as buckets;
+         * NULL: lo * R is added here by double-and-add. */
+        X *runs;
+        size_t rstride;
+        uint32_t post; /* the segment's result times post (the second pass: S) when > 1 */
     };
     static GM_HD void run(const Args &a, size_t t, unsigned row)
     {
         size_t lo = t * a.S, hi = lo + a.S < a.nb ? lo + a.S : a.nb;
-        const X *b = a.buckets + row * a.nb;
-        X run, tot;
+        const X *b = a.buckets + row * a.bstride;
+        X run, tot, m;
         P::set_inf(run);
         P::set_inf(tot);
         for (size_t i = hi; i-- > lo;) {
             P::add(run, b[i]);
             P::add(tot, run);
         }
-        if (lo && !P::is_inf(run)) {
-            X m;
+        if (a.runs) {
+            if (t)
+                a.runs[row * a.rstride + t - 1] = run;
+        } else if (lo && !P::is_inf(run)) {
             P::mul_small(m, run, (uint32_t)lo);
             P::add(tot, m);
         }
-        a.out[row * a.nseg + t] = tot;
+        if (a.post > 1 && !P::is_inf(tot)) {
+            P::mul_small(m, tot, a.post);
+            tot = m;
+        }
+        a.out[row * a.ostride + t] = tot;
     }
 };
 

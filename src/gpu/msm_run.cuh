@@ -57,6 +57,7 @@ enum { GM_PH_DIGITS, GM_PH_SORT, GM_PH_ACCUM0, GM_PH_ACCUM1, GM_PH_REDUCE, GM_PH
 typedef struct {
     unsigned c, nwin, group; /* window width, windows, windows per pass */
     size_t nb, nseg;         /* buckets per window, reduction segments per window */
+    size_t nseg2;            /* segments of the second reduction pass (0: one pass) */
     uint32_t L0, L1, S, K;
     /* Doublings between consecutive windows in the combination: c, or c rows when a window is
      * a group of |rows| digit windows over precomputed rows (gm_plan_merged); |dwin| digit
@@ -144,14 +145,21 @@ static inline size_t gm_level_out(size_t m, uint32_t L)
     return gm_slots(gm_div_up(m, L));
 }
 
+/* Results per window of the reduction's segment passes, which gm_sum adds up. */
+static inline size_t gm_red_items(const gm_plan *p)
+{
+    return p->nseg + p->nseg2;
+}
+
 /* Device bytes one pass over |g| windows needs (keys/values twice, slot lists, buckets,
  * reduction), plus a margin for the sort's temporary storage. */
 template <class G> static size_t gm_pass_bytes(const gm_plan *p, size_t n, unsigned g)
 {
     typedef typename gm_pt<typename G::F>::X X;
     size_t om0 = gm_level_out(n, p->L0), om1 = gm_level_out(om0, p->L1);
+    const size_t m0 = gm_red_items(p);
     size_t per = 16 * n + (om0 + om1) * (sizeof(X) + 4) + p->nb * sizeof(X) +
-                 (p->nseg + 2 * gm_div_up(p->nseg, p->K)) * sizeof(X);
+                 (m0 + (p->nseg2 ? p->nseg : 0) + 2 * gm_div_up(m0, p->K)) * sizeof(X);
     return per * g + n / 2 + (64u << 20);
 }
 
@@ -185,6 +193,10 @@ template <class G> static void gm_plan_window(gm_plan *p, unsigned c, bool small
     p->K = gm_env_uint("CUZK_GPU_MSM_SUMK", GM_SUMK); /* env: tuning */
     p->K = p->K < 2 ? 2 : p->K;
     p->nseg = gm_div_up(p->nb, p->S);
+    /* The segments' lo R_t in a second pass (gm_bucket_seg) instead of by double-and-add in each
+     * segment; env CUZK_GPU_MSM_RED2=0 keeps the double-and-add (A/B measurements). */
+    const bool two = gm_env_uint("CUZK_GPU_MSM_RED2", 1) != 0;
+    p->nseg2 = two && p->nseg > 1 ? gm_div_up(p->nseg - 1, p->S) : 0;
 }
 
 /* The plan of an MSM over |rows| precomputed rows (gm_precompute) of c-bit windows: window k
@@ -255,7 +267,7 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
     const unsigned G_ = merge ? 1 : p->group;
     const size_t n = merge ? (size_t)merge * ns : ns; /* entries per window, at most */
     const size_t om0 = gm_level_out(n, p->L0), om1 = gm_level_out(om0, p->L1);
-    const size_t tmpn = gm_div_up(p->nseg, p->K);
+    const size_t m0 = gm_red_items(p), tmpn = gm_div_up(m0, p->K);
     X *d_wins = ex.template alloc<X>(p->nwin);
     uint64_t *d_winh = ex.template alloc<uint64_t>((size_t)p->nwin * 4 * F::LIMBS);
     uint32_t *k0 = ex.template alloc<uint32_t>(G_ * n), *k1 = ex.template alloc<uint32_t>(G_ * n);
@@ -264,7 +276,8 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
                        ex.template alloc<uint32_t>(G_ * om1)};
     X *pi[2] = {ex.template alloc<X>(G_ * om0), ex.template alloc<X>(G_ * om1)};
     X *bk = ex.template alloc<X>(G_ * p->nb);
-    X *segs = p->nseg > 1 ? ex.template alloc<X>(G_ * p->nseg) : NULL;
+    X *segs = p->nseg > 1 ? ex.template alloc<X>(G_ * m0) : NULL;
+    X *runs = p->nseg2 ? ex.template alloc<X>(G_ * p->nseg) : NULL;
     X *tmp[2] = {NULL, NULL};
     if (p->nseg > 1) {
         tmp[0] = ex.template alloc<X>(G_ * tmpn);
@@ -320,10 +333,16 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
         /* 4. window sums: segments, then sums of K until one per window */
         ex.mark(GM_PH_REDUCE);
         X *out0 = p->nseg > 1 ? segs : d_wins + w0;
-        typename gm_bucket_seg<G>::Args ba = {bk, p->nb, p->S, out0, p->nseg};
+        typename gm_bucket_seg<G>::Args ba = {bk,   p->nb, p->nb,   p->S, out0, m0,
+                                              runs, p->nseg, 1};
         ex.template launch<gm_bucket_seg<G>>(ba, p->nseg, nw);
+        if (p->nseg2) { /* S sum_t t R_t: R_1 .. R_(nseg-1) as buckets 0 .. nseg-2 */
+            typename gm_bucket_seg<G>::Args b2 = {
+                runs, p->nseg - 1, p->nseg, p->S, segs + p->nseg, m0, NULL, 0, p->S};
+            ex.template launch<gm_bucket_seg<G>>(b2, p->nseg2, nw);
+        }
         const X *in = out0;
-        m = p->nseg;
+        m = m0;
         int t = 0;
         while (m > 1 && ex.ok()) {
             size_t om = gm_div_up(m, p->K);
@@ -340,8 +359,8 @@ static bool gm_msm_windows(E &ex, uint64_t *wins, const gm_plan *p, const uint8_
     ex.template launch<gm_to_host<G>>(ta, p->nwin, 1);
     ex.compute_done();
     ex.d2h(wins, d_winh, (size_t)p->nwin * 4 * F::LIMBS * 8);
-    void *all[] = {d_wins, d_winh, k0,    k1, v0,   v1,     pk[0],
-                   pk[1],  pi[0],  pi[1], bk, segs, tmp[0], tmp[1]};
+    void *all[] = {d_wins, d_winh, k0, k1,   v0,   v1,     pk[0], pk[1],
+                   pi[0],  pi[1],  bk, segs, runs, tmp[0], tmp[1]};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         ex.release(all[i]);
     return ex.ok();
