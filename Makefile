@@ -236,8 +236,9 @@ $(EMU): tests/gpu/msm_emu.cu $(LIB) $(wildcard src/gpu/*.cuh)
 		-Wno-unknown-pragmas -Iinclude -Isrc $< -x none $(LIB) $(LDLIBS) -o $@
 gpu-emu: $(EMU)
 	$(EMU) 200
-	@# segments of 3 buckets: the reduction's second pass has several, and uneven, segments
-	CUZK_GPU_MSM_SEG=3 $(EMU) 100
+	@# the reduction in two passes (default for G1 above 2^16 points only), with segments of 3
+	@# buckets: the second pass has several, and uneven, segments
+	CUZK_GPU_MSM_RED2=1 CUZK_GPU_MSM_SEG=3 $(EMU) 100
 
 check-san:
 	$(MAKE) check BUILD=build/san SAN=1 OPT="-O1 -march=native"

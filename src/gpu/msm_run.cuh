@@ -36,7 +36,7 @@
  * docs/PERFORMANCE.md "GPU MSM"; env CUZK_GPU_MSM_CHUNK, _L1, _SEG and _SUMK override. */
 #define GM_L0 256
 #define GM_L1 8
-#define GM_SEG 64 /* G1; G2 uses half */
+#define GM_SEG 64 /* G1 in one pass; G2, and G1 in two, use half */
 #define GM_SUMK 2
 #define GM_MAX_WINDOW 23
 /* Widest window over precomputed rows: with few rows, c = 24 saves a window at 2^27 (11 of 24
@@ -183,19 +183,23 @@ template <class G> static void gm_plan_window(gm_plan *p, unsigned c, bool small
         p->L0 = 2;
     p->L1 = gm_env_uint("CUZK_GPU_MSM_L1", GM_L1); /* env: tuning */
     p->L1 = p->L1 < 3 ? 3 : p->L1; /* a chunk of 2 would give 2 slots: no progress */
-    /* G2 keeps S = 32: at 2^20 its reduction took 8.1 ms with 32 and 12.9 ms with 64. */
-    const uint32_t seg0 = small                           ? GM_SMALL_CHUNK
-                          : sizeof(typename G::F::T) > 48 ? GM_SEG / 2
-                                                          : GM_SEG;
+    /* The segments' lo R_t in a second pass (gm_bucket_seg) instead of by double-and-add in each
+     * segment: G1 above GM_SMALL_N only, with segments of 32 (H100, run I2: the H MSM's shape,
+     * 2^27 over 4 rows, reduction 38.4 -> 34.9 ms; G1 2^24 9.43 -> 9.08 ms). G2's second pass,
+     * ~1,000 serial chains of its slower additions, cost more than it saved (2^21: 7.5 -> 10.0
+     * ms at S = 16 or 32) and a small MSM's extra launch more than its few doublings. Env
+     * CUZK_GPU_MSM_RED2=0/1 forces it off/on (A/B runs, tests). */
+    const bool g2 = sizeof(typename G::F::T) > 48;
+    const bool two = gm_env_uint("CUZK_GPU_MSM_RED2", !small && !g2) != 0;
+    /* One pass: G2 keeps S = 32 (at 2^20 its reduction took 8.1 ms with 32 and 12.9 ms with 64),
+     * G1 64; two passes: 32 (the first pass is the larger, and twice the threads hide more). */
+    const uint32_t seg0 = small ? GM_SMALL_CHUNK : g2 || two ? GM_SEG / 2 : GM_SEG;
     uint32_t seg = gm_env_uint("CUZK_GPU_MSM_SEG", seg0);
     seg = seg < 1 ? 1 : seg;
     p->S = p->nb < seg ? (uint32_t)p->nb : seg;
     p->K = gm_env_uint("CUZK_GPU_MSM_SUMK", GM_SUMK); /* env: tuning */
     p->K = p->K < 2 ? 2 : p->K;
     p->nseg = gm_div_up(p->nb, p->S);
-    /* The segments' lo R_t in a second pass (gm_bucket_seg) instead of by double-and-add in each
-     * segment; env CUZK_GPU_MSM_RED2=0 keeps the double-and-add (A/B measurements). */
-    const bool two = gm_env_uint("CUZK_GPU_MSM_RED2", 1) != 0;
     p->nseg2 = two && p->nseg > 1 ? gm_div_up(p->nseg - 1, p->S) : 0;
 }
 
