@@ -7,7 +7,7 @@
 #                                             lacks libcjson, libgrpc, libprotobuf-c, abseil ...), and
 #                                             build/gpu-carry.tar.xz of it (carry that; unpacked there)
 #   scripts/gpu-porep.sh [check] [zkey] [compare] [prover] [stream] [full] [ratio] [pin] [field] [msm] [msmsizes] [msmtune] [msmenv] [msmsmall] [tests] [ncu] [ntt] [workers]
-#                                             [prefetch] [badd] [preinv] [fp2ka] [post] [porep] [synth] [pce] [prefault] [pcedaemon]
+#                                             [prefetch] [badd] [preinv] [red2] [fp2ka] [post] [porep] [synth] [pce] [prefault] [pcedaemon]
 #                                             [matvec] [engtests] [together]
 #                                             on the device
 # Logs go to $OUT (default ./gpu-out); the last lines printed are a summary.
@@ -290,6 +290,30 @@ preinv)
         done
     done
     grep -HE 'precompute:|check:|compute \(' "$OUT"/preinv*.log | tee -a "$OUT/summary.txt"
+    ;;
+red2)
+    # The bucket reduction in two passes (the default for G1 above 2^16 points, segments of 32)
+    # against one pass (CUZK_GPU_MSM_RED2=0, segments of 64), alternating: G1 2^24, the H MSM's
+    # shape (2^27 over 4 precomputed rows), then the resident partition, new first then old
+    # (docs/PERFORMANCE.md "The bucket reduction in two passes", runs I1-I3).
+    for round in $(seq "${RED2_ROUNDS:-2}"); do
+        for r in 1 0; do
+            s=32 && [ "$r" = 0 ] && s=64
+            CUZK_GPU_MSM_RED2=$r CUZK_GPU_MSM_SEG=$s CUZK_GPU_MSM_PROFILE=1 step 100 \
+                "red2-g1-24-$r-$round" "$B" msm --backend cuda --group g1 --log-n 24 --resident \
+                --pinned --threads "$NT" --iters 3 --warmup 1
+            CUZK_GPU_MSM_RED2=$r CUZK_GPU_MSM_SEG=$s CUZK_GPU_MSM_PROFILE=1 step 150 \
+                "red2-g1-27-$r-$round" "$B" msm --backend cuda --group g1 --log-n 27 --resident \
+                --pinned --precompute 0 --rows 4 --threads "$NT" --iters 2 --warmup 1
+        done
+    done
+    for r in 1 0; do
+        s=32 && [ "$r" = 0 ] && s=64
+        CUZK_GPU_MSM_RED2=$r CUZK_GPU_MSM_SEG=$s step 200 "red2-part-$r" "$B" porep-shape \
+            --backend cuda --mode prove --pinned-params --keep-resident --continuous --workers 1 \
+            --repeat "${FULL_REPEAT:-5}" --threads "$NT" --h-rows 4
+    done
+    grep -HE 'msm profile|compute \(|^workers continuous' "$OUT"/red2-*.log | tee -a "$OUT/summary.txt"
     ;;
 fp2ka)
     # G2 over the wide Fp2 products (CUZK_GPU_FP2_KA: three wide products, two reductions)
