@@ -31,8 +31,9 @@
 /* Level-0 chunk (points per thread), later levels, reduction segment, sums per thread. With the
  * grid in whole waves (gm_chunks), L0 = 256 beat 64 / 128 / 384 / 512 at 2^24 (H200, runs
  * W1-W6): the later levels' slots shrink 4x (accum1 3.4 -> 1.4 ms over precomputed bases) for
- * ~1.2 ms more level-0 time; L1 = 8 beat 4 / 16 / 32; S = 64 beat 24 ... 128; K = 2 beat 4 / 8
- * / 16 (the sums' passes are latency-bound: 15 passes of 2 additions are shorter than 5 of 8).
+ * ~1.2 ms more level-0 time; L1 = 8 beat 4 / 16 / 32; S = 64 beat 24 ... 128 in one reduction
+ * pass (two passes: gm_plan_window); K = 2 beat 4 / 8 / 16 (the sums' passes are latency-bound:
+ * 15 passes of 2 additions are shorter than 5 of 8).
  * docs/PERFORMANCE.md "GPU MSM"; env CUZK_GPU_MSM_CHUNK, _L1, _SEG and _SUMK override. */
 #define GM_L0 256
 #define GM_L1 8
