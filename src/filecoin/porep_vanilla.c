@@ -233,7 +233,8 @@ static cuzk_status challenge(const where *w, const cuzk_fil_porep_challenge_proo
     char name[32];
     for (size_t j = 0; j < CUZK_FIL_POREP_DRG_PARENTS; j++) {
         snprintf(name, sizeof name, "DRG parent %zu", j);
-        if (x >= 2 && cp->drg[j].index >= x)
+        /* x >= 1 here, and every node's DRG parents lie below it (node 1's are all 0). */
+        if (cp->drg[j].index >= x)
             return bad(w, "a DRG parent is not below the challenge: ", name);
         CUZK_TRY(column(w, &cp->drg[j], name));
     }
