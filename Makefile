@@ -269,15 +269,21 @@ demo:
 
 # libFuzzer drivers for every parser (clang): make fuzz, then e.g.
 #   build/fuzz/bin/fuzz_vk -max_total_time=60 ../shared/fixtures/filecoin/
+# It also writes seed inputs of the structured targets to build/fuzz/seeds/<target>/, e.g.
+#   build/fuzz/bin/fuzz_post_vanilla -max_total_time=600 build/fuzz/seeds/post_vanilla
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_targets.c,$(wildcard tests/fuzz/fuzz_*.c)))
 fuzz:
-	$(MAKE) BUILD=build/fuzz CC=clang SAN=1 OPT="-O1 -march=native -fsanitize=fuzzer-no-link -Wno-bitwise-instead-of-logical" $(BUILD_FUZZ_LIB) build/fuzz/lib/libcuzk.a
+	$(MAKE) BUILD=build/fuzz CC=clang SAN=1 OPT="-O1 -march=native -fsanitize=fuzzer-no-link -Wno-bitwise-instead-of-logical -DCUZK_FP_ADDSUB_NO_ASM" $(BUILD_FUZZ_LIB) build/fuzz/lib/libcuzk.a
 	@mkdir -p build/fuzz/bin
 	for t in $(FUZZ_TARGETS); do \
-	    clang -std=c11 -g -O1 -march=native -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	    clang -std=c11 -g -O1 -D_GNU_SOURCE -march=native -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	        -o build/fuzz/bin/fuzz_$$t tests/fuzz/fuzz_$$t.c tests/fuzz/fuzz_targets.c \
 	        build/fuzz/lib/libcuzk.a $(LDLIBS) || exit 1; \
 	done
+	clang -std=c11 -g -O1 -D_GNU_SOURCE -march=native -Iinclude -Isrc -fsanitize=address,undefined \
+	    -o build/fuzz/bin/write_seeds tests/fuzz/write_seeds.c tests/fuzz/fuzz_targets.c \
+	    build/fuzz/lib/libcuzk.a $(LDLIBS)
+	build/fuzz/bin/write_seeds build/fuzz/seeds
 
 format:
 	clang-format -i $$(find include src tools tests -name '*.[ch]')

@@ -8,6 +8,9 @@
 
 #include "common/isa.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 
@@ -24,7 +27,10 @@ unsigned cuzk__isa_cpu(void)
     have |= __builtin_cpu_supports("sse4.2") ? CUZK_ISA_SSE42 : 0;
     have |= __builtin_cpu_supports("avx2") ? CUZK_ISA_AVX2 : 0;
     have |= __builtin_cpu_supports("bmi2") ? CUZK_ISA_BMI2 : 0;
-    have |= __builtin_cpu_supports("adx") ? CUZK_ISA_ADX : 0;
+    /* ADX from CPUID leaf 7 (EBX bit 19): clang (14) has no "adx" for __builtin_cpu_supports. */
+    unsigned a, b, c, d;
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 19)))
+        have |= CUZK_ISA_ADX;
     have |= __builtin_cpu_supports("avx512f") ? CUZK_ISA_AVX512F : 0;
     have |= __builtin_cpu_supports("avx512dq") ? CUZK_ISA_AVX512DQ : 0;
     have |= __builtin_cpu_supports("avx512bw") ? CUZK_ISA_AVX512BW : 0;

@@ -20,7 +20,9 @@
 #include "field/fp_internal.h"
 #include "field/mont.h"
 
-#if defined(__x86_64__)
+/* -DCUZK_FP_ADDSUB_NO_ASM selects the generic code: clang's AddressSanitizer (make fuzz) keeps
+ * too few registers free for these operands. */
+#if defined(__x86_64__) && !defined(CUZK_FP_ADDSUB_NO_ASM)
 /* clang-format off */
 #define FPAS_NL "\n\t"
 /* Both functions: t0..t5 and u0..u5 in registers (the result in u), a, b and p in memory.

@@ -106,10 +106,11 @@ static cuzk_status rd_sector(reader *r, cuzk_fil_post_partition *p, const tree_p
         s = cuzk__bin_fr(r, &comm_c, NULL, "comm_c");
     if (s == CUZK_OK)
         s = cuzk__bin_fr(r, &comm_r_last, NULL, "comm_r_last");
-    pre[0] = comm_c;
-    pre[1] = comm_r_last;
-    if (s == CUZK_OK)
+    if (s == CUZK_OK) {
+        pre[0] = comm_c;
+        pre[1] = comm_r_last;
         s = cuzk_merkle_hash_node(&h, CUZK_MERKLE_POSEIDON, 2, pre);
+    }
     if (s == CUZK_OK && !cuzk_fr_eq(&h, &comm_r))
         s = cuzk_fail(CUZK_ERR_FORMAT,
                       "%s (sector %llu): Poseidon(comm_c, "

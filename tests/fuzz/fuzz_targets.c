@@ -5,7 +5,9 @@
 #include "cuzk/r1cs.h"
 #include "cuzk/snarkjs.h"
 #include "cuzk/alloc.h"
+#include "common/toml.h"
 #include "filecoin/porep_vanilla.h"
+#include "filecoin/post_circuit.h"
 #include "filecoin/snap_circuit.h"
 
 #include <stdio.h>
@@ -286,4 +288,143 @@ uint8_t *cuzk_fuzz_porep_c1_json_seed(size_t *len)
     cuzk_free(buf);
     cuzk_fil_porep_c1_destroy(c1);
     return out;
+}
+
+int cuzk_fuzz_porep_c1_curio(const uint8_t *data, size_t len)
+{
+    cuzk_fil_porep_c1 *c1 = (cuzk_fil_porep_c1 *)(uintptr_t)1;
+    uint64_t num = 7;
+    cuzk_status s = cuzk_fil_porep_c1_from_curio(&c1, &num, (const char *)data, len);
+    /* INVALID_ARG: a SectorSize that is not the proof's. */
+    CONTRACT(s != CUZK_ERR_INVALID_ARG || c1 == NULL);
+    if (s == CUZK_ERR_INVALID_ARG)
+        return 0;
+    return porep_c1_result(s, c1, data, len, true);
+}
+
+uint8_t *cuzk_fuzz_porep_c1_curio_seed(size_t *len)
+{
+    cuzk_fil_porep_c1 *c1 = porep_c1_sample();
+    char *buf = NULL;
+    uint8_t *out = NULL;
+    *len = 0;
+    if (c1 && cuzk_fil_porep_c1_to_curio(c1, 4242, &buf, len) == CUZK_OK && (out = malloc(*len)))
+        memcpy(out, buf, *len);
+    cuzk_free(buf);
+    cuzk_fil_porep_c1_destroy(c1);
+    return out;
+}
+
+/* ---- PoSt vanilla proofs -------------------------------------------------------------------- */
+
+#define POST_FUZZ_ID 5 /* WindowPoSt 2 KiB: a short partition of one sector */
+
+/* The synthetic partition of seed 1 (made once; NULL when that failed). */
+static const cuzk_fil_post_partition *post_sample(void)
+{
+    static cuzk_fil_post_partition *p;
+    static int state; /* 0 not made, 1 made, -1 failed */
+    if (state == 0) {
+        state = cuzk_fil_post_partition_synthetic(&p, POST_FUZZ_ID, 1, 1) == CUZK_OK ? 1 : -1;
+    }
+    return state == 1 ? p : NULL;
+}
+
+int cuzk_fuzz_post_vanilla(const uint8_t *data, size_t len)
+{
+    const cuzk_fil_post_partition *p = post_sample();
+    CONTRACT(p != NULL);
+    cuzk_fil_post_partition *q = (cuzk_fil_post_partition *)(uintptr_t)1;
+    const uint8_t *one[1] = {data};
+    size_t lens[1] = {len};
+    cuzk_status s = cuzk_fil_post_partition_from_vanilla(&q, POST_FUZZ_ID, p->randomness,
+                                                         p->partition, one, lens, 1, 1);
+    CONTRACT((s == CUZK_OK) == (q != NULL));
+    CONTRACT(s == CUZK_OK || s == CUZK_ERR_FORMAT || s == CUZK_ERR_NOT_CANONICAL);
+    if (s != CUZK_OK)
+        return 0;
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    CONTRACT(cuzk_fil_post_vanilla_encode(q, 0, &buf, &n) == CUZK_OK);
+    CONTRACT(n == len && memcmp(buf, data, len) == 0);
+    cuzk_free(buf);
+    cuzk_fil_post_partition_destroy(q);
+    return 1;
+}
+
+uint8_t *cuzk_fuzz_post_vanilla_seed(size_t *len)
+{
+    const cuzk_fil_post_partition *p = post_sample();
+    uint8_t *buf = NULL, *out = NULL;
+    *len = 0;
+    if (p && cuzk_fil_post_vanilla_encode(p, 0, &buf, len) == CUZK_OK && (out = malloc(*len)))
+        memcpy(out, buf, *len);
+    cuzk_free(buf);
+    return out;
+}
+
+/* ---- snarkjs JSON, TOML ---------------------------------------------------------------------- */
+
+/* |text| parsed by the reader of |kind| and written back; NULL when it does not parse. */
+static char *snarkjs_json_back(unsigned kind, const char *text, size_t len, cuzk_status *st)
+{
+    char *back = NULL;
+    if (kind == 0) {
+        cuzk_groth16_proof pr;
+        *st = cuzk_snarkjs_proof_from_json(&pr, text, len);
+        if (*st == CUZK_OK)
+            CONTRACT(cuzk_snarkjs_proof_to_json(&back, &pr) == CUZK_OK);
+    } else {
+        cuzk_fr_t *v = (cuzk_fr_t *)(uintptr_t)1;
+        size_t n = 99;
+        *st = cuzk_snarkjs_public_from_json(&v, &n, text, len);
+        if (*st != CUZK_OK)
+            CONTRACT(v == NULL && n == 0);
+        else {
+            CONTRACT((n == 0) == (v == NULL));
+            CONTRACT(cuzk_snarkjs_public_to_json(&back, v, n) == CUZK_OK);
+            cuzk_free(v);
+        }
+    }
+    return back;
+}
+
+int cuzk_fuzz_snarkjs_json(const uint8_t *data, size_t len)
+{
+    if (len == 0)
+        return 0;
+    unsigned kind = data[0] % 3;
+    const char *text = (const char *)data + 1;
+    len--;
+    cuzk_status s;
+    if (kind == 2) {
+        cuzk_groth16_vk *vk = (cuzk_groth16_vk *)(uintptr_t)1;
+        s = cuzk_snarkjs_vk_from_json(&vk, text, len);
+        CONTRACT((s == CUZK_OK) == (vk != NULL));
+        if (s == CUZK_OK)
+            cuzk_groth16_vk_free(vk);
+        return s == CUZK_OK;
+    }
+    char *back = snarkjs_json_back(kind, text, len, &s);
+    CONTRACT((s == CUZK_OK) == (back != NULL));
+    if (!back)
+        return 0;
+    /* The written text reads back to the same values: written again, the same text. */
+    cuzk_status s2;
+    char *again = snarkjs_json_back(kind, back, strlen(back), &s2);
+    CONTRACT(s2 == CUZK_OK && again && strcmp(again, back) == 0);
+    cuzk_free(again);
+    cuzk_free(back);
+    return 1;
+}
+
+int cuzk_fuzz_toml(const uint8_t *data, size_t len)
+{
+    cuzk_toml_value *root = (cuzk_toml_value *)(uintptr_t)1;
+    cuzk_status s = cuzk_toml_parse(&root, (const char *)data, len, "fuzz");
+    CONTRACT((s == CUZK_OK) == (root != NULL));
+    CONTRACT(s == CUZK_OK || s == CUZK_ERR_FORMAT);
+    CONTRACT(s == CUZK_OK || strncmp(cuzk_last_error(), "fuzz:", 5) == 0);
+    cuzk_toml_free(root);
+    return s == CUZK_OK;
 }

@@ -34,4 +34,19 @@ uint8_t *cuzk_fuzz_porep_c1_seed(size_t *len);
 int cuzk_fuzz_porep_c1_json(const uint8_t *data, size_t len);
 uint8_t *cuzk_fuzz_porep_c1_json_seed(size_t *len);
 
+/* Curio's wrapper around that JSON (SectorNum 4242, base64 Phase1Out). */
+int cuzk_fuzz_porep_c1_curio(const uint8_t *data, size_t len);
+uint8_t *cuzk_fuzz_porep_c1_curio_seed(size_t *len);
+/* One FallbackPoStSectorProof of a 2 KiB WindowPoSt partition (RegisteredPoStProof 5), checked
+ * against the randomness of the synthetic partition of seed 1, whose first sector's encoding
+ * (cuzk_fuzz_post_vanilla_seed) parses; what parses encodes back to the same bytes. */
+int cuzk_fuzz_post_vanilla(const uint8_t *data, size_t len);
+uint8_t *cuzk_fuzz_post_vanilla_seed(size_t *len);
+/* snarkjs JSON: the first byte picks the reader (0 proof.json, 1 public.json, 2
+ * verification_key.json), the rest is the text. What parses writes back (proof, public) to text
+ * that parses to the same values. */
+int cuzk_fuzz_snarkjs_json(const uint8_t *data, size_t len);
+/* The daemon's TOML subset (src/common/toml.h): OK or FORMAT with a "name:line" message. */
+int cuzk_fuzz_toml(const uint8_t *data, size_t len);
+
 #endif

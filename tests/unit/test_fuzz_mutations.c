@@ -120,6 +120,42 @@ CUZK_TEST(fuzz_mutations_porep_c1)
     CHECK(seed);
     mutate_and_run("porep-c1-json", cuzk_fuzz_porep_c1_json, seed, len, test_iters(100));
     free(seed);
+    seed = cuzk_fuzz_porep_c1_curio_seed(&len);
+    CHECK(seed);
+    mutate_and_run("porep-c1-curio", cuzk_fuzz_porep_c1_curio, seed, len, test_iters(100));
+    free(seed);
+}
+
+/* A WindowPoSt vanilla proof (2 KiB, one sector, ~5 KiB of bincode). */
+CUZK_TEST(fuzz_mutations_post_vanilla)
+{
+    size_t len;
+    uint8_t *seed = cuzk_fuzz_post_vanilla_seed(&len);
+    CHECK(seed);
+    mutate_and_run("post-vanilla", cuzk_fuzz_post_vanilla, seed, len, test_iters(1000));
+    free(seed);
+}
+
+/* snarkjs's proof, public and verification-key JSON (the fixtures), behind the target's
+ * reader-selecting first byte. */
+CUZK_TEST(fuzz_mutations_snarkjs_json)
+{
+    static const char *files[3] = {"poseidon.proof_r12345_s67890.json", "poseidon.public.json",
+                                   "poseidon.vk.json"};
+    static const unsigned long rounds[3] = {1000, 1000, 300};
+    for (unsigned k = 0; k < 3; k++) {
+        char path[512];
+        size_t len;
+        snprintf(path, sizeof path, "%s/snarkjs/%s", test_fixtures_dir(), files[k]);
+        uint8_t *b = slurp(path, &len);
+        uint8_t *in = malloc(len + 1);
+        CHECK(in);
+        in[0] = (uint8_t)k;
+        memcpy(in + 1, b, len);
+        mutate_and_run(files[k], cuzk_fuzz_snarkjs_json, in, len + 1, test_iters(rounds[k]));
+        free(in);
+        free(b);
+    }
 }
 
 CUZK_TEST(fuzz_mutations_params_and_pce)
