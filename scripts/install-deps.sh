@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # Installs the Debian packages cuzk needs when they are missing (as root); does nothing otherwise.
 set -e
-PKGS="build-essential git python3 pkg-config libssl-dev libcjson-dev libgmp-dev libgrpc-dev libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev qemu-user"
+PKGS="build-essential git python3 pkg-config libssl-dev libcjson-dev libgmp-dev libgrpc-dev libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev qemu-user clang libclang-rt-dev"
 # node + npm drive the snarkjs/circom interoperability tests; take Debian's when none is present.
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
 missing=""
