@@ -98,42 +98,37 @@ CUZK_TEST(fuzz_mutations_bellperson_and_cid)
     mutate_and_run("cid", cuzk_fuzz_cid, cid, 40, test_iters(3000));
 }
 
+/* mutate_and_run over the input |make| returns (fuzz_targets.h: the *_seed functions). */
+static void from_seed(const char *name, uint8_t *(*make)(size_t *),
+                      int (*target)(const uint8_t *, size_t), unsigned long rounds)
+{
+    size_t len;
+    uint8_t *seed = make(&len);
+    CHECK_MSG(seed, "%s: the seed input could not be made", name);
+    if (seed)
+        mutate_and_run(name, target, seed, len, test_iters(rounds));
+    free(seed);
+}
+
 /* A SnapDeals PartitionProof (2 KiB, ~7 KiB of bincode): most mutations fail a check. */
 CUZK_TEST(fuzz_mutations_snap_vanilla)
 {
-    size_t len;
-    uint8_t *seed = cuzk_fuzz_snap_vanilla_seed(&len);
-    CHECK(seed);
-    mutate_and_run("snap-vanilla", cuzk_fuzz_snap_vanilla, seed, len, test_iters(600));
-    free(seed);
+    from_seed("snap-vanilla", cuzk_fuzz_snap_vanilla_seed, cuzk_fuzz_snap_vanilla, 600);
 }
 
-/* A PoRep C1 (2 KiB, ~25 KiB of bincode; ~300 KiB of JSON): most mutations fail a check. */
+/* A PoRep C1 (2 KiB, ~25 KiB of bincode; ~80 KiB of JSON, ~110 KiB in Curio's wrapper): most
+ * mutations fail a check. */
 CUZK_TEST(fuzz_mutations_porep_c1)
 {
-    size_t len;
-    uint8_t *seed = cuzk_fuzz_porep_c1_seed(&len);
-    CHECK(seed);
-    mutate_and_run("porep-c1", cuzk_fuzz_porep_c1, seed, len, test_iters(300));
-    free(seed);
-    seed = cuzk_fuzz_porep_c1_json_seed(&len);
-    CHECK(seed);
-    mutate_and_run("porep-c1-json", cuzk_fuzz_porep_c1_json, seed, len, test_iters(100));
-    free(seed);
-    seed = cuzk_fuzz_porep_c1_curio_seed(&len);
-    CHECK(seed);
-    mutate_and_run("porep-c1-curio", cuzk_fuzz_porep_c1_curio, seed, len, test_iters(100));
-    free(seed);
+    from_seed("porep-c1", cuzk_fuzz_porep_c1_seed, cuzk_fuzz_porep_c1, 300);
+    from_seed("porep-c1-json", cuzk_fuzz_porep_c1_json_seed, cuzk_fuzz_porep_c1_json, 100);
+    from_seed("porep-c1-curio", cuzk_fuzz_porep_c1_curio_seed, cuzk_fuzz_porep_c1_curio, 100);
 }
 
-/* A WindowPoSt vanilla proof (2 KiB, one sector, ~5 KiB of bincode). */
+/* A WindowPoSt vanilla proof (2 KiB, one sector, ~5.5 KiB of bincode). */
 CUZK_TEST(fuzz_mutations_post_vanilla)
 {
-    size_t len;
-    uint8_t *seed = cuzk_fuzz_post_vanilla_seed(&len);
-    CHECK(seed);
-    mutate_and_run("post-vanilla", cuzk_fuzz_post_vanilla, seed, len, test_iters(1000));
-    free(seed);
+    from_seed("post-vanilla", cuzk_fuzz_post_vanilla_seed, cuzk_fuzz_post_vanilla, 1000);
 }
 
 /* snarkjs's proof, public and verification-key JSON (the fixtures), behind the target's
