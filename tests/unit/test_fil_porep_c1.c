@@ -21,14 +21,15 @@
 #include <openssl/evp.h>
 #include <string.h>
 
-static cuzk_fil_porep_c1 *make(uint64_t id, uint64_t seed)
+/* With every challenge at node |at| when it is not 0. */
+static cuzk_fil_porep_c1 *make_at(uint64_t id, uint64_t seed, uint64_t at)
 {
     cuzk_fil_porep_c1_shape sh;
     CHECK(cuzk_fil_porep_c1_shape_get(&sh, id) == CUZK_OK);
     size_t n = sh.partitions * sh.challenges;
     uint64_t *ch = cuzk_alloc_array(n, sizeof *ch), s = seed;
     for (size_t i = 0; i < n; i++)
-        ch[i] = 1 + cuzk__splitmix64(&s) % (sh.nodes - 1);
+        ch[i] = at ? at : 1 + cuzk__splitmix64(&s) % (sh.nodes - 1);
     uint64_t pseed = seed;
     cuzk_fil_porep_c1 *c1 = NULL;
     cuzk_status st = cuzk_fil_porep_c1_synthetic(&c1, id, seed, sh.partitions, ch,
@@ -36,6 +37,11 @@ static cuzk_fil_porep_c1 *make(uint64_t id, uint64_t seed)
     CHECK_MSG(st == CUZK_OK, "%s", cuzk_last_error());
     cuzk_free(ch);
     return c1;
+}
+
+static cuzk_fil_porep_c1 *make(uint64_t id, uint64_t seed)
+{
+    return make_at(id, seed, 0);
 }
 
 CUZK_TEST(fil_porep_c1_shapes)
@@ -460,6 +466,13 @@ CUZK_TEST(fil_porep_c1_rejects)
     refused(c1, m_replica_id, CUZK_ERR_NOT_CANONICAL, "replica_id");
     refused(c1, m_replica_id_bit, CUZK_ERR_FORMAT, "create_label of the parents");
     refused(c1, m_challenge_zero, CUZK_ERR_FORMAT, "node 0");
+    /* Challenges at node 1, whose DRG parents are all node 0: it passes, and a parent index
+     * of 1 there is refused like any other not below its challenge. */
+    cuzk_fil_porep_c1 *one = make_at(0, seed, 1);
+    if (one) {
+        refused(one, m_drg_index, CUZK_ERR_FORMAT, "DRG parent is not below the challenge");
+        cuzk_fil_porep_c1_destroy(one);
+    }
 
     /* bincode: every truncation, and trailing bytes */
     uint8_t *b;
