@@ -205,18 +205,27 @@ int cuzk_fuzz_snap_vanilla(const uint8_t *data, size_t len)
     return 1;
 }
 
+/* A writer's output |buf| (cuzk_alloc'd, freed here) as a seed: a malloc'd copy of its *|len|
+ * bytes when |s| is CUZK_OK, else NULL. */
+static uint8_t *seed_copy(cuzk_status s, void *buf, size_t *len)
+{
+    uint8_t *out = s == CUZK_OK ? malloc(*len ? *len : 1) : NULL;
+    if (out)
+        memcpy(out, buf, *len);
+    cuzk_free(buf);
+    return out;
+}
+
 uint8_t *cuzk_fuzz_snap_vanilla_seed(size_t *len)
 {
     cuzk_fil_snap_partition *p;
-    uint8_t *buf = NULL, *out = NULL;
+    uint8_t *buf = NULL;
     *len = 0;
     if (cuzk_fil_snap_partition_synthetic(&p, 0, 0, 1, 1) != CUZK_OK)
         return NULL;
-    if (cuzk_fil_snap_vanilla_encode(p, &buf, len) == CUZK_OK && (out = malloc(*len)))
-        memcpy(out, buf, *len);
-    cuzk_free(buf);
+    cuzk_status s = cuzk_fil_snap_vanilla_encode(p, &buf, len);
     cuzk_fil_snap_partition_destroy(p);
-    return out;
+    return seed_copy(s, buf, len);
 }
 
 /* ---- PoRep C1 ------------------------------------------------------------------------------ */
@@ -268,26 +277,21 @@ static cuzk_fil_porep_c1 *porep_c1_sample(void)
 uint8_t *cuzk_fuzz_porep_c1_seed(size_t *len)
 {
     cuzk_fil_porep_c1 *c1 = porep_c1_sample();
-    uint8_t *buf = NULL, *out = NULL;
+    uint8_t *buf = NULL;
     *len = 0;
-    if (c1 && cuzk_fil_porep_c1_to_bincode(c1, &buf, len) == CUZK_OK && (out = malloc(*len)))
-        memcpy(out, buf, *len);
-    cuzk_free(buf);
+    cuzk_status s = c1 ? cuzk_fil_porep_c1_to_bincode(c1, &buf, len) : CUZK_ERR_INTERNAL;
     cuzk_fil_porep_c1_destroy(c1);
-    return out;
+    return seed_copy(s, buf, len);
 }
 
 uint8_t *cuzk_fuzz_porep_c1_json_seed(size_t *len)
 {
     cuzk_fil_porep_c1 *c1 = porep_c1_sample();
     char *buf = NULL;
-    uint8_t *out = NULL;
     *len = 0;
-    if (c1 && cuzk_fil_porep_c1_to_json(c1, &buf, len) == CUZK_OK && (out = malloc(*len)))
-        memcpy(out, buf, *len);
-    cuzk_free(buf);
+    cuzk_status s = c1 ? cuzk_fil_porep_c1_to_json(c1, &buf, len) : CUZK_ERR_INTERNAL;
     cuzk_fil_porep_c1_destroy(c1);
-    return out;
+    return seed_copy(s, buf, len);
 }
 
 int cuzk_fuzz_porep_c1_curio(const uint8_t *data, size_t len)
@@ -306,13 +310,10 @@ uint8_t *cuzk_fuzz_porep_c1_curio_seed(size_t *len)
 {
     cuzk_fil_porep_c1 *c1 = porep_c1_sample();
     char *buf = NULL;
-    uint8_t *out = NULL;
     *len = 0;
-    if (c1 && cuzk_fil_porep_c1_to_curio(c1, 4242, &buf, len) == CUZK_OK && (out = malloc(*len)))
-        memcpy(out, buf, *len);
-    cuzk_free(buf);
+    cuzk_status s = c1 ? cuzk_fil_porep_c1_to_curio(c1, 4242, &buf, len) : CUZK_ERR_INTERNAL;
     cuzk_fil_porep_c1_destroy(c1);
-    return out;
+    return seed_copy(s, buf, len);
 }
 
 /* ---- PoSt vanilla proofs -------------------------------------------------------------------- */
@@ -355,12 +356,10 @@ int cuzk_fuzz_post_vanilla(const uint8_t *data, size_t len)
 uint8_t *cuzk_fuzz_post_vanilla_seed(size_t *len)
 {
     const cuzk_fil_post_partition *p = post_sample();
-    uint8_t *buf = NULL, *out = NULL;
+    uint8_t *buf = NULL;
     *len = 0;
-    if (p && cuzk_fil_post_vanilla_encode(p, 0, &buf, len) == CUZK_OK && (out = malloc(*len)))
-        memcpy(out, buf, *len);
-    cuzk_free(buf);
-    return out;
+    cuzk_status s = p ? cuzk_fil_post_vanilla_encode(p, 0, &buf, len) : CUZK_ERR_INTERNAL;
+    return seed_copy(s, buf, len);
 }
 
 /* ---- snarkjs JSON, TOML ---------------------------------------------------------------------- */
