@@ -275,14 +275,17 @@ demo:
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_targets.c,$(wildcard tests/fuzz/fuzz_*.c)))
 fuzz:
 	$(MAKE) BUILD=build/fuzz CC=clang SAN=1 CUDA=0 OPT="-O1 -march=native -fsanitize=fuzzer-no-link -Wno-bitwise-instead-of-logical -DCUZK_FP_ADDSUB_NO_ASM" build/fuzz/lib/libcuzk.a
-	@mkdir -p build/fuzz/bin
+	@mkdir -p build/fuzz/bin build/fuzz/obj/tests/fuzz
+	clang -std=c11 -g -O1 -D_GNU_SOURCE -march=native -Iinclude -Isrc \
+	    -fsanitize=fuzzer-no-link,address,undefined -c tests/fuzz/fuzz_targets.c \
+	    -o build/fuzz/obj/tests/fuzz/fuzz_targets.o
 	for t in $(FUZZ_TARGETS); do \
 	    clang -std=c11 -g -O1 -D_GNU_SOURCE -march=native -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
-	        -o build/fuzz/bin/fuzz_$$t tests/fuzz/fuzz_$$t.c tests/fuzz/fuzz_targets.c \
+	        -o build/fuzz/bin/fuzz_$$t tests/fuzz/fuzz_$$t.c build/fuzz/obj/tests/fuzz/fuzz_targets.o \
 	        build/fuzz/lib/libcuzk.a $(LDLIBS) || exit 1; \
 	done
 	clang -std=c11 -g -O1 -D_GNU_SOURCE -march=native -Iinclude -Isrc -fsanitize=address,undefined \
-	    -o build/fuzz/bin/write_seeds tests/fuzz/write_seeds.c tests/fuzz/fuzz_targets.c \
+	    -o build/fuzz/bin/write_seeds tests/fuzz/write_seeds.c build/fuzz/obj/tests/fuzz/fuzz_targets.o \
 	    build/fuzz/lib/libcuzk.a $(LDLIBS)
 	build/fuzz/bin/write_seeds build/fuzz/seeds
 
